@@ -1,0 +1,18 @@
+//===- GatherOps.h - Gather dialect operations ------------------*- C++ -*-===//
+
+#ifndef GATHER_DIALECT_GATHER_IR_GATHEROPS_H
+#define GATHER_DIALECT_GATHER_IR_GATHEROPS_H
+
+#include "gather/Dialect/Gather/IR/GatherDialect.h"
+#include "gather/Dialect/Gather/IR/GatherShapes.h"
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#define GET_OP_CLASSES
+#include "gather/Dialect/Gather/IR/GatherOps.h.inc"
+
+#endif // GATHER_DIALECT_GATHER_IR_GATHEROPS_H

@@ -1,0 +1,195 @@
+//===- GatherOps.td - Gather dialect operations ------------*- tablegen -*-===//
+
+#ifndef GATHER_DIALECT_GATHER_IR_GATHEROPS_TD
+#define GATHER_DIALECT_GATHER_IR_GATHEROPS_TD
+
+include "gather/Dialect/Gather/IR/GatherBase.td"
+include "gather/Dialect/Gather/IR/GatherEnums.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Type constraints
+//===----------------------------------------------------------------------===//
+
+def Gather_DataElement : AnyTypeOf<[AnySignlessInteger, F16, BF16, F32, F64,
+                                    Complex<F32>, Complex<F64>],
+    "signless integer, f16, bf16, f32, f64, complex<f32> or complex<f64>">;
+def Gather_IndexElement : AnyTypeOf<[I8, I16, I32, I64, Index],
+    "i8, i16, i32, i64 or index">;
+
+def Gather_DataTensor : TensorOf<[Gather_DataElement]>;
+def Gather_IndexTensor : TensorOf<[Gather_IndexElement]>;
+
+//===----------------------------------------------------------------------===//
+// Common pieces
+//===----------------------------------------------------------------------===//
+
+class Gather_GatherLikeOp<string mnemonic, list<Trait> traits = []>
+    : Gather_Op<mnemonic, traits # [
+        NoMemoryEffect,
+        DeclareOpInterfaceMethods<ConditionallySpeculatable>,
+        DeclareOpInterfaceMethods<InferTypeOpInterface>,
+        DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
+                                  ["reifyResultShapes"]>]> {
+  let results = (outs Gather_DataTensor:$result);
+  let assemblyFormat = [{
+    $data `[` $indices `]` attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The checked, normalized view of this op's operands (GatherShapes.h);
+    /// failure when the op does not verify.
+    ::mlir::FailureOr<::mlir::gather::GatherShape> getGatherShape();
+    /// A static dimension refines a dynamic one, a ranked type an unranked.
+    static bool isCompatibleReturnTypes(::mlir::TypeRange l,
+                                        ::mlir::TypeRange r);
+  }];
+}
+
+defvar Gather_ModeDefault = "::mlir::gather::GatherMode::check";
+
+defvar Gather_ModeDoc = [{
+    An index value `i` along a dimension of size `s` is first normalized: if
+    `-s <= i < 0` it means `i + s` (64-bit arithmetic). A value still outside
+    `[0, s)` is handled by `mode`:
+
+    | mode        | out-of-range index                                  |
+    |-------------|-----------------------------------------------------|
+    | `check`     | runtime error naming the op, value and valid range  |
+    | `fill`      | the output element (or slice) is zero               |
+    | `clamp`     | the normalized index is clamped to `[0, s - 1]`     |
+    | `wrap`      | Python modulo of the original index, `i mod s`      |
+    | `unchecked` | undefined; no check is emitted                      |
+
+    A dimension of size 0 has no valid index: with a non-empty index tensor
+    every mode except `fill` and `unchecked` is an error.
+}];
+
+//===----------------------------------------------------------------------===//
+// GatherOp
+//===----------------------------------------------------------------------===//
+
+def Gather_GatherOp : Gather_GatherLikeOp<"gather"> {
+  let summary = "gather slices along one axis (ONNX Gather, OpenVINO Gather-8)";
+  let description = [{
+    Takes slices of `data` along `axis` at the positions given by `indices`.
+    With `b = batch_dims` leading batch dimensions shared by `data` and
+    `indices`:
+
+    ```
+    out[p_0..p_(axis-1), i_b..i_(q-1), p_(axis+1)..p_(r-1)] =
+      data[p_0..p_(axis-1), indices[p_0..p_(b-1), i_b..i_(q-1)],
+           p_(axis+1)..p_(r-1)]
+    ```
+
+    * `axis` in `[-r, r-1]` (negative counts from the back), default 0;
+    * `batch_dims` in `[-q, q]` (negative means `batch_dims + q`), default 0;
+    * after normalization `0 <= batch_dims <= axis < r`, `batch_dims <= q` and
+      `data.shape[:batch_dims] == indices.shape[:batch_dims]`;
+    * result shape: `data.shape[:axis] + indices.shape[batch_dims:] +
+      data.shape[axis+1:]`. Scalar (0-D) indices remove the axis. Rank-0
+      data is an error.
+  }] # Gather_ModeDoc # [{
+
+    Example (OpenVINO Gather-8 example 2, `batch_dims = 1`, `axis = 1`):
+    data `[[1, 2, 3, 4, 5], [6, 7, 8, 9, 10]]`, indices
+    `[[0, 0, 4], [4, 0, 0]]` give `[[1, 1, 5], [10, 6, 6]]`.
+
+    ```mlir
+    %r = gather.gather %data[%idx] {axis = 1 : i64, batch_dims = 1 : i64}
+        : (tensor<2x5xi32>, tensor<2x3xi32>) -> tensor<2x3xi32>
+    // Example 7: out-of-range indices [3, 10, -20] give [4, 0, 0].
+    %f = gather.gather %v[%oob] {mode = #gather<mode fill>}
+        : (tensor<5xi32>, tensor<3xi64>) -> tensor<3xi32>
+    ```
+  }];
+  let arguments = (ins Gather_DataTensor:$data,
+                       Gather_IndexTensor:$indices,
+                       DefaultValuedAttr<I64Attr, "0">:$axis,
+                       DefaultValuedAttr<I64Attr, "0">:$batch_dims,
+                       DefaultValuedAttr<Gather_ModeAttr,
+                                         Gather_ModeDefault>:$mode);
+}
+
+//===----------------------------------------------------------------------===//
+// GatherElementsOp
+//===----------------------------------------------------------------------===//
+
+def Gather_GatherElementsOp : Gather_GatherLikeOp<"gather_elements"> {
+  let summary = "gather single elements along one axis (ONNX GatherElements, "
+                "torch.gather)";
+  let description = [{
+    Each element of `indices` selects one element of `data` along `axis`:
+
+    ```
+    out[p] = data[p with p[axis] replaced by indices[p]]
+    ```
+
+    * `rank(indices) == rank(data) >= 1`;
+    * `axis` in `[-r, r-1]`, default 0;
+    * for every dimension `d != axis`, `indices.shape[d] <= data.shape[d]`
+      (torch's rule; ONNX's equal shapes are a special case); along `axis`
+      `indices` may be longer or shorter than `data`;
+    * the result has the shape of `indices`.
+  }] # Gather_ModeDoc # [{
+
+    Example (OpenVINO GatherElements-6 example 2, `axis = 1`):
+    data `[[1, 7], [4, 3]]`, indices `[[1, 1, 0], [1, 0, 1]]` give
+    `[[7, 7, 1], [3, 4, 3]]`.
+
+    ```mlir
+    %r = gather.gather_elements %data[%idx] {axis = 1 : i64}
+        : (tensor<2x2xi32>, tensor<2x3xi64>) -> tensor<2x3xi32>
+    ```
+  }];
+  let arguments = (ins Gather_DataTensor:$data,
+                       Gather_IndexTensor:$indices,
+                       DefaultValuedAttr<I64Attr, "0">:$axis,
+                       DefaultValuedAttr<Gather_ModeAttr,
+                                         Gather_ModeDefault>:$mode);
+}
+
+//===----------------------------------------------------------------------===//
+// GatherNDOp
+//===----------------------------------------------------------------------===//
+
+def Gather_GatherNDOp : Gather_GatherLikeOp<"gather_nd"> {
+  let summary = "gather slices by N-D index tuples (ONNX GatherND, TF "
+                "gather_nd)";
+  let description = [{
+    The last dimension of `indices` holds index tuples of length
+    `k = indices.shape[-1]` into the dimensions `batch_dims .. batch_dims+k-1`
+    of `data`; each tuple selects a slice of the remaining dimensions:
+
+    ```
+    out[b_0..b_(B-1), i_B..i_(q-2), s..] =
+      data[b_0..b_(B-1), indices[b_0..b_(B-1), i_B..i_(q-2), 0..k-1], s..]
+    ```
+
+    * `batch_dims >= 0` (default 0), `batch_dims < q`, `q >= 1`;
+    * `k` must be static with `1 <= k <= r - batch_dims`;
+    * `data.shape[:batch_dims] == indices.shape[:batch_dims]`;
+    * result shape: `indices.shape[:-1] + data.shape[batch_dims + k:]`.
+
+    Each component of a tuple is normalized and checked against its own
+    dimension.
+  }] # Gather_ModeDoc # [{
+
+    Example (ONNX GatherND, `batch_dims = 1`): data
+    `[[[0, 1], [2, 3]], [[4, 5], [6, 7]]]`, indices `[[1], [0]]` give
+    `[[2, 3], [4, 5]]`.
+
+    ```mlir
+    %r = gather.gather_nd %data[%idx] {batch_dims = 1 : i64}
+        : (tensor<2x2x2xi32>, tensor<2x1xi64>) -> tensor<2x2xi32>
+    ```
+  }];
+  let arguments = (ins Gather_DataTensor:$data,
+                       Gather_IndexTensor:$indices,
+                       DefaultValuedAttr<I64Attr, "0">:$batch_dims,
+                       DefaultValuedAttr<Gather_ModeAttr,
+                                         Gather_ModeDefault>:$mode);
+}
+
+#endif // GATHER_DIALECT_GATHER_IR_GATHEROPS_TD

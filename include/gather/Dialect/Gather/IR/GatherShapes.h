@@ -1,0 +1,75 @@
+//===- GatherShapes.h - Shape rules of the gather ops -----------*- C++ -*-===//
+//
+// The one home of the gather ops' shape logic. Each op's rules are written
+// once, as a function from operand types and attributes to a GatherShape; the
+// verifier, type inference, shape reification and the lowering all use it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GATHER_DIALECT_GATHER_IR_GATHERSHAPES_H
+#define GATHER_DIALECT_GATHER_IR_GATHERSHAPES_H
+
+#include "gather/Dialect/Gather/IR/GatherDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+
+namespace mlir::gather {
+
+/// The operand dimensions that one result dimension equals. At least one is
+/// set; batch dimensions are shared by data and indices and set both.
+struct ResultDimSource {
+  int64_t dataDim = -1;
+  int64_t indicesDim = -1;
+};
+
+/// The checked, normalized view of one gather op's operands.
+struct GatherShape {
+  /// False when an operand's rank is unknown so far that the result's rank is.
+  bool ranked = false;
+  /// Where each result dimension comes from (empty when !ranked).
+  SmallVector<ResultDimSource> dims;
+  /// `axis` in [0, r) (gather, gather_elements); 0 for gather_nd.
+  int64_t axis = 0;
+  /// `batch_dims` in [0, q] (gather, gather_nd); 0 for gather_elements.
+  int64_t batchDims = 0;
+  /// gather_nd: the index tuple length k; 1 for the other ops.
+  int64_t tupleSize = 1;
+
+  /// The static result shape: a dimension is static when any of its sources
+  /// is. Requires `ranked`.
+  SmallVector<int64_t> getStaticShape(ShapedType data,
+                                      ShapedType indices) const;
+  /// The result type: a ranked tensor of the static shape, or unranked.
+  TensorType getResultType(ShapedType data, ShapedType indices) const;
+  /// The result's sizes as values or constants (for shape reification).
+  SmallVector<OpFoldResult> getMixedSizes(OpBuilder &b, Location loc,
+                                          Value data, Value indices) const;
+};
+
+/// Reports a rule violation; returns failure. The message starts lower-case.
+using ShapeErrorFn = function_ref<LogicalResult(const Twine &)>;
+
+/// Rules of `gather.gather`. `axis` and `batchDims` as written (may be
+/// negative).
+FailureOr<GatherShape> inferGatherShape(Type data, Type indices, int64_t axis,
+                                        int64_t batchDims, GatherMode mode,
+                                        ShapeErrorFn emitError);
+
+/// Rules of `gather.gather_elements`.
+FailureOr<GatherShape> inferGatherElementsShape(Type data, Type indices,
+                                                int64_t axis, GatherMode mode,
+                                                ShapeErrorFn emitError);
+
+/// Rules of `gather.gather_nd`.
+FailureOr<GatherShape> inferGatherNDShape(Type data, Type indices,
+                                          int64_t batchDims, GatherMode mode,
+                                          ShapeErrorFn emitError);
+
+/// Whether `mode` gives an index that is out of range (or along an empty
+/// dimension) an error rather than a defined result.
+bool modeRejectsEmptyDims(GatherMode mode);
+
+} // namespace mlir::gather
+
+#endif // GATHER_DIALECT_GATHER_IR_GATHERSHAPES_H

@@ -1,0 +1,312 @@
+//===- GatherShapes.cpp - Shape rules of the gather ops ---------*- C++ -*-===//
+//
+// Every rule of SEMANTICS.md that the operand types decide is checked here,
+// once; see GatherShapes.h for who uses it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gather/Dialect/Gather/IR/GatherShapes.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::gather;
+
+namespace {
+/// Wraps the optional error callback: a null callback fails silently.
+struct Reporter {
+  ShapeErrorFn fn;
+  LogicalResult operator()(const Twine &msg) const {
+    return fn ? fn(msg) : failure();
+  }
+};
+} // namespace
+
+bool mlir::gather::modeRejectsEmptyDims(GatherMode mode) {
+  return mode == GatherMode::check || mode == GatherMode::clamp ||
+         mode == GatherMode::wrap;
+}
+
+/// "-1" or "-1 (normalized: 1)".
+static std::string describe(int64_t written, int64_t normalized) {
+  std::string s = std::to_string(written);
+  if (written != normalized)
+    s += " (normalized: " + std::to_string(normalized) + ")";
+  return s;
+}
+
+/// The product of dims [from, to) of `t`: 0 if any is 0, otherwise
+/// std::nullopt if any is dynamic (or t is unranked).
+static std::optional<int64_t> staticProduct(ShapedType t, int64_t from,
+                                            int64_t to) {
+  if (!t.hasRank())
+    return std::nullopt;
+  int64_t product = 1;
+  bool dynamic = false;
+  for (int64_t d = from; d < to; ++d) {
+    int64_t size = t.getDimSize(d);
+    if (size == 0)
+      return 0;
+    if (ShapedType::isDynamic(size))
+      dynamic = true;
+    else
+      product *= size;
+  }
+  if (dynamic)
+    return std::nullopt;
+  return product;
+}
+
+/// data.shape[:b] == indices.shape[:b] where both sizes are static.
+static LogicalResult checkBatchDims(ShapedType data, ShapedType indices,
+                                    int64_t b, Reporter report) {
+  for (int64_t d = 0; d < b; ++d) {
+    int64_t x = data.getDimSize(d), y = indices.getDimSize(d);
+    if (!ShapedType::isDynamic(x) && !ShapedType::isDynamic(y) && x != y)
+      return report("batch dimension " + Twine(d) + " has size " + Twine(x) +
+                    " in data but " + Twine(y) + " in indices");
+  }
+  return success();
+}
+
+/// A static data dimension of size 0 has no valid index: an error when the
+/// mode does not define a result for it and `indexCount` is known non-zero.
+static LogicalResult checkEmptyDim(ShapedType data, int64_t dim,
+                                   std::optional<int64_t> indexCount,
+                                   GatherMode mode, Reporter report) {
+  if (data.getDimSize(dim) != 0 || !modeRejectsEmptyDims(mode) ||
+      !indexCount || *indexCount == 0)
+    return success();
+  return report("data dimension " + Twine(dim) +
+                " has size 0, so none of the " + Twine(*indexCount) +
+                " indices is valid in mode '" + stringifyGatherMode(mode) +
+                "' (use 'fill')");
+}
+
+/// Both operands must be tensors; returns them as shaped types.
+static LogicalResult getOperandTypes(Type dataType, Type indicesType,
+                                     ShapedType &data, ShapedType &indices,
+                                     Reporter report) {
+  data = dyn_cast<TensorType>(dataType);
+  indices = dyn_cast<TensorType>(indicesType);
+  if (!data)
+    return report("data must be a tensor");
+  if (!indices)
+    return report("indices must be a tensor");
+  return success();
+}
+
+FailureOr<GatherShape>
+mlir::gather::inferGatherShape(Type dataType, Type indicesType, int64_t axis,
+                               int64_t batchDims, GatherMode mode,
+                               ShapeErrorFn emitError) {
+  Reporter report{emitError};
+  ShapedType data, indices;
+  if (failed(getOperandTypes(dataType, indicesType, data, indices, report)))
+    return failure();
+  GatherShape shape;
+  shape.axis = axis;
+  shape.batchDims = batchDims;
+
+  if (data.hasRank()) {
+    int64_t r = data.getRank();
+    if (r == 0)
+      return report("data must have rank >= 1, but has rank 0");
+    if (axis < -r || axis >= r)
+      return report("axis " + Twine(axis) + " is out of range [" + Twine(-r) +
+                    ", " + Twine(r - 1) + "] for data of rank " + Twine(r));
+    shape.axis = axis < 0 ? axis + r : axis;
+  }
+  if (indices.hasRank()) {
+    int64_t q = indices.getRank();
+    if (batchDims < -q || batchDims > q)
+      return report("batch_dims " + Twine(batchDims) + " is out of range [" +
+                    Twine(-q) + ", " + Twine(q) + "] for indices of rank " +
+                    Twine(q));
+    shape.batchDims = batchDims < 0 ? batchDims + q : batchDims;
+  }
+  if (!data.hasRank() || !indices.hasRank()) {
+    // Compare only what the known ranks let us normalize.
+    bool axisKnown = data.hasRank() || axis >= 0;
+    bool batchDimsKnown = indices.hasRank() || batchDims >= 0;
+    if (axisKnown && batchDimsKnown && shape.batchDims > shape.axis)
+      return report("batch_dims " + describe(batchDims, shape.batchDims) +
+                    " must not exceed axis " + describe(axis, shape.axis));
+    return shape;
+  }
+
+  int64_t r = data.getRank(), q = indices.getRank();
+  int64_t a = shape.axis, b = shape.batchDims;
+  if (b > a)
+    return report("batch_dims " + describe(batchDims, b) +
+                  " must not exceed axis " + describe(axis, a));
+  if (failed(checkBatchDims(data, indices, b, report)) ||
+      failed(checkEmptyDim(data, a, staticProduct(indices, 0, q), mode,
+                           report)))
+    return failure();
+
+  shape.ranked = true;
+  for (int64_t d = 0; d < a; ++d)
+    shape.dims.push_back({d, d < b ? d : -1});
+  for (int64_t d = b; d < q; ++d)
+    shape.dims.push_back({-1, d});
+  for (int64_t d = a + 1; d < r; ++d)
+    shape.dims.push_back({d, -1});
+  return shape;
+}
+
+FailureOr<GatherShape>
+mlir::gather::inferGatherElementsShape(Type dataType, Type indicesType,
+                                       int64_t axis, GatherMode mode,
+                                       ShapeErrorFn emitError) {
+  Reporter report{emitError};
+  ShapedType data, indices;
+  if (failed(getOperandTypes(dataType, indicesType, data, indices, report)))
+    return failure();
+  GatherShape shape;
+  shape.axis = axis;
+  if (!data.hasRank() && !indices.hasRank())
+    return shape;
+
+  // The rank both operands share; known from either.
+  int64_t r = data.hasRank() ? data.getRank() : indices.getRank();
+  if (data.hasRank() && r == 0)
+    return report("data must have rank >= 1, but has rank 0");
+  if (indices.hasRank() && indices.getRank() != r)
+    return report("indices must have the rank of data (" + Twine(r) +
+                  "), but has rank " + Twine(indices.getRank()));
+  if (r == 0)
+    return report("indices must have rank >= 1, but has rank 0");
+  if (axis < -r || axis >= r)
+    return report("axis " + Twine(axis) + " is out of range [" + Twine(-r) +
+                  ", " + Twine(r - 1) + "] for data of rank " + Twine(r));
+  int64_t a = shape.axis = axis < 0 ? axis + r : axis;
+
+  if (data.hasRank() && indices.hasRank()) {
+    for (int64_t d = 0; d < r; ++d) {
+      int64_t x = indices.getDimSize(d), y = data.getDimSize(d);
+      if (d != a && !ShapedType::isDynamic(x) && !ShapedType::isDynamic(y) &&
+          x > y)
+        return report("indices dimension " + Twine(d) + " has size " +
+                      Twine(x) + ", larger than data dimension " + Twine(d) +
+                      " of size " + Twine(y) +
+                      " (only the axis dimension may be larger)");
+    }
+    if (failed(checkEmptyDim(data, a, staticProduct(indices, 0, r), mode,
+                             report)))
+      return failure();
+  }
+
+  shape.ranked = true;
+  for (int64_t d = 0; d < r; ++d)
+    shape.dims.push_back({-1, d});
+  return shape;
+}
+
+FailureOr<GatherShape>
+mlir::gather::inferGatherNDShape(Type dataType, Type indicesType,
+                                 int64_t batchDims, GatherMode mode,
+                                 ShapeErrorFn emitError) {
+  Reporter report{emitError};
+  ShapedType data, indices;
+  if (failed(getOperandTypes(dataType, indicesType, data, indices, report)))
+    return failure();
+  GatherShape shape;
+  shape.batchDims = batchDims;
+  if (batchDims < 0)
+    return report("batch_dims " + Twine(batchDims) + " must be >= 0");
+  if (data.hasRank() && data.getRank() == 0)
+    return report("data must have rank >= 1, but has rank 0");
+  if (!indices.hasRank())
+    return shape;
+
+  int64_t q = indices.getRank(), b = batchDims;
+  if (q == 0)
+    return report("indices must have rank >= 1 (its last dimension holds the "
+                  "index tuples), but has rank 0");
+  if (b >= q)
+    return report("batch_dims " + Twine(b) +
+                  " must be less than the rank of indices (" + Twine(q) + ")");
+  int64_t k = indices.getDimSize(q - 1);
+  if (ShapedType::isDynamic(k))
+    return report("the index tuple length (the last dimension of indices) "
+                  "must be static");
+  if (k < 1)
+    return report("index tuples must have at least 1 component, but the last "
+                  "dimension of indices has size 0");
+  shape.tupleSize = k;
+  if (!data.hasRank())
+    return shape;
+
+  int64_t r = data.getRank();
+  if (b + k > r)
+    return report("index tuples of length " + Twine(k) + " after " +
+                  Twine(b) + " batch dimensions need data of rank >= " +
+                  Twine(b + k) + ", but data has rank " + Twine(r));
+  if (failed(checkBatchDims(data, indices, b, report)))
+    return failure();
+  std::optional<int64_t> tuples = staticProduct(indices, 0, q - 1);
+  for (int64_t c = 0; c < k; ++c)
+    if (failed(checkEmptyDim(data, b + c, tuples, mode, report)))
+      return failure();
+
+  shape.ranked = true;
+  for (int64_t d = 0; d < q - 1; ++d)
+    shape.dims.push_back({d < b ? d : -1, d});
+  for (int64_t d = b + k; d < r; ++d)
+    shape.dims.push_back({d, -1});
+  return shape;
+}
+
+/// The static size of `t`'s dimension `d`, or dynamic when unknown.
+static int64_t sizeOf(ShapedType t, int64_t d) {
+  return d >= 0 && t.hasRank() ? t.getDimSize(d) : ShapedType::kDynamic;
+}
+
+SmallVector<int64_t> GatherShape::getStaticShape(ShapedType data,
+                                                 ShapedType indices) const {
+  assert(ranked && "the result rank is unknown");
+  SmallVector<int64_t> result;
+  for (const ResultDimSource &src : dims) {
+    int64_t size = sizeOf(data, src.dataDim);
+    if (ShapedType::isDynamic(size))
+      size = sizeOf(indices, src.indicesDim);
+    result.push_back(size);
+  }
+  return result;
+}
+
+TensorType GatherShape::getResultType(ShapedType data,
+                                      ShapedType indices) const {
+  Type element = data.getElementType();
+  if (!ranked)
+    return UnrankedTensorType::get(element);
+  return RankedTensorType::get(getStaticShape(data, indices), element);
+}
+
+/// The size of dimension `d` of a tensor or memref value.
+static OpFoldResult getMixedSize(OpBuilder &b, Location loc, Value v,
+                                 int64_t d) {
+  if (isa<BaseMemRefType>(v.getType()))
+    return memref::getMixedSize(b, loc, v, d);
+  return tensor::getMixedSize(b, loc, v, d);
+}
+
+SmallVector<OpFoldResult> GatherShape::getMixedSizes(OpBuilder &b,
+                                                     Location loc, Value data,
+                                                     Value indices) const {
+  auto dataType = cast<ShapedType>(data.getType());
+  auto indicesType = cast<ShapedType>(indices.getType());
+  SmallVector<int64_t> staticShape = getStaticShape(dataType, indicesType);
+  SmallVector<OpFoldResult> sizes;
+  for (auto [src, size] : llvm::zip_equal(dims, staticShape)) {
+    if (!ShapedType::isDynamic(size))
+      sizes.push_back(b.getIndexAttr(size));
+    else if (src.dataDim >= 0)
+      sizes.push_back(getMixedSize(b, loc, data, src.dataDim));
+    else
+      sizes.push_back(getMixedSize(b, loc, indices, src.indicesDim));
+  }
+  return sizes;
+}

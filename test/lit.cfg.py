@@ -1,0 +1,37 @@
+# -*- Python -*-
+# lit configuration of the GatherMLIR test suite.
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "GATHER"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".c", ".cpp", ".test"]
+config.excludes = ["lib", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.gather_obj_root, "test")
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%gather_lib_dir", config.gather_lib_dir))
+config.substitutions.append(("%gather_obj_root", config.gather_obj_root))
+config.substitutions.append(("%llvm_lib_dir", config.llvm_lib_dir))
+config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append(("%cc", config.c_compiler))
+config.substitutions.append(("%cxx", config.cxx_compiler))
+config.substitutions.append(("%mlir_include_dir", config.mlir_include_dir))
+config.substitutions.append(("%gather_src_root",
+                             os.path.dirname(config.test_source_root)))
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+tool_dirs = [config.gather_tools_dir, config.llvm_tools_dir]
+tools = [
+    "gather-opt",
+    ToolSubst("mlir-runner", unresolved="fatal"),
+    ToolSubst("mlir-translate", unresolved="fatal"),
+]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
