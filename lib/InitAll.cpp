@@ -2,12 +2,21 @@
 
 #include "gather/InitAll.h"
 
+#include "gather/Conversion/Passes.h"
 #include "gather/Dialect/Gather/IR/GatherDialect.h"
+#include "gather/Dialect/Gather/Transforms/BufferizableOpInterfaceImpl.h"
+#include "gather/Dialect/Gather/Transforms/Passes.h"
+#include "gather/Pipelines/Pipelines.h"
 
 #include "mlir/IR/DialectRegistry.h"
 
 void mlir::gather::registerAllGatherDialects(DialectRegistry &registry) {
   registry.insert<GatherDialect>();
+  registerBufferizableOpInterfaceExternalModels(registry);
 }
 
-void mlir::gather::registerAllGatherPasses() {}
+void mlir::gather::registerAllGatherPasses() {
+  registerGatherConversionPasses();
+  registerGatherTransformsPasses();
+  registerGatherPipelines();
+}

@@ -35,3 +35,15 @@ tools = [
     ToolSubst("mlir-translate", unresolved="fatal"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# Running lowered modules: the runner utilities (printMemref*) and the
+# gather runtime (the check-mode error hook).
+runner_libs = ",".join([
+    os.path.join(config.llvm_lib_dir, "libmlir_runner_utils.so"),
+    os.path.join(config.llvm_lib_dir, "libmlir_c_runner_utils.so"),
+    os.path.join(config.gather_lib_dir, "libGatherRuntime.so"),
+])
+config.substitutions.append(
+    ("%run_main",
+     os.path.join(config.llvm_tools_dir, "mlir-runner")
+     + " -e main -entry-point-result=void -shared-libs=" + runner_libs))

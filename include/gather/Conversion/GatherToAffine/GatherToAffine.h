@@ -1,0 +1,47 @@
+//===- GatherToAffine.h - Lower gather ops to affine/vector loops -*- C++ -*-===//
+
+#ifndef GATHER_CONVERSION_GATHERTOAFFINE_GATHERTOAFFINE_H
+#define GATHER_CONVERSION_GATHERTOAFFINE_GATHERTOAFFINE_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+class RewritePatternSet;
+namespace gather {
+
+/// How the loop nests are emitted.
+struct GatherLoweringOptions {
+  /// Move contiguous slices (and gather_elements rows along the innermost
+  /// axis) with vector operations instead of element by element.
+  bool vectorize = true;
+  /// Bits in one vector; its lane count is this over the element width.
+  unsigned vectorBits = 256;
+};
+
+/// The runtime hook a failed `check` (or an index into an empty dimension in
+/// `clamp`/`wrap` mode) calls before the kernel returns without gathering:
+///   void gather_mlir_index_error(int64_t op, int64_t dataDim,
+///                                int64_t index, int64_t dimSize);
+/// `op` is 0 for gather.gather, 1 for gather_elements, 2 for gather_nd. See
+/// include/gather-c/Runtime.h for the library that implements it.
+inline constexpr llvm::StringLiteral kIndexErrorHook = "gather_mlir_index_error";
+
+/// Emits, at `b`'s insertion point, the loops that compute the gather op `op`
+/// from the memrefs `data` and `indices` into the memref `out` (already
+/// allocated with the result's shape). Fails, with a diagnostic on `op`, only
+/// for what a loop nest cannot express (unranked operands).
+LogicalResult emitGatherKernel(OpBuilder &b, Operation *op, Value data,
+                               Value indices, Value out,
+                               const GatherLoweringOptions &options);
+
+/// Patterns that rewrite tensor gather ops into bufferization.to_buffer, a
+/// memref.alloc, the loop nest, and bufferization.to_tensor, for One-Shot
+/// Bufferize to fold away.
+void populateGatherToAffinePatterns(RewritePatternSet &patterns,
+                                    const GatherLoweringOptions &options = {});
+
+} // namespace gather
+} // namespace mlir
+
+#endif // GATHER_CONVERSION_GATHERTOAFFINE_GATHERTOAFFINE_H

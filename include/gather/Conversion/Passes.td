@@ -1,0 +1,43 @@
+//===- Passes.td - GatherMLIR conversion passes ------------*- tablegen -*-===//
+
+#ifndef GATHER_CONVERSION_PASSES_TD
+#define GATHER_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertGatherToAffine : Pass<"convert-gather-to-affine", "ModuleOp"> {
+  let summary = "Lower gather ops to affine loop nests with vector transfers";
+  let description = [{
+    Rewrites every `gather.gather`, `gather.gather_elements` and
+    `gather.gather_nd` on ranked tensors into a loop nest on memrefs:
+
+    * the operands become `bufferization.to_buffer` (read only) and the
+      result a fresh `memref.alloc` wrapped in `bufferization.to_tensor`,
+      which One-Shot Bufferize folds away;
+    * loops are `affine.for` (falling back to `scf.for` where a bound is not
+      a valid affine symbol); index reads and result writes are
+      `affine.load`/`affine.store`, the data reads, whose subscript depends
+      on an index value, `memref.load`;
+    * each index is read as i64, normalized, and handled by the op's mode;
+      `check` validates every index before any data is read and calls
+      `gather_mlir_index_error` instead of gathering;
+    * with `vectorize`, the contiguous trailing slice of gather and
+      gather_nd moves with `vector.load`/`vector.store` plus a masked tail,
+      and gather_elements along the innermost axis uses `vector.gather`.
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::complex::ComplexDialect", "::mlir::func::FuncDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+  let options = [
+    Option<"vectorize", "vectorize", "bool", /*default=*/"true",
+           "Move contiguous slices with vector operations">,
+    Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"256",
+           "Bits per vector (lanes = vector-bits / element bits)">,
+  ];
+}
+
+#endif // GATHER_CONVERSION_PASSES_TD

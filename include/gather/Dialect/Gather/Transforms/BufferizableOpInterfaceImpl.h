@@ -1,0 +1,18 @@
+//===- BufferizableOpInterfaceImpl.h - One-Shot Bufferize models -*- C++ -*-===//
+
+#ifndef GATHER_DIALECT_GATHER_TRANSFORMS_BUFFERIZABLEOPINTERFACEIMPL_H
+#define GATHER_DIALECT_GATHER_TRANSFORMS_BUFFERIZABLEOPINTERFACEIMPL_H
+
+namespace mlir {
+class DialectRegistry;
+namespace gather {
+
+/// Lets One-Shot Bufferize bufferize the gather ops: each reads its operands
+/// in place, allocates its result, and becomes the loop nest of
+/// emitGatherKernel (with the default GatherLoweringOptions).
+void registerBufferizableOpInterfaceExternalModels(DialectRegistry &registry);
+
+} // namespace gather
+} // namespace mlir
+
+#endif // GATHER_DIALECT_GATHER_TRANSFORMS_BUFFERIZABLEOPINTERFACEIMPL_H

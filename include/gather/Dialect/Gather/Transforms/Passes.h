@@ -1,0 +1,19 @@
+//===- Passes.h - Gather dialect transformation passes ----------*- C++ -*-===//
+
+#ifndef GATHER_DIALECT_GATHER_TRANSFORMS_PASSES_H
+#define GATHER_DIALECT_GATHER_TRANSFORMS_PASSES_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::gather {
+
+#define GEN_PASS_DECL
+#include "gather/Dialect/Gather/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "gather/Dialect/Gather/Transforms/Passes.h.inc"
+
+} // namespace mlir::gather
+
+#endif // GATHER_DIALECT_GATHER_TRANSFORMS_PASSES_H

@@ -1,0 +1,47 @@
+//===- Pipelines.h - GatherMLIR's registered pipelines ----------*- C++ -*-===//
+
+#ifndef GATHER_PIPELINES_PIPELINES_H
+#define GATHER_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir {
+class OpPassManager;
+namespace gather {
+
+struct GatherToLLVMOptions : public PassPipelineOptions<GatherToLLVMOptions> {
+  PassOptions::Option<bool> vectorize{
+      *this, "vectorize",
+      llvm::cl::desc("Move contiguous slices with vector operations"),
+      llvm::cl::init(true)};
+  PassOptions::Option<unsigned> vectorBits{
+      *this, "vector-bits",
+      llvm::cl::desc("Bits per vector (lanes = vector-bits / element bits)"),
+      llvm::cl::init(256)};
+  PassOptions::Option<bool> cInterface{
+      *this, "c-interface",
+      llvm::cl::desc("Give public functions a C-callable _mlir_ciface_ "
+                     "wrapper"),
+      llvm::cl::init(true)};
+};
+
+/// Tensor-level gather/func/arith/tensor/bufferization/memref IR down to the
+/// LLVM dialect:
+///   1. convert-gather-to-affine (the gather ops become loop nests),
+///   2. one-shot-bufferize with function boundaries and identity layouts,
+///      then the ownership-based buffer deallocation pipeline,
+///   3. canonicalize, cse, loop-invariant code motion,
+///   4. lower-affine, convert-scf-to-cf,
+///   5. gather-emit-c-interface (option c-interface),
+///   6. vector, memref, complex, arith, index, func and cf to LLVM, and
+///      reconcile-unrealized-casts.
+void buildGatherToLLVMPipeline(OpPassManager &pm,
+                               const GatherToLLVMOptions &options);
+
+/// Registers `gather-to-llvm`.
+void registerGatherPipelines();
+
+} // namespace gather
+} // namespace mlir
+
+#endif // GATHER_PIPELINES_PIPELINES_H

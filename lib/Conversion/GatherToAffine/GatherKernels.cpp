@@ -1,0 +1,589 @@
+//===- GatherKernels.cpp - Loop nests that compute the gather ops -*- C++ -*-===//
+//
+// The one place that knows how a gather op becomes loops on memrefs. Both the
+// convert-gather-to-affine patterns and the One-Shot Bufferize model of the
+// ops call emitGatherKernel.
+//
+// Every kernel has the same two phases:
+//  1. validation, for the modes that can fail (`check`; and `clamp`/`wrap`,
+//     which fail only along an empty dimension): the indices are scanned and
+//     the first bad one is reported through the runtime hook. Nothing of
+//     `data` is read in this phase.
+//  2. the gather proper, skipped when validation failed. Index values are
+//     read as i64, normalized (negative values count from the end), and
+//     mapped to an in-bounds subscript by the mode; `fill` guards each read
+//     and writes zero instead.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gather/Conversion/GatherToAffine/GatherToAffine.h"
+#include "gather/Dialect/Gather/IR/GatherOps.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/SymbolTable.h"
+
+using namespace mlir;
+using namespace mlir::gather;
+
+namespace {
+
+/// The op codes the runtime hook receives.
+enum class HookOpCode : int64_t { Gather = 0, GatherElements = 1, GatherND = 2 };
+
+/// One index component: its value and the size of the data dimension it
+/// selects along (both i64), and that dimension's number.
+struct IndexComponent {
+  Value value;
+  Value size;
+  int64_t dataDim;
+};
+
+/// A subscript derived from an index value, and whether it is in range
+/// (null when the mode needs no guard).
+struct Subscript {
+  Value index;
+  Value valid;
+};
+
+/// Emits one kernel. Holds the builder and the op's operands; every helper
+/// emits at the builder's current insertion point.
+class KernelEmitter {
+public:
+  KernelEmitter(OpBuilder &b, Location loc, GatherMode mode,
+                const GatherLoweringOptions &options, Value data,
+                Value indices, Value out)
+      : b(b), loc(loc), mode(mode), options(options), data(data),
+        indices(indices), out(out) {}
+
+  void emitGather(const GatherShape &shape);
+  void emitGatherElements(const GatherShape &shape);
+  void emitGatherND(const GatherShape &shape);
+
+  /// Where the validation phase reports to.
+  HookOpCode opCode = HookOpCode::Gather;
+
+private:
+  //===--- Building blocks ------------------------------------------------===//
+
+  Value constIndex(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value constI64(int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
+  }
+  Value dim(Value memref, int64_t d) {
+    return getValueOrCreateConstantIndexOp(
+        b, loc, memref::getMixedSize(b, loc, memref, d));
+  }
+  SmallVector<Value> dims(Value memref, int64_t from, int64_t to) {
+    SmallVector<Value> result;
+    for (int64_t d = from; d < to; ++d)
+      result.push_back(dim(memref, d));
+    return result;
+  }
+
+  /// for iv = 0 to ub step `step`: body(iv). affine.for when the bound is a
+  /// valid affine symbol, scf.for otherwise.
+  void forLoop(Value ub, int64_t step, function_ref<void(Value)> body);
+  /// A nest of unit-step loops over [0, ubs[i]).
+  void loopNest(ArrayRef<Value> ubs, function_ref<void(ValueRange)> body,
+                SmallVector<Value> ivs = {});
+  /// if (cond) then() else otherwise().
+  void ifThenElse(Value cond, function_ref<void()> then,
+                  function_ref<void()> otherwise = nullptr);
+
+  /// Loads and stores: affine forms where every subscript is an affine dim.
+  Value load(Value memref, ValueRange subscripts);
+  void store(Value value, Value memref, ValueRange subscripts);
+
+  Value zero(Type type);
+  /// The index element at `subscripts` of `indices`, sign-extended to i64.
+  Value readIndex(ValueRange subscripts);
+  /// Applies normalization and the mode to index value `i` along a
+  /// dimension of size `s` (both i64).
+  Subscript resolve(Value i, Value s);
+  /// The size of `memref`'s dimension `d` as i64, for index arithmetic.
+  Value dimI64(Value memref, int64_t d) {
+    return arith::IndexCastOp::create(b, loc, b.getI64Type(), dim(memref, d));
+  }
+
+  /// Phase 1. `positions` are the loop bounds over the index positions;
+  /// `components` the index values to check at one position. Returns an i1
+  /// that is true when every index passed (null when the mode checks
+  /// nothing).
+  Value validate(ArrayRef<Value> positions,
+                 function_ref<SmallVector<IndexComponent>(ValueRange)> components);
+  /// Runs `body` only if `ok` (null means always).
+  void guarded(Value ok, function_ref<void()> body);
+
+  /// Copies data[dataPrefix, j...] to out[outPrefix, j...] for j over
+  /// `extents` (the trailing data dimensions after the prefix, computed
+  /// outside the loops); writes zeros instead where `valid` is false.
+  void copySlice(ValueRange dataPrefix, ValueRange outPrefix,
+                 ArrayRef<Value> extents, Value valid);
+  /// The contiguous innermost run of copySlice: vector chunks, masked tail.
+  void copyRow(ValueRange dataPrefix, ValueRange outPrefix, Value n,
+               bool zeros);
+  /// Lanes per vector for the element type, or 0 when it does not vectorize.
+  int64_t vectorLanes(Type element) const;
+
+  OpBuilder &b;
+  Location loc;
+  GatherMode mode;
+  const GatherLoweringOptions &options;
+  Value data, indices, out;
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Building blocks
+//===----------------------------------------------------------------------===//
+
+void KernelEmitter::forLoop(Value ub, int64_t step,
+                            function_ref<void(Value)> body) {
+  OpBuilder::InsertionGuard guard(b);
+  Block *bodyBlock;
+  Value iv;
+  if (affine::isValidSymbol(ub)) {
+    AffineMap lbMap = b.getConstantAffineMap(0);
+    AffineMap ubMap = AffineMap::get(0, 1, b.getAffineSymbolExpr(0));
+    auto loop = affine::AffineForOp::create(b, loc, ValueRange{}, lbMap,
+                                            ValueRange{ub}, ubMap, step);
+    bodyBlock = loop.getBody();
+    iv = loop.getInductionVar();
+  } else {
+    auto loop = scf::ForOp::create(b, loc, constIndex(0), ub, constIndex(step));
+    bodyBlock = loop.getBody();
+    iv = loop.getInductionVar();
+  }
+  b.setInsertionPoint(bodyBlock->getTerminator());
+  body(iv);
+}
+
+void KernelEmitter::loopNest(ArrayRef<Value> ubs,
+                             function_ref<void(ValueRange)> body,
+                             SmallVector<Value> ivs) {
+  if (ubs.empty())
+    return body(ivs);
+  forLoop(ubs.front(), 1, [&](Value iv) {
+    SmallVector<Value> inner = ivs;
+    inner.push_back(iv);
+    loopNest(ubs.drop_front(), body, inner);
+  });
+}
+
+void KernelEmitter::ifThenElse(Value cond, function_ref<void()> then,
+                               function_ref<void()> otherwise) {
+  OpBuilder::InsertionGuard guard(b);
+  auto ifOp = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/!!otherwise);
+  b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  then();
+  if (otherwise) {
+    b.setInsertionPoint(ifOp.elseBlock()->getTerminator());
+    otherwise();
+  }
+}
+
+static bool allAffineDims(ValueRange values) {
+  return llvm::all_of(values, [](Value v) { return affine::isValidDim(v); });
+}
+
+Value KernelEmitter::load(Value memref, ValueRange subscripts) {
+  if (allAffineDims(subscripts))
+    return affine::AffineLoadOp::create(b, loc, memref, subscripts);
+  return memref::LoadOp::create(b, loc, memref, subscripts);
+}
+
+void KernelEmitter::store(Value value, Value memref, ValueRange subscripts) {
+  if (allAffineDims(subscripts))
+    affine::AffineStoreOp::create(b, loc, value, memref, subscripts);
+  else
+    memref::StoreOp::create(b, loc, value, memref, subscripts);
+}
+
+Value KernelEmitter::zero(Type type) {
+  if (auto complexType = dyn_cast<ComplexType>(type)) {
+    Attribute z = b.getZeroAttr(complexType.getElementType());
+    return complex::ConstantOp::create(b, loc, complexType,
+                                       b.getArrayAttr({z, z}));
+  }
+  if (auto vectorType = dyn_cast<VectorType>(type))
+    return arith::ConstantOp::create(
+        b, loc, vectorType,
+        DenseElementsAttr::get(vectorType,
+                               b.getZeroAttr(vectorType.getElementType())));
+  return arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(type)));
+}
+
+Value KernelEmitter::readIndex(ValueRange subscripts) {
+  Value v = load(indices, subscripts);
+  Type i64 = b.getI64Type();
+  if (v.getType().isIndex())
+    return arith::IndexCastOp::create(b, loc, i64, v);
+  if (v.getType().getIntOrFloatBitWidth() < 64)
+    return arith::ExtSIOp::create(b, loc, i64, v);
+  return v;
+}
+
+Subscript KernelEmitter::resolve(Value i, Value s) {
+  Value c0 = constI64(0);
+  auto toIndex = [&](Value v) {
+    return arith::IndexCastOp::create(b, loc, b.getIndexType(), v).getResult();
+  };
+  if (mode == GatherMode::wrap) {
+    // Python modulo: the remainder takes the divisor's sign. Validation has
+    // already rejected s == 0; the max keeps the division defined anyway.
+    Value divisor = arith::MaxSIOp::create(b, loc, s, constI64(1));
+    Value rem = arith::RemSIOp::create(b, loc, i, divisor);
+    Value negative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                           rem, c0);
+    Value shifted = arith::AddIOp::create(b, loc, rem, divisor);
+    return {toIndex(arith::SelectOp::create(b, loc, negative, shifted, rem)),
+            nullptr};
+  }
+  // -s <= i < 0 means i + s. i + s cannot overflow: s >= 0 > i.
+  Value negative =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, i, c0);
+  Value n = arith::SelectOp::create(
+      b, loc, negative, arith::AddIOp::create(b, loc, i, s), i);
+  switch (mode) {
+  case GatherMode::clamp: {
+    Value upper = arith::SubIOp::create(b, loc, s, constI64(1));
+    Value clamped = arith::MaxSIOp::create(
+        b, loc, arith::MinSIOp::create(b, loc, n, upper), c0);
+    return {toIndex(clamped), nullptr};
+  }
+  case GatherMode::fill: {
+    // One unsigned compare covers both n < 0 and n >= s.
+    Value valid =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, n, s);
+    return {toIndex(arith::SelectOp::create(b, loc, valid, n, c0)), valid};
+  }
+  case GatherMode::check:     // Validated before the gather runs.
+  case GatherMode::unchecked: // The caller promised in-range indices.
+  case GatherMode::wrap:
+    break;
+  }
+  return {toIndex(n), nullptr};
+}
+
+//===----------------------------------------------------------------------===//
+// Phase 1: validation
+//===----------------------------------------------------------------------===//
+
+/// Declares the runtime hook in the symbol table that holds `op`.
+static void declareIndexErrorHook(OpBuilder &b, Operation *op) {
+  Operation *table = SymbolTable::getNearestSymbolTable(op);
+  if (SymbolTable::lookupSymbolIn(table, kIndexErrorHook))
+    return;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&table->getRegion(0).front());
+  Type i64 = b.getI64Type();
+  auto hook = func::FuncOp::create(
+      b, op->getLoc(), kIndexErrorHook,
+      b.getFunctionType({i64, i64, i64, i64}, {}));
+  hook.setPrivate();
+}
+
+Value KernelEmitter::validate(
+    ArrayRef<Value> positions,
+    function_ref<SmallVector<IndexComponent>(ValueRange)> components) {
+  if (mode == GatherMode::fill || mode == GatherMode::unchecked)
+    return nullptr;
+  // clamp and wrap define a result for every index except along an empty
+  // dimension, where any index at all is an error: checking the first
+  // position is enough. check looks at every index.
+  bool everyIndex = mode == GatherMode::check;
+  SmallVector<Value> bounds(positions);
+  if (!everyIndex)
+    for (Value &ub : bounds)
+      ub = arith::MinUIOp::create(b, loc, ub, constIndex(1));
+
+  // report = [failed, op, data dim, index, dim size], first failure wins.
+  Type i64 = b.getI64Type();
+  auto reportType = MemRefType::get({5}, i64);
+  Value report = memref::AllocaOp::create(b, loc, reportType);
+  Value c0 = constIndex(0);
+  memref::StoreOp::create(b, loc, constI64(0), report, c0);
+
+  loopNest(bounds, [&](ValueRange ivs) {
+    for (const IndexComponent &c : components(ivs)) {
+      Value s = c.size;
+      Value bad;
+      if (everyIndex) {
+        Value negative = arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::slt, c.value, constI64(0));
+        Value n = arith::SelectOp::create(
+            b, loc, negative, arith::AddIOp::create(b, loc, c.value, s),
+            c.value);
+        bad = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, n, s);
+      } else {
+        bad = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, s,
+                                    constI64(0));
+      }
+      ifThenElse(bad, [&] {
+        Value failed = memref::LoadOp::create(b, loc, report, c0);
+        Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                            failed, constI64(0));
+        ifThenElse(first, [&] {
+          int64_t fields[] = {1, static_cast<int64_t>(opCode), c.dataDim};
+          for (auto [pos, field] : llvm::enumerate(fields))
+            memref::StoreOp::create(b, loc, constI64(field), report,
+                                    constIndex(pos));
+          memref::StoreOp::create(b, loc, c.value, report, constIndex(3));
+          memref::StoreOp::create(b, loc, s, report, constIndex(4));
+        });
+      });
+    }
+  });
+
+  Value failed = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ne,
+      memref::LoadOp::create(b, loc, report, c0), constI64(0));
+  ifThenElse(failed, [&] {
+    SmallVector<Value> args;
+    for (int64_t pos = 1; pos < 5; ++pos)
+      args.push_back(memref::LoadOp::create(b, loc, report, constIndex(pos)));
+    func::CallOp::create(b, loc, kIndexErrorHook, TypeRange{}, args);
+  });
+  return arith::XOrIOp::create(
+      b, loc, failed, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
+}
+
+void KernelEmitter::guarded(Value ok, function_ref<void()> body) {
+  if (!ok)
+    return body();
+  ifThenElse(ok, body);
+}
+
+//===----------------------------------------------------------------------===//
+// Phase 2: moving data
+//===----------------------------------------------------------------------===//
+
+int64_t KernelEmitter::vectorLanes(Type element) const {
+  if (!options.vectorize)
+    return 0;
+  // Only byte-multiple scalars have the same layout in a vector as in memory
+  // (i1 vectors pack bits); complex values are structs.
+  if (!element.isIntOrFloat())
+    return 0;
+  unsigned bits = element.getIntOrFloatBitWidth();
+  if (bits < 8 || bits > 64 || !llvm::isPowerOf2_32(bits))
+    return 0;
+  int64_t lanes = options.vectorBits / bits;
+  return lanes >= 2 ? lanes : 0;
+}
+
+/// Whether the innermost dimension of `memref` has unit stride.
+static bool hasUnitInnerStride(Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  return type.getRank() > 0 && type.isLastDimUnitStride();
+}
+
+void KernelEmitter::copyRow(ValueRange dataPrefix, ValueRange outPrefix,
+                            Value n, bool zeros) {
+  Type element = cast<MemRefType>(out.getType()).getElementType();
+  int64_t lanes = vectorLanes(element);
+  if (!lanes || !hasUnitInnerStride(data) || !hasUnitInnerStride(out)) {
+    forLoop(n, 1, [&](Value j) {
+      SmallVector<Value> src(dataPrefix), dst(outPrefix);
+      src.push_back(j);
+      dst.push_back(j);
+      store(zeros ? zero(element) : load(data, src), out, dst);
+    });
+    return;
+  }
+
+  auto vectorType = VectorType::get({lanes}, element);
+  auto at = [](ValueRange prefix, Value j) {
+    SmallVector<Value> s(prefix);
+    s.push_back(j);
+    return s;
+  };
+  // Full vectors over [0, n - n mod lanes), then one masked tail.
+  AffineExpr s0 = b.getAffineSymbolExpr(0);
+  Value full = affine::makeComposedAffineApply(b, loc, s0 - s0 % lanes, {n})
+                   .getResult();
+  forLoop(full, lanes, [&](Value j) {
+    Value v = zeros ? zero(vectorType)
+                    : vector::LoadOp::create(b, loc, vectorType, data,
+                                             at(dataPrefix, j))
+                          .getResult();
+    vector::StoreOp::create(b, loc, v, out, at(outPrefix, j));
+  });
+  Value rest = arith::SubIOp::create(b, loc, n, full);
+  Value hasTail = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, rest,
+                                        constIndex(0));
+  ifThenElse(hasTail, [&] {
+    auto maskType = VectorType::get({lanes}, b.getI1Type());
+    Value mask = vector::CreateMaskOp::create(b, loc, maskType, ValueRange{rest});
+    Value v = zero(vectorType);
+    if (!zeros)
+      v = vector::MaskedLoadOp::create(b, loc, vectorType, data,
+                                       at(dataPrefix, full), mask, v);
+    vector::MaskedStoreOp::create(b, loc, out, at(outPrefix, full), mask, v);
+  });
+}
+
+void KernelEmitter::copySlice(ValueRange dataPrefix, ValueRange outPrefix,
+                              ArrayRef<Value> extents, Value valid) {
+  Type element = cast<MemRefType>(data.getType()).getElementType();
+  auto copy = [&](bool zeros) {
+    if (extents.empty()) {
+      store(zeros ? zero(element) : load(data, dataPrefix), out, outPrefix);
+      return;
+    }
+    // Loops over the slice's outer dimensions; the innermost is one row.
+    Value n = extents.back();
+    loopNest(extents.drop_back(), [&](ValueRange ivs) {
+      SmallVector<Value> src(dataPrefix), dst(outPrefix);
+      src.append(ivs.begin(), ivs.end());
+      dst.append(ivs.begin(), ivs.end());
+      copyRow(src, dst, n, zeros);
+    });
+  };
+  if (!valid)
+    return copy(false);
+  ifThenElse(valid, [&] { copy(false); }, [&] { copy(true); });
+}
+
+//===----------------------------------------------------------------------===//
+// The three kernels
+//===----------------------------------------------------------------------===//
+
+void KernelEmitter::emitGather(const GatherShape &shape) {
+  int64_t a = shape.axis, bd = shape.batchDims;
+  int64_t q = cast<MemRefType>(indices.getType()).getRank();
+  int64_t r = cast<MemRefType>(data.getType()).getRank();
+  Value axisSize = dimI64(data, a);
+
+  Value ok = validate(dims(indices, 0, q), [&](ValueRange ivs) {
+    return SmallVector<IndexComponent>{{readIndex(ivs), axisSize, a}};
+  });
+  guarded(ok, [&] {
+    // Loop over the result's leading dims: data[:axis] then indices[b:].
+    SmallVector<Value> ubs = dims(out, 0, a + q - bd);
+    SmallVector<Value> extents = dims(data, a + 1, r);
+    loopNest(ubs, [&](ValueRange ivs) {
+      SmallVector<Value> indexAt(ivs.take_front(bd));
+      indexAt.append(ivs.begin() + a, ivs.end());
+      Subscript s = resolve(readIndex(indexAt), axisSize);
+      SmallVector<Value> dataPrefix(ivs.take_front(a));
+      dataPrefix.push_back(s.index);
+      copySlice(dataPrefix, ivs, extents, s.valid);
+    });
+  });
+}
+
+void KernelEmitter::emitGatherElements(const GatherShape &shape) {
+  int64_t a = shape.axis;
+  int64_t r = cast<MemRefType>(indices.getType()).getRank();
+  Value axisSize = dimI64(data, a);
+  SmallVector<Value> ubs = dims(indices, 0, r);
+
+  Value ok = validate(ubs, [&](ValueRange ivs) {
+    return SmallVector<IndexComponent>{{readIndex(ivs), axisSize, a}};
+  });
+  Type element = cast<MemRefType>(data.getType()).getElementType();
+  guarded(ok, [&] {
+    loopNest(ubs, [&](ValueRange ivs) {
+      Subscript s = resolve(readIndex(ivs), axisSize);
+      SmallVector<Value> at(ivs);
+      at[a] = s.index;
+      if (!s.valid)
+        return store(load(data, at), out, ivs);
+      ifThenElse(
+          s.valid, [&] { store(load(data, at), out, ivs); },
+          [&] { store(zero(element), out, ivs); });
+    });
+  });
+}
+
+void KernelEmitter::emitGatherND(const GatherShape &shape) {
+  int64_t bd = shape.batchDims, k = shape.tupleSize;
+  int64_t q = cast<MemRefType>(indices.getType()).getRank();
+  int64_t r = cast<MemRefType>(data.getType()).getRank();
+  SmallVector<Value> sizes;
+  for (int64_t c = 0; c < k; ++c)
+    sizes.push_back(dimI64(data, bd + c));
+
+  auto tuple = [&](ValueRange ivs) {
+    SmallVector<IndexComponent> components;
+    for (int64_t c = 0; c < k; ++c) {
+      SmallVector<Value> at(ivs);
+      at.push_back(constIndex(c));
+      components.push_back({readIndex(at), sizes[c], bd + c});
+    }
+    return components;
+  };
+  Value ok = validate(dims(indices, 0, q - 1), tuple);
+  guarded(ok, [&] {
+    SmallVector<Value> extents = dims(data, bd + k, r);
+    loopNest(dims(out, 0, q - 1), [&](ValueRange ivs) {
+      SmallVector<Value> dataPrefix(ivs.take_front(bd));
+      Value valid;
+      for (const IndexComponent &c : tuple(ivs)) {
+        Subscript s = resolve(c.value, c.size);
+        dataPrefix.push_back(s.index);
+        if (s.valid)
+          valid = valid ? arith::AndIOp::create(b, loc, valid, s.valid)
+                        : s.valid;
+      }
+      copySlice(dataPrefix, ivs, extents, valid);
+    });
+  });
+}
+
+LogicalResult mlir::gather::emitGatherKernel(
+    OpBuilder &b, Operation *op, Value data, Value indices, Value out,
+    const GatherLoweringOptions &options) {
+  for (Value v : {data, indices, out})
+    if (!isa<MemRefType>(v.getType()))
+      return op->emitOpError("cannot lower: operands must be ranked memrefs, "
+                             "got ")
+             << v.getType();
+
+  // The three ops share the accessors the kernels need.
+  FailureOr<GatherShape> shape = failure();
+  GatherMode mode = GatherMode::check;
+  HookOpCode code = HookOpCode::Gather;
+  if (auto g = dyn_cast<GatherOp>(op)) {
+    shape = g.getGatherShape();
+    mode = g.getMode();
+  } else if (auto g = dyn_cast<GatherElementsOp>(op)) {
+    shape = g.getGatherShape();
+    mode = g.getMode();
+    code = HookOpCode::GatherElements;
+  } else if (auto g = dyn_cast<GatherNDOp>(op)) {
+    shape = g.getGatherShape();
+    mode = g.getMode();
+    code = HookOpCode::GatherND;
+  } else {
+    return op->emitOpError("is not a gather op");
+  }
+  if (failed(shape) || !shape->ranked)
+    return op->emitOpError("cannot lower: the result rank is not known");
+  if (mode != GatherMode::fill && mode != GatherMode::unchecked)
+    declareIndexErrorHook(b, op);
+
+  KernelEmitter emitter(b, op->getLoc(), mode, options, data, indices, out);
+  emitter.opCode = code;
+  switch (code) {
+  case HookOpCode::Gather:
+    emitter.emitGather(*shape);
+    break;
+  case HookOpCode::GatherElements:
+    emitter.emitGatherElements(*shape);
+    break;
+  case HookOpCode::GatherND:
+    emitter.emitGatherND(*shape);
+    break;
+  }
+  return success();
+}

@@ -1,0 +1,96 @@
+//===- GatherToAffine.cpp - The convert-gather-to-affine pass ---*- C++ -*-===//
+//
+// Tensor-level patterns around emitGatherKernel: operands become read-only
+// buffers, the result a fresh allocation; One-Shot Bufferize later folds the
+// to_buffer/to_tensor pairs so no copy remains.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gather/Conversion/Passes.h"
+#include "gather/Dialect/Gather/IR/GatherOps.h"
+
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::gather {
+#define GEN_PASS_DEF_CONVERTGATHERTOAFFINE
+#include "gather/Conversion/Passes.h.inc"
+} // namespace mlir::gather
+
+using namespace mlir;
+using namespace mlir::gather;
+
+namespace {
+template <typename OpTy>
+struct GatherLikeToAffine : OpConversionPattern<OpTy> {
+  GatherLikeToAffine(MLIRContext *context, const GatherLoweringOptions &options)
+      : OpConversionPattern<OpTy>(context), options(options) {}
+
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast<RankedTensorType>(op.getType());
+    auto dataType = dyn_cast<RankedTensorType>(adaptor.getData().getType());
+    auto indicesType =
+        dyn_cast<RankedTensorType>(adaptor.getIndices().getType());
+    if (!resultType || !dataType || !indicesType)
+      return rewriter.notifyMatchFailure(
+          op, "loop nests need ranked tensors; refine the types first");
+    FailureOr<GatherShape> shape = op.getGatherShape();
+    if (failed(shape))
+      return rewriter.notifyMatchFailure(op, "op does not verify");
+
+    Location loc = op.getLoc();
+    auto toBuffer = [&](Value tensor, RankedTensorType type) {
+      auto memrefType = MemRefType::get(type.getShape(), type.getElementType());
+      return bufferization::ToBufferOp::create(rewriter, loc, memrefType,
+                                               tensor, /*readOnly=*/true)
+          .getResult();
+    };
+    Value data = toBuffer(adaptor.getData(), dataType);
+    Value indices = toBuffer(adaptor.getIndices(), indicesType);
+
+    SmallVector<OpFoldResult> sizes =
+        shape->getMixedSizes(rewriter, loc, data, indices);
+    SmallVector<Value> dynamicSizes;
+    for (auto [size, staticSize] : llvm::zip(sizes, resultType.getShape()))
+      if (ShapedType::isDynamic(staticSize))
+        dynamicSizes.push_back(
+            getValueOrCreateConstantIndexOp(rewriter, loc, size));
+    auto outType =
+        MemRefType::get(resultType.getShape(), resultType.getElementType());
+    Value out = memref::AllocOp::create(rewriter, loc, outType, dynamicSizes);
+
+    if (failed(emitGatherKernel(rewriter, op, data, indices, out, options)))
+      return failure();
+    rewriter.replaceOpWithNewOp<bufferization::ToTensorOp>(
+        op, resultType, out, /*restrict=*/true, /*writable=*/true);
+    return success();
+  }
+
+  GatherLoweringOptions options;
+};
+
+struct ConvertGatherToAffinePass
+    : gather::impl::ConvertGatherToAffineBase<ConvertGatherToAffinePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    MLIRContext *context = &getContext();
+    ConversionTarget target(*context);
+    target.addIllegalDialect<GatherDialect>();
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    RewritePatternSet patterns(context);
+    populateGatherToAffinePatterns(patterns, {vectorize, vectorBits});
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace
+
+void mlir::gather::populateGatherToAffinePatterns(
+    RewritePatternSet &patterns, const GatherLoweringOptions &options) {
+  patterns.add<GatherLikeToAffine<GatherOp>, GatherLikeToAffine<GatherElementsOp>,
+               GatherLikeToAffine<GatherNDOp>>(patterns.getContext(), options);
+}

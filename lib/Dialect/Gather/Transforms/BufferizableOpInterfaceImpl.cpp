@@ -1,0 +1,94 @@
+//===- BufferizableOpInterfaceImpl.cpp - One-Shot Bufferize models ---------===//
+//
+// A gather reads both operands and writes only a new buffer, so it never
+// forces a copy of an operand. Bufferizing it emits its loop nest directly
+// (as upstream's tensor.generate emits its body), through the same
+// emitGatherKernel that convert-gather-to-affine uses.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gather/Dialect/Gather/Transforms/BufferizableOpInterfaceImpl.h"
+
+#include "gather/Conversion/GatherToAffine/GatherToAffine.h"
+#include "gather/Dialect/Gather/IR/GatherOps.h"
+
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+using namespace mlir;
+using namespace mlir::bufferization;
+using namespace mlir::gather;
+
+namespace {
+template <typename OpTy>
+struct GatherLikeBufferization
+    : BufferizableOpInterface::ExternalModel<GatherLikeBufferization<OpTy>,
+                                             OpTy> {
+  bool bufferizesToMemoryRead(Operation *, OpOperand &,
+                              const AnalysisState &) const {
+    return true;
+  }
+  bool bufferizesToMemoryWrite(Operation *, OpOperand &,
+                               const AnalysisState &) const {
+    return false;
+  }
+  AliasingValueList getAliasingValues(Operation *, OpOperand &,
+                                      const AnalysisState &) const {
+    return {};
+  }
+  bool bufferizesToAllocation(Operation *, Value) const { return true; }
+
+  LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
+                          const BufferizationOptions &options,
+                          BufferizationState &state) const {
+    auto gatherOp = cast<OpTy>(op);
+    auto resultType = dyn_cast<RankedTensorType>(gatherOp.getType());
+    if (!resultType)
+      return op->emitOpError("cannot bufferize: the result rank is not known");
+    FailureOr<GatherShape> shape = gatherOp.getGatherShape();
+    if (failed(shape))
+      return failure();
+
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(op);
+    FailureOr<Value> data =
+        getBuffer(rewriter, gatherOp.getData(), options, state);
+    FailureOr<Value> indices =
+        getBuffer(rewriter, gatherOp.getIndices(), options, state);
+    if (failed(data) || failed(indices))
+      return failure();
+
+    Location loc = op->getLoc();
+    SmallVector<OpFoldResult> sizes =
+        shape->getMixedSizes(rewriter, loc, *data, *indices);
+    SmallVector<Value> dynamicSizes;
+    for (auto [size, staticSize] : llvm::zip(sizes, resultType.getShape()))
+      if (ShapedType::isDynamic(staticSize))
+        dynamicSizes.push_back(
+            getValueOrCreateConstantIndexOp(rewriter, loc, size));
+    auto outType =
+        MemRefType::get(resultType.getShape(), resultType.getElementType());
+    FailureOr<Value> out =
+        options.createAlloc(rewriter, loc, outType, dynamicSizes);
+    if (failed(out))
+      return failure();
+
+    if (failed(emitGatherKernel(rewriter, op, *data, *indices, *out, {})))
+      return failure();
+    replaceOpWithBufferizedValues(rewriter, op, *out);
+    return success();
+  }
+};
+} // namespace
+
+void mlir::gather::registerBufferizableOpInterfaceExternalModels(
+    DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *context, GatherDialect *) {
+    GatherOp::attachInterface<GatherLikeBufferization<GatherOp>>(*context);
+    GatherElementsOp::attachInterface<
+        GatherLikeBufferization<GatherElementsOp>>(*context);
+    GatherNDOp::attachInterface<GatherLikeBufferization<GatherNDOp>>(*context);
+  });
+}

@@ -1,0 +1,74 @@
+//===- Pipelines.cpp - GatherMLIR's registered pipelines --------*- C++ -*-===//
+//
+// Upstream passes do everything here but the gather lowering itself:
+// One-Shot Bufferize, the buffer deallocation pipeline, and the standard
+// conversions to the LLVM dialect.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gather/Pipelines/Pipelines.h"
+
+#include "gather/Conversion/Passes.h"
+#include "gather/Dialect/Gather/Transforms/Passes.h"
+
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ComplexToLLVM/ComplexToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void mlir::gather::buildGatherToLLVMPipeline(
+    OpPassManager &pm, const GatherToLLVMOptions &options) {
+  ConvertGatherToAffineOptions lowering;
+  lowering.vectorize = options.vectorize;
+  lowering.vectorBits = options.vectorBits;
+  pm.addPass(createConvertGatherToAffine(lowering));
+
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::buildBufferDeallocationPipeline(pm);
+
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createLoopInvariantCodeMotionPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  if (options.cInterface)
+    pm.addPass(createGatherEmitCInterface());
+
+  pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertComplexToLLVMPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+}
+
+void mlir::gather::registerGatherPipelines() {
+  PassPipelineRegistration<GatherToLLVMOptions>(
+      "gather-to-llvm",
+      "Lower a module of gather ops and upstream tensor/func/arith/memref "
+      "ops to the LLVM dialect",
+      buildGatherToLLVMPipeline);
+}
