@@ -19,8 +19,8 @@ config.substitutions.append(("%gather_lib_dir", config.gather_lib_dir))
 config.substitutions.append(("%gather_obj_root", config.gather_obj_root))
 config.substitutions.append(("%llvm_lib_dir", config.llvm_lib_dir))
 config.substitutions.append(("%python", config.python_executable))
-config.substitutions.append(("%cc", config.c_compiler))
-config.substitutions.append(("%cxx", config.cxx_compiler))
+config.substitutions.append(("%clangxx", os.path.join(config.llvm_tools_dir, "clang++")))
+config.substitutions.append(("%clang", os.path.join(config.llvm_tools_dir, "clang")))
 config.substitutions.append(("%mlir_include_dir", config.mlir_include_dir))
 config.substitutions.append(("%gather_src_root",
                              os.path.dirname(config.test_source_root)))
@@ -43,7 +43,7 @@ runner_libs = ",".join([
     os.path.join(config.llvm_lib_dir, "libmlir_c_runner_utils.so"),
     os.path.join(config.gather_lib_dir, "libGatherRuntime.so"),
 ])
-config.substitutions.append(
-    ("%run_main",
-     os.path.join(config.llvm_tools_dir, "mlir-runner")
-     + " -e main -entry-point-result=void -shared-libs=" + runner_libs))
+mlir_run = (os.path.join(config.llvm_tools_dir, "mlir-runner")
+            + " -entry-point-result=void -shared-libs=" + runner_libs)
+config.substitutions.append(("%run_main", mlir_run + " -e main"))
+config.substitutions.append(("%mlir_run", mlir_run))

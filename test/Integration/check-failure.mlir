@@ -1,0 +1,68 @@
+// RUN: gather-opt %s --gather-to-llvm > %t.mlir
+// RUN: not %mlir_run -e gather_oob %t.mlir 2>&1 | FileCheck %s --check-prefix=GATHER
+// RUN: not %mlir_run -e gather_elements_oob %t.mlir 2>&1 | FileCheck %s --check-prefix=ELEMENTS
+// RUN: not %mlir_run -e gather_nd_oob %t.mlir 2>&1 | FileCheck %s --check-prefix=ND
+// RUN: not %mlir_run -e clamp_empty_dim %t.mlir 2>&1 | FileCheck %s --check-prefix=EMPTY
+// RUN: not %mlir_run -e int64_min %t.mlir 2>&1 | FileCheck %s --check-prefix=MIN
+
+// A check-mode failure names the op, the first bad index and the valid
+// range on stderr, exits non-zero, and prints no data.
+
+func.func private @printMemrefI32(tensor<*xi32>)
+
+// GATHER: error: gather.gather: index 10 is out of range [-5, 4] for data dimension 0 of size 5
+// GATHER-NOT: Memref
+func.func @gather_oob() {
+  %v = arith.constant dense<[1, 2, 3, 4, 5]> : tensor<5xi32>
+  %i = arith.constant dense<[1, 10, -20]> : tensor<3xi32>
+  %r = gather.gather %v[%i] : (tensor<5xi32>, tensor<3xi32>) -> tensor<3xi32>
+  %u = tensor.cast %r : tensor<3xi32> to tensor<*xi32>
+  call @printMemrefI32(%u) : (tensor<*xi32>) -> ()
+  return
+}
+
+// ELEMENTS: error: gather.gather_elements: index -4 is out of range [-3, 2] for data dimension 1 of size 3
+// ELEMENTS-NOT: Memref
+func.func @gather_elements_oob() {
+  %d = arith.constant dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi32>
+  %i = arith.constant dense<[[0, 1, 2], [-4, 0, 0]]> : tensor<2x3xi64>
+  %r = gather.gather_elements %d[%i] {axis = 1 : i64} : (tensor<2x3xi32>, tensor<2x3xi64>) -> tensor<2x3xi32>
+  %u = tensor.cast %r : tensor<2x3xi32> to tensor<*xi32>
+  call @printMemrefI32(%u) : (tensor<*xi32>) -> ()
+  return
+}
+
+// ND: error: gather.gather_nd: index 3 is out of range [-3, 2] for data dimension 1 of size 3
+// ND-NOT: Memref
+func.func @gather_nd_oob() {
+  %d = arith.constant dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi32>
+  %i = arith.constant dense<[[1, 2], [1, 3]]> : tensor<2x2xi64>
+  %r = gather.gather_nd %d[%i] : (tensor<2x3xi32>, tensor<2x2xi64>) -> tensor<2xi32>
+  %u = tensor.cast %r : tensor<2xi32> to tensor<*xi32>
+  call @printMemrefI32(%u) : (tensor<*xi32>) -> ()
+  return
+}
+
+/// clamp has no index to clamp to along an empty dimension (only known at
+/// run time here, so the verifier could not reject it).
+// EMPTY: error: gather.gather: index 0 selects along data dimension 0, which is empty (size 0)
+// EMPTY-NOT: Memref
+func.func @clamp_empty_dim() {
+  %e = arith.constant dense<> : tensor<0x3xi32>
+  %d = tensor.cast %e : tensor<0x3xi32> to tensor<?x3xi32>
+  %i = arith.constant dense<[0]> : tensor<1xi32>
+  %r = gather.gather %d[%i] {mode = #gather<mode clamp>} : (tensor<?x3xi32>, tensor<1xi32>) -> tensor<1x3xi32>
+  %u = tensor.cast %r : tensor<1x3xi32> to tensor<*xi32>
+  call @printMemrefI32(%u) : (tensor<*xi32>) -> ()
+  return
+}
+
+// MIN: error: gather.gather: index -9223372036854775808 is out of range [-5, 4] for data dimension 0 of size 5
+func.func @int64_min() {
+  %v = arith.constant dense<[1, 2, 3, 4, 5]> : tensor<5xi32>
+  %i = arith.constant dense<[-9223372036854775808]> : tensor<1xi64>
+  %r = gather.gather %v[%i] : (tensor<5xi32>, tensor<1xi64>) -> tensor<1xi32>
+  %u = tensor.cast %r : tensor<1xi32> to tensor<*xi32>
+  call @printMemrefI32(%u) : (tensor<*xi32>) -> ()
+  return
+}
