@@ -56,11 +56,11 @@ struct Subscript {
 /// emits at the builder's current insertion point.
 class KernelEmitter {
 public:
-  KernelEmitter(OpBuilder &b, Location loc, GatherMode mode,
+  KernelEmitter(OpBuilder &b, Operation *op, GatherMode mode,
                 const GatherLoweringOptions &options, Value data,
                 Value indices, Value out)
-      : b(b), loc(loc), mode(mode), options(options), data(data),
-        indices(indices), out(out) {}
+      : b(b), op(op), loc(op->getLoc()), mode(mode), options(options),
+        data(data), indices(indices), out(out) {}
 
   void emitGather(const GatherShape &shape);
   void emitGatherElements(const GatherShape &shape);
@@ -109,14 +109,15 @@ private:
   Subscript resolve(Value i, Value s);
   /// The size of `memref`'s dimension `d` as i64, for index arithmetic.
   Value dimI64(Value memref, int64_t d) {
-    return arith::IndexCastOp::create(b, loc, b.getI64Type(), dim(memref, d));
+    return b.createOrFold<arith::IndexCastOp>(loc, b.getI64Type(),
+                                              dim(memref, d));
   }
 
-  /// Phase 1. `positions` are the loop bounds over the index positions;
-  /// `components` the index values to check at one position. Returns an i1
-  /// that is true when every index passed (null when the mode checks
-  /// nothing).
-  Value validate(ArrayRef<Value> positions,
+  /// Phase 1. `positions` are the loop bounds over the index positions,
+  /// `sizes` the sizes of the data dimensions indexed, `components` the
+  /// index values to check at one position. Returns an i1 that is true when
+  /// every index passed (null when nothing can fail).
+  Value validate(ArrayRef<Value> positions, ArrayRef<Value> sizes,
                  function_ref<SmallVector<IndexComponent>(ValueRange)> components);
   /// Runs `body` only if `ok` (null means always).
   void guarded(Value ok, function_ref<void()> body);
@@ -129,10 +130,15 @@ private:
   /// The contiguous innermost run of copySlice: vector chunks, masked tail.
   void copyRow(ValueRange dataPrefix, ValueRange outPrefix, Value n,
                bool zeros);
+  /// gather_elements along the innermost axis: one row of `n` elements at
+  /// `prefix` with vector.gather, full vectors and a masked tail.
+  void gatherElementsRow(ValueRange prefix, Value n, Value axisSize,
+                         int64_t lanes);
   /// Lanes per vector for the element type, or 0 when it does not vectorize.
   int64_t vectorLanes(Type element) const;
 
   OpBuilder &b;
+  Operation *op;
   Location loc;
   GatherMode mode;
   const GatherLoweringOptions &options;
@@ -232,8 +238,22 @@ Value KernelEmitter::readIndex(ValueRange subscripts) {
 }
 
 Subscript KernelEmitter::resolve(Value i, Value s) {
+  // Works lane-wise on vectors of indices too: constants and the size are
+  // splat to i's type.
+  auto vectorType = dyn_cast<VectorType>(i.getType());
+  auto constI64 = [&](int64_t v) -> Value {
+    if (!vectorType)
+      return this->constI64(v);
+    return arith::ConstantOp::create(
+        b, loc, vectorType,
+        DenseElementsAttr::get(vectorType, b.getI64IntegerAttr(v)));
+  };
+  if (vectorType)
+    s = vector::BroadcastOp::create(b, loc, vectorType, s);
   Value c0 = constI64(0);
-  auto toIndex = [&](Value v) {
+  auto toIndex = [&](Value v) -> Value {
+    if (vectorType) // vector.gather takes i64 offsets as they are.
+      return v;
     return arith::IndexCastOp::create(b, loc, b.getIndexType(), v).getResult();
   };
   if (mode == GatherMode::wrap) {
@@ -292,14 +312,22 @@ static void declareIndexErrorHook(OpBuilder &b, Operation *op) {
 }
 
 Value KernelEmitter::validate(
-    ArrayRef<Value> positions,
+    ArrayRef<Value> positions, ArrayRef<Value> sizes,
     function_ref<SmallVector<IndexComponent>(ValueRange)> components) {
   if (mode == GatherMode::fill || mode == GatherMode::unchecked)
     return nullptr;
   // clamp and wrap define a result for every index except along an empty
   // dimension, where any index at all is an error: checking the first
-  // position is enough. check looks at every index.
+  // position is enough, and nothing when no dimension can be empty. check
+  // looks at every index.
   bool everyIndex = mode == GatherMode::check;
+  auto nonEmpty = [](Value size) {
+    std::optional<int64_t> c = getConstantIntValue(size);
+    return c && *c > 0;
+  };
+  if (!everyIndex && llvm::all_of(sizes, nonEmpty))
+    return nullptr;
+  declareIndexErrorHook(b, op);
   SmallVector<Value> bounds(positions);
   if (!everyIndex)
     for (Value &ub : bounds)
@@ -390,7 +418,11 @@ void KernelEmitter::copyRow(ValueRange dataPrefix, ValueRange outPrefix,
                             Value n, bool zeros) {
   Type element = cast<MemRefType>(out.getType()).getElementType();
   int64_t lanes = vectorLanes(element);
-  if (!lanes || !hasUnitInnerStride(data) || !hasUnitInnerStride(out)) {
+  // A static row gets vectors no longer than itself.
+  std::optional<int64_t> staticN = getConstantIntValue(n);
+  if (staticN)
+    lanes = std::min<int64_t>(lanes, llvm::bit_floor(uint64_t(*staticN)));
+  if (lanes < 2 || !hasUnitInnerStride(data) || !hasUnitInnerStride(out)) {
     forLoop(n, 1, [&](Value j) {
       SmallVector<Value> src(dataPrefix), dst(outPrefix);
       src.push_back(j);
@@ -417,18 +449,24 @@ void KernelEmitter::copyRow(ValueRange dataPrefix, ValueRange outPrefix,
                           .getResult();
     vector::StoreOp::create(b, loc, v, out, at(outPrefix, j));
   });
-  Value rest = arith::SubIOp::create(b, loc, n, full);
-  Value hasTail = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, rest,
-                                        constIndex(0));
-  ifThenElse(hasTail, [&] {
+  if (staticN && *staticN % lanes == 0)
+    return;
+  auto tail = [&] {
+    Value rest = arith::SubIOp::create(b, loc, n, full);
     auto maskType = VectorType::get({lanes}, b.getI1Type());
-    Value mask = vector::CreateMaskOp::create(b, loc, maskType, ValueRange{rest});
+    Value mask =
+        vector::CreateMaskOp::create(b, loc, maskType, ValueRange{rest});
     Value v = zero(vectorType);
     if (!zeros)
       v = vector::MaskedLoadOp::create(b, loc, vectorType, data,
                                        at(dataPrefix, full), mask, v);
     vector::MaskedStoreOp::create(b, loc, out, at(outPrefix, full), mask, v);
-  });
+  };
+  if (staticN)
+    return tail();
+  Value hasTail = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, n,
+                                        full);
+  ifThenElse(hasTail, tail);
 }
 
 void KernelEmitter::copySlice(ValueRange dataPrefix, ValueRange outPrefix,
@@ -453,6 +491,68 @@ void KernelEmitter::copySlice(ValueRange dataPrefix, ValueRange outPrefix,
   ifThenElse(valid, [&] { copy(false); }, [&] { copy(true); });
 }
 
+void KernelEmitter::gatherElementsRow(ValueRange prefix, Value n,
+                                      Value axisSize, int64_t lanes) {
+  Type element = cast<MemRefType>(data.getType()).getElementType();
+  Type indexElement = cast<MemRefType>(indices.getType()).getElementType();
+  auto valueType = VectorType::get({lanes}, element);
+  auto indexType = VectorType::get({lanes}, indexElement);
+  auto offsetType = VectorType::get({lanes}, b.getI64Type());
+  auto maskType = VectorType::get({lanes}, b.getI1Type());
+  auto at = [](ValueRange p, Value j) {
+    SmallVector<Value> s(p);
+    s.push_back(j);
+    return s;
+  };
+  SmallVector<Value> rowBase(prefix);
+  rowBase.push_back(constIndex(0));
+
+  // One chunk at column j; `inBounds` masks the tail (null for full chunks).
+  auto chunk = [&](Value j, Value inBounds) {
+    Value raw =
+        inBounds
+            ? vector::MaskedLoadOp::create(b, loc, indexType, indices,
+                                           at(prefix, j), inBounds,
+                                           zero(indexType))
+                  .getResult()
+            : vector::LoadOp::create(b, loc, indexType, indices, at(prefix, j))
+                  .getResult();
+    Value wide = indexElement.isIndex()
+                     ? arith::IndexCastOp::create(b, loc, offsetType, raw)
+                           .getResult()
+                     : indexElement.getIntOrFloatBitWidth() < 64
+                           ? arith::ExtSIOp::create(b, loc, offsetType, raw)
+                                 .getResult()
+                           : raw;
+    Subscript s = resolve(wide, axisSize);
+    Value mask = s.valid;
+    if (inBounds)
+      mask = mask ? arith::AndIOp::create(b, loc, mask, inBounds).getResult()
+                  : inBounds;
+    if (!mask)
+      mask = vector::ConstantMaskOp::create(
+          b, loc, maskType, ArrayRef<int64_t>{lanes});
+    Value v = vector::GatherOp::create(b, loc, valueType, data, rowBase,
+                                       s.index, mask, zero(valueType));
+    if (inBounds)
+      vector::MaskedStoreOp::create(b, loc, out, at(prefix, j), inBounds, v);
+    else
+      vector::StoreOp::create(b, loc, v, out, at(prefix, j));
+  };
+
+  AffineExpr s0 = b.getAffineSymbolExpr(0);
+  Value full = affine::makeComposedAffineApply(b, loc, s0 - s0 % lanes, {n})
+                   .getResult();
+  forLoop(full, lanes, [&](Value j) { chunk(j, nullptr); });
+  Value hasTail =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, n, full);
+  ifThenElse(hasTail, [&] {
+    Value rest = arith::SubIOp::create(b, loc, n, full);
+    chunk(full, vector::CreateMaskOp::create(b, loc, maskType,
+                                             ValueRange{rest}));
+  });
+}
+
 //===----------------------------------------------------------------------===//
 // The three kernels
 //===----------------------------------------------------------------------===//
@@ -463,7 +563,7 @@ void KernelEmitter::emitGather(const GatherShape &shape) {
   int64_t r = cast<MemRefType>(data.getType()).getRank();
   Value axisSize = dimI64(data, a);
 
-  Value ok = validate(dims(indices, 0, q), [&](ValueRange ivs) {
+  Value ok = validate(dims(indices, 0, q), axisSize, [&](ValueRange ivs) {
     return SmallVector<IndexComponent>{{readIndex(ivs), axisSize, a}};
   });
   guarded(ok, [&] {
@@ -487,10 +587,19 @@ void KernelEmitter::emitGatherElements(const GatherShape &shape) {
   Value axisSize = dimI64(data, a);
   SmallVector<Value> ubs = dims(indices, 0, r);
 
-  Value ok = validate(ubs, [&](ValueRange ivs) {
+  Value ok = validate(ubs, axisSize, [&](ValueRange ivs) {
     return SmallVector<IndexComponent>{{readIndex(ivs), axisSize, a}};
   });
   Type element = cast<MemRefType>(data.getType()).getElementType();
+  int64_t lanes = vectorLanes(element);
+  if (a == r - 1 && lanes && hasUnitInnerStride(data) &&
+      hasUnitInnerStride(indices) && hasUnitInnerStride(out)) {
+    return guarded(ok, [&] {
+      loopNest(ArrayRef(ubs).drop_back(), [&](ValueRange ivs) {
+        gatherElementsRow(ivs, ubs.back(), axisSize, lanes);
+      });
+    });
+  }
   guarded(ok, [&] {
     loopNest(ubs, [&](ValueRange ivs) {
       Subscript s = resolve(readIndex(ivs), axisSize);
@@ -522,7 +631,7 @@ void KernelEmitter::emitGatherND(const GatherShape &shape) {
     }
     return components;
   };
-  Value ok = validate(dims(indices, 0, q - 1), tuple);
+  Value ok = validate(dims(indices, 0, q - 1), sizes, tuple);
   guarded(ok, [&] {
     SmallVector<Value> extents = dims(data, bd + k, r);
     loopNest(dims(out, 0, q - 1), [&](ValueRange ivs) {
@@ -549,6 +658,18 @@ LogicalResult mlir::gather::emitGatherKernel(
                              "got ")
              << v.getType();
 
+  // Ops of an unloaded dialect cannot be created; say so rather than crash.
+  MLIRContext *context = op->getContext();
+  if (!context->getLoadedDialect<affine::AffineDialect>() ||
+      !context->getLoadedDialect<complex::ComplexDialect>() ||
+      !context->getLoadedDialect<func::FuncDialect>() ||
+      !context->getLoadedDialect<memref::MemRefDialect>() ||
+      !context->getLoadedDialect<scf::SCFDialect>() ||
+      !context->getLoadedDialect<vector::VectorDialect>())
+    return op->emitOpError(
+        "cannot lower: the affine, complex, func, memref, scf and vector "
+        "dialects must be loaded (registerAllGatherDialects loads them)");
+
   // The three ops share the accessors the kernels need.
   FailureOr<GatherShape> shape = failure();
   GatherMode mode = GatherMode::check;
@@ -569,10 +690,8 @@ LogicalResult mlir::gather::emitGatherKernel(
   }
   if (failed(shape) || !shape->ranked)
     return op->emitOpError("cannot lower: the result rank is not known");
-  if (mode != GatherMode::fill && mode != GatherMode::unchecked)
-    declareIndexErrorHook(b, op);
 
-  KernelEmitter emitter(b, op->getLoc(), mode, options, data, indices, out);
+  KernelEmitter emitter(b, op, mode, options, data, indices, out);
   emitter.opCode = code;
   switch (code) {
   case HookOpCode::Gather:

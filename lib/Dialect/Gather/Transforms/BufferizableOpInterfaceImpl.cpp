@@ -12,10 +12,15 @@
 #include "gather/Conversion/GatherToAffine/GatherToAffine.h"
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace mlir::bufferization;
@@ -90,5 +95,11 @@ void mlir::gather::registerBufferizableOpInterfaceExternalModels(
     GatherElementsOp::attachInterface<
         GatherLikeBufferization<GatherElementsOp>>(*context);
     GatherNDOp::attachInterface<GatherLikeBufferization<GatherNDOp>>(*context);
+    // Bufferizing emits the loop nest: its dialects must be loaded before
+    // any pass runs (as upstream's tensor models load linalg).
+    context->loadDialect<affine::AffineDialect, arith::ArithDialect,
+                         complex::ComplexDialect, func::FuncDialect,
+                         memref::MemRefDialect, scf::SCFDialect,
+                         vector::VectorDialect>();
   });
 }

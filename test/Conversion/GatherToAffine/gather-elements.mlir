@@ -1,0 +1,36 @@
+// RUN: gather-opt %s --convert-gather-to-affine --canonicalize --cse --split-input-file | FileCheck %s
+
+/// Along the innermost axis each row is one vector.gather per chunk: the
+/// indices load as a vector, normalize lane-wise, and fill mode masks the
+/// out-of-range lanes (the pass-through is zero).
+// CHECK-LABEL: func.func @gather_elements_last_axis_fill
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<8xf32>
+// CHECK: affine.for %[[R:.*]] = 0 to 4 {
+// CHECK:   affine.for %[[C:.*]] = 0 to 16 step 8 {
+// CHECK:     %[[I:.*]] = vector.load %{{.*}}[%[[R]], %[[C]]] : memref<4x16xi32>, vector<8xi32>
+// CHECK:     %[[W:.*]] = arith.extsi %[[I]] : vector<8xi32> to vector<8xi64>
+// CHECK:     %[[VALID:.*]] = arith.cmpi ult, %{{.*}} : vector<8xi64>
+// CHECK:     %[[G:.*]] = vector.gather %{{.*}}[%[[R]], %{{.*}}] [%{{.*}}], %[[VALID]], %[[ZERO]]
+// CHECK:     vector.store %[[G]], %{{.*}}[%[[R]], %[[C]]]
+func.func @gather_elements_last_axis_fill(%d: tensor<4x9xf32>, %i: tensor<4x16xi32>) -> tensor<4x16xf32> {
+  %0 = gather.gather_elements %d[%i] {axis = 1 : i64, mode = #gather<mode fill>} : (tensor<4x9xf32>, tensor<4x16xi32>) -> tensor<4x16xf32>
+  return %0 : tensor<4x16xf32>
+}
+
+// -----
+
+/// Along an outer axis each element is a scalar load whose subscript comes
+/// from the index; check mode validates first.
+// CHECK-LABEL: func.func @gather_elements_axis_0_check
+// CHECK: func.call @gather_mlir_index_error
+// CHECK: affine.for %[[R:.*]] = 0 to 2 {
+// CHECK:   affine.for %[[C:.*]] = 0 to 3 {
+// CHECK:     affine.load %{{.*}}[%[[R]], %[[C]]] : memref<2x3xi64>
+// CHECK:     %[[ROW:.*]] = arith.index_cast
+// CHECK:     %[[V:.*]] = tensor.extract %{{.*}}[%[[ROW]], %[[C]]]
+// CHECK:     affine.store %[[V]], %{{.*}}[%[[R]], %[[C]]]
+// CHECK-NOT: vector.
+func.func @gather_elements_axis_0_check(%d: tensor<3x3xf32>, %i: tensor<2x3xi64>) -> tensor<2x3xf32> {
+  %0 = gather.gather_elements %d[%i] : (tensor<3x3xf32>, tensor<2x3xi64>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}

@@ -1,0 +1,149 @@
+// RUN: gather-opt %s --convert-gather-to-affine --canonicalize --cse --split-input-file | FileCheck %s
+// RUN: gather-opt %s --convert-gather-to-affine="vectorize=false" --canonicalize --cse --split-input-file | FileCheck %s --check-prefix=SCALAR
+
+/// check mode: a validation loop over every index reports the first bad one
+/// through the runtime hook; the gather runs only if none was bad. Rows move
+/// as whole vectors.
+// CHECK-LABEL: func.func private @gather_mlir_index_error(i64, i64, i64, i64)
+// CHECK-LABEL: func.func @gather_check_rows
+// CHECK-SAME: (%[[D:.*]]: tensor<4x16xf32>, %[[I:.*]]: tensor<3xi32>)
+// CHECK-DAG: %[[DB:.*]] = bufferization.to_buffer %[[D]] read_only
+// CHECK-DAG: %[[IB:.*]] = bufferization.to_buffer %[[I]] read_only
+// CHECK-DAG: %[[OUT:.*]] = memref.alloc() : memref<3x16xf32>
+// CHECK-DAG: %[[REPORT:.*]] = memref.alloca() : memref<5xi64>
+// CHECK: affine.for %[[V:.*]] = 0 to 3 {
+// CHECK:   %[[IV:.*]] = affine.load %[[IB]][%[[V]]]
+// CHECK:   arith.extsi %[[IV]] : i32 to i64
+// CHECK:   %[[BAD:.*]] = arith.cmpi uge
+// CHECK:   scf.if %[[BAD]] {
+// CHECK: }
+// CHECK: %[[FAILED:.*]] = memref.load %[[REPORT]]
+// CHECK: scf.if
+// CHECK:   func.call @gather_mlir_index_error
+// CHECK: scf.if
+// CHECK:   affine.for %[[J:.*]] = 0 to 3 {
+// CHECK:     affine.load %[[IB]][%[[J]]]
+// CHECK:     %[[ROW:.*]] = arith.index_cast
+// CHECK:     affine.for %[[K:.*]] = 0 to 16 step 8 {
+// CHECK:       %[[VEC:.*]] = vector.load %[[DB]][%[[ROW]], %[[K]]] : memref<4x16xf32>, vector<8xf32>
+// CHECK:       vector.store %[[VEC]], %[[OUT]][%[[J]], %[[K]]] : memref<3x16xf32>, vector<8xf32>
+// CHECK: bufferization.to_tensor %[[OUT]] restrict writable
+// SCALAR-LABEL: func.func @gather_check_rows
+// SCALAR-NOT: vector.
+// SCALAR: memref.load
+// SCALAR-NOT: vector.
+// SCALAR: return
+func.func @gather_check_rows(%d: tensor<4x16xf32>, %i: tensor<3xi32>) -> tensor<3x16xf32> {
+  %0 = gather.gather %d[%i] : (tensor<4x16xf32>, tensor<3xi32>) -> tensor<3x16xf32>
+  return %0 : tensor<3x16xf32>
+}
+
+// -----
+
+/// fill: no validation; each row is copied or zeroed under one scf.if.
+// CHECK-LABEL: func.func @gather_fill_rows
+// CHECK-NOT: gather_mlir_index_error
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<8xf32>
+// CHECK: affine.for
+// CHECK:   %[[VALID:.*]] = arith.cmpi ult
+// CHECK:   scf.if %[[VALID]] {
+// CHECK:     vector.load
+// CHECK:     vector.store
+// CHECK:   } else {
+// CHECK:     vector.store %[[ZERO]]
+func.func @gather_fill_rows(%d: tensor<4x16xf32>, %i: tensor<3xi32>) -> tensor<3x16xf32> {
+  %0 = gather.gather %d[%i] {mode = #gather<mode fill>} : (tensor<4x16xf32>, tensor<3xi32>) -> tensor<3x16xf32>
+  return %0 : tensor<3x16xf32>
+}
+
+// -----
+
+/// A static row gets vectors no longer than itself: rows of 6 are one
+/// vector<4xi32> and a masked pair.
+// CHECK-LABEL: func.func @gather_batch_dims_1_axis_2_short_rows
+// CHECK: affine.for %{{.*}} = 0 to 2 {
+// CHECK:   affine.for %{{.*}} = 0 to 1 {
+// CHECK:     affine.for %{{.*}} = 0 to 3 {
+// CHECK:       vector.load {{.*}} : memref<2x1x5x6xi32>, vector<4xi32>
+// CHECK:       %[[MASK:.*]] = vector.constant_mask [2] : vector<4xi1>
+// CHECK:       %[[V:.*]] = vector.maskedload %{{.*}}, %[[MASK]]
+// CHECK:       vector.maskedstore %{{.*}}, %[[MASK]], %[[V]]
+func.func @gather_batch_dims_1_axis_2_short_rows(%d: tensor<2x1x5x6xi32>, %i: tensor<2x3xi32>) -> tensor<2x1x3x6xi32> {
+  %0 = gather.gather %d[%i] {axis = 2 : i64, batch_dims = 1 : i64, mode = #gather<mode unchecked>} : (tensor<2x1x5x6xi32>, tensor<2x3xi32>) -> tensor<2x1x3x6xi32>
+  return %0 : tensor<2x1x3x6xi32>
+}
+
+// -----
+
+/// Dynamic rows: full vectors up to n - n mod 8, then a masked tail.
+// CHECK: #[[FULL:.*]] = affine_map<()[s0] -> ((s0 floordiv 8) * 8)>
+// CHECK-LABEL: func.func @gather_dynamic_rows
+// CHECK: %[[N:.*]] = tensor.dim %{{.*}}, %c1
+// CHECK: affine.for %{{.*}} = 0 to %{{.*}} {
+// CHECK:   affine.for %{{.*}} = 0 to #[[FULL]]()[%[[N]]] step 8 {
+// CHECK:     vector.load
+// CHECK:   scf.if
+// CHECK:     vector.maskedload
+// CHECK:     vector.maskedstore
+func.func @gather_dynamic_rows(%d: tensor<?x?xf32>, %i: tensor<?xi64>) -> tensor<?x?xf32> {
+  %0 = gather.gather %d[%i] {mode = #gather<mode unchecked>} : (tensor<?x?xf32>, tensor<?xi64>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+/// unchecked: neither validation nor guard; only the normalization.
+// CHECK-LABEL: func.func @gather_unchecked_scalar_index
+// CHECK-NOT: gather_mlir_index_error
+// CHECK-NOT: scf.if
+// CHECK: %[[I:.*]] = affine.load %{{.*}}[] : memref<i64>
+// CHECK: %[[NEG:.*]] = arith.cmpi slt, %[[I]]
+// CHECK: arith.select %[[NEG]]
+// CHECK: vector.load
+func.func @gather_unchecked_scalar_index(%d: tensor<4x8xf32>, %i: tensor<i64>) -> tensor<8xf32> {
+  %0 = gather.gather %d[%i] {mode = #gather<mode unchecked>} : (tensor<4x8xf32>, tensor<i64>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+/// clamp and wrap along a dimension that cannot be empty need no validation.
+// CHECK-LABEL: func.func @gather_clamp_static
+// CHECK-NOT: memref.alloca
+// CHECK: arith.minsi
+// CHECK: arith.maxsi
+func.func @gather_clamp_static(%d: tensor<4xf32>, %i: tensor<3xi32>) -> tensor<3xf32> {
+  %0 = gather.gather %d[%i] {mode = #gather<mode clamp>} : (tensor<4xf32>, tensor<3xi32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+/// wrap is Python's modulo: the remainder is shifted into [0, s).
+// CHECK-LABEL: func.func @gather_wrap_dynamic
+// CHECK: memref.alloca
+/// Only the first index is looked at: any index fails along an empty axis.
+// CHECK: affine.for %{{.*}} = 0 to 1 {
+// CHECK: func.call @gather_mlir_index_error
+// CHECK: %[[REM:.*]] = arith.remsi
+// CHECK: %[[NEG:.*]] = arith.cmpi slt, %[[REM]]
+// CHECK: %[[UP:.*]] = arith.addi %[[REM]]
+// CHECK: arith.select %[[NEG]], %[[UP]], %[[REM]]
+func.func @gather_wrap_dynamic(%d: tensor<?xf32>, %i: tensor<3xi32>) -> tensor<3xf32> {
+  %0 = gather.gather %d[%i] {mode = #gather<mode wrap>} : (tensor<?xf32>, tensor<3xi32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+/// i1 and complex data never vectorize (packed bits, structs).
+// CHECK-LABEL: func.func @gather_i1_and_complex_stay_scalar
+// CHECK-NOT: vector.
+// CHECK: complex.constant [0.000000e+00 : f32, 0.000000e+00 : f32]
+// CHECK-NOT: vector.
+// CHECK: return
+func.func @gather_i1_and_complex_stay_scalar(%b: tensor<4x16xi1>, %c: tensor<4x16xcomplex<f32>>, %i: tensor<3xi32>) -> (tensor<3x16xi1>, tensor<3x16xcomplex<f32>>) {
+  %0 = gather.gather %b[%i] {mode = #gather<mode unchecked>} : (tensor<4x16xi1>, tensor<3xi32>) -> tensor<3x16xi1>
+  %1 = gather.gather %c[%i] {mode = #gather<mode fill>} : (tensor<4x16xcomplex<f32>>, tensor<3xi32>) -> tensor<3x16xcomplex<f32>>
+  return %0, %1 : tensor<3x16xi1>, tensor<3x16xcomplex<f32>>
+}

@@ -1,0 +1,34 @@
+// RUN: gather-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --canonicalize --cse --split-input-file | FileCheck %s
+
+// The gather ops take part in One-Shot Bufferize: operands are read in
+// place (no copy), the result is a new allocation filled by the loop nest.
+
+// CHECK-LABEL: func.func @gather_reads_in_place
+// CHECK-SAME: (%[[D:.*]]: memref<4x16xf32>, %[[I:.*]]: memref<3xi32>) -> memref<3x16xf32>
+// CHECK-NOT: memref.copy
+// CHECK: %[[OUT:.*]] = memref.alloc() {{.*}}: memref<3x16xf32>
+// CHECK: affine.load %[[I]]
+// CHECK: vector.load %[[D]]
+// CHECK: vector.store %{{.*}}, %[[OUT]]
+// CHECK-NOT: memref.copy
+// CHECK: return %[[OUT]]
+func.func @gather_reads_in_place(%d: tensor<4x16xf32>, %i: tensor<3xi32>) -> tensor<3x16xf32> {
+  %0 = gather.gather %d[%i] {mode = #gather<mode unchecked>} : (tensor<4x16xf32>, tensor<3xi32>) -> tensor<3x16xf32>
+  return %0 : tensor<3x16xf32>
+}
+
+// -----
+
+/// Chained gathers: the first result feeds the second directly.
+// CHECK-LABEL: func.func @gather_chain
+// CHECK-NOT: memref.copy
+// CHECK: %[[A:.*]] = memref.alloc
+// CHECK: %[[B:.*]] = memref.alloc
+// CHECK: memref.load %[[A]]
+// CHECK-NOT: memref.copy
+// CHECK: return %[[B]]
+func.func @gather_chain(%d: tensor<4x4xf32>, %i: tensor<2xi64>, %j: tensor<2x2xi64>) -> tensor<2x2xf32> {
+  %0 = gather.gather %d[%i] {mode = #gather<mode clamp>} : (tensor<4x4xf32>, tensor<2xi64>) -> tensor<2x4xf32>
+  %1 = gather.gather_elements %0[%j] {axis = 0 : i64, mode = #gather<mode clamp>} : (tensor<2x4xf32>, tensor<2x2xi64>) -> tensor<2x2xf32>
+  return %1 : tensor<2x2xf32>
+}

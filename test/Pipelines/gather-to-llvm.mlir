@@ -1,0 +1,26 @@
+// RUN: gather-opt %s --gather-to-llvm | FileCheck %s --check-prefix=MLIR
+// RUN: gather-opt %s --gather-to-llvm | mlir-translate --mlir-to-llvmir | FileCheck %s --check-prefix=LLVM
+// RUN: gather-opt %s --gather-to-llvm="c-interface=false" | mlir-translate --mlir-to-llvmir | FileCheck %s --check-prefix=NOCIFACE
+
+// gather-to-llvm leaves only the LLVM dialect, which mlir-translate turns
+// into LLVM IR with the C interface of each public function.
+
+// MLIR-NOT: gather.
+// MLIR-NOT: func.func
+// MLIR-NOT: memref.
+// MLIR-NOT: affine.
+// MLIR-NOT: vector.
+// MLIR: llvm.func @rows(
+
+// LLVM: declare void @gather_mlir_index_error(i64, i64, i64, i64)
+// LLVM: define { ptr, ptr, i64, [2 x i64], [2 x i64] } @rows(
+// LLVM: call void @gather_mlir_index_error(
+// LLVM: load <8 x float>
+// LLVM: store <8 x float>
+// LLVM: define void @_mlir_ciface_rows(ptr {{.*}}, ptr {{.*}}, ptr {{.*}})
+
+// NOCIFACE-NOT: _mlir_ciface_
+func.func @rows(%d: tensor<?x?xf32>, %i: tensor<?xi64>) -> tensor<?x?xf32> {
+  %0 = gather.gather %d[%i] : (tensor<?x?xf32>, tensor<?xi64>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
