@@ -9,7 +9,6 @@
 #include "gather/Conversion/Passes.h"
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 
-#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::gather {
@@ -50,13 +49,8 @@ struct GatherLikeToAffine : OpConversionPattern<OpTy> {
     Value data = toBuffer(adaptor.getData(), dataType);
     Value indices = toBuffer(adaptor.getIndices(), indicesType);
 
-    SmallVector<OpFoldResult> sizes =
-        shape->getMixedSizes(rewriter, loc, data, indices);
-    SmallVector<Value> dynamicSizes;
-    for (auto [size, staticSize] : llvm::zip(sizes, resultType.getShape()))
-      if (ShapedType::isDynamic(staticSize))
-        dynamicSizes.push_back(
-            getValueOrCreateConstantIndexOp(rewriter, loc, size));
+    SmallVector<Value> dynamicSizes = shape->getDynamicSizes(
+        rewriter, loc, data, indices, resultType.getShape());
     auto outType =
         MemRefType::get(resultType.getShape(), resultType.getElementType());
     Value out = memref::AllocOp::create(rewriter, loc, outType, dynamicSizes);

@@ -7,6 +7,7 @@
 
 #include "gather/Dialect/Gather/IR/GatherShapes.h"
 
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
@@ -309,4 +310,16 @@ SmallVector<OpFoldResult> GatherShape::getMixedSizes(OpBuilder &b,
       sizes.push_back(getMixedSize(b, loc, indices, src.indicesDim));
   }
   return sizes;
+}
+
+SmallVector<Value>
+GatherShape::getDynamicSizes(OpBuilder &b, Location loc, Value data,
+                             Value indices,
+                             ArrayRef<int64_t> resultShape) const {
+  SmallVector<Value> dynamicSizes;
+  for (auto [size, staticSize] :
+       llvm::zip_equal(getMixedSizes(b, loc, data, indices), resultShape))
+    if (ShapedType::isDynamic(staticSize))
+      dynamicSizes.push_back(getValueOrCreateConstantIndexOp(b, loc, size));
+  return dynamicSizes;
 }

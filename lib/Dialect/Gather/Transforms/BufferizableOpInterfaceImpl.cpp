@@ -13,7 +13,6 @@
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
-#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Complex/IR/Complex.h"
@@ -66,13 +65,8 @@ struct GatherLikeBufferization
       return failure();
 
     Location loc = op->getLoc();
-    SmallVector<OpFoldResult> sizes =
-        shape->getMixedSizes(rewriter, loc, *data, *indices);
-    SmallVector<Value> dynamicSizes;
-    for (auto [size, staticSize] : llvm::zip(sizes, resultType.getShape()))
-      if (ShapedType::isDynamic(staticSize))
-        dynamicSizes.push_back(
-            getValueOrCreateConstantIndexOp(rewriter, loc, size));
+    SmallVector<Value> dynamicSizes = shape->getDynamicSizes(
+        rewriter, loc, *data, *indices, resultType.getShape());
     auto outType =
         MemRefType::get(resultType.getShape(), resultType.getElementType());
     FailureOr<Value> out =

@@ -45,6 +45,11 @@ struct GatherShape {
   /// The result's sizes as values or constants (for shape reification).
   SmallVector<OpFoldResult> getMixedSizes(OpBuilder &b, Location loc,
                                           Value data, Value indices) const;
+  /// The values of the dimensions that are dynamic in `resultShape` (what a
+  /// memref.alloc of the result takes).
+  SmallVector<Value> getDynamicSizes(OpBuilder &b, Location loc, Value data,
+                                     Value indices,
+                                     ArrayRef<int64_t> resultShape) const;
 };
 
 /// Reports a rule violation; returns failure. The message starts lower-case.
