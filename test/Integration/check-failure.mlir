@@ -5,20 +5,48 @@
 // RUN: not %mlir_run -e clamp_empty_dim %t.mlir 2>&1 | FileCheck %s --check-prefix=EMPTY
 // RUN: not %mlir_run -e int64_min %t.mlir 2>&1 | FileCheck %s --check-prefix=MIN
 
-// A check-mode failure names the op, the first bad index and the valid
-// range on stderr, exits non-zero, and prints no data.
+// A check-mode failure at run time names the op, the first bad index and
+// the valid range on stderr, exits non-zero, and prints no data. The indices
+// reach the gathers as function arguments: constant ones are rejected at
+// compile time (test/Dialect/Gather/invalid.mlir).
 
 func.func private @printMemrefI32(tensor<*xi32>)
+
+func.func @print(%r: tensor<?xi32>) {
+  %u = tensor.cast %r : tensor<?xi32> to tensor<*xi32>
+  call @printMemrefI32(%u) : (tensor<*xi32>) -> ()
+  return
+}
+
+func.func @gather(%v: tensor<5xi32>, %i: tensor<?xi64>) -> tensor<?xi32> {
+  %r = gather.gather %v[%i] : (tensor<5xi32>, tensor<?xi64>) -> tensor<?xi32>
+  return %r : tensor<?xi32>
+}
 
 // GATHER: error: gather.gather: index 10 is out of range [-5, 4] for data dimension 0 of size 5
 // GATHER-NOT: Memref
 func.func @gather_oob() {
   %v = arith.constant dense<[1, 2, 3, 4, 5]> : tensor<5xi32>
-  %i = arith.constant dense<[1, 10, -20]> : tensor<3xi32>
-  %r = gather.gather %v[%i] : (tensor<5xi32>, tensor<3xi32>) -> tensor<3xi32>
-  %u = tensor.cast %r : tensor<3xi32> to tensor<*xi32>
-  call @printMemrefI32(%u) : (tensor<*xi32>) -> ()
+  %c = arith.constant dense<[1, 10, -20]> : tensor<3xi64>
+  %i = tensor.cast %c : tensor<3xi64> to tensor<?xi64>
+  %r = call @gather(%v, %i) : (tensor<5xi32>, tensor<?xi64>) -> tensor<?xi32>
+  call @print(%r) : (tensor<?xi32>) -> ()
   return
+}
+
+// MIN: error: gather.gather: index -9223372036854775808 is out of range [-5, 4] for data dimension 0 of size 5
+func.func @int64_min() {
+  %v = arith.constant dense<[1, 2, 3, 4, 5]> : tensor<5xi32>
+  %c = arith.constant dense<[-9223372036854775808]> : tensor<1xi64>
+  %i = tensor.cast %c : tensor<1xi64> to tensor<?xi64>
+  %r = call @gather(%v, %i) : (tensor<5xi32>, tensor<?xi64>) -> tensor<?xi32>
+  call @print(%r) : (tensor<?xi32>) -> ()
+  return
+}
+
+func.func @elements(%d: tensor<2x3xi32>, %i: tensor<2x3xi64>) -> tensor<2x3xi32> {
+  %r = gather.gather_elements %d[%i] {axis = 1 : i64} : (tensor<2x3xi32>, tensor<2x3xi64>) -> tensor<2x3xi32>
+  return %r : tensor<2x3xi32>
 }
 
 // ELEMENTS: error: gather.gather_elements: index -4 is out of range [-3, 2] for data dimension 1 of size 3
@@ -26,10 +54,15 @@ func.func @gather_oob() {
 func.func @gather_elements_oob() {
   %d = arith.constant dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi32>
   %i = arith.constant dense<[[0, 1, 2], [-4, 0, 0]]> : tensor<2x3xi64>
-  %r = gather.gather_elements %d[%i] {axis = 1 : i64} : (tensor<2x3xi32>, tensor<2x3xi64>) -> tensor<2x3xi32>
+  %r = call @elements(%d, %i) : (tensor<2x3xi32>, tensor<2x3xi64>) -> tensor<2x3xi32>
   %u = tensor.cast %r : tensor<2x3xi32> to tensor<*xi32>
   call @printMemrefI32(%u) : (tensor<*xi32>) -> ()
   return
+}
+
+func.func @nd(%d: tensor<2x3xi32>, %i: tensor<2x2xi64>) -> tensor<2xi32> {
+  %r = gather.gather_nd %d[%i] : (tensor<2x3xi32>, tensor<2x2xi64>) -> tensor<2xi32>
+  return %r : tensor<2xi32>
 }
 
 // ND: error: gather.gather_nd: index 3 is out of range [-3, 2] for data dimension 1 of size 3
@@ -37,7 +70,7 @@ func.func @gather_elements_oob() {
 func.func @gather_nd_oob() {
   %d = arith.constant dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi32>
   %i = arith.constant dense<[[1, 2], [1, 3]]> : tensor<2x2xi64>
-  %r = gather.gather_nd %d[%i] : (tensor<2x3xi32>, tensor<2x2xi64>) -> tensor<2xi32>
+  %r = call @nd(%d, %i) : (tensor<2x3xi32>, tensor<2x2xi64>) -> tensor<2xi32>
   %u = tensor.cast %r : tensor<2xi32> to tensor<*xi32>
   call @printMemrefI32(%u) : (tensor<*xi32>) -> ()
   return
@@ -53,16 +86,6 @@ func.func @clamp_empty_dim() {
   %i = arith.constant dense<[0]> : tensor<1xi32>
   %r = gather.gather %d[%i] {mode = #gather<mode clamp>} : (tensor<?x3xi32>, tensor<1xi32>) -> tensor<1x3xi32>
   %u = tensor.cast %r : tensor<1x3xi32> to tensor<*xi32>
-  call @printMemrefI32(%u) : (tensor<*xi32>) -> ()
-  return
-}
-
-// MIN: error: gather.gather: index -9223372036854775808 is out of range [-5, 4] for data dimension 0 of size 5
-func.func @int64_min() {
-  %v = arith.constant dense<[1, 2, 3, 4, 5]> : tensor<5xi32>
-  %i = arith.constant dense<[-9223372036854775808]> : tensor<1xi64>
-  %r = gather.gather %v[%i] : (tensor<5xi32>, tensor<1xi64>) -> tensor<1xi32>
-  %u = tensor.cast %r : tensor<1xi32> to tensor<*xi32>
   call @printMemrefI32(%u) : (tensor<*xi32>) -> ()
   return
 }

@@ -356,3 +356,35 @@ func.func @gather_nd_generic_three_operands(%d: tensor<2x2xf32>, %i: tensor<2x1x
   %0 = "gather.gather_nd"(%d, %i, %i) : (tensor<2x2xf32>, tensor<2x1xi64>, tensor<2x1xi64>) -> tensor<2x2xf32>
   return
 }
+
+//===----------------------------------------------------------------------===//
+// Constant indices in check mode
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @gather_constant_index_out_of_range(%d: tensor<5xf32>) {
+  %i = arith.constant dense<[1, 10, -20]> : tensor<3xi32>
+  // expected-error @+1 {{'gather.gather' op index 10 at indices[1] is out of range [-5, 4] for data dimension 0 of size 5}}
+  %0 = gather.gather %d[%i] : (tensor<5xf32>, tensor<3xi32>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @gather_elements_constant_index_out_of_range(%d: tensor<2x3xf32>) {
+  %i = arith.constant dense<[[0, 1], [2, -4]]> : tensor<2x2xi64>
+  // expected-error @+1 {{'gather.gather_elements' op index -4 at indices[1, 1] is out of range [-3, 2] for data dimension 1 of size 3}}
+  %0 = gather.gather_elements %d[%i] {axis = 1 : i64} : (tensor<2x3xf32>, tensor<2x2xi64>) -> tensor<2x2xf32>
+  return
+}
+
+// -----
+
+/// Each tuple component is checked against its own dimension.
+func.func @gather_nd_constant_component_out_of_range(%d: tensor<2x3xf32>) {
+  %i = arith.constant dense<[[1, 2], [1, 3]]> : tensor<2x2xi64>
+  // expected-error @+1 {{'gather.gather_nd' op index 3 at indices[1, 1] is out of range [-3, 2] for data dimension 1 of size 3}}
+  %0 = gather.gather_nd %d[%i] : (tensor<2x3xf32>, tensor<2x2xi64>) -> tensor<2xf32>
+  return
+}

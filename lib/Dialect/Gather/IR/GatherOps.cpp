@@ -8,6 +8,8 @@
 
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 
+#include "gather/Dialect/Gather/IR/GatherIndexing.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -52,6 +54,19 @@ static LogicalResult verifyGatherLike(OpTy op) {
                    [&](const Twine &msg) { return op.emitOpError(msg); });
   if (failed(shape))
     return failure();
+
+  // Constant indices that check mode would reject at run time are rejected
+  // now, as ONNX Runtime and onnx-mlir do.
+  if (std::optional<BadIndex> bad = findBadConstantIndex(op)) {
+    std::string position;
+    llvm::raw_string_ostream os(position);
+    llvm::interleaveComma(bad->position, os);
+    return op.emitOpError("index ")
+           << bad->value << " at indices[" << position
+           << "] is out of range [" << -bad->dimSize << ", "
+           << bad->dimSize - 1 << "] for data dimension " << bad->dataDim
+           << " of size " << bad->dimSize;
+  }
 
   auto data = cast<ShapedType>(op.getData().getType());
   auto indices = cast<ShapedType>(op.getIndices().getType());

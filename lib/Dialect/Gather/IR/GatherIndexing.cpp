@@ -1,0 +1,189 @@
+//===- GatherIndexing.cpp - What index values select ------------*- C++ -*-===//
+
+#include "gather/Dialect/Gather/IR/GatherIndexing.h"
+
+#include "gather/Dialect/Gather/IR/GatherOps.h"
+
+#include "mlir/Dialect/Utils/IndexingUtils.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace mlir::gather;
+
+std::optional<int64_t> mlir::gather::resolveIndex(int64_t i, int64_t s,
+                                                  GatherMode mode) {
+  if (s <= 0)
+    return std::nullopt;
+  if (mode == GatherMode::wrap) {
+    int64_t r = i % s; // Never overflows: s > 0.
+    return r < 0 ? r + s : r;
+  }
+  int64_t n = i < 0 ? i + s : i; // Never overflows: s > 0 > i.
+  if (mode == GatherMode::clamp)
+    return std::clamp<int64_t>(n, 0, s - 1);
+  if (n < 0 || n >= s)
+    return std::nullopt;
+  return n;
+}
+
+bool mlir::gather::isInRange(int64_t lo, int64_t hi, int64_t s) {
+  return s > 0 && lo <= hi && lo >= -s && hi < s;
+}
+
+std::optional<SmallVector<int64_t>>
+mlir::gather::getConstantIndexValues(Value indices) {
+  DenseIntElementsAttr attr;
+  if (!matchPattern(indices, m_Constant(&attr)))
+    return std::nullopt;
+  SmallVector<int64_t> values;
+  values.reserve(attr.getNumElements());
+  for (const APInt &v : attr.getValues<APInt>())
+    values.push_back(v.getSExtValue());
+  return values;
+}
+
+namespace {
+/// The parts of a gather op the index walk needs.
+struct OpView {
+  enum Kind { Gather, Elements, ND } kind;
+  GatherShape shape;
+  GatherMode mode;
+  ShapedType data, indices, result;
+};
+} // namespace
+
+static std::optional<OpView> viewOf(Operation *op) {
+  OpView view;
+  FailureOr<GatherShape> shape = failure();
+  if (auto g = dyn_cast<GatherOp>(op)) {
+    view.kind = OpView::Gather;
+    shape = g.getGatherShape();
+    view.mode = g.getMode();
+  } else if (auto g = dyn_cast<GatherElementsOp>(op)) {
+    view.kind = OpView::Elements;
+    shape = g.getGatherShape();
+    view.mode = g.getMode();
+  } else if (auto g = dyn_cast<GatherNDOp>(op)) {
+    view.kind = OpView::ND;
+    shape = g.getGatherShape();
+    view.mode = g.getMode();
+  } else {
+    return std::nullopt;
+  }
+  if (failed(shape) || !shape->ranked)
+    return std::nullopt;
+  view.shape = *shape;
+  view.data = cast<ShapedType>(op->getOperand(0).getType());
+  view.indices = cast<ShapedType>(op->getOperand(1).getType());
+  view.result = cast<ShapedType>(op->getResult(0).getType());
+  if (!view.data.hasRank() || !view.indices.hasRank())
+    return std::nullopt;
+  return view;
+}
+
+/// The data dimension the index value at row-major position `flat` indexes.
+static int64_t indexedDim(const OpView &view, int64_t flat) {
+  if (view.kind == OpView::ND)
+    return view.shape.batchDims + flat % view.shape.tupleSize;
+  return view.shape.axis;
+}
+
+std::optional<BadIndex> mlir::gather::findBadConstantIndex(Operation *op) {
+  std::optional<OpView> view = viewOf(op);
+  if (!view || view->mode != GatherMode::check ||
+      !view->indices.hasStaticShape())
+    return std::nullopt;
+  std::optional<SmallVector<int64_t>> values =
+      getConstantIndexValues(op->getOperand(1));
+  if (!values)
+    return std::nullopt;
+  SmallVector<int64_t> strides =
+      computeSuffixProduct(view->indices.getShape());
+  for (auto [flat, value] : llvm::enumerate(*values)) {
+    int64_t dim = indexedDim(*view, flat);
+    int64_t size = view->data.getDimSize(dim);
+    if (ShapedType::isDynamic(size) || resolveIndex(value, size, view->mode))
+      continue;
+    return BadIndex{delinearize(flat, strides), value, dim, size};
+  }
+  return std::nullopt;
+}
+
+FailureOr<SmallVector<int64_t>>
+mlir::gather::computeSourcePositions(Operation *op,
+                                     ArrayRef<int64_t> indexValues,
+                                     BadIndex *firstBad) {
+  std::optional<OpView> view = viewOf(op);
+  if (!view || !view->data.hasStaticShape() ||
+      !view->indices.hasStaticShape() || !view->result.hasStaticShape())
+    return failure();
+  ArrayRef<int64_t> dataShape = view->data.getShape();
+  SmallVector<int64_t> dataStrides = computeSuffixProduct(dataShape);
+  SmallVector<int64_t> indexStrides =
+      computeSuffixProduct(view->indices.getShape());
+  SmallVector<int64_t> resultStrides =
+      computeSuffixProduct(view->result.getShape());
+  int64_t a = view->shape.axis, b = view->shape.batchDims;
+  int64_t q = view->indices.getRank();
+
+  // Resolves the index at `position` of `indices`; nullopt means "zero".
+  bool failedIndex = false;
+  auto select = [&](ArrayRef<int64_t> position,
+                    int64_t dim) -> std::optional<int64_t> {
+    int64_t value = indexValues[linearize(position, indexStrides)];
+    std::optional<int64_t> r =
+        resolveIndex(value, dataShape[dim], view->mode);
+    if (!r && view->mode != GatherMode::fill) {
+      if (firstBad && !failedIndex)
+        *firstBad = {SmallVector<int64_t>(position), value, dim,
+                     dataShape[dim]};
+      failedIndex = true;
+    }
+    return r;
+  };
+
+  int64_t count = view->result.getNumElements();
+  SmallVector<int64_t> positions;
+  positions.reserve(count);
+  for (int64_t flat = 0; flat < count && !failedIndex; ++flat) {
+    SmallVector<int64_t> o = delinearize(flat, resultStrides);
+    SmallVector<int64_t> d;
+    bool zero = false;
+    auto take = [&](ArrayRef<int64_t> position, int64_t dim) {
+      std::optional<int64_t> r = select(position, dim);
+      zero |= !r;
+      d.push_back(r.value_or(0));
+    };
+    switch (view->kind) {
+    case OpView::Gather: {
+      SmallVector<int64_t> at(o.begin(), o.begin() + b);
+      at.append(o.begin() + a, o.begin() + a + q - b);
+      d.assign(o.begin(), o.begin() + a);
+      take(at, a);
+      d.append(o.begin() + a + q - b, o.end());
+      break;
+    }
+    case OpView::Elements: {
+      SmallVector<int64_t> rest(o);
+      d.assign(o.begin(), o.begin() + a);
+      take(o, a);
+      d.append(rest.begin() + a + 1, rest.end());
+      break;
+    }
+    case OpView::ND: {
+      d.assign(o.begin(), o.begin() + b);
+      for (int64_t c = 0; c < view->shape.tupleSize; ++c) {
+        SmallVector<int64_t> at(o.begin(), o.begin() + q - 1);
+        at.push_back(c);
+        take(at, b + c);
+      }
+      d.append(o.begin() + q - 1, o.end());
+      break;
+    }
+    }
+    positions.push_back(zero ? -1 : linearize(d, dataStrides));
+  }
+  if (failedIndex)
+    return failure();
+  return positions;
+}
