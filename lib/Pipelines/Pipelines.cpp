@@ -23,6 +23,8 @@
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -36,6 +38,8 @@ void mlir::gather::buildGatherToLLVMPipeline(
   lowering.vectorize = options.vectorize;
   lowering.vectorBits = options.vectorBits;
   pm.addPass(createConvertGatherToAffine(lowering));
+  // Elementwise arith on tensors (e.g. index arithmetic) goes through linalg.
+  pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
 
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
@@ -43,6 +47,7 @@ void mlir::gather::buildGatherToLLVMPipeline(
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   bufferization::buildBufferDeallocationPipeline(pm);
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToAffineLoopsPass());
 
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

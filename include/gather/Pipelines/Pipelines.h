@@ -28,8 +28,10 @@ struct GatherToLLVMOptions : public PassPipelineOptions<GatherToLLVMOptions> {
 /// Tensor-level gather/func/arith/tensor/bufferization/memref IR down to the
 /// LLVM dialect:
 ///   1. convert-gather-to-affine (the gather ops become loop nests),
+///      convert-elementwise-to-linalg (elementwise arith on tensors),
 ///   2. one-shot-bufferize with function boundaries and identity layouts,
-///      then the ownership-based buffer deallocation pipeline,
+///      then the ownership-based buffer deallocation pipeline, and
+///      convert-linalg-to-affine-loops,
 ///   3. canonicalize, cse, loop-invariant code motion,
 ///   4. lower-affine, convert-scf-to-cf,
 ///   5. gather-emit-c-interface (option c-interface),

@@ -27,3 +27,10 @@ void GatherDialect::initialize() {
 #include "gather/Dialect/Gather/IR/GatherAttrs.cpp.inc"
       >();
 }
+
+/// Folded gathers become arith.constant.
+Operation *GatherDialect::materializeConstant(OpBuilder &builder,
+                                              Attribute value, Type type,
+                                              Location loc) {
+  return arith::ConstantOp::materialize(builder, value, type, loc);
+}

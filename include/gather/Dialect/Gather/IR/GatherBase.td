@@ -33,7 +33,7 @@ def Gather_Dialect : Dialect {
     "::mlir::tensor::TensorDialect"
   ];
   let useDefaultAttributePrinterParser = 1;
-  let hasConstantMaterializer = 0;
+  let hasConstantMaterializer = 1;
 }
 
 class Gather_Op<string mnemonic, list<Trait> traits = []>

@@ -37,6 +37,8 @@ class Gather_GatherLikeOp<string mnemonic, list<Trait> traits = []>
     $data `[` $indices `]` attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     /// The checked, normalized view of this op's operands (GatherShapes.h);
     /// failure when the op does not verify.

@@ -1,0 +1,285 @@
+//===- GatherFolding.cpp - Folders and canonicalization patterns -*- C++ -*-===//
+//
+// Everything here reasons about index values through GatherIndexing.h:
+//  * fold: constant data and indices to a constant (bounded size); splat
+//    data in a mode that cannot fail to a splat; indices that select every
+//    element in place to the data itself;
+//  * RelaxModeToUnchecked: indices provably in [-s, s) make every mode equal
+//    to `unchecked` (constants, or InferIntRangeInterface on the producer);
+//  * GatherToExtractSlice: constant indices that select one contiguous run
+//    along the axis become tensor.extract_slice;
+//  * ComposeGathers: gather(gather(D, I1), I2) along the same axis becomes
+//    gather(D, gather(I1, I2)).
+//
+//===----------------------------------------------------------------------===//
+
+#include "gather/Dialect/Gather/IR/GatherIndexing.h"
+#include "gather/Dialect/Gather/IR/GatherOps.h"
+
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "mlir/Interfaces/InferIntRangeInterface.h"
+
+using namespace mlir;
+using namespace mlir::gather;
+
+/// Folding to a constant materializes every element: bound it.
+static constexpr int64_t kMaxFoldedElements = 4096;
+
+//===----------------------------------------------------------------------===//
+// Folders
+//===----------------------------------------------------------------------===//
+
+template <typename OpTy>
+static OpFoldResult foldGatherLike(OpTy op, Attribute dataAttr,
+                                   Attribute indicesAttr) {
+  auto resultType = dyn_cast<RankedTensorType>(op.getType());
+  auto dataType = dyn_cast<RankedTensorType>(op.getData().getType());
+  if (!resultType || !resultType.hasStaticShape() || !dataType ||
+      !dataType.hasStaticShape())
+    return {};
+
+  // Splat data: every index that selects something selects the splat value.
+  // Only modes where every index selects something (and no error is lost).
+  GatherMode mode = op.getMode();
+  if (auto splat = dyn_cast_if_present<SplatElementsAttr>(dataAttr)) {
+    bool alwaysSelects = mode == GatherMode::clamp ||
+                         mode == GatherMode::wrap ||
+                         mode == GatherMode::unchecked;
+    if (alwaysSelects && dataType.getNumElements() > 0)
+      return SplatElementsAttr::get(resultType,
+                                    splat.getSplatValue<Attribute>());
+  }
+
+  std::optional<SmallVector<int64_t>> indices =
+      getConstantIndexValues(op.getIndices());
+  if (!indices)
+    return {};
+  FailureOr<SmallVector<int64_t>> positions =
+      computeSourcePositions(op, *indices);
+  if (failed(positions))
+    return {};
+
+  // Every element read from its own position: the data itself.
+  if (resultType == dataType &&
+      llvm::all_of(llvm::enumerate(*positions), [](auto p) {
+        return p.value() == static_cast<int64_t>(p.index());
+      }))
+    return op.getData();
+
+  auto data = dyn_cast_if_present<DenseElementsAttr>(dataAttr);
+  Type element = resultType.getElementType();
+  if (!data || !element.isIntOrFloat() ||
+      resultType.getNumElements() > kMaxFoldedElements)
+    return {};
+  auto values = data.getValues<Attribute>();
+  Attribute zero = Builder(op.getContext()).getZeroAttr(element);
+  SmallVector<Attribute> result;
+  result.reserve(positions->size());
+  for (int64_t pos : *positions)
+    result.push_back(pos < 0 ? zero : values[pos]);
+  return DenseElementsAttr::get(resultType, result);
+}
+
+//===----------------------------------------------------------------------===//
+// RelaxModeToUnchecked
+//===----------------------------------------------------------------------===//
+
+/// The signed range of the elements of integer tensor `v`, from
+/// InferIntRangeInterface on its producers (a few levels deep).
+static std::optional<ConstantIntRanges> inferElementRange(Value v,
+                                                          int depth = 0) {
+  auto iface = dyn_cast_if_present<InferIntRangeInterface>(v.getDefiningOp());
+  if (!iface || depth > 4)
+    return std::nullopt;
+  SmallVector<ConstantIntRanges> args;
+  for (Value operand : iface->getOperands()) {
+    Type element = getElementTypeOrSelf(operand.getType());
+    if (!element.isIntOrIndex())
+      return std::nullopt;
+    unsigned width = element.isIndex() ? IndexType::kInternalStorageBitWidth
+                                       : element.getIntOrFloatBitWidth();
+    std::optional<ConstantIntRanges> r = inferElementRange(operand, depth + 1);
+    args.push_back(r ? *r : ConstantIntRanges::maxRange(width));
+  }
+  std::optional<ConstantIntRanges> result;
+  iface.inferResultRanges(args, [&](Value res, const ConstantIntRanges &r) {
+    if (res == v)
+      result = r;
+  });
+  return result;
+}
+
+namespace {
+template <typename OpTy>
+struct RelaxModeToUnchecked : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getMode() == GatherMode::unchecked)
+      return rewriter.notifyMatchFailure(op, "already unchecked");
+    FailureOr<GatherShape> shape = op.getGatherShape();
+    auto data = dyn_cast<RankedTensorType>(op.getData().getType());
+    if (failed(shape) || !data)
+      return rewriter.notifyMatchFailure(op, "rank unknown");
+
+    // The data dimensions index values select along.
+    bool nd = isa<GatherNDOp>(op.getOperation());
+    int64_t components = nd ? shape->tupleSize : 1;
+    int64_t firstDim = nd ? shape->batchDims : shape->axis;
+    auto sizeOf = [&](int64_t c) { return data.getDimSize(firstDim + c); };
+    for (int64_t c = 0; c < components; ++c)
+      if (ShapedType::isDynamic(sizeOf(c)))
+        return rewriter.notifyMatchFailure(op, "indexed size unknown");
+
+    if (std::optional<SmallVector<int64_t>> values =
+            getConstantIndexValues(op.getIndices())) {
+      for (auto [flat, value] : llvm::enumerate(*values)) {
+        int64_t s = sizeOf(flat % components);
+        if (!isInRange(value, value, s))
+          return rewriter.notifyMatchFailure(op, "a constant is out of range");
+      }
+    } else {
+      std::optional<ConstantIntRanges> range =
+          inferElementRange(op.getIndices());
+      if (!range)
+        return rewriter.notifyMatchFailure(op, "index range unknown");
+      int64_t lo = range->smin().getSExtValue();
+      int64_t hi = range->smax().getSExtValue();
+      for (int64_t c = 0; c < components; ++c)
+        if (!isInRange(lo, hi, sizeOf(c)))
+          return rewriter.notifyMatchFailure(op, "range exceeds the dim");
+    }
+    rewriter.modifyOpInPlace(op, [&] { op.setMode(GatherMode::unchecked); });
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// GatherToExtractSlice
+//===----------------------------------------------------------------------===//
+
+struct GatherToExtractSlice : OpRewritePattern<GatherOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(GatherOp op,
+                                PatternRewriter &rewriter) const override {
+    FailureOr<GatherShape> shape = op.getGatherShape();
+    auto data = dyn_cast<RankedTensorType>(op.getData().getType());
+    auto indicesType = dyn_cast<RankedTensorType>(op.getIndices().getType());
+    auto resultType = dyn_cast<RankedTensorType>(op.getType());
+    if (failed(shape) || !data || !indicesType || !resultType ||
+        shape->batchDims != 0 || indicesType.getRank() > 1)
+      return rewriter.notifyMatchFailure(op, "not a 0-D/1-D, unbatched gather");
+    int64_t a = shape->axis, s = data.getDimSize(a);
+    std::optional<SmallVector<int64_t>> values =
+        getConstantIndexValues(op.getIndices());
+    if (ShapedType::isDynamic(s) || !values || values->empty())
+      return rewriter.notifyMatchFailure(op, "indices not constant");
+
+    // The positions selected must be one increasing run.
+    SmallVector<int64_t> run;
+    for (int64_t v : *values) {
+      std::optional<int64_t> r = resolveIndex(v, s, op.getMode());
+      if (!r || (!run.empty() && *r != run.back() + 1))
+        return rewriter.notifyMatchFailure(op, "not a contiguous run");
+      run.push_back(*r);
+    }
+
+    Location loc = op.getLoc();
+    int64_t r = data.getRank();
+    SmallVector<OpFoldResult> offsets(r, rewriter.getIndexAttr(0));
+    SmallVector<OpFoldResult> sizes =
+        tensor::getMixedSizes(rewriter, loc, op.getData());
+    SmallVector<OpFoldResult> strides(r, rewriter.getIndexAttr(1));
+    offsets[a] = rewriter.getIndexAttr(run.front());
+    sizes[a] = rewriter.getIndexAttr(run.size());
+    // A scalar index drops the axis: a rank-reducing slice.
+    SmallVector<int64_t> sliceShape(data.getShape());
+    sliceShape[a] = run.size();
+    if (indicesType.getRank() == 0)
+      sliceShape.erase(sliceShape.begin() + a);
+    auto sliceType = RankedTensorType::get(sliceShape, data.getElementType());
+    Value slice = tensor::ExtractSliceOp::create(
+        rewriter, loc, sliceType, op.getData(), offsets, sizes, strides);
+    if (slice.getType() != resultType)
+      slice = tensor::CastOp::create(rewriter, loc, resultType, slice);
+    rewriter.replaceOp(op, slice);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// ComposeGathers
+//===----------------------------------------------------------------------===//
+
+/// gather(gather(D, I1, axis a), I2, axis a) with 1-D I1 and no batch dims
+/// reads D[.., I1[I2[..]], ..]: one gather of D by gather(I1, I2).
+struct ComposeGathers : OpRewritePattern<GatherOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(GatherOp outer,
+                                PatternRewriter &rewriter) const override {
+    auto inner = outer.getData().getDefiningOp<GatherOp>();
+    if (!inner)
+      return rewriter.notifyMatchFailure(outer, "data is not a gather");
+    FailureOr<GatherShape> outerShape = outer.getGatherShape();
+    FailureOr<GatherShape> innerShape = inner.getGatherShape();
+    auto firstIndices =
+        dyn_cast<RankedTensorType>(inner.getIndices().getType());
+    if (failed(outerShape) || failed(innerShape) || !outerShape->ranked ||
+        !innerShape->ranked || outerShape->batchDims != 0 ||
+        innerShape->batchDims != 0 || outerShape->axis != innerShape->axis ||
+        !firstIndices || firstIndices.getRank() != 1)
+      return rewriter.notifyMatchFailure(outer, "not the same 1-D axis");
+    // The index gather must yield a position of I1 (no zero fill); the final
+    // gather keeps the inner mode. An inner `check` would lose the errors of
+    // the indices the outer gather never selects.
+    GatherMode outerMode = outer.getMode(), innerMode = inner.getMode();
+    if (outerMode == GatherMode::fill || innerMode == GatherMode::check)
+      return rewriter.notifyMatchFailure(outer, "modes do not compose");
+    if (firstIndices.getElementType().isIndex())
+      return rewriter.notifyMatchFailure(outer, "index-typed I1 is not data");
+
+    Location loc = outer.getLoc();
+    Value composed = GatherOp::create(
+        rewriter, loc, inner.getIndices(), outer.getIndices(),
+        /*axis=*/0, /*batch_dims=*/0, outerMode);
+    rewriter.replaceOpWithNewOp<GatherOp>(
+        outer, outer.getType(), inner.getData(), composed,
+        innerShape->axis, /*batch_dims=*/0, innerMode);
+    return success();
+  }
+};
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Op hooks
+//===----------------------------------------------------------------------===//
+
+OpFoldResult GatherOp::fold(FoldAdaptor adaptor) {
+  return foldGatherLike(*this, adaptor.getData(), adaptor.getIndices());
+}
+OpFoldResult GatherElementsOp::fold(FoldAdaptor adaptor) {
+  return foldGatherLike(*this, adaptor.getData(), adaptor.getIndices());
+}
+OpFoldResult GatherNDOp::fold(FoldAdaptor adaptor) {
+  return foldGatherLike(*this, adaptor.getData(), adaptor.getIndices());
+}
+
+void GatherOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                           MLIRContext *context) {
+  results.add<RelaxModeToUnchecked<GatherOp>, GatherToExtractSlice,
+              ComposeGathers>(context);
+}
+void GatherElementsOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                                   MLIRContext *context) {
+  results.add<RelaxModeToUnchecked<GatherElementsOp>>(context);
+}
+void GatherNDOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                             MLIRContext *context) {
+  results.add<RelaxModeToUnchecked<GatherNDOp>>(context);
+}
