@@ -3,6 +3,7 @@
 #ifndef GATHER_DIALECT_GATHER_TRANSFORMS_PASSES_H
 #define GATHER_DIALECT_GATHER_TRANSFORMS_PASSES_H
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 

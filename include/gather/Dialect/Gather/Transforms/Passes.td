@@ -15,4 +15,32 @@ def GatherEmitCInterface : Pass<"gather-emit-c-interface", "ModuleOp"> {
   }];
 }
 
+def GatherShapeInference : Pass<"gather-shape-inference", "ModuleOp"> {
+  let summary = "Refine tensor result types through gather ops and every op "
+                "with InferTypeOpInterface";
+  let description = [{
+    Walks each function in order and gives every op that implements
+    `InferTypeOpInterface` (the gather ops; upstream ops such as arith's
+    elementwise ops, tensor.insert_slice, ...) the most static result type
+    that its current type and its inferred type both allow, so a chain of
+    any length is refined in one run. `tensor.cast`s that only erase shape
+    information are folded into the gather ops that consume them.
+
+    A refined value is handed to each user that still verifies with it;
+    any other user (a call, a region terminator, an op that requires equal
+    types, a `func.return` unless signatures are refined) gets a
+    `tensor.cast` back to the old type, so the IR stays valid.
+
+    With `refine-function-signatures`, function results take the refined
+    types of what they return and call sites follow, iterating until no
+    signature changes.
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+  let options = [
+    Option<"refineFunctionSignatures", "refine-function-signatures", "bool",
+           /*default=*/"false",
+           "Also refine function result types (and update call sites)">,
+  ];
+}
+
 #endif // GATHER_DIALECT_GATHER_TRANSFORMS_PASSES_TD
