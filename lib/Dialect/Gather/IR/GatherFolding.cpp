@@ -283,3 +283,11 @@ void GatherNDOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                              MLIRContext *context) {
   results.add<RelaxModeToUnchecked<GatherNDOp>>(context);
 }
+
+void mlir::gather::populateGatherCanonicalizationPatterns(
+    RewritePatternSet &patterns) {
+  MLIRContext *context = patterns.getContext();
+  GatherOp::getCanonicalizationPatterns(patterns, context);
+  GatherElementsOp::getCanonicalizationPatterns(patterns, context);
+  GatherNDOp::getCanonicalizationPatterns(patterns, context);
+}

@@ -15,4 +15,10 @@
 #define GET_OP_CLASSES
 #include "gather/Dialect/Gather/IR/GatherOps.h.inc"
 
+namespace mlir::gather {
+/// Adds the canonicalization patterns of all three ops (GatherFolding.cpp),
+/// for compilers that run them in their own pattern sets.
+void populateGatherCanonicalizationPatterns(RewritePatternSet &patterns);
+} // namespace mlir::gather
+
 #endif // GATHER_DIALECT_GATHER_IR_GATHEROPS_H
