@@ -49,6 +49,17 @@ struct GatherLikeToAffine : OpConversionPattern<OpTy> {
     Value data = toBuffer(adaptor.getData(), dataType);
     Value indices = toBuffer(adaptor.getIndices(), indicesType);
 
+    // Destination passing: a result whose only use stores it into a buffer
+    // is computed in that buffer, with no allocation and no copy.
+    if (auto sink = getDestination(op, resultType)) {
+      if (failed(emitGatherKernel(rewriter, op, data, indices, sink.getDest(),
+                                  options)))
+        return failure();
+      rewriter.eraseOp(sink);
+      rewriter.eraseOp(op);
+      return success();
+    }
+
     SmallVector<Value> dynamicSizes = shape->getDynamicSizes(
         rewriter, loc, data, indices, resultType.getShape());
     auto outType =
@@ -60,6 +71,23 @@ struct GatherLikeToAffine : OpConversionPattern<OpTy> {
     rewriter.replaceOpWithNewOp<bufferization::ToTensorOp>(
         op, resultType, out, /*restrict=*/true, /*writable=*/true);
     return success();
+  }
+
+  /// The `materialize_in_destination` into a restrict, writable memref of
+  /// matching type that is the result's only use, if there is one.
+  static bufferization::MaterializeInDestinationOp
+  getDestination(OpTy op, RankedTensorType resultType) {
+    if (!op->hasOneUse())
+      return {};
+    auto sink = dyn_cast<bufferization::MaterializeInDestinationOp>(
+        *op->user_begin());
+    if (!sink || !sink.getRestrict() || !sink.getWritable())
+      return {};
+    auto dest = dyn_cast<MemRefType>(sink.getDest().getType());
+    if (!dest || dest.getElementType() != resultType.getElementType() ||
+        failed(verifyCompatibleShape(dest.getShape(), resultType.getShape())))
+      return {};
+    return sink;
   }
 
   GatherLoweringOptions options;
