@@ -1,0 +1,305 @@
+"""GatherMLIR from Python: ONNX Gather, GatherElements and GatherND on numpy
+arrays, compiled by the gather dialect's own pipeline and JIT.
+
+    >>> import numpy as np, gather_mlir
+    >>> gather_mlir.gather(np.array([1, 2, 3, 4, 5]), [3, 10, -20], mode="fill")
+    array([4, 0, 0])
+
+Every function takes any array-like ``data`` (bool, int8..int64,
+uint8..uint64, float16, float32, float64, complex64, complex128) and integer
+``indices`` (any integer dtype, read as signed values; negative values count
+from the end). The result has ``data``'s dtype. ``mode`` says what an index
+outside ``[-s, s)`` does along a dimension of size ``s``:
+
+==========  ==============================================================
+check       ``IndexError`` naming the value and the valid range (default)
+fill        that element (or slice) of the result is zero
+clamp       the index is clamped to ``[0, s - 1]``
+wrap        Python modulo, ``i % s``
+unchecked   the caller promises valid indices; no check (fastest)
+==========  ==============================================================
+
+Errors: ``IndexError`` for an index out of range in ``check`` mode (or any
+index along an empty dimension, except in ``fill`` mode); ``ValueError`` for
+bad ``axis``/``batch_dims``/shapes/``mode``; ``TypeError`` for unsupported
+dtypes or an ``out`` of the wrong dtype. Nothing is ever read out of bounds.
+
+Kernels are compiled once per (op, element width, index type, ranks,
+attributes, mode) and cached; shapes are dynamic, so new shapes reuse them.
+Calls release the GIL while the kernel runs and are safe from many threads.
+``gather_mlir.compiler`` has the lower-level API (parse, run pipelines, JIT).
+"""
+
+import operator
+
+import numpy as np
+
+from . import _native
+
+__all__ = ["gather", "gather_elements", "gather_nd", "compile_count"]
+
+MODES = ("check", "fill", "clamp", "wrap", "unchecked")
+
+_DATA_DTYPES = frozenset(
+    np.dtype(t)
+    for t in (np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8,
+              np.uint16, np.uint32, np.uint64, np.float16, np.float32,
+              np.float64, np.complex64, np.complex128))
+_INT64_MAX = np.iinfo(np.int64).max
+
+
+def compile_count():
+    """How many kernels have been compiled in this process (cache misses)."""
+    return _native.compile_count()
+
+
+def _attribute(name, value):
+    """An int64 attribute: TypeError if not an integer, ValueError if huge."""
+    try:
+        value = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be an integer, not "
+                        f"{type(value).__name__}") from None
+    if not -2**63 <= value < 2**63:
+        raise ValueError(f"{name} {value} is out of the int64 range")
+    return value
+
+
+def _mode(mode):
+    if not isinstance(mode, str) or mode not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(MODES)}, "
+                         f"not {mode!r}")
+    return mode
+
+
+def _contiguous(array):
+    """C-contiguous, keeping 0-d arrays 0-d (np.ascontiguousarray does not)."""
+    return array if array.flags.c_contiguous else array.copy(order="C")
+
+
+def _data(op, data):
+    array = np.asarray(data)
+    if array.dtype.newbyteorder("=") not in _DATA_DTYPES:
+        raise TypeError(f"{op}: unsupported data dtype {array.dtype}")
+    # Byte order does not matter to a gather: it moves whole elements.
+    return _contiguous(array)
+
+
+def _indices(op, indices, mode, sizes):
+    """Signed, native, contiguous indices. `sizes()` gives the sizes of the
+    dimensions the indices select along (broadcastable), for uint64 values
+    that do not fit int64."""
+    array = np.asarray(indices)
+    if array.dtype.kind not in "iu":
+        raise TypeError(f"{op}: indices must have an integer dtype, not "
+                        f"{array.dtype}")
+    if array.dtype.kind == "u":
+        if array.dtype.itemsize < 8:
+            array = array.astype(np.dtype(f"i{2 * array.dtype.itemsize}"))
+        else:
+            big = array > _INT64_MAX
+            if big.any():
+                if mode == "check":
+                    raise IndexError(f"{op}: index {array[big].flat[0]} is "
+                                     "out of range (larger than any "
+                                     "dimension)")
+                # Stay in uint64: mixing it with int64 promotes to float64.
+                if mode == "wrap":
+                    s = np.asarray(sizes(), dtype=np.uint64)
+                    wrapped = array % np.maximum(s, np.uint64(1))
+                    array = np.where(big & (s > 0), wrapped, array)
+                array = np.minimum(array, np.uint64(_INT64_MAX))
+            array = array.astype(np.int64)
+    elif not array.dtype.isnative:
+        array = array.astype(array.dtype.newbyteorder("="))
+    return _contiguous(array)
+
+
+def _out(op, out, data, indices):
+    if out is None:
+        return None, None
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"{op}: out must be a numpy array, not "
+                        f"{type(out).__name__}")
+    if out.dtype != data.dtype:
+        raise TypeError(f"{op}: out has dtype {out.dtype}, the result has "
+                        f"{data.dtype}")
+    if not out.flags.c_contiguous or not out.flags.writeable:
+        raise ValueError(f"{op}: out must be C-contiguous and writeable")
+    if np.may_share_memory(out, data) or np.may_share_memory(out, indices):
+        # Compute into a fresh array; copied into `out` afterwards.
+        return np.empty_like(out), out
+    return out, None
+
+
+def _run(op, data, indices, axis, batch_dims, mode, out):
+    target, alias = _out(op, out, data, indices)
+    result = getattr(_native, op)(data, indices, axis, batch_dims, mode,
+                                  target)
+    if alias is not None:
+        alias[...] = result
+        return alias
+    return result
+
+
+def gather(data, indices, axis=0, batch_dims=0, mode="check", out=None):
+    """Gather slices of ``data`` along ``axis`` (ONNX Gather, OpenVINO
+    Gather-8, ``np.take`` with batch dimensions).
+
+    With ``b = batch_dims`` leading dimensions shared by ``data`` and
+    ``indices``::
+
+        out[p[:axis], i[b:], p[axis+1:]] = data[p[:axis], indices[p[:b], i[b:]], p[axis+1:]]
+
+    ``axis`` is in ``[-r, r-1]`` and ``batch_dims`` in ``[-q, q]`` (negative
+    values count from the back), with ``batch_dims <= axis`` once normalized.
+    The result has shape ``data.shape[:axis] + indices.shape[batch_dims:] +
+    data.shape[axis+1:]``; scalar indices remove the axis.
+
+    Parameters
+    ----------
+    data : array_like
+        bool, int8..int64, uint8..uint64, float16/32/64 or complex64/128.
+    indices : array_like of integers
+        Read as signed values; negative values count from the end.
+    axis : int
+        The dimension of ``data`` to gather along, in ``[-r, r-1]``.
+    batch_dims : int
+        Leading dimensions (in ``[-q, q]``) shared by ``data`` and ``indices``.
+    mode : {"check", "fill", "clamp", "wrap", "unchecked"}
+        What an index outside ``[-s, s)`` does (see the package docstring).
+    out : numpy.ndarray, optional
+        C-contiguous array of the result's shape and ``data``'s dtype to
+        write into; it is returned.
+
+    Returns
+    -------
+    numpy.ndarray
+        The gathered values, with ``data``'s dtype.
+
+    Raises
+    ------
+    IndexError
+        An index out of range in ``check`` mode, or any index along an
+        empty dimension (except in ``fill`` mode).
+    ValueError
+        Bad ``axis``/``batch_dims``, shapes that do not fit, or an unknown ``mode``.
+    TypeError
+        Unsupported dtypes, or an ``out`` of the wrong dtype.
+
+    >>> gather_mlir.gather([[1, 2, 3, 4, 5], [6, 7, 8, 9, 10]],
+    ...                    [[0, 0, 4], [4, 0, 0]], axis=1, batch_dims=1)
+    array([[ 1,  1,  5],
+           [10,  6,  6]])
+    """
+    mode = _mode(mode)
+    axis = _attribute("axis", axis)
+    batch_dims = _attribute("batch_dims", batch_dims)
+    data = _data("gather", data)
+    indices = _indices("gather", indices, mode,
+                       lambda: data.shape[axis] if -data.ndim <= axis <
+                       data.ndim else 0)
+    return _run("gather", data, indices, axis, batch_dims, mode, out)
+
+
+def gather_elements(data, indices, axis=0, mode="check", out=None):
+    """Gather single elements along ``axis`` (ONNX GatherElements,
+    ``torch.gather``, ``np.take_along_axis``)::
+
+        out[p] = data[p with p[axis] replaced by indices[p]]
+
+    ``indices`` has the rank of ``data``; along every other dimension it may
+    be no longer than ``data``. The result has the shape of ``indices``.
+
+    Parameters
+    ----------
+    data : array_like
+        bool, int8..int64, uint8..uint64, float16/32/64 or complex64/128.
+    indices : array_like of integers
+        Read as signed values; negative values count from the end.
+    axis : int
+        The dimension of ``data`` to gather along, in ``[-r, r-1]``.
+    mode : {"check", "fill", "clamp", "wrap", "unchecked"}
+        What an index outside ``[-s, s)`` does (see the package docstring).
+    out : numpy.ndarray, optional
+        C-contiguous array of the result's shape and ``data``'s dtype to
+        write into; it is returned.
+
+    Returns
+    -------
+    numpy.ndarray
+        The gathered values, with ``data``'s dtype.
+
+    Raises
+    ------
+    IndexError
+        An index out of range in ``check`` mode, or any index along an
+        empty dimension (except in ``fill`` mode).
+    ValueError
+        Bad ``axis``, shapes that do not fit, or an unknown ``mode``.
+    TypeError
+        Unsupported dtypes, or an ``out`` of the wrong dtype.
+
+    >>> gather_mlir.gather_elements([[1, 2], [3, 4]], [[0, 0], [1, 0]], axis=1)
+    array([[1, 1],
+           [4, 3]])
+    """
+    mode = _mode(mode)
+    axis = _attribute("axis", axis)
+    data = _data("gather_elements", data)
+    indices = _indices("gather_elements", indices, mode,
+                       lambda: data.shape[axis] if -data.ndim <= axis <
+                       data.ndim else 0)
+    return _run("gather_elements", data, indices, axis, 0, mode, out)
+
+
+def gather_nd(data, indices, batch_dims=0, mode="check", out=None):
+    """Gather slices of ``data`` by index tuples (ONNX GatherND, TF
+    ``gather_nd``): the last dimension of ``indices`` holds tuples of length
+    ``k`` into dimensions ``batch_dims .. batch_dims + k - 1`` of ``data``.
+
+    The result has shape ``indices.shape[:-1] + data.shape[batch_dims + k:]``.
+    Each component of a tuple is checked against its own dimension.
+
+    Parameters
+    ----------
+    data : array_like
+        bool, int8..int64, uint8..uint64, float16/32/64 or complex64/128.
+    indices : array_like of integers
+        Read as signed values; negative values count from the end.
+    batch_dims : int
+        Leading dimensions (``>= 0``) shared by ``data`` and ``indices``.
+    mode : {"check", "fill", "clamp", "wrap", "unchecked"}
+        What an index outside ``[-s, s)`` does (see the package docstring).
+    out : numpy.ndarray, optional
+        C-contiguous array of the result's shape and ``data``'s dtype to
+        write into; it is returned.
+
+    Returns
+    -------
+    numpy.ndarray
+        The gathered values, with ``data``'s dtype.
+
+    Raises
+    ------
+    IndexError
+        An index out of range in ``check`` mode, or any index along an
+        empty dimension (except in ``fill`` mode).
+    ValueError
+        Bad ``batch_dims``, shapes that do not fit, or an unknown ``mode``.
+    TypeError
+        Unsupported dtypes, or an ``out`` of the wrong dtype.
+
+    >>> gather_mlir.gather_nd([[0, 1], [2, 3]], [[0, 0], [1, 1]])
+    array([0, 3])
+    """
+    mode = _mode(mode)
+    batch_dims = _attribute("batch_dims", batch_dims)
+    data = _data("gather_nd", data)
+
+    def sizes():
+        k = np.ndim(indices) and np.shape(indices)[-1]
+        return data.shape[batch_dims:batch_dims + k]
+
+    indices = _indices("gather_nd", indices, mode, sizes)
+    return _run("gather_nd", data, indices, 0, batch_dims, mode, out)

@@ -1,0 +1,643 @@
+//===- GatherModule.cpp - The gather_mlir._native extension -----*- C++ -*-===//
+//
+// pybind11 bindings over GatherMLIR's C++ API:
+//  * gather / gather_elements / gather_nd on numpy arrays: the result shape
+//    (and every ValueError) comes from the dialect's shape rules; the kernel
+//    is a gather op in a destination-passing function, lowered by the
+//    gather-to-llvm pipeline, JIT-compiled by MLIR's ExecutionEngine and
+//    cached by what must differ (op, element width, index type, ranks,
+//    attributes, mode). Shapes stay dynamic, so new shapes reuse kernels.
+//  * Module / JitModule: parse, verify, run pipelines, JIT and call
+//    functions, for compiler users.
+//
+// pybind11 needs C++ exceptions; this file alone is built with them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gather-c/Runtime.h"
+#include "gather/Dialect/Gather/IR/GatherOps.h"
+#include "gather/InitAll.h"
+#include "gather/Pipelines/Pipelines.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <complex>
+#include <cstdlib>
+#include <mutex>
+#include <unordered_map>
+
+namespace py = pybind11;
+using namespace mlir;
+using namespace mlir::gather;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// The compiler: one context, one lock
+//===----------------------------------------------------------------------===//
+
+/// Kernels that fail a check report here (through the hook the JIT resolves
+/// to this function) and the error is raised when the call returns.
+struct IndexErrorRecord {
+  bool set = false;
+  int64_t op = 0, dim = 0, index = 0, size = 0;
+};
+thread_local IndexErrorRecord lastIndexError;
+
+extern "C" void recordIndexError(int64_t op, int64_t dim, int64_t index,
+                                 int64_t size) {
+  if (!lastIndexError.set)
+    lastIndexError = {true, op, dim, index, size};
+}
+
+/// Raises IndexError if the kernel just called reported a bad index.
+void raiseIndexErrorIfAny() {
+  if (!lastIndexError.set)
+    return;
+  IndexErrorRecord e = lastIndexError;
+  lastIndexError = {};
+  char message[256];
+  gatherMlirFormatIndexError(message, sizeof(message), e.op, e.dim, e.index,
+                             e.size);
+  throw py::index_error(message);
+}
+
+/// Collects the diagnostics emitted while it lives.
+class DiagnosticCollector {
+public:
+  explicit DiagnosticCollector(MLIRContext &context)
+      : handler(&context, [this](Diagnostic &d) {
+          if (!text.empty())
+            text += "\n";
+          text += d.str();
+          return success();
+        }) {}
+  std::string take(const char *fallback) {
+    return text.empty() ? fallback : std::move(text);
+  }
+
+private:
+  std::string text;
+  ScopedDiagnosticHandler handler;
+};
+
+class Compiler {
+public:
+  static Compiler &get() {
+    static Compiler *compiler = new Compiler(); // Lives until exit.
+    return *compiler;
+  }
+
+  MLIRContext &context() { return ctx; }
+  std::mutex &mutex() { return mu; }
+
+  /// Parses and verifies `source`; throws ValueError with the diagnostics.
+  OwningOpRef<ModuleOp> parse(const std::string &source) {
+    DiagnosticCollector diags(ctx);
+    OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &ctx);
+    if (!module)
+      throw py::value_error(diags.take("cannot parse the module"));
+    return module;
+  }
+
+  /// Runs a textual pass pipeline on `module`; throws ValueError.
+  void runPipeline(ModuleOp module, const std::string &pipeline) {
+    DiagnosticCollector diags(ctx);
+    PassManager pm(&ctx, ModuleOp::getOperationName());
+    std::string parseErrors;
+    llvm::raw_string_ostream os(parseErrors);
+    if (failed(parsePassPipeline(pipeline, pm, os)))
+      throw py::value_error("invalid pipeline '" + pipeline +
+                            "': " + parseErrors);
+    if (failed(pm.run(module)))
+      throw py::value_error(diags.take("the pipeline failed"));
+  }
+
+  /// JIT-compiles an LLVM-dialect module; the hook resolves to Python.
+  std::unique_ptr<ExecutionEngine> jit(ModuleOp module, unsigned optLevel) {
+    DiagnosticCollector diags(ctx);
+    auto transformer = makeOptimizingTransformer(optLevel, 0, nullptr);
+    ExecutionEngineOptions options;
+    options.transformer = transformer;
+    options.jitCodeGenOptLevel =
+        optLevel >= 3 ? llvm::CodeGenOptLevel::Aggressive
+                      : llvm::CodeGenOptLevel::Default;
+    auto engine = ExecutionEngine::create(module, options);
+    if (!engine)
+      throw py::value_error("cannot JIT-compile the module: " +
+                            llvm::toString(engine.takeError()) + "\n" +
+                            diags.take(""));
+    (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+      llvm::orc::SymbolMap symbols;
+      symbols[interner("gather_mlir_index_error")] = {
+          llvm::orc::ExecutorAddr::fromPtr(&recordIndexError),
+          llvm::JITSymbolFlags::Exported};
+      return symbols;
+    });
+    (*engine)->initialize();
+    return std::move(*engine);
+  }
+
+private:
+  Compiler() {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    registerAllPasses();
+    registerAllGatherPasses();
+    DialectRegistry registry;
+    registerAllDialects(registry);
+    registerAllExtensions(registry);
+    registerAllToLLVMIRTranslations(registry);
+    registerAllGatherDialects(registry);
+    ctx.appendDialectRegistry(registry);
+    ctx.loadAllAvailableDialects();
+    ctx.disableMultithreading();
+  }
+
+  MLIRContext ctx;
+  std::mutex mu;
+};
+
+//===----------------------------------------------------------------------===//
+// Memref descriptors of numpy arrays
+//===----------------------------------------------------------------------===//
+
+/// The StridedMemRefType layout, for any rank: allocated and aligned
+/// pointers, offset, sizes, strides (in elements).
+std::vector<int64_t> descriptorOf(const py::array &a) {
+  int64_t rank = a.ndim();
+  std::vector<int64_t> d(3 + 2 * rank);
+  auto ptr = reinterpret_cast<int64_t>(a.data());
+  d[0] = d[1] = ptr;
+  d[2] = 0;
+  for (int64_t i = 0; i < rank; ++i) {
+    d[3 + i] = a.shape(i);
+    d[3 + rank + i] = a.strides(i) / static_cast<int64_t>(a.itemsize());
+  }
+  return d;
+}
+
+//===----------------------------------------------------------------------===//
+// High-level ops
+//===----------------------------------------------------------------------===//
+
+enum class OpKind { Gather, Elements, ND };
+
+const char *opName(OpKind k) {
+  switch (k) {
+  case OpKind::Gather:
+    return "gather";
+  case OpKind::Elements:
+    return "gather_elements";
+  case OpKind::ND:
+    return "gather_nd";
+  }
+  return "gather";
+}
+
+/// `memref<?x?x4xi32>`-style type text.
+std::string shapedTypeText(const char *kind, int64_t rank, int64_t lastStatic,
+                           const std::string &element) {
+  std::string text = std::string(kind) + "<";
+  for (int64_t i = 0; i < rank; ++i)
+    text += (i == rank - 1 && lastStatic >= 0 ? std::to_string(lastStatic)
+                                              : std::string("?")) +
+            "x";
+  return text + element + ">";
+}
+
+using KernelFn = void (*)(void *, void *, void *);
+
+/// Compiled kernels by key; each engine lives as long as the process.
+class KernelCache {
+public:
+  static KernelCache &get() {
+    static KernelCache *cache = new KernelCache();
+    return *cache;
+  }
+
+  KernelFn lookup(const std::string &key,
+                  const std::function<std::string()> &source) {
+    Compiler &compiler = Compiler::get();
+    std::lock_guard<std::mutex> lock(compiler.mutex());
+    auto it = kernels.find(key);
+    if (it != kernels.end())
+      return it->second;
+    OwningOpRef<ModuleOp> module = compiler.parse(source());
+    compiler.runPipeline(*module, "gather-to-llvm");
+    std::unique_ptr<ExecutionEngine> engine = compiler.jit(*module, 3);
+    auto fn = engine->lookup("_mlir_ciface_kernel");
+    if (!fn)
+      throw py::value_error("compiled kernel not found: " +
+                            llvm::toString(fn.takeError()));
+    auto kernel = reinterpret_cast<KernelFn>(*fn);
+    engines.push_back(std::move(engine));
+    ++compilations;
+    return kernels[key] = kernel;
+  }
+
+  int64_t compileCount() {
+    std::lock_guard<std::mutex> lock(Compiler::get().mutex());
+    return compilations;
+  }
+
+private:
+  std::unordered_map<std::string, KernelFn> kernels;
+  std::vector<std::unique_ptr<ExecutionEngine>> engines;
+  int64_t compilations = 0;
+};
+
+/// gather, gather_elements or gather_nd on C-contiguous arrays whose dtypes
+/// the Python layer has checked: data of 1, 2, 4, 8 or 16-byte elements,
+/// signed integer indices. Returns `out` (or a new array) filled.
+py::array runGather(OpKind kind, py::array data, py::array indices,
+                    int64_t axis, int64_t batchDims, const std::string &mode,
+                    std::optional<py::array> out) {
+  std::optional<GatherMode> gatherMode = symbolizeGatherMode(mode);
+  if (!gatherMode)
+    throw py::value_error("mode must be one of 'check', 'fill', 'clamp', "
+                          "'wrap', 'unchecked', not '" + mode + "'");
+  MLIRContext &ctx = Compiler::get().context();
+  int64_t width = data.itemsize() * 8;
+  int64_t indexWidth = indices.itemsize() * 8;
+  auto tensorOf = [&](const py::array &a, unsigned bits) {
+    SmallVector<int64_t> shape(a.shape(), a.shape() + a.ndim());
+    return RankedTensorType::get(shape, IntegerType::get(&ctx, bits));
+  };
+  RankedTensorType dataType = tensorOf(data, width);
+  RankedTensorType indicesType = tensorOf(indices, indexWidth);
+
+  // The dialect's shape rules give the result shape and the ValueErrors.
+  // An empty axis is not a shape error here: the kernel reports it as an
+  // IndexError, as numpy does, so the rules see a mode without that check.
+  std::string error;
+  auto capture = [&](const Twine &message) {
+    error = message.str();
+    return failure();
+  };
+  FailureOr<GatherShape> shape = failure();
+  switch (kind) {
+  case OpKind::Gather:
+    shape = inferGatherShape(dataType, indicesType, axis, batchDims,
+                             GatherMode::fill, capture);
+    break;
+  case OpKind::Elements:
+    shape = inferGatherElementsShape(dataType, indicesType, axis,
+                                     GatherMode::fill, capture);
+    break;
+  case OpKind::ND:
+    shape = inferGatherNDShape(dataType, indicesType, batchDims,
+                               GatherMode::fill, capture);
+    break;
+  }
+  if (failed(shape))
+    throw py::value_error(std::string(opName(kind)) + ": " + error);
+  SmallVector<int64_t> resultShape =
+      shape->getStaticShape(dataType, indicesType);
+
+  py::array result;
+  if (out) {
+    result = *out;
+    SmallVector<int64_t> outShape(result.shape(),
+                                  result.shape() + result.ndim());
+    if (outShape != resultShape)
+      throw py::value_error(std::string(opName(kind)) +
+                            ": out has the wrong shape");
+  } else {
+    std::vector<py::ssize_t> dims(resultShape.begin(), resultShape.end());
+    result = py::array(data.dtype(), dims);
+  }
+
+  // The kernel: normalized attributes, element widths, ranks, mode.
+  int64_t dataRank = data.ndim(), indexRank = indices.ndim();
+  int64_t tuple = kind == OpKind::ND ? shape->tupleSize : -1;
+  std::string key = std::string(opName(kind)) + ":" + std::to_string(width) +
+                    ":" + std::to_string(indexWidth) + ":" +
+                    std::to_string(dataRank) + ":" +
+                    std::to_string(indexRank) + ":" +
+                    std::to_string(shape->axis) + ":" +
+                    std::to_string(shape->batchDims) + ":" +
+                    std::to_string(tuple) + ":" + mode;
+  auto source = [&] {
+    std::string element = "i" + std::to_string(width);
+    std::string indexElement = "i" + std::to_string(indexWidth);
+    int64_t resultRank = resultShape.size();
+    std::string dm = shapedTypeText("memref", dataRank, -1, element);
+    std::string im = shapedTypeText("memref", indexRank, tuple, indexElement);
+    std::string om = shapedTypeText("memref", resultRank, -1, element);
+    std::string dt = shapedTypeText("tensor", dataRank, -1, element);
+    std::string it = shapedTypeText("tensor", indexRank, tuple, indexElement);
+    std::string ot = shapedTypeText("tensor", resultRank, -1, element);
+    std::string attrs;
+    if (kind != OpKind::ND)
+      attrs += "axis = " + std::to_string(shape->axis) + " : i64, ";
+    if (kind != OpKind::Elements)
+      attrs += "batch_dims = " + std::to_string(shape->batchDims) + " : i64, ";
+    attrs += "mode = #gather<mode " + mode + ">";
+    return "func.func @kernel(%dm: " + dm + ", %im: " + im + ", %om: " + om +
+           ") attributes {llvm.emit_c_interface} {\n"
+           "  %d = bufferization.to_tensor %dm restrict : " + dm + " to " + dt +
+           "\n  %i = bufferization.to_tensor %im restrict : " + im + " to " +
+           it + "\n  %r = gather." + opName(kind) + " %d[%i] {" + attrs +
+           "} : (" + dt + ", " + it + ") -> " + ot +
+           "\n  bufferization.materialize_in_destination %r in restrict "
+           "writable %om : (" + ot + ", " + om + ") -> ()\n  return\n}\n";
+  };
+  KernelFn kernel = KernelCache::get().lookup(key, source);
+
+  std::vector<int64_t> d = descriptorOf(data), i = descriptorOf(indices),
+                       o = descriptorOf(result);
+  {
+    py::gil_scoped_release release;
+    lastIndexError = {};
+    kernel(d.data(), i.data(), o.data());
+  }
+  raiseIndexErrorIfAny();
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// Low-level API: modules, pipelines, JIT
+//===----------------------------------------------------------------------===//
+
+/// A parsed module, owned by the shared context.
+class PyModule {
+public:
+  explicit PyModule(const std::string &source) {
+    std::lock_guard<std::mutex> lock(Compiler::get().mutex());
+    module = Compiler::get().parse(source);
+  }
+  std::string str() {
+    std::lock_guard<std::mutex> lock(Compiler::get().mutex());
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    module->print(os);
+    return text;
+  }
+  void verify() {
+    Compiler &c = Compiler::get();
+    std::lock_guard<std::mutex> lock(c.mutex());
+    DiagnosticCollector diags(c.context());
+    if (failed(mlir::verify(*module)))
+      throw py::value_error(diags.take("the module does not verify"));
+  }
+  PyModule &run(const std::string &pipeline) {
+    std::lock_guard<std::mutex> lock(Compiler::get().mutex());
+    Compiler::get().runPipeline(*module, pipeline);
+    return *this;
+  }
+  ModuleOp get() { return *module; }
+
+private:
+  OwningOpRef<ModuleOp> module;
+};
+
+/// numpy dtype of an MLIR element type.
+py::dtype dtypeOf(Type t) {
+  if (t.isInteger(1))
+    return py::dtype::of<bool>();
+  if (auto i = dyn_cast<IntegerType>(t)) {
+    switch (i.getWidth()) {
+    case 8:
+      return i.isUnsigned() ? py::dtype::of<uint8_t>() : py::dtype::of<int8_t>();
+    case 16:
+      return i.isUnsigned() ? py::dtype::of<uint16_t>()
+                            : py::dtype::of<int16_t>();
+    case 32:
+      return i.isUnsigned() ? py::dtype::of<uint32_t>()
+                            : py::dtype::of<int32_t>();
+    case 64:
+      return i.isUnsigned() ? py::dtype::of<uint64_t>()
+                            : py::dtype::of<int64_t>();
+    }
+  }
+  if (t.isIndex())
+    return py::dtype::of<int64_t>();
+  if (t.isF16())
+    return py::dtype("float16");
+  if (t.isF32())
+    return py::dtype::of<float>();
+  if (t.isF64())
+    return py::dtype::of<double>();
+  if (auto c = dyn_cast<ComplexType>(t)) {
+    if (c.getElementType().isF32())
+      return py::dtype::of<std::complex<float>>();
+    if (c.getElementType().isF64())
+      return py::dtype::of<std::complex<double>>();
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  t.print(os);
+  throw py::type_error("no numpy dtype for element type " + text);
+}
+
+/// A JIT-compiled module whose public functions take arrays (memref or
+/// tensor arguments) and return at most one array.
+class PyJitModule {
+public:
+  PyJitModule(PyModule &source, const std::string &pipeline,
+              unsigned optLevel) {
+    Compiler &c = Compiler::get();
+    std::string text = source.str();
+    std::lock_guard<std::mutex> lock(c.mutex());
+    OwningOpRef<ModuleOp> module = c.parse(text);
+    for (auto func : module->getOps<func::FuncOp>()) {
+      if (func.isExternal() || !func.isPublic())
+        continue;
+      Signature sig;
+      for (Type t : func.getArgumentTypes())
+        sig.args.push_back(describe(t, func.getName()));
+      if (func.getNumResults() > 1)
+        throw py::value_error("function '" + func.getName().str() +
+                              "' returns more than one value");
+      for (Type t : func.getResultTypes())
+        sig.results.push_back(describe(t, func.getName()));
+      func->setAttr("llvm.emit_c_interface", UnitAttr::get(&c.context()));
+      signatures[func.getName().str()] = sig;
+    }
+    if (!pipeline.empty())
+      c.runPipeline(*module, pipeline);
+    engine = c.jit(*module, optLevel);
+  }
+
+  py::object call(const std::string &name, py::args args) {
+    auto it = signatures.find(name);
+    if (it == signatures.end())
+      throw py::key_error("no public function '" + name + "'");
+    const Signature &sig = it->second;
+    if (args.size() != sig.args.size())
+      throw py::type_error(name + "() takes " +
+                           std::to_string(sig.args.size()) +
+                           " arrays, got " + std::to_string(args.size()));
+    std::vector<py::array> arrays;
+    std::vector<std::vector<int64_t>> descriptors;
+    for (auto [i, arg] : llvm::enumerate(args)) {
+      const ArgKind &kind = sig.args[i];
+      py::array a = py::array::ensure(arg, py::array::c_style);
+      if (!a || a.dtype().kind() != kind.dtype.kind() ||
+          a.dtype().itemsize() != kind.dtype.itemsize() ||
+          a.ndim() != kind.rank)
+        throw py::type_error(name + "() argument " + std::to_string(i) +
+                             " must be a " + std::to_string(kind.rank) +
+                             "-d array of " +
+                             py::str(kind.dtype).cast<std::string>());
+      arrays.push_back(a);
+      descriptors.push_back(descriptorOf(a));
+    }
+    std::vector<int64_t> result;
+    std::vector<void *> pointers;
+    if (!sig.results.empty()) {
+      result.assign(3 + 2 * sig.results[0].rank, 0);
+      pointers.push_back(result.data());
+    }
+    for (auto &d : descriptors)
+      pointers.push_back(d.data());
+
+    auto fn = engine->lookup("_mlir_ciface_" + name);
+    if (!fn)
+      throw py::key_error("no compiled function '" + name + "'");
+    {
+      py::gil_scoped_release release;
+      lastIndexError = {};
+      callWithPointers(*fn, pointers);
+    }
+    raiseIndexErrorIfAny();
+    if (sig.results.empty())
+      return py::none();
+    return takeResult(result, sig.results[0]);
+  }
+
+private:
+  struct ArgKind {
+    py::dtype dtype;
+    int64_t rank;
+  };
+  struct Signature {
+    std::vector<ArgKind> args, results;
+  };
+
+  static ArgKind describe(Type t, StringRef fn) {
+    auto shaped = dyn_cast<ShapedType>(t);
+    if (!shaped || !shaped.hasRank() ||
+        !isa<RankedTensorType, MemRefType>(t))
+      throw py::value_error("function '" + fn.str() +
+                            "' must take and return ranked tensors or "
+                            "memrefs");
+    return {dtypeOf(shaped.getElementType()), shaped.getRank()};
+  }
+
+  /// Calls a C-interface function with up to 8 pointer arguments.
+  static void callWithPointers(void *fn, const std::vector<void *> &p) {
+    using P = void *;
+    switch (p.size()) {
+    case 0: return reinterpret_cast<void (*)()>(fn)();
+    case 1: return reinterpret_cast<void (*)(P)>(fn)(p[0]);
+    case 2: return reinterpret_cast<void (*)(P, P)>(fn)(p[0], p[1]);
+    case 3: return reinterpret_cast<void (*)(P, P, P)>(fn)(p[0], p[1], p[2]);
+    case 4:
+      return reinterpret_cast<void (*)(P, P, P, P)>(fn)(p[0], p[1], p[2], p[3]);
+    case 5:
+      return reinterpret_cast<void (*)(P, P, P, P, P)>(fn)(p[0], p[1], p[2],
+                                                           p[3], p[4]);
+    case 6:
+      return reinterpret_cast<void (*)(P, P, P, P, P, P)>(fn)(
+          p[0], p[1], p[2], p[3], p[4], p[5]);
+    case 7:
+      return reinterpret_cast<void (*)(P, P, P, P, P, P, P)>(fn)(
+          p[0], p[1], p[2], p[3], p[4], p[5], p[6]);
+    case 8:
+      return reinterpret_cast<void (*)(P, P, P, P, P, P, P, P)>(fn)(
+          p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]);
+    }
+    throw py::value_error("functions take at most 7 arrays");
+  }
+
+  /// Copies a returned memref into a new array and frees its buffer.
+  static py::array takeResult(const std::vector<int64_t> &d,
+                              const ArgKind &kind) {
+    int64_t rank = kind.rank;
+    std::vector<py::ssize_t> shape(d.begin() + 3, d.begin() + 3 + rank);
+    std::vector<py::ssize_t> strides;
+    for (int64_t i = 0; i < rank; ++i)
+      strides.push_back(d[3 + rank + i] * kind.dtype.itemsize());
+    auto *base = reinterpret_cast<char *>(d[1]) + d[2] * kind.dtype.itemsize();
+    py::array view(kind.dtype, shape, strides, base);
+    py::array copy = py::array::ensure(view.attr("copy")());
+    std::free(reinterpret_cast<void *>(d[0]));
+    return copy;
+  }
+
+  std::unordered_map<std::string, Signature> signatures;
+  std::unique_ptr<ExecutionEngine> engine;
+};
+
+} // namespace
+
+PYBIND11_MODULE(_native, m) {
+  m.doc() = "Native core of gather_mlir (see the gather_mlir package).";
+
+  auto bindOp = [&](const char *name, OpKind kind) {
+    m.def(
+        name,
+        [kind](py::array data, py::array indices, int64_t axis,
+               int64_t batchDims, const std::string &mode,
+               std::optional<py::array> out) {
+          return runGather(kind, data, indices, axis, batchDims, mode, out);
+        },
+        py::arg("data"), py::arg("indices"), py::arg("axis"),
+        py::arg("batch_dims"), py::arg("mode"), py::arg("out"));
+  };
+  bindOp("gather", OpKind::Gather);
+  bindOp("gather_elements", OpKind::Elements);
+  bindOp("gather_nd", OpKind::ND);
+  m.def(
+      "compile_count", [] { return KernelCache::get().compileCount(); },
+      "Number of kernels compiled so far (the cache's misses).");
+
+  py::class_<PyModule>(m, "Module", R"doc(
+A parsed MLIR module (any registered dialect, including gather).
+
+    m = Module(text)      # parses and verifies; ValueError with diagnostics
+    m.run("gather-to-llvm")
+    print(m)
+)doc")
+      .def(py::init<const std::string &>(), py::arg("source"))
+      .def("__str__", &PyModule::str)
+      .def("verify", &PyModule::verify,
+           "Verify the module; ValueError with the diagnostics.")
+      .def("run", &PyModule::run, py::arg("pipeline"),
+           py::return_value_policy::reference_internal,
+           "Run a textual pass pipeline (as gather-opt's --pass-pipeline "
+           "or a registered pipeline name) in place; returns self.");
+
+  py::class_<PyJitModule>(m, "JitModule", R"doc(
+A module lowered by `pipeline` and JIT-compiled by MLIR's ExecutionEngine.
+Its public functions take numpy arrays (for memref or tensor arguments) and
+return None or one new array:
+
+    jit = JitModule(Module(text))
+    out = jit.call("f", a, b)
+)doc")
+      .def(py::init<PyModule &, const std::string &, unsigned>(),
+           py::arg("module"), py::arg("pipeline") = "gather-to-llvm",
+           py::arg("opt_level") = 3)
+      .def("call", &PyJitModule::call, py::arg("name"));
+}

@@ -1,0 +1,318 @@
+"""gather_mlir's public API: semantics on the seed examples, every mode,
+dtype and layout, errors, `out`, threads and the kernel cache."""
+
+import threading
+
+import numpy as np
+import pytest
+
+import gather_mlir as g
+
+INT64_MIN, INT64_MAX = np.iinfo(np.int64).min, np.iinfo(np.int64).max
+
+# --- Seed examples -----------------------------------------------------------
+
+
+def test_onnx_gather_axis_0_and_1():
+    data = np.array([[1.0, 1.2], [2.3, 3.4], [4.5, 5.7]], np.float32)
+    out = g.gather(data, [[0, 1], [1, 2]])
+    assert out.dtype == np.float32
+    np.testing.assert_array_equal(
+        out, np.array([[[1.0, 1.2], [2.3, 3.4]], [[2.3, 3.4], [4.5, 5.7]]],
+                      np.float32))
+    data = np.array([[1.0, 1.2, 1.9], [2.3, 3.4, 3.9], [4.5, 5.7, 5.9]],
+                    np.float32)
+    np.testing.assert_array_equal(
+        g.gather(data, [[0, 2]], axis=1),
+        np.array([[[1.0, 1.9]], [[2.3, 3.9]], [[4.5, 5.9]]], np.float32))
+
+
+@pytest.mark.parametrize("axis,batch_dims,indices,data,expected", [
+    (0, 0, [0, 0, 4], [1, 2, 3, 4, 5], [1, 1, 5]),
+    (1, 1, [[0, 0, 4], [4, 0, 0]], [[1, 2, 3, 4, 5], [6, 7, 8, 9, 10]],
+     [[1, 1, 5], [10, 6, 6]]),
+    (2, 2, [[[0, 0, 4], [4, 0, 0]], [[1, 2, 4], [4, 3, 2]]],
+     [[[1, 2, 3, 4, 5], [6, 7, 8, 9, 10]],
+      [[11, 12, 13, 14, 15], [16, 17, 18, 19, 20]]],
+     [[[1, 1, 5], [10, 6, 6]], [[12, 13, 15], [20, 19, 18]]]),
+    (1, -1, [[0, 0, 4], [4, 0, 0]], [[1, 2, 3, 4, 5], [6, 7, 8, 9, 10]],
+     [[1, 1, 5], [10, 6, 6]]),
+    (0, 0, [0, -2, -1], [1, 2, 3, 4, 5], [1, 4, 5]),
+])
+def test_openvino_gather8_examples(axis, batch_dims, indices, data, expected):
+    np.testing.assert_array_equal(
+        g.gather(data, indices, axis=axis, batch_dims=batch_dims), expected)
+
+
+def test_openvino_gather8_example_4_axis_after_batch():
+    data = np.arange(1, 41).reshape(2, 1, 5, 4)
+    out = g.gather(data, [[1, 2, 4], [4, 3, 2]], axis=2, batch_dims=1)
+    expected = [[[[5, 6, 7, 8], [9, 10, 11, 12], [17, 18, 19, 20]]],
+                [[[37, 38, 39, 40], [33, 34, 35, 36], [29, 30, 31, 32]]]]
+    np.testing.assert_array_equal(out, expected)
+
+
+def test_openvino_gather8_example_7_fill():
+    np.testing.assert_array_equal(
+        g.gather([1, 2, 3, 4, 5], [3, 10, -20], mode="fill"), [4, 0, 0])
+
+
+@pytest.mark.parametrize("axis,data,indices,expected", [
+    (0, [[1, 2], [3, 4]], [[0, 1], [0, 0]], [[1, 4], [1, 2]]),
+    (1, [[1, 7], [4, 3]], [[1, 1, 0], [1, 0, 1]], [[7, 7, 1], [3, 4, 3]]),
+    (0, [[1, 2, 3], [4, 5, 6], [7, 8, 9]], [[1, 0, 1], [1, 2, 0]],
+     [[4, 2, 6], [4, 8, 3]]),
+    (1, [[1, 2], [3, 4]], [[0, 1], [1, 0]], [[1, 2], [4, 3]]),  # torch.gather
+])
+def test_gather_elements_examples(axis, data, indices, expected):
+    np.testing.assert_array_equal(g.gather_elements(data, indices, axis=axis),
+                                  expected)
+
+
+def test_keras_backend_gather_examples():
+    var = np.array([[1, 2, 3], [4, 5, 6]], np.float32)
+    np.testing.assert_array_equal(g.gather(var, [0]), [[1, 2, 3]])
+    np.testing.assert_array_equal(g.gather(var, [1]), [[4, 5, 6]])
+    np.testing.assert_array_equal(g.gather(var, [0, 1, 0]),
+                                  [[1, 2, 3], [4, 5, 6], [1, 2, 3]])
+
+
+# --- Modes -------------------------------------------------------------------
+
+EDGE_INDICES = [-7, -5, -1, 0, 4, 5, 12, INT64_MIN, INT64_MAX]
+
+
+@pytest.mark.parametrize("mode,expected", [
+    ("fill", [0, 1, 5, 1, 5, 0, 0, 0, 0]),
+    ("clamp", [1, 1, 5, 1, 5, 5, 5, 1, 5]),
+    ("wrap", [4, 1, 5, 1, 5, 1, 3, 3, 3]),
+])
+def test_modes_on_edge_indices(mode, expected):
+    out = g.gather(np.array([1, 2, 3, 4, 5], np.int32),
+                   np.array(EDGE_INDICES, np.int64), mode=mode)
+    np.testing.assert_array_equal(out, expected)
+
+
+@pytest.mark.parametrize("bad", [5, -6, 12, INT64_MIN, INT64_MAX])
+def test_check_mode_raises_index_error_naming_value_and_range(bad):
+    with pytest.raises(IndexError, match=rf"index {bad} is out of range "
+                       r"\[-5, 4\] for data dimension 0 of size 5"):
+        g.gather(np.arange(5), np.array([0, bad, 1], np.int64))
+
+
+def test_check_mode_names_each_op():
+    with pytest.raises(IndexError, match="gather.gather_elements: index -4"):
+        g.gather_elements(np.ones((2, 3)), [[0, -4]], axis=1)
+    with pytest.raises(IndexError, match="gather.gather_nd: index 3 .* data "
+                       "dimension 1 of size 3"):
+        g.gather_nd(np.ones((2, 3)), [[1, 2], [1, 3]])
+
+
+def test_empty_axis_with_indices_is_an_index_error_except_fill():
+    data = np.zeros((0, 3), np.float32)
+    for mode in ("check", "clamp", "wrap"):
+        with pytest.raises(IndexError, match="empty"):
+            g.gather(data, [0], mode=mode)
+    np.testing.assert_array_equal(g.gather(data, [0, 5], mode="fill"),
+                                  np.zeros((2, 3), np.float32))
+
+
+def test_unsigned_indices_keep_their_values():
+    data = np.arange(300)
+    np.testing.assert_array_equal(g.gather(data, np.array([255], np.uint8)),
+                                  [255])
+    np.testing.assert_array_equal(
+        g.gather(data, np.array([2**64 - 1], np.uint64), mode="clamp"), [299])
+    np.testing.assert_array_equal(
+        g.gather(data, np.array([2**64 - 1], np.uint64), mode="wrap"),
+        [(2**64 - 1) % 300])
+    with pytest.raises(IndexError, match="18446744073709551615"):
+        g.gather(data, np.array([2**64 - 1], np.uint64))
+
+
+# --- Dtypes, layouts, shapes -------------------------------------------------
+
+DATA_DTYPES = [np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8,
+               np.uint16, np.uint32, np.uint64, np.float16, np.float32,
+               np.float64, np.complex64, np.complex128]
+INDEX_DTYPES = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
+                np.uint32, np.uint64]
+
+
+@pytest.mark.parametrize("dtype", DATA_DTYPES)
+def test_every_data_dtype_round_trips_exactly(dtype):
+    rng = np.random.default_rng(0)
+    raw = rng.integers(0, 255, size=(7, 37 * np.dtype(dtype).itemsize),
+                       dtype=np.uint8)
+    data = raw.view(dtype) if dtype != np.bool_ else raw.astype(bool)
+    idx = [6, -7, 3, 3]
+    out = g.gather(data, idx, mode="fill")
+    assert out.dtype == data.dtype
+    np.testing.assert_array_equal(out.view(np.uint8), data[idx].view(np.uint8))
+
+
+@pytest.mark.parametrize("dtype", INDEX_DTYPES)
+def test_every_index_dtype(dtype):
+    np.testing.assert_array_equal(
+        g.gather(np.arange(10.0), np.array([9, 0, 3], dtype)), [9.0, 0.0, 3.0])
+
+
+def test_bool_and_float_indices_are_type_errors():
+    with pytest.raises(TypeError, match="integer dtype"):
+        g.gather(np.arange(3), np.array([True]))
+    with pytest.raises(TypeError, match="integer dtype"):
+        g.gather(np.arange(3), [0.5])
+
+
+@pytest.mark.parametrize("dtype", [np.longdouble, object, "U3", "datetime64[s]"])
+def test_unsupported_data_dtypes_are_type_errors(dtype):
+    with pytest.raises(TypeError, match="unsupported data dtype"):
+        g.gather(np.zeros(3, dtype=dtype), [0])
+
+
+def test_non_contiguous_fortran_and_byte_swapped_inputs():
+    base = np.arange(60, dtype=np.float64).reshape(6, 10)
+    for data in (base[:, ::2], base.T, np.asfortranarray(base),
+                 base.astype(">f8"), base[::-1]):
+        idx = np.array([[2, 0], [1, -1]])
+        np.testing.assert_array_equal(g.gather(data, idx, axis=1),
+                                      np.take(data, idx, axis=1))
+    idx = np.arange(12, dtype=">i4").reshape(3, 4)[:, ::2] % 6
+    np.testing.assert_array_equal(g.gather(base, idx), base[idx])
+
+
+def test_zero_size_arrays():
+    assert g.gather(np.zeros((3, 0, 2)), [1, 2], axis=0).shape == (2, 0, 2)
+    assert g.gather(np.zeros((3, 4)), np.zeros((0, 5), np.int64)).shape == \
+        (0, 5, 4)
+    assert g.gather_elements(np.zeros((3, 4)), np.zeros((0, 4), np.int32)) \
+        .shape == (0, 4)
+    assert g.gather_nd(np.zeros((3, 4)), np.zeros((0, 2), np.int64)).shape \
+        == (0,)
+
+
+def test_scalars():
+    data = np.arange(12).reshape(3, 4)
+    np.testing.assert_array_equal(g.gather(data, -1), [8, 9, 10, 11])
+    np.testing.assert_array_equal(g.gather(data, np.int16(2), axis=1),
+                                  [2, 6, 10])
+    with pytest.raises(ValueError, match="rank >= 1"):
+        g.gather(5, [0])
+
+
+def test_array_likes_lists_tuples_and_torch_tensors():
+    torch = pytest.importorskip("torch")
+    t = torch.arange(10).reshape(2, 5)
+    out = g.gather_elements(t, torch.tensor([[4, 0], [1, 1]]), axis=1)
+    np.testing.assert_array_equal(out, [[4, 0], [6, 6]])
+    np.testing.assert_array_equal(g.gather((1, 2, 3), (2,)), [3])
+
+
+# --- Errors ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("call,message", [
+    (lambda: g.gather(np.ones((2, 5)), [1], axis=2),
+     r"axis 2 is out of range \[-2, 1\] for data of rank 2"),
+    (lambda: g.gather(np.ones((2, 5)), [[1]], axis=1, batch_dims=3),
+     r"batch_dims 3 is out of range \[-2, 2\]"),
+    (lambda: g.gather(np.ones((2, 5)), [[1]], axis=0, batch_dims=1),
+     "batch_dims 1 must not exceed axis 0"),
+    (lambda: g.gather(np.ones((2, 5)), np.zeros((3, 1), int), axis=1,
+                      batch_dims=1), "batch dimension 0 has size 2"),
+    (lambda: g.gather_elements(np.ones((2, 2)), [0, 1]),
+     "indices must have the rank of data"),
+    (lambda: g.gather_elements(np.ones((2, 2)), np.zeros((3, 2), int),
+                               axis=1), "larger than data dimension 0"),
+    (lambda: g.gather_nd(np.ones((2, 2)), np.zeros((2, 3), int)),
+     "need data of rank >= 3"),
+    (lambda: g.gather_nd(np.ones((2, 2)), np.zeros((2, 0), int)),
+     "at least 1 component"),
+    (lambda: g.gather_nd(np.ones((2, 2)), [[0]], batch_dims=-1),
+     "batch_dims -1 must be >= 0"),
+    (lambda: g.gather(np.ones(3), [0], mode="nearest"), "mode must be one of"),
+    (lambda: g.gather(np.ones(3), [0], mode=None), "mode must be one of"),
+    (lambda: g.gather(np.ones(3), [0], axis=2**70), "int64 range"),
+])
+def test_value_errors(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_axis_must_be_an_integer():
+    with pytest.raises(TypeError, match="axis must be an integer"):
+        g.gather(np.ones(3), [0], axis=0.5)
+
+
+# --- out ---------------------------------------------------------------------
+
+
+def test_out_is_filled_and_returned():
+    data = np.arange(20, dtype=np.float32).reshape(4, 5)
+    out = np.full((2, 5), -1, np.float32)
+    result = g.gather(data, [3, 0], out=out)
+    assert result is out
+    np.testing.assert_array_equal(out, data[[3, 0]])
+
+
+def test_out_errors():
+    data = np.arange(20, dtype=np.float32).reshape(4, 5)
+    with pytest.raises(TypeError, match="out has dtype float64"):
+        g.gather(data, [3, 0], out=np.empty((2, 5)))
+    with pytest.raises(ValueError, match="wrong shape"):
+        g.gather(data, [3, 0], out=np.empty((3, 5), np.float32))
+    with pytest.raises(ValueError, match="C-contiguous"):
+        g.gather(data, [3, 0], out=np.empty((5, 2), np.float32).T)
+    with pytest.raises(TypeError, match="numpy array"):
+        g.gather(data, [3, 0], out=[0] * 10)
+
+
+def test_out_overlapping_the_input():
+    data = np.arange(10, dtype=np.int64)
+    result = g.gather(data[:5], [4, 3, 2, 1, 0], out=data[:5])
+    np.testing.assert_array_equal(result, [4, 3, 2, 1, 0])
+
+
+# --- Threads and cache -------------------------------------------------------
+
+
+def test_concurrent_calls_from_threads():
+    data = np.random.default_rng(1).random((500, 33)).astype(np.float32)
+    errors, results = [], {}
+
+    def work(k):
+        try:
+            idx = np.random.default_rng(k).integers(-500, 500, 2000)
+            for _ in range(20):
+                results[k] = (idx, g.gather(data, idx, mode="wrap"))
+            if k % 2:  # Errors in one thread do not leak into others.
+                with pytest.raises(IndexError):
+                    g.gather(data, [1000])
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    for idx, out in results.values():
+        np.testing.assert_array_equal(out, data[idx % 500])
+
+
+def test_second_call_does_not_recompile():
+    data = np.arange(24, dtype=np.int16).reshape(2, 3, 4)
+    g.gather(data, [[1]], axis=2, batch_dims=0, mode="clamp")
+    before = g.compile_count()
+    # New shapes, same kernel: dynamic shapes are not part of the key.
+    g.gather(np.zeros((5, 7, 9), np.int16), [[1, 2, 3]], axis=2, mode="clamp")
+    g.gather(np.zeros((1, 1, 1), np.uint16), [[0]], axis=2, mode="clamp")
+    assert g.compile_count() == before
+    g.gather(data, [[1]], axis=2, mode="wrap")  # A different mode compiles.
+    assert g.compile_count() == before + 1
+
+
+def test_help_reads_well():
+    assert "mode" in g.gather.__doc__ and "batch_dims" in g.gather.__doc__
+    assert "IndexError" in g.__doc__
