@@ -1,0 +1,201 @@
+"""Differential tests: gather_mlir against the independent reference of
+SEMANTICS.md (reference.py), numpy and torch, on shapes, dtypes, axes,
+batch_dims, modes and index values that hypothesis generates (zero-size
+dimensions, negative and out-of-range values, INT64_MIN/MAX)."""
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import gather_mlir as g
+import reference as ref
+
+torch = pytest.importorskip("torch")
+
+INT64_MIN, INT64_MAX = np.iinfo(np.int64).min, np.iinfo(np.int64).max
+MODES = ["check", "fill", "clamp", "wrap", "unchecked"]
+DATA_DTYPES = [np.bool_, np.int8, np.uint16, np.int32, np.float16,
+               np.float32, np.float64, np.uint64, np.complex64, np.complex128]
+INDEX_DTYPES = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint32]
+
+SETTINGS = settings(max_examples=150, deadline=None, derandomize=True,
+                    suppress_health_check=[HealthCheck.too_slow,
+                                           HealthCheck.data_too_large])
+
+dims = st.lists(st.integers(0, 4), min_size=1, max_size=4)
+
+
+def data_of(draw, shape, dtype):
+    raw = draw(st.binary(min_size=int(np.prod(shape)) * np.dtype(dtype).itemsize,
+                         max_size=int(np.prod(shape)) * np.dtype(dtype).itemsize))
+    if dtype == np.bool_:
+        return np.frombuffer(raw, np.uint8).astype(bool).reshape(shape)
+    return np.frombuffer(raw, dtype).reshape(shape).copy()
+
+
+def indices_of(draw, shape, dtype, size, mode):
+    """Index values around [-size, size), plus the extremes of the dtype;
+    only in-range values for `unchecked`."""
+    info = np.iinfo(dtype)
+    if mode == "unchecked":
+        if size == 0:  # No valid index: only an empty index tensor works.
+            return None if int(np.prod(shape)) else np.zeros(shape, dtype)
+        values = st.integers(max(-size, info.min), min(size - 1, info.max))
+    else:
+        values = st.one_of(
+            st.integers(max(-2 * size - 2, info.min), min(2 * size + 2, info.max)),
+            st.sampled_from([info.min, info.max]))
+    flat = draw(st.lists(values, min_size=int(np.prod(shape)),
+                         max_size=int(np.prod(shape))))
+    return np.array(flat, dtype=dtype).reshape(shape)
+
+
+def same_outcome(actual_fn, expected_fn):
+    """Both raise IndexError, or both return equal arrays of one dtype."""
+    try:
+        expected = expected_fn()
+    except IndexError:
+        with pytest.raises(IndexError):
+            actual_fn()
+        return
+    actual = actual_fn()
+    assert actual.dtype == expected.dtype
+    assert actual.shape == expected.shape
+    np.testing.assert_array_equal(actual, expected)
+
+
+@st.composite
+def gather_case(draw):
+    data_shape = draw(dims)
+    r = len(data_shape)
+    axis = draw(st.integers(0, r - 1))
+    batch_dims = draw(st.integers(0, axis))
+    index_shape = data_shape[:batch_dims] + draw(
+        st.lists(st.integers(0, 3), max_size=3 - min(batch_dims, 3)))
+    mode = draw(st.sampled_from(MODES))
+    index_dtype = draw(st.sampled_from(INDEX_DTYPES))
+    indices = indices_of(draw, index_shape, index_dtype, data_shape[axis],
+                         mode)
+    if indices is None:
+        mode = "fill"
+        indices = indices_of(draw, index_shape, index_dtype,
+                             data_shape[axis], mode)
+    data = data_of(draw, data_shape, draw(st.sampled_from(DATA_DTYPES)))
+    # Written axes and batch_dims may be negative.
+    q = len(index_shape)
+    if draw(st.booleans()):
+        axis -= r
+    if draw(st.booleans()) and q > 0:
+        batch_dims -= q
+    return data, indices, axis, batch_dims, mode
+
+
+@SETTINGS
+@given(gather_case())
+def test_gather_matches_reference(case):
+    data, indices, axis, batch_dims, mode = case
+    same_outcome(
+        lambda: g.gather(data, indices, axis, batch_dims, mode),
+        lambda: ref.gather(data, indices, axis, batch_dims, mode))
+
+
+@st.composite
+def gather_elements_case(draw):
+    data_shape = draw(dims)
+    r = len(data_shape)
+    axis = draw(st.integers(0, r - 1))
+    index_shape = [draw(st.integers(0, 5)) if d == axis else
+                   draw(st.integers(0, n)) for d, n in enumerate(data_shape)]
+    mode = draw(st.sampled_from(MODES))
+    index_dtype = draw(st.sampled_from(INDEX_DTYPES))
+    indices = indices_of(draw, index_shape, index_dtype, data_shape[axis],
+                         mode)
+    if indices is None:
+        mode = "fill"
+        indices = indices_of(draw, index_shape, index_dtype,
+                             data_shape[axis], mode)
+    data = data_of(draw, data_shape, draw(st.sampled_from(DATA_DTYPES)))
+    if draw(st.booleans()):
+        axis -= r
+    return data, indices, axis, mode
+
+
+@SETTINGS
+@given(gather_elements_case())
+def test_gather_elements_matches_reference(case):
+    data, indices, axis, mode = case
+    same_outcome(lambda: g.gather_elements(data, indices, axis, mode),
+                 lambda: ref.gather_elements(data, indices, axis, mode))
+
+
+@st.composite
+def gather_nd_case(draw):
+    data_shape = draw(dims)
+    r = len(data_shape)
+    batch_dims = draw(st.integers(0, r - 1))
+    k = draw(st.integers(1, r - batch_dims))
+    index_shape = data_shape[:batch_dims] + draw(
+        st.lists(st.integers(0, 3), max_size=2)) + [k]
+    mode = draw(st.sampled_from(MODES))
+    sizes = data_shape[batch_dims:batch_dims + k]
+    if mode == "unchecked" and (0 in sizes and np.prod(index_shape) > 0):
+        mode = "fill"
+    index_dtype = draw(st.sampled_from(INDEX_DTYPES))
+    # Each component within (or around) its own dimension.
+    columns = [indices_of(draw, index_shape[:-1], index_dtype, s, mode)
+               for s in sizes]
+    indices = np.stack(columns, axis=-1).astype(index_dtype)
+    data = data_of(draw, data_shape, draw(st.sampled_from(DATA_DTYPES)))
+    return data, indices, batch_dims, mode
+
+
+@SETTINGS
+@given(gather_nd_case())
+def test_gather_nd_matches_reference(case):
+    data, indices, batch_dims, mode = case
+    same_outcome(lambda: g.gather_nd(data, indices, batch_dims, mode),
+                 lambda: ref.gather_nd(data, indices, batch_dims, mode))
+
+
+# --- numpy and torch on their own terms --------------------------------------
+
+NUMPY_MODES = {"check": "raise", "clamp": "clip", "wrap": "wrap"}
+
+
+@SETTINGS
+@given(gather_case())
+def test_gather_matches_numpy_take(case):
+    data, indices, axis, _, mode = case
+    if mode not in NUMPY_MODES:
+        return
+    # np.take has no batch dims; its "clip" clips the raw index, where clamp
+    # first counts negative indices from the end: they agree on indices >= 0.
+    if mode == "clamp" and indices.size and indices.astype(np.int64).min() < 0:
+        return
+    # numpy's "wrap" adds or subtracts the size until the index fits: time
+    # linear in |index| / size, hours for INT64_MIN. Keep it to small values.
+    size = data.shape[axis]
+    if mode == "wrap" and indices.size and \
+            np.abs(indices.astype(np.float64)).max() > 64 * (size + 1):
+        return
+    same_outcome(lambda: g.gather(data, indices, axis, 0, mode),
+                 lambda: np.take(data, indices.astype(np.int64), axis=axis,
+                                 mode=NUMPY_MODES[mode]))
+
+
+@SETTINGS
+@given(gather_elements_case())
+def test_gather_elements_matches_torch_gather(case):
+    data, indices, axis, mode = case
+    if mode not in ("check", "unchecked") or data.dtype in (np.uint16,
+                                                           np.uint64):
+        return
+    indices = indices.astype(np.int64)
+    size = data.shape[axis]
+    if indices.size and (indices.min() < 0 or indices.max() >= size):
+        return  # torch.gather takes no negative or out-of-range indices.
+    expected = torch.gather(torch.from_numpy(data), axis,
+                            torch.from_numpy(indices)).numpy()
+    np.testing.assert_array_equal(g.gather_elements(data, indices, axis, mode),
+                                  expected)
