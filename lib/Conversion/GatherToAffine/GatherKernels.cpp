@@ -130,10 +130,14 @@ private:
   /// The contiguous innermost run of copySlice: vector chunks, masked tail.
   void copyRow(ValueRange dataPrefix, ValueRange outPrefix, Value n,
                bool zeros);
-  /// gather_elements along the innermost axis: one row of `n` elements at
-  /// `prefix` with vector.gather, full vectors and a masked tail.
-  void gatherElementsRow(ValueRange prefix, Value n, Value axisSize,
-                         int64_t lanes);
+  /// A row of `n` results along the innermost dimension of both `indices`
+  /// and `out`, each reading `data` along its innermost dimension (gather
+  /// along the last axis, gather_elements along the last axis): vector.gather
+  /// over full vectors and a masked tail.
+  void gatherRow(ValueRange dataPrefix, ValueRange indexPrefix,
+                 ValueRange outPrefix, Value n, Value axisSize, int64_t lanes);
+  /// Lanes for gatherRow, or 0 when the row does not vectorize.
+  int64_t gatherRowLanes();
   /// Lanes per vector for the element type, or 0 when it does not vectorize.
   int64_t vectorLanes(Type element) const;
 
@@ -491,8 +495,17 @@ void KernelEmitter::copySlice(ValueRange dataPrefix, ValueRange outPrefix,
   ifThenElse(valid, [&] { copy(false); }, [&] { copy(true); });
 }
 
-void KernelEmitter::gatherElementsRow(ValueRange prefix, Value n,
-                                      Value axisSize, int64_t lanes) {
+int64_t KernelEmitter::gatherRowLanes() {
+  Type element = cast<MemRefType>(data.getType()).getElementType();
+  if (!hasUnitInnerStride(data) || !hasUnitInnerStride(indices) ||
+      !hasUnitInnerStride(out))
+    return 0;
+  return vectorLanes(element);
+}
+
+void KernelEmitter::gatherRow(ValueRange dataPrefix, ValueRange indexPrefix,
+                              ValueRange outPrefix, Value n, Value axisSize,
+                              int64_t lanes) {
   Type element = cast<MemRefType>(data.getType()).getElementType();
   Type indexElement = cast<MemRefType>(indices.getType()).getElementType();
   auto valueType = VectorType::get({lanes}, element);
@@ -504,7 +517,7 @@ void KernelEmitter::gatherElementsRow(ValueRange prefix, Value n,
     s.push_back(j);
     return s;
   };
-  SmallVector<Value> rowBase(prefix);
+  SmallVector<Value> rowBase(dataPrefix);
   rowBase.push_back(constIndex(0));
 
   // One chunk at column j; `inBounds` masks the tail (null for full chunks).
@@ -512,10 +525,11 @@ void KernelEmitter::gatherElementsRow(ValueRange prefix, Value n,
     Value raw =
         inBounds
             ? vector::MaskedLoadOp::create(b, loc, indexType, indices,
-                                           at(prefix, j), inBounds,
+                                           at(indexPrefix, j), inBounds,
                                            zero(indexType))
                   .getResult()
-            : vector::LoadOp::create(b, loc, indexType, indices, at(prefix, j))
+            : vector::LoadOp::create(b, loc, indexType, indices,
+                                     at(indexPrefix, j))
                   .getResult();
     Value wide = indexElement.isIndex()
                      ? arith::IndexCastOp::create(b, loc, offsetType, raw)
@@ -535,9 +549,10 @@ void KernelEmitter::gatherElementsRow(ValueRange prefix, Value n,
     Value v = vector::GatherOp::create(b, loc, valueType, data, rowBase,
                                        s.index, mask, zero(valueType));
     if (inBounds)
-      vector::MaskedStoreOp::create(b, loc, out, at(prefix, j), inBounds, v);
+      vector::MaskedStoreOp::create(b, loc, out, at(outPrefix, j), inBounds,
+                                    v);
     else
-      vector::StoreOp::create(b, loc, v, out, at(prefix, j));
+      vector::StoreOp::create(b, loc, v, out, at(outPrefix, j));
   };
 
   AffineExpr s0 = b.getAffineSymbolExpr(0);
@@ -566,6 +581,20 @@ void KernelEmitter::emitGather(const GatherShape &shape) {
   Value ok = validate(dims(indices, 0, q), axisSize, [&](ValueRange ivs) {
     return SmallVector<IndexComponent>{{readIndex(ivs), axisSize, a}};
   });
+  // Along the last axis with an index dimension innermost, each result row
+  // reads one data row at the positions of one index row.
+  int64_t lanes = a == r - 1 && q > bd ? gatherRowLanes() : 0;
+  if (lanes) {
+    return guarded(ok, [&] {
+      SmallVector<Value> ubs = dims(out, 0, a + q - bd);
+      loopNest(ArrayRef(ubs).drop_back(), [&](ValueRange ivs) {
+        SmallVector<Value> indexPrefix(ivs.take_front(bd));
+        indexPrefix.append(ivs.begin() + a, ivs.end());
+        gatherRow(ivs.take_front(a), indexPrefix, ivs, ubs.back(), axisSize,
+                  lanes);
+      });
+    });
+  }
   guarded(ok, [&] {
     // Loop over the result's leading dims: data[:axis] then indices[b:].
     SmallVector<Value> ubs = dims(out, 0, a + q - bd);
@@ -591,12 +620,10 @@ void KernelEmitter::emitGatherElements(const GatherShape &shape) {
     return SmallVector<IndexComponent>{{readIndex(ivs), axisSize, a}};
   });
   Type element = cast<MemRefType>(data.getType()).getElementType();
-  int64_t lanes = vectorLanes(element);
-  if (a == r - 1 && lanes && hasUnitInnerStride(data) &&
-      hasUnitInnerStride(indices) && hasUnitInnerStride(out)) {
+  if (int64_t lanes = a == r - 1 ? gatherRowLanes() : 0) {
     return guarded(ok, [&] {
       loopNest(ArrayRef(ubs).drop_back(), [&](ValueRange ivs) {
-        gatherElementsRow(ivs, ubs.back(), axisSize, lanes);
+        gatherRow(ivs, ivs, ivs, ubs.back(), axisSize, lanes);
       });
     });
   }

@@ -147,3 +147,26 @@ func.func @gather_i1_and_complex_stay_scalar(%b: tensor<4x16xi1>, %c: tensor<4x1
   %1 = gather.gather %c[%i] {mode = #gather<mode fill>} : (tensor<4x16xcomplex<f32>>, tensor<3xi32>) -> tensor<3x16xcomplex<f32>>
   return %0, %1 : tensor<3x16xi1>, tensor<3x16xcomplex<f32>>
 }
+
+// -----
+
+/// Along the last axis, each result row reads one data row at the positions
+/// of one index row: vector.gather, with the batch prefix on data and
+/// indices alike.
+// CHECK-LABEL: func.func @gather_last_axis_vector_gather
+// CHECK: affine.for %[[B:.*]] = 0 to 4 {
+// CHECK:   affine.for %[[J:.*]] = 0 to 8 step 8 {
+// CHECK:     %[[I:.*]] = vector.load %{{.*}}[%[[B]], %[[J]]] : memref<4x9xi64>, vector<8xi64>
+// CHECK:     vector.gather %{{.*}}[%[[B]], %{{.*}}] [%{{.*}}], %{{.*}}, %{{.*}} : memref<4x100xf32>, vector<8xi64>, vector<8xi1>, vector<8xf32> into vector<8xf32>
+/// 9 = one full vector and a one-lane tail.
+// CHECK:   vector.constant_mask [1]
+// CHECK:   vector.maskedload
+// CHECK:   vector.gather
+// CHECK:   vector.maskedstore
+// SCALAR-LABEL: func.func @gather_last_axis_vector_gather
+// SCALAR-NOT: vector.
+// SCALAR: return
+func.func @gather_last_axis_vector_gather(%d: tensor<4x100xf32>, %i: tensor<4x9xi64>) -> tensor<4x9xf32> {
+  %0 = gather.gather %d[%i] {axis = 1 : i64, batch_dims = 1 : i64, mode = #gather<mode wrap>} : (tensor<4x100xf32>, tensor<4x9xi64>) -> tensor<4x9xf32>
+  return %0 : tensor<4x9xf32>
+}
