@@ -142,31 +142,14 @@ def _run(op, data, indices, axis, batch_dims, mode, out):
     return result
 
 
-def gather(data, indices, axis=0, batch_dims=0, mode="check", out=None):
-    """Gather slices of ``data`` along ``axis`` (ONNX Gather, OpenVINO
-    Gather-8, ``np.take`` with batch dimensions).
-
-    With ``b = batch_dims`` leading dimensions shared by ``data`` and
-    ``indices``::
-
-        out[p[:axis], i[b:], p[axis+1:]] = data[p[:axis], indices[p[:b], i[b:]], p[axis+1:]]
-
-    ``axis`` is in ``[-r, r-1]`` and ``batch_dims`` in ``[-q, q]`` (negative
-    values count from the back), with ``batch_dims <= axis`` once normalized.
-    The result has shape ``data.shape[:axis] + indices.shape[batch_dims:] +
-    data.shape[axis+1:]``; scalar indices remove the axis.
-
+_SHARED_DOC = """
     Parameters
     ----------
     data : array_like
         bool, int8..int64, uint8..uint64, float16/32/64 or complex64/128.
     indices : array_like of integers
         Read as signed values; negative values count from the end.
-    axis : int
-        The dimension of ``data`` to gather along, in ``[-r, r-1]``.
-    batch_dims : int
-        Leading dimensions (in ``[-q, q]``) shared by ``data`` and ``indices``.
-    mode : {"check", "fill", "clamp", "wrap", "unchecked"}
+{attributes}    mode : {{"check", "fill", "clamp", "wrap", "unchecked"}}
         What an index outside ``[-s, s)`` does (see the package docstring).
     out : numpy.ndarray, optional
         C-contiguous array of the result's shape and ``data``'s dtype to
@@ -183,9 +166,43 @@ def gather(data, indices, axis=0, batch_dims=0, mode="check", out=None):
         An index out of range in ``check`` mode, or any index along an
         empty dimension (except in ``fill`` mode).
     ValueError
-        Bad ``axis``/``batch_dims``, shapes that do not fit, or an unknown ``mode``.
+        Bad {names}, shapes that do not fit, or an unknown ``mode``.
     TypeError
         Unsupported dtypes, or an ``out`` of the wrong dtype.
+"""
+
+_ATTRIBUTE_DOC = {
+    "axis": "    axis : int\n        The dimension of ``data`` to gather "
+            "along, in ``[-r, r-1]``.\n",
+    "batch_dims": "    batch_dims : int\n        Leading dimensions shared "
+                  "by ``data`` and ``indices``.\n",
+}
+
+
+def _documented(*attributes):
+    """Appends the sections every op shares to the op's own docstring."""
+    def decorate(fn):
+        fn.__doc__ += _SHARED_DOC.format(
+            attributes="".join(_ATTRIBUTE_DOC[a] for a in attributes),
+            names="/".join(f"``{a}``" for a in attributes))
+        return fn
+    return decorate
+
+
+@_documented("axis", "batch_dims")
+def gather(data, indices, axis=0, batch_dims=0, mode="check", out=None):
+    """Gather slices of ``data`` along ``axis`` (ONNX Gather, OpenVINO
+    Gather-8, ``np.take`` with batch dimensions).
+
+    With ``b = batch_dims`` leading dimensions shared by ``data`` and
+    ``indices``::
+
+        out[p[:axis], i[b:], p[axis+1:]] = data[p[:axis], indices[p[:b], i[b:]], p[axis+1:]]
+
+    ``axis`` is in ``[-r, r-1]`` and ``batch_dims`` in ``[-q, q]`` (negative
+    values count from the back), with ``batch_dims <= axis`` once normalized.
+    The result has shape ``data.shape[:axis] + indices.shape[batch_dims:] +
+    data.shape[axis+1:]``; scalar indices remove the axis.
 
     >>> gather_mlir.gather([[1, 2, 3, 4, 5], [6, 7, 8, 9, 10]],
     ...                    [[0, 0, 4], [4, 0, 0]], axis=1, batch_dims=1)
@@ -202,6 +219,7 @@ def gather(data, indices, axis=0, batch_dims=0, mode="check", out=None):
     return _run("gather", data, indices, axis, batch_dims, mode, out)
 
 
+@_documented("axis")
 def gather_elements(data, indices, axis=0, mode="check", out=None):
     """Gather single elements along ``axis`` (ONNX GatherElements,
     ``torch.gather``, ``np.take_along_axis``)::
@@ -210,35 +228,6 @@ def gather_elements(data, indices, axis=0, mode="check", out=None):
 
     ``indices`` has the rank of ``data``; along every other dimension it may
     be no longer than ``data``. The result has the shape of ``indices``.
-
-    Parameters
-    ----------
-    data : array_like
-        bool, int8..int64, uint8..uint64, float16/32/64 or complex64/128.
-    indices : array_like of integers
-        Read as signed values; negative values count from the end.
-    axis : int
-        The dimension of ``data`` to gather along, in ``[-r, r-1]``.
-    mode : {"check", "fill", "clamp", "wrap", "unchecked"}
-        What an index outside ``[-s, s)`` does (see the package docstring).
-    out : numpy.ndarray, optional
-        C-contiguous array of the result's shape and ``data``'s dtype to
-        write into; it is returned.
-
-    Returns
-    -------
-    numpy.ndarray
-        The gathered values, with ``data``'s dtype.
-
-    Raises
-    ------
-    IndexError
-        An index out of range in ``check`` mode, or any index along an
-        empty dimension (except in ``fill`` mode).
-    ValueError
-        Bad ``axis``, shapes that do not fit, or an unknown ``mode``.
-    TypeError
-        Unsupported dtypes, or an ``out`` of the wrong dtype.
 
     >>> gather_mlir.gather_elements([[1, 2], [3, 4]], [[0, 0], [1, 0]], axis=1)
     array([[1, 1],
@@ -253,6 +242,7 @@ def gather_elements(data, indices, axis=0, mode="check", out=None):
     return _run("gather_elements", data, indices, axis, 0, mode, out)
 
 
+@_documented("batch_dims")
 def gather_nd(data, indices, batch_dims=0, mode="check", out=None):
     """Gather slices of ``data`` by index tuples (ONNX GatherND, TF
     ``gather_nd``): the last dimension of ``indices`` holds tuples of length
@@ -260,35 +250,6 @@ def gather_nd(data, indices, batch_dims=0, mode="check", out=None):
 
     The result has shape ``indices.shape[:-1] + data.shape[batch_dims + k:]``.
     Each component of a tuple is checked against its own dimension.
-
-    Parameters
-    ----------
-    data : array_like
-        bool, int8..int64, uint8..uint64, float16/32/64 or complex64/128.
-    indices : array_like of integers
-        Read as signed values; negative values count from the end.
-    batch_dims : int
-        Leading dimensions (``>= 0``) shared by ``data`` and ``indices``.
-    mode : {"check", "fill", "clamp", "wrap", "unchecked"}
-        What an index outside ``[-s, s)`` does (see the package docstring).
-    out : numpy.ndarray, optional
-        C-contiguous array of the result's shape and ``data``'s dtype to
-        write into; it is returned.
-
-    Returns
-    -------
-    numpy.ndarray
-        The gathered values, with ``data``'s dtype.
-
-    Raises
-    ------
-    IndexError
-        An index out of range in ``check`` mode, or any index along an
-        empty dimension (except in ``fill`` mode).
-    ValueError
-        Bad ``batch_dims``, shapes that do not fit, or an unknown ``mode``.
-    TypeError
-        Unsupported dtypes, or an ``out`` of the wrong dtype.
 
     >>> gather_mlir.gather_nd([[0, 1], [2, 3]], [[0, 0], [1, 1]])
     array([0, 3])

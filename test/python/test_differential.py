@@ -51,6 +51,18 @@ def indices_of(draw, shape, dtype, size, mode):
     return np.array(flat, dtype=dtype).reshape(shape)
 
 
+def mode_and_indices(draw, shape, size):
+    """A mode and indices for it; `unchecked` needs valid indices, and an
+    empty dimension has none, so it falls back to `fill` there."""
+    mode = draw(st.sampled_from(MODES))
+    dtype = draw(st.sampled_from(INDEX_DTYPES))
+    indices = indices_of(draw, shape, dtype, size, mode)
+    if indices is None:
+        mode = "fill"
+        indices = indices_of(draw, shape, dtype, size, mode)
+    return mode, indices
+
+
 def same_outcome(actual_fn, expected_fn):
     """Both raise IndexError, or both return equal arrays of one dtype."""
     try:
@@ -73,14 +85,7 @@ def gather_case(draw):
     batch_dims = draw(st.integers(0, axis))
     index_shape = data_shape[:batch_dims] + draw(
         st.lists(st.integers(0, 3), max_size=3 - min(batch_dims, 3)))
-    mode = draw(st.sampled_from(MODES))
-    index_dtype = draw(st.sampled_from(INDEX_DTYPES))
-    indices = indices_of(draw, index_shape, index_dtype, data_shape[axis],
-                         mode)
-    if indices is None:
-        mode = "fill"
-        indices = indices_of(draw, index_shape, index_dtype,
-                             data_shape[axis], mode)
+    mode, indices = mode_and_indices(draw, index_shape, data_shape[axis])
     data = data_of(draw, data_shape, draw(st.sampled_from(DATA_DTYPES)))
     # Written axes and batch_dims may be negative.
     q = len(index_shape)
@@ -107,14 +112,7 @@ def gather_elements_case(draw):
     axis = draw(st.integers(0, r - 1))
     index_shape = [draw(st.integers(0, 5)) if d == axis else
                    draw(st.integers(0, n)) for d, n in enumerate(data_shape)]
-    mode = draw(st.sampled_from(MODES))
-    index_dtype = draw(st.sampled_from(INDEX_DTYPES))
-    indices = indices_of(draw, index_shape, index_dtype, data_shape[axis],
-                         mode)
-    if indices is None:
-        mode = "fill"
-        indices = indices_of(draw, index_shape, index_dtype,
-                             data_shape[axis], mode)
+    mode, indices = mode_and_indices(draw, index_shape, data_shape[axis])
     data = data_of(draw, data_shape, draw(st.sampled_from(DATA_DTYPES)))
     if draw(st.booleans()):
         axis -= r
