@@ -1,4 +1,5 @@
-//===- GatherKernels.cpp - Loop nests that compute the gather ops -*- C++ -*-===//
+//===- GatherKernels.cpp - Loop nests that compute the gather ops -*- C++
+//-*-===//
 //
 // The one place that knows how a gather op becomes loops on memrefs. Both the
 // convert-gather-to-affine patterns and the One-Shot Bufferize model of the
@@ -35,7 +36,11 @@ using namespace mlir::gather;
 namespace {
 
 /// The op codes the runtime hook receives.
-enum class HookOpCode : int64_t { Gather = 0, GatherElements = 1, GatherND = 2 };
+enum class HookOpCode : int64_t {
+  Gather = 0,
+  GatherElements = 1,
+  GatherND = 2
+};
 
 /// One index component: its value and the size of the data dimension it
 /// selects along (both i64), and that dimension's number.
@@ -57,10 +62,11 @@ struct Subscript {
 class KernelEmitter {
 public:
   KernelEmitter(OpBuilder &b, Operation *op, GatherMode mode,
-                const GatherLoweringOptions &options, Value data,
-                Value indices, Value out)
+                const GatherLoweringOptions &options, Value data, Value indices,
+                Value out)
       : b(b), op(op), loc(op->getLoc()), mode(mode), options(options),
-        data(data), indices(indices), out(out) {}
+        data(data), indices(indices), out(out), sliceData(data), sliceOut(out) {
+  }
 
   void emitGather(const GatherShape &shape);
   void emitGatherElements(const GatherShape &shape);
@@ -72,7 +78,9 @@ public:
 private:
   //===--- Building blocks ------------------------------------------------===//
 
-  Value constIndex(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value constIndex(int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  }
   Value constI64(int64_t v) {
     return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
   }
@@ -117,8 +125,9 @@ private:
   /// `sizes` the sizes of the data dimensions indexed, `components` the
   /// index values to check at one position. Returns an i1 that is true when
   /// every index passed (null when nothing can fail).
-  Value validate(ArrayRef<Value> positions, ArrayRef<Value> sizes,
-                 function_ref<SmallVector<IndexComponent>(ValueRange)> components);
+  Value
+  validate(ArrayRef<Value> positions, ArrayRef<Value> sizes,
+           function_ref<SmallVector<IndexComponent>(ValueRange)> components);
   /// Runs `body` only if `ok` (null means always).
   void guarded(Value ok, function_ref<void()> body);
 
@@ -140,6 +149,10 @@ private:
   int64_t gatherRowLanes();
   /// Lanes per vector for the element type, or 0 when it does not vectorize.
   int64_t vectorLanes(Type element) const;
+  /// Prepares copySlice for slices that are data dims [dataFrom, r) and out
+  /// dims [outFrom, R): when both are contiguous, views them as one row so
+  /// short trailing dims still fill whole vectors. Returns the extents.
+  SmallVector<Value> prepareSlices(int64_t dataFrom, int64_t outFrom);
 
   OpBuilder &b;
   Operation *op;
@@ -147,6 +160,9 @@ private:
   GatherMode mode;
   const GatherLoweringOptions &options;
   Value data, indices, out;
+  /// What copySlice reads and writes: data and out, or views of them with
+  /// the slice dims collapsed (prepareSlices).
+  Value sliceData, sliceOut;
 };
 
 } // namespace
@@ -228,7 +244,8 @@ Value KernelEmitter::zero(Type type) {
         b, loc, vectorType,
         DenseElementsAttr::get(vectorType,
                                b.getZeroAttr(vectorType.getElementType())));
-  return arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(type)));
+  return arith::ConstantOp::create(b, loc,
+                                   cast<TypedAttr>(b.getZeroAttr(type)));
 }
 
 Value KernelEmitter::readIndex(ValueRange subscripts) {
@@ -265,8 +282,8 @@ Subscript KernelEmitter::resolve(Value i, Value s) {
     // already rejected s == 0; the max keeps the division defined anyway.
     Value divisor = arith::MaxSIOp::create(b, loc, s, constI64(1));
     Value rem = arith::RemSIOp::create(b, loc, i, divisor);
-    Value negative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                           rem, c0);
+    Value negative =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, rem, c0);
     Value shifted = arith::AddIOp::create(b, loc, rem, divisor);
     return {toIndex(arith::SelectOp::create(b, loc, negative, shifted, rem)),
             nullptr};
@@ -274,8 +291,8 @@ Subscript KernelEmitter::resolve(Value i, Value s) {
   // -s <= i < 0 means i + s. i + s cannot overflow: s >= 0 > i.
   Value negative =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, i, c0);
-  Value n = arith::SelectOp::create(
-      b, loc, negative, arith::AddIOp::create(b, loc, i, s), i);
+  Value n = arith::SelectOp::create(b, loc, negative,
+                                    arith::AddIOp::create(b, loc, i, s), i);
   switch (mode) {
   case GatherMode::clamp: {
     Value upper = arith::SubIOp::create(b, loc, s, constI64(1));
@@ -309,9 +326,8 @@ static void declareIndexErrorHook(OpBuilder &b, Operation *op) {
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&table->getRegion(0).front());
   Type i64 = b.getI64Type();
-  auto hook = func::FuncOp::create(
-      b, op->getLoc(), kIndexErrorHook,
-      b.getFunctionType({i64, i64, i64, i64}, {}));
+  auto hook = func::FuncOp::create(b, op->getLoc(), kIndexErrorHook,
+                                   b.getFunctionType({i64, i64, i64, i64}, {}));
   hook.setPrivate();
 }
 
@@ -426,12 +442,13 @@ void KernelEmitter::copyRow(ValueRange dataPrefix, ValueRange outPrefix,
   std::optional<int64_t> staticN = getConstantIntValue(n);
   if (staticN)
     lanes = std::min<int64_t>(lanes, llvm::bit_floor(uint64_t(*staticN)));
-  if (lanes < 2 || !hasUnitInnerStride(data) || !hasUnitInnerStride(out)) {
+  if (lanes < 2 || !hasUnitInnerStride(sliceData) ||
+      !hasUnitInnerStride(sliceOut)) {
     forLoop(n, 1, [&](Value j) {
       SmallVector<Value> src(dataPrefix), dst(outPrefix);
       src.push_back(j);
       dst.push_back(j);
-      store(zeros ? zero(element) : load(data, src), out, dst);
+      store(zeros ? zero(element) : load(sliceData, src), sliceOut, dst);
     });
     return;
   }
@@ -444,14 +461,14 @@ void KernelEmitter::copyRow(ValueRange dataPrefix, ValueRange outPrefix,
   };
   // Full vectors over [0, n - n mod lanes), then one masked tail.
   AffineExpr s0 = b.getAffineSymbolExpr(0);
-  Value full = affine::makeComposedAffineApply(b, loc, s0 - s0 % lanes, {n})
-                   .getResult();
+  Value full =
+      affine::makeComposedAffineApply(b, loc, s0 - s0 % lanes, {n}).getResult();
   forLoop(full, lanes, [&](Value j) {
     Value v = zeros ? zero(vectorType)
-                    : vector::LoadOp::create(b, loc, vectorType, data,
+                    : vector::LoadOp::create(b, loc, vectorType, sliceData,
                                              at(dataPrefix, j))
                           .getResult();
-    vector::StoreOp::create(b, loc, v, out, at(outPrefix, j));
+    vector::StoreOp::create(b, loc, v, sliceOut, at(outPrefix, j));
   });
   if (staticN && *staticN % lanes == 0)
     return;
@@ -462,15 +479,37 @@ void KernelEmitter::copyRow(ValueRange dataPrefix, ValueRange outPrefix,
         vector::CreateMaskOp::create(b, loc, maskType, ValueRange{rest});
     Value v = zero(vectorType);
     if (!zeros)
-      v = vector::MaskedLoadOp::create(b, loc, vectorType, data,
+      v = vector::MaskedLoadOp::create(b, loc, vectorType, sliceData,
                                        at(dataPrefix, full), mask, v);
-    vector::MaskedStoreOp::create(b, loc, out, at(outPrefix, full), mask, v);
+    vector::MaskedStoreOp::create(b, loc, sliceOut, at(outPrefix, full), mask,
+                                  v);
   };
   if (staticN)
     return tail();
-  Value hasTail = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, n,
-                                        full);
+  Value hasTail =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, n, full);
   ifThenElse(hasTail, tail);
+}
+
+SmallVector<Value> KernelEmitter::prepareSlices(int64_t dataFrom,
+                                                int64_t outFrom) {
+  auto contiguous = [](Value v) {
+    return cast<MemRefType>(v.getType()).getLayout().isIdentity();
+  };
+  int64_t rank = cast<MemRefType>(data.getType()).getRank();
+  int64_t outRank = cast<MemRefType>(out.getType()).getRank();
+  if (rank - dataFrom < 2 || !contiguous(data) || !contiguous(out))
+    return dims(data, dataFrom, rank);
+  auto collapse = [&](Value memref, int64_t from, int64_t r) -> Value {
+    SmallVector<ReassociationIndices> groups;
+    for (int64_t d = 0; d < from; ++d)
+      groups.push_back({d});
+    groups.emplace_back(llvm::to_vector(llvm::seq<int64_t>(from, r)));
+    return memref::CollapseShapeOp::create(b, loc, memref, groups);
+  };
+  sliceData = collapse(data, dataFrom, rank);
+  sliceOut = collapse(out, outFrom, outRank);
+  return {dim(sliceData, dataFrom)};
 }
 
 void KernelEmitter::copySlice(ValueRange dataPrefix, ValueRange outPrefix,
@@ -478,7 +517,8 @@ void KernelEmitter::copySlice(ValueRange dataPrefix, ValueRange outPrefix,
   Type element = cast<MemRefType>(data.getType()).getElementType();
   auto copy = [&](bool zeros) {
     if (extents.empty()) {
-      store(zeros ? zero(element) : load(data, dataPrefix), out, outPrefix);
+      store(zeros ? zero(element) : load(sliceData, dataPrefix), sliceOut,
+            outPrefix);
       return;
     }
     // Loops over the slice's outer dimensions; the innermost is one row.
@@ -492,7 +532,8 @@ void KernelEmitter::copySlice(ValueRange dataPrefix, ValueRange outPrefix,
   };
   if (!valid)
     return copy(false);
-  ifThenElse(valid, [&] { copy(false); }, [&] { copy(true); });
+  ifThenElse(
+      valid, [&] { copy(false); }, [&] { copy(true); });
 }
 
 int64_t KernelEmitter::gatherRowLanes() {
@@ -522,49 +563,46 @@ void KernelEmitter::gatherRow(ValueRange dataPrefix, ValueRange indexPrefix,
 
   // One chunk at column j; `inBounds` masks the tail (null for full chunks).
   auto chunk = [&](Value j, Value inBounds) {
-    Value raw =
-        inBounds
-            ? vector::MaskedLoadOp::create(b, loc, indexType, indices,
-                                           at(indexPrefix, j), inBounds,
-                                           zero(indexType))
-                  .getResult()
-            : vector::LoadOp::create(b, loc, indexType, indices,
-                                     at(indexPrefix, j))
-                  .getResult();
-    Value wide = indexElement.isIndex()
-                     ? arith::IndexCastOp::create(b, loc, offsetType, raw)
-                           .getResult()
-                     : indexElement.getIntOrFloatBitWidth() < 64
-                           ? arith::ExtSIOp::create(b, loc, offsetType, raw)
-                                 .getResult()
-                           : raw;
+    Value raw = inBounds
+                    ? vector::MaskedLoadOp::create(b, loc, indexType, indices,
+                                                   at(indexPrefix, j), inBounds,
+                                                   zero(indexType))
+                          .getResult()
+                    : vector::LoadOp::create(b, loc, indexType, indices,
+                                             at(indexPrefix, j))
+                          .getResult();
+    Value wide =
+        indexElement.isIndex()
+            ? arith::IndexCastOp::create(b, loc, offsetType, raw).getResult()
+        : indexElement.getIntOrFloatBitWidth() < 64
+            ? arith::ExtSIOp::create(b, loc, offsetType, raw).getResult()
+            : raw;
     Subscript s = resolve(wide, axisSize);
     Value mask = s.valid;
     if (inBounds)
       mask = mask ? arith::AndIOp::create(b, loc, mask, inBounds).getResult()
                   : inBounds;
     if (!mask)
-      mask = vector::ConstantMaskOp::create(
-          b, loc, maskType, ArrayRef<int64_t>{lanes});
+      mask = vector::ConstantMaskOp::create(b, loc, maskType,
+                                            ArrayRef<int64_t>{lanes});
     Value v = vector::GatherOp::create(b, loc, valueType, data, rowBase,
                                        s.index, mask, zero(valueType));
     if (inBounds)
-      vector::MaskedStoreOp::create(b, loc, out, at(outPrefix, j), inBounds,
-                                    v);
+      vector::MaskedStoreOp::create(b, loc, out, at(outPrefix, j), inBounds, v);
     else
       vector::StoreOp::create(b, loc, v, out, at(outPrefix, j));
   };
 
   AffineExpr s0 = b.getAffineSymbolExpr(0);
-  Value full = affine::makeComposedAffineApply(b, loc, s0 - s0 % lanes, {n})
-                   .getResult();
+  Value full =
+      affine::makeComposedAffineApply(b, loc, s0 - s0 % lanes, {n}).getResult();
   forLoop(full, lanes, [&](Value j) { chunk(j, nullptr); });
   Value hasTail =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, n, full);
   ifThenElse(hasTail, [&] {
     Value rest = arith::SubIOp::create(b, loc, n, full);
-    chunk(full, vector::CreateMaskOp::create(b, loc, maskType,
-                                             ValueRange{rest}));
+    chunk(full,
+          vector::CreateMaskOp::create(b, loc, maskType, ValueRange{rest}));
   });
 }
 
@@ -598,7 +636,7 @@ void KernelEmitter::emitGather(const GatherShape &shape) {
   guarded(ok, [&] {
     // Loop over the result's leading dims: data[:axis] then indices[b:].
     SmallVector<Value> ubs = dims(out, 0, a + q - bd);
-    SmallVector<Value> extents = dims(data, a + 1, r);
+    SmallVector<Value> extents = prepareSlices(a + 1, a + q - bd);
     loopNest(ubs, [&](ValueRange ivs) {
       SmallVector<Value> indexAt(ivs.take_front(bd));
       indexAt.append(ivs.begin() + a, ivs.end());
@@ -660,7 +698,7 @@ void KernelEmitter::emitGatherND(const GatherShape &shape) {
   };
   Value ok = validate(dims(indices, 0, q - 1), sizes, tuple);
   guarded(ok, [&] {
-    SmallVector<Value> extents = dims(data, bd + k, r);
+    SmallVector<Value> extents = prepareSlices(bd + k, q - 1);
     loopNest(dims(out, 0, q - 1), [&](ValueRange ivs) {
       SmallVector<Value> dataPrefix(ivs.take_front(bd));
       Value valid;
@@ -668,17 +706,18 @@ void KernelEmitter::emitGatherND(const GatherShape &shape) {
         Subscript s = resolve(c.value, c.size);
         dataPrefix.push_back(s.index);
         if (s.valid)
-          valid = valid ? arith::AndIOp::create(b, loc, valid, s.valid)
-                        : s.valid;
+          valid =
+              valid ? arith::AndIOp::create(b, loc, valid, s.valid) : s.valid;
       }
       copySlice(dataPrefix, ivs, extents, valid);
     });
   });
 }
 
-LogicalResult mlir::gather::emitGatherKernel(
-    OpBuilder &b, Operation *op, Value data, Value indices, Value out,
-    const GatherLoweringOptions &options) {
+LogicalResult
+mlir::gather::emitGatherKernel(OpBuilder &b, Operation *op, Value data,
+                               Value indices, Value out,
+                               const GatherLoweringOptions &options) {
   for (Value v : {data, indices, out})
     if (!isa<MemRefType>(v.getType()))
       return op->emitOpError("cannot lower: operands must be ranked memrefs, "

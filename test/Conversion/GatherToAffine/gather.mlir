@@ -170,3 +170,19 @@ func.func @gather_last_axis_vector_gather(%d: tensor<4x100xf32>, %i: tensor<4x9x
   %0 = gather.gather %d[%i] {axis = 1 : i64, batch_dims = 1 : i64, mode = #gather<mode wrap>} : (tensor<4x100xf32>, tensor<4x9xi64>) -> tensor<4x9xf32>
   return %0 : tensor<4x9xf32>
 }
+
+// -----
+
+/// Contiguous slices of several dims are one row: 4x3x2 = 24 floats are
+/// three full vectors, not twelve rows of two.
+// CHECK-LABEL: func.func @gather_collapses_contiguous_slices
+// CHECK-DAG: %[[D:.*]] = memref.collapse_shape %{{.*}} {{\[}}[0], [1, 2, 3]] : memref<5x4x3x2xf32> into memref<5x24xf32>
+// CHECK-DAG: %[[O:.*]] = memref.collapse_shape %{{.*}} {{\[}}[0], [1, 2, 3]] : memref<3x4x3x2xf32> into memref<3x24xf32>
+// CHECK: affine.for %[[I:.*]] = 0 to 3 {
+// CHECK:   affine.for %[[J:.*]] = 0 to 24 step 8 {
+// CHECK:     %[[V:.*]] = vector.load %[[D]][%{{.*}}, %[[J]]] : memref<5x24xf32>, vector<8xf32>
+// CHECK:     vector.store %[[V]], %[[O]][%[[I]], %[[J]]]
+func.func @gather_collapses_contiguous_slices(%d: tensor<5x4x3x2xf32>, %i: tensor<3xi64>) -> tensor<3x4x3x2xf32> {
+  %0 = gather.gather %d[%i] {mode = #gather<mode unchecked>} : (tensor<5x4x3x2xf32>, tensor<3xi64>) -> tensor<3x4x3x2xf32>
+  return %0 : tensor<3x4x3x2xf32>
+}
