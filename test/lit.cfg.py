@@ -45,5 +45,7 @@ runner_libs = ",".join([
 ])
 mlir_run = (os.path.join(config.llvm_tools_dir, "mlir-runner")
             + " -entry-point-result=void -shared-libs=" + runner_libs)
+config.substitutions.append(("%run_main_omp", mlir_run + "," + os.path.join(
+    config.llvm_lib_dir, "libomp.so") + " -e main"))
 config.substitutions.append(("%run_main", mlir_run + " -e main"))
 config.substitutions.append(("%mlir_run", mlir_run))

@@ -18,8 +18,10 @@
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
 #include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/OpenMPToLLVM/ConvertOpenMPToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/SCFToOpenMP/SCFToOpenMP.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -37,6 +39,7 @@ void mlir::gather::buildGatherToLLVMPipeline(
   ConvertGatherToAffineOptions lowering;
   lowering.vectorize = options.vectorize;
   lowering.vectorBits = options.vectorBits;
+  lowering.parallel = options.parallel;
   pm.addPass(createConvertGatherToAffine(lowering));
   // Elementwise arith on tensors (e.g. index arithmetic) goes through linalg.
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
@@ -53,17 +56,23 @@ void mlir::gather::buildGatherToLLVMPipeline(
   pm.addPass(createCSEPass());
   pm.addPass(createLoopInvariantCodeMotionPass());
   pm.addPass(createLowerAffinePass());
-  pm.addPass(createSCFToControlFlowPass());
+  if (options.parallel)
+    pm.addPass(createConvertSCFToOpenMPPass());
   if (options.cInterface)
     pm.addPass(createGatherEmitCInterface());
 
+  // memref before scf-to-cf: scf-to-openmp wraps parallel bodies in
+  // memref.alloca_scope, which must be lowered while they are one block.
   pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertComplexToLLVMPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
+  if (options.parallel)
+    pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());

@@ -1,6 +1,7 @@
 // RUN: gather-opt %s --gather-to-llvm | FileCheck %s --check-prefix=MLIR
 // RUN: gather-opt %s --gather-to-llvm | mlir-translate --mlir-to-llvmir | FileCheck %s --check-prefix=LLVM
 // RUN: gather-opt %s --gather-to-llvm="c-interface=false" | mlir-translate --mlir-to-llvmir | FileCheck %s --check-prefix=NOCIFACE
+// RUN: gather-opt %s --gather-to-llvm="parallel=true" | mlir-translate --mlir-to-llvmir | FileCheck %s --check-prefix=OMP
 
 // gather-to-llvm leaves only the LLVM dialect, which mlir-translate turns
 // into LLVM IR with the C interface of each public function.
@@ -20,6 +21,9 @@
 // LLVM: define void @_mlir_ciface_rows(ptr {{.*}}, ptr {{.*}}, ptr {{.*}})
 
 // NOCIFACE-NOT: _mlir_ciface_
+
+/// parallel=true forks the gather loop onto OpenMP threads.
+// OMP: call void {{.*}}@__kmpc_fork_call
 func.func @rows(%d: tensor<?x?xf32>, %i: tensor<?xi64>) -> tensor<?x?xf32> {
   %0 = gather.gather %d[%i] : (tensor<?x?xf32>, tensor<?xi64>) -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>

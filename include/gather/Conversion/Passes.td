@@ -23,7 +23,9 @@ def ConvertGatherToAffine : Pass<"convert-gather-to-affine", "ModuleOp"> {
       `gather_mlir_index_error` instead of gathering;
     * with `vectorize`, the contiguous trailing slice of gather and
       gather_nd moves with `vector.load`/`vector.store` plus a masked tail,
-      and gather_elements along the innermost axis uses `vector.gather`.
+      and gather_elements along the innermost axis uses `vector.gather`;
+    * with `parallel`, the outermost loop over result slices is an
+      `scf.parallel` (each iteration writes its own part of the result).
   }];
   let dependentDialects = [
     "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
@@ -37,6 +39,8 @@ def ConvertGatherToAffine : Pass<"convert-gather-to-affine", "ModuleOp"> {
            "Move contiguous slices with vector operations">,
     Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"256",
            "Bits per vector (lanes = vector-bits / element bits)">,
+    Option<"parallel", "parallel", "bool", /*default=*/"false",
+           "Make the outermost gather loop an scf.parallel">,
   ];
 }
 

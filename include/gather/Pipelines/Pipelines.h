@@ -18,6 +18,11 @@ struct GatherToLLVMOptions : public PassPipelineOptions<GatherToLLVMOptions> {
       *this, "vector-bits",
       llvm::cl::desc("Bits per vector (lanes = vector-bits / element bits)"),
       llvm::cl::init(256)};
+  PassOptions::Option<bool> parallel{
+      *this, "parallel",
+      llvm::cl::desc("Run the outermost gather loop on OpenMP threads "
+                     "(link libomp)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> cInterface{
       *this, "c-interface",
       llvm::cl::desc("Give public functions a C-callable _mlir_ciface_ "
@@ -33,9 +38,10 @@ struct GatherToLLVMOptions : public PassPipelineOptions<GatherToLLVMOptions> {
 ///      then the ownership-based buffer deallocation pipeline, and
 ///      convert-linalg-to-affine-loops,
 ///   3. canonicalize, cse, loop-invariant code motion,
-///   4. lower-affine, convert-scf-to-cf,
+///   4. lower-affine, (option parallel) convert-scf-to-openmp,
 ///   5. gather-emit-c-interface (option c-interface),
-///   6. vector, memref, complex, arith, index, func and cf to LLVM, and
+///   6. vector and memref to LLVM, convert-scf-to-cf, then complex, arith,
+///      index, (parallel) openmp, func and cf to LLVM, and
 ///      reconcile-unrealized-casts.
 void buildGatherToLLVMPipeline(OpPassManager &pm,
                                const GatherToLLVMOptions &options);

@@ -96,11 +96,15 @@ private:
   }
 
   /// for iv = 0 to ub step `step`: body(iv). affine.for when the bound is a
-  /// valid affine symbol, scf.for otherwise.
-  void forLoop(Value ub, int64_t step, function_ref<void(Value)> body);
+  /// valid affine symbol, scf.for otherwise; scf.parallel if `parallel`.
+  void forLoop(Value ub, int64_t step, function_ref<void(Value)> body,
+               bool parallel = false);
   /// A nest of unit-step loops over [0, ubs[i]).
   void loopNest(ArrayRef<Value> ubs, function_ref<void(ValueRange)> body,
                 SmallVector<Value> ivs = {});
+  /// loopNest whose outermost loop is parallel when the options ask for it:
+  /// for the gather phase, where iterations write disjoint results.
+  void parallelNest(ArrayRef<Value> ubs, function_ref<void(ValueRange)> body);
   /// if (cond) then() else otherwise().
   void ifThenElse(Value cond, function_ref<void()> then,
                   function_ref<void()> otherwise = nullptr);
@@ -172,11 +176,17 @@ private:
 //===----------------------------------------------------------------------===//
 
 void KernelEmitter::forLoop(Value ub, int64_t step,
-                            function_ref<void(Value)> body) {
+                            function_ref<void(Value)> body, bool parallel) {
   OpBuilder::InsertionGuard guard(b);
   Block *bodyBlock;
   Value iv;
-  if (affine::isValidSymbol(ub)) {
+  if (parallel) {
+    auto loop = scf::ParallelOp::create(b, loc, ValueRange{constIndex(0)},
+                                        ValueRange{ub},
+                                        ValueRange{constIndex(step)});
+    bodyBlock = loop.getBody();
+    iv = loop.getInductionVars().front();
+  } else if (affine::isValidSymbol(ub)) {
     AffineMap lbMap = b.getConstantAffineMap(0);
     AffineMap ubMap = AffineMap::get(0, 1, b.getAffineSymbolExpr(0));
     auto loop = affine::AffineForOp::create(b, loc, ValueRange{}, lbMap,
@@ -202,6 +212,16 @@ void KernelEmitter::loopNest(ArrayRef<Value> ubs,
     inner.push_back(iv);
     loopNest(ubs.drop_front(), body, inner);
   });
+}
+
+void KernelEmitter::parallelNest(ArrayRef<Value> ubs,
+                                 function_ref<void(ValueRange)> body) {
+  if (ubs.empty() || !options.parallel)
+    return loopNest(ubs, body);
+  forLoop(
+      ubs.front(), 1,
+      [&](Value iv) { loopNest(ubs.drop_front(), body, {iv}); },
+      /*parallel=*/true);
 }
 
 void KernelEmitter::ifThenElse(Value cond, function_ref<void()> then,
@@ -625,7 +645,7 @@ void KernelEmitter::emitGather(const GatherShape &shape) {
   if (lanes) {
     return guarded(ok, [&] {
       SmallVector<Value> ubs = dims(out, 0, a + q - bd);
-      loopNest(ArrayRef(ubs).drop_back(), [&](ValueRange ivs) {
+      parallelNest(ArrayRef(ubs).drop_back(), [&](ValueRange ivs) {
         SmallVector<Value> indexPrefix(ivs.take_front(bd));
         indexPrefix.append(ivs.begin() + a, ivs.end());
         gatherRow(ivs.take_front(a), indexPrefix, ivs, ubs.back(), axisSize,
@@ -637,7 +657,7 @@ void KernelEmitter::emitGather(const GatherShape &shape) {
     // Loop over the result's leading dims: data[:axis] then indices[b:].
     SmallVector<Value> ubs = dims(out, 0, a + q - bd);
     SmallVector<Value> extents = prepareSlices(a + 1, a + q - bd);
-    loopNest(ubs, [&](ValueRange ivs) {
+    parallelNest(ubs, [&](ValueRange ivs) {
       SmallVector<Value> indexAt(ivs.take_front(bd));
       indexAt.append(ivs.begin() + a, ivs.end());
       Subscript s = resolve(readIndex(indexAt), axisSize);
@@ -660,13 +680,13 @@ void KernelEmitter::emitGatherElements(const GatherShape &shape) {
   Type element = cast<MemRefType>(data.getType()).getElementType();
   if (int64_t lanes = a == r - 1 ? gatherRowLanes() : 0) {
     return guarded(ok, [&] {
-      loopNest(ArrayRef(ubs).drop_back(), [&](ValueRange ivs) {
+      parallelNest(ArrayRef(ubs).drop_back(), [&](ValueRange ivs) {
         gatherRow(ivs, ivs, ivs, ubs.back(), axisSize, lanes);
       });
     });
   }
   guarded(ok, [&] {
-    loopNest(ubs, [&](ValueRange ivs) {
+    parallelNest(ubs, [&](ValueRange ivs) {
       Subscript s = resolve(readIndex(ivs), axisSize);
       SmallVector<Value> at(ivs);
       at[a] = s.index;
@@ -699,7 +719,7 @@ void KernelEmitter::emitGatherND(const GatherShape &shape) {
   Value ok = validate(dims(indices, 0, q - 1), sizes, tuple);
   guarded(ok, [&] {
     SmallVector<Value> extents = prepareSlices(bd + k, q - 1);
-    loopNest(dims(out, 0, q - 1), [&](ValueRange ivs) {
+    parallelNest(dims(out, 0, q - 1), [&](ValueRange ivs) {
       SmallVector<Value> dataPrefix(ivs.take_front(bd));
       Value valid;
       for (const IndexComponent &c : tuple(ivs)) {

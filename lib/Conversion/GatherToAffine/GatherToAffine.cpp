@@ -103,7 +103,7 @@ struct ConvertGatherToAffinePass
     target.addIllegalDialect<GatherDialect>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     RewritePatternSet patterns(context);
-    populateGatherToAffinePatterns(patterns, {vectorize, vectorBits});
+    populateGatherToAffinePatterns(patterns, {vectorize, vectorBits, parallel});
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();

@@ -17,6 +17,9 @@ struct GatherLoweringOptions {
   bool vectorize = true;
   /// Bits in one vector; its lane count is this over the element width.
   unsigned vectorBits = 256;
+  /// Make the outermost loop of the gather (not of the validation, which
+  /// reports the first bad index) an scf.parallel, for scf-to-openmp.
+  bool parallel = false;
 };
 
 /// The runtime hook a failed `check` (or an index into an empty dimension in
