@@ -132,7 +132,9 @@ public:
   }
 
   /// JIT-compiles an LLVM-dialect module; the hook resolves to Python.
-  std::unique_ptr<ExecutionEngine> jit(ModuleOp module, unsigned optLevel) {
+  /// `openmp` loads libomp for modules lowered with parallel=true.
+  std::unique_ptr<ExecutionEngine> jit(ModuleOp module, unsigned optLevel,
+                                       bool openmp = false) {
     DiagnosticCollector diags(ctx);
     auto transformer = makeOptimizingTransformer(optLevel, 0, nullptr);
     ExecutionEngineOptions options;
@@ -140,6 +142,10 @@ public:
     options.jitCodeGenOptLevel =
         optLevel >= 3 ? llvm::CodeGenOptLevel::Aggressive
                       : llvm::CodeGenOptLevel::Default;
+    SmallVector<StringRef> libs;
+    if (openmp)
+      libs.push_back(GATHER_OPENMP_LIBRARY);
+    options.sharedLibPaths = libs;
     auto engine = ExecutionEngine::create(module, options);
     if (!engine)
       throw py::value_error("cannot JIT-compile the module: " +
@@ -226,6 +232,9 @@ std::string shapedTypeText(const char *kind, int64_t rank, int64_t lastStatic,
 
 using KernelFn = void (*)(void *, void *, void *);
 
+/// Results of at least this many bytes use the parallel kernel.
+constexpr int64_t kParallelBytes = 4 << 20;
+
 /// Compiled kernels by key; each engine lives as long as the process.
 class KernelCache {
 public:
@@ -234,7 +243,7 @@ public:
     return *cache;
   }
 
-  KernelFn lookup(const std::string &key,
+  KernelFn lookup(const std::string &key, bool parallel,
                   const std::function<std::string()> &source) {
     Compiler &compiler = Compiler::get();
     std::lock_guard<std::mutex> lock(compiler.mutex());
@@ -242,8 +251,10 @@ public:
     if (it != kernels.end())
       return it->second;
     OwningOpRef<ModuleOp> module = compiler.parse(source());
-    compiler.runPipeline(*module, "gather-to-llvm");
-    std::unique_ptr<ExecutionEngine> engine = compiler.jit(*module, 3);
+    compiler.runPipeline(*module, parallel ? "gather-to-llvm{parallel=true}"
+                                           : "gather-to-llvm");
+    std::unique_ptr<ExecutionEngine> engine =
+        compiler.jit(*module, 3, parallel);
     auto fn = engine->lookup("_mlir_ciface_kernel");
     if (!fn)
       throw py::value_error("compiled kernel not found: " +
@@ -326,6 +337,13 @@ py::array runGather(OpKind kind, py::array data, py::array indices,
     result = py::array(data.dtype(), dims);
   }
 
+  // Large results are worth OpenMP threads (a parallel region costs
+  // microseconds); small ones run on the calling thread.
+  int64_t resultBytes = data.itemsize();
+  for (int64_t d : resultShape)
+    resultBytes *= d;
+  bool parallel = resultBytes >= kParallelBytes;
+
   // The kernel: normalized attributes, element widths, ranks, mode.
   int64_t dataRank = data.ndim(), indexRank = indices.ndim();
   int64_t tuple = kind == OpKind::ND ? shape->tupleSize : -1;
@@ -335,7 +353,8 @@ py::array runGather(OpKind kind, py::array data, py::array indices,
                     std::to_string(indexRank) + ":" +
                     std::to_string(shape->axis) + ":" +
                     std::to_string(shape->batchDims) + ":" +
-                    std::to_string(tuple) + ":" + mode;
+                    std::to_string(tuple) + ":" + mode +
+                    (parallel ? ":parallel" : "");
   auto source = [&] {
     std::string element = "i" + std::to_string(width);
     std::string indexElement = "i" + std::to_string(indexWidth);
@@ -361,7 +380,7 @@ py::array runGather(OpKind kind, py::array data, py::array indices,
            "\n  bufferization.materialize_in_destination %r in restrict "
            "writable %om : (" + ot + ", " + om + ") -> ()\n  return\n}\n";
   };
-  KernelFn kernel = KernelCache::get().lookup(key, source);
+  KernelFn kernel = KernelCache::get().lookup(key, parallel, source);
 
   std::vector<int64_t> d = descriptorOf(data), i = descriptorOf(indices),
                        o = descriptorOf(result);

@@ -316,3 +316,20 @@ def test_second_call_does_not_recompile():
 def test_help_reads_well():
     assert "mode" in g.gather.__doc__ and "batch_dims" in g.gather.__doc__
     assert "IndexError" in g.__doc__
+
+
+def test_large_results_use_parallel_kernels():
+    # >= 4 MiB of result runs the OpenMP variant of the kernel.
+    rng = np.random.default_rng(2)
+    data = rng.random((3000, 128), dtype=np.float32)
+    idx = rng.integers(-3000, 3000, 9000)
+    before = g.compile_count()
+    for mode in ("check", "wrap", "fill"):
+        out = g.gather(data, idx, mode=mode)
+        np.testing.assert_array_equal(out, data[idx])
+    assert g.compile_count() > before
+    elements = g.gather_elements(data, rng.integers(0, 128, (3000, 400)),
+                                 axis=1, mode="clamp")
+    assert elements.shape == (3000, 400)
+    with pytest.raises(IndexError, match="index 3000 is out of range"):
+        g.gather(data, np.append(idx, 3000))
