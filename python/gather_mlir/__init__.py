@@ -40,11 +40,9 @@ __all__ = ["gather", "gather_elements", "gather_nd", "compile_count"]
 
 MODES = ("check", "fill", "clamp", "wrap", "unchecked")
 
-_DATA_DTYPES = frozenset(
-    np.dtype(t)
-    for t in (np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8,
-              np.uint16, np.uint32, np.uint64, np.float16, np.float32,
-              np.float64, np.complex64, np.complex128))
+# bool, int8..int64, uint8..uint64, float16/32/64, complex64/128 by type
+# character (byte order aside: a gather moves whole elements).
+_DATA_CHARS = frozenset("?bhilqBHILQefdFD")
 _INT64_MAX = np.iinfo(np.int64).max
 
 
@@ -79,7 +77,7 @@ def _contiguous(array):
 
 def _data(op, data):
     array = np.asarray(data)
-    if array.dtype.newbyteorder("=") not in _DATA_DTYPES:
+    if array.dtype.char not in _DATA_CHARS:
         raise TypeError(f"{op}: unsupported data dtype {array.dtype}")
     # Byte order does not matter to a gather: it moves whole elements.
     return _contiguous(array)
@@ -116,8 +114,6 @@ def _indices(op, indices, mode, sizes):
 
 
 def _out(op, out, data, indices):
-    if out is None:
-        return None, None
     if not isinstance(out, np.ndarray):
         raise TypeError(f"{op}: out must be a numpy array, not "
                         f"{type(out).__name__}")
@@ -132,10 +128,15 @@ def _out(op, out, data, indices):
     return out, None
 
 
+_KERNELS = {"gather": _native.gather,
+            "gather_elements": _native.gather_elements,
+            "gather_nd": _native.gather_nd}
+
+
 def _run(op, data, indices, axis, batch_dims, mode, out):
-    target, alias = _out(op, out, data, indices)
-    result = getattr(_native, op)(data, indices, axis, batch_dims, mode,
-                                  target)
+    target, alias = (None, None) if out is None else _out(op, out, data,
+                                                          indices)
+    result = _KERNELS[op](data, indices, axis, batch_dims, mode, target)
     if alias is not None:
         alias[...] = result
         return alias

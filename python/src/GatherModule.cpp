@@ -40,6 +40,7 @@
 #include <pybind11/stl.h>
 
 #include <complex>
+#include <cstdio>
 #include <cstdlib>
 #include <mutex>
 #include <unordered_map>
@@ -234,6 +235,9 @@ using KernelFn = void (*)(void *, void *, void *);
 
 /// Results of at least this many bytes use the parallel kernel.
 constexpr int64_t kParallelBytes = 4 << 20;
+/// Calls moving less than this keep the GIL: the kernel takes less time
+/// than releasing and reacquiring it.
+constexpr int64_t kReleaseGilBytes = 16 << 10;
 
 /// Compiled kernels by key; each engine lives as long as the process.
 class KernelCache {
@@ -243,8 +247,8 @@ public:
     return *cache;
   }
 
-  KernelFn lookup(const std::string &key, bool parallel,
-                  const std::function<std::string()> &source) {
+  KernelFn lookup(StringRef key, bool parallel,
+                  function_ref<std::string()> source) {
     Compiler &compiler = Compiler::get();
     std::lock_guard<std::mutex> lock(compiler.mutex());
     auto it = kernels.find(key);
@@ -271,7 +275,7 @@ public:
   }
 
 private:
-  std::unordered_map<std::string, KernelFn> kernels;
+  llvm::StringMap<KernelFn> kernels;
   std::vector<std::unique_ptr<ExecutionEngine>> engines;
   int64_t compilations = 0;
 };
@@ -347,14 +351,16 @@ py::array runGather(OpKind kind, py::array data, py::array indices,
   // The kernel: normalized attributes, element widths, ranks, mode.
   int64_t dataRank = data.ndim(), indexRank = indices.ndim();
   int64_t tuple = kind == OpKind::ND ? shape->tupleSize : -1;
-  std::string key = std::string(opName(kind)) + ":" + std::to_string(width) +
-                    ":" + std::to_string(indexWidth) + ":" +
-                    std::to_string(dataRank) + ":" +
-                    std::to_string(indexRank) + ":" +
-                    std::to_string(shape->axis) + ":" +
-                    std::to_string(shape->batchDims) + ":" +
-                    std::to_string(tuple) + ":" + mode +
-                    (parallel ? ":parallel" : "");
+  char key[160];
+  std::snprintf(key, sizeof(key), "%s:%lld:%lld:%lld:%lld:%lld:%lld:%lld:%s%s",
+                opName(kind), static_cast<long long>(width),
+                static_cast<long long>(indexWidth),
+                static_cast<long long>(dataRank),
+                static_cast<long long>(indexRank),
+                static_cast<long long>(shape->axis),
+                static_cast<long long>(shape->batchDims),
+                static_cast<long long>(tuple), mode.c_str(),
+                parallel ? ":parallel" : "");
   auto source = [&] {
     std::string element = "i" + std::to_string(width);
     std::string indexElement = "i" + std::to_string(indexWidth);
@@ -384,9 +390,11 @@ py::array runGather(OpKind kind, py::array data, py::array indices,
 
   std::vector<int64_t> d = descriptorOf(data), i = descriptorOf(indices),
                        o = descriptorOf(result);
-  {
+  lastIndexError = {};
+  if (resultBytes + indices.nbytes() < kReleaseGilBytes) {
+    kernel(d.data(), i.data(), o.data()); // Shorter than a GIL hand-off.
+  } else {
     py::gil_scoped_release release;
-    lastIndexError = {};
     kernel(d.data(), i.data(), o.data());
   }
   raiseIndexErrorIfAny();
