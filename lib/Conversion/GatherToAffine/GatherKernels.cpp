@@ -84,6 +84,13 @@ private:
   Value constI64(int64_t v) {
     return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
   }
+  /// n - n mod lanes: where full vectors end (a constant when n is).
+  Value fullVectors(Value n, int64_t lanes) {
+    AffineExpr s0 = b.getAffineSymbolExpr(0);
+    return getValueOrCreateConstantIndexOp(
+        b, loc,
+        affine::makeComposedFoldedAffineApply(b, loc, s0 - s0 % lanes, {n}));
+  }
   Value dim(Value memref, int64_t d) {
     return getValueOrCreateConstantIndexOp(
         b, loc, memref::getMixedSize(b, loc, memref, d));
@@ -132,6 +139,11 @@ private:
   Value
   validate(ArrayRef<Value> positions, ArrayRef<Value> sizes,
            function_ref<SmallVector<IndexComponent>(ValueRange)> components);
+  /// check mode along one row of `n` indices at `prefix`, all selecting
+  /// along a dimension of size `s` (i64): vector chunks are tested at once;
+  /// a chunk with a bad index is rescanned by `checkAt` to report the first.
+  void checkRow(ValueRange prefix, Value n, Value s, int64_t lanes,
+                function_ref<void(ValueRange)> checkAt);
   /// Runs `body` only if `ok` (null means always).
   void guarded(Value ok, function_ref<void()> body);
 
@@ -175,15 +187,23 @@ private:
 // Building blocks
 //===----------------------------------------------------------------------===//
 
+/// Whether the innermost dimension of `memref` has unit stride.
+static bool hasUnitInnerStride(Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  return type.getRank() > 0 && type.isLastDimUnitStride();
+}
+
 void KernelEmitter::forLoop(Value ub, int64_t step,
                             function_ref<void(Value)> body, bool parallel) {
+  if (getConstantIntValue(ub) == 0)
+    return; // No iteration: emit nothing.
   OpBuilder::InsertionGuard guard(b);
   Block *bodyBlock;
   Value iv;
   if (parallel) {
-    auto loop = scf::ParallelOp::create(b, loc, ValueRange{constIndex(0)},
-                                        ValueRange{ub},
-                                        ValueRange{constIndex(step)});
+    auto loop =
+        scf::ParallelOp::create(b, loc, ValueRange{constIndex(0)},
+                                ValueRange{ub}, ValueRange{constIndex(step)});
     bodyBlock = loop.getBody();
     iv = loop.getInductionVars().front();
   } else if (affine::isValidSymbol(ub)) {
@@ -219,8 +239,7 @@ void KernelEmitter::parallelNest(ArrayRef<Value> ubs,
   if (ubs.empty() || !options.parallel)
     return loopNest(ubs, body);
   forLoop(
-      ubs.front(), 1,
-      [&](Value iv) { loopNest(ubs.drop_front(), body, {iv}); },
+      ubs.front(), 1, [&](Value iv) { loopNest(ubs.drop_front(), body, {iv}); },
       /*parallel=*/true);
 }
 
@@ -380,7 +399,7 @@ Value KernelEmitter::validate(
   Value c0 = constIndex(0);
   memref::StoreOp::create(b, loc, constI64(0), report, c0);
 
-  loopNest(bounds, [&](ValueRange ivs) {
+  auto checkAt = [&](ValueRange ivs) {
     for (const IndexComponent &c : components(ivs)) {
       Value s = c.size;
       Value bad;
@@ -409,7 +428,23 @@ Value KernelEmitter::validate(
         });
       });
     }
-  });
+  };
+  // One index per position (gather, gather_elements: the positions are all
+  // of `indices`) in check mode: test a vector of indices at once and rescan
+  // only a chunk that has a bad one.
+  auto indicesType = cast<MemRefType>(indices.getType());
+  bool onePerPosition =
+      sizes.size() == 1 && !bounds.empty() &&
+      static_cast<int64_t>(bounds.size()) == indicesType.getRank();
+  int64_t lanes = everyIndex && onePerPosition && hasUnitInnerStride(indices)
+                      ? vectorLanes(indicesType.getElementType())
+                      : 0;
+  if (!lanes)
+    loopNest(bounds, checkAt);
+  else
+    loopNest(ArrayRef(bounds).drop_back(), [&](ValueRange prefix) {
+      checkRow(prefix, bounds.back(), sizes.front(), lanes, checkAt);
+    });
 
   Value failed = arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::ne,
@@ -422,6 +457,59 @@ Value KernelEmitter::validate(
   });
   return arith::XOrIOp::create(
       b, loc, failed, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
+}
+
+void KernelEmitter::checkRow(ValueRange prefix, Value n, Value s, int64_t lanes,
+                             function_ref<void(ValueRange)> checkAt) {
+  Type element = cast<MemRefType>(indices.getType()).getElementType();
+  auto indexType = VectorType::get({lanes}, element);
+  auto wideType = VectorType::get({lanes}, b.getI64Type());
+  auto maskType = VectorType::get({lanes}, b.getI1Type());
+  auto at = [&](Value j) {
+    SmallVector<Value> v(prefix);
+    v.push_back(j);
+    return v;
+  };
+  // Rescans positions [j, j + count) one by one.
+  auto rescan = [&](Value j, Value count) {
+    forLoop(count, 1,
+            [&](Value t) { checkAt(at(arith::AddIOp::create(b, loc, j, t))); });
+  };
+  auto chunk = [&](Value j, Value inBounds, Value count) {
+    Value raw =
+        inBounds
+            ? vector::MaskedLoadOp::create(b, loc, indexType, indices, at(j),
+                                           inBounds, zero(indexType))
+                  .getResult()
+            : vector::LoadOp::create(b, loc, indexType, indices, at(j))
+                  .getResult();
+    Value w = element.getIntOrFloatBitWidth() < 64
+                  ? arith::ExtSIOp::create(b, loc, wideType, raw).getResult()
+                  : raw;
+    Value size = vector::BroadcastOp::create(b, loc, wideType, s);
+    Value zeros = zero(wideType);
+    Value negative =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, w, zeros);
+    Value normalized = arith::SelectOp::create(
+        b, loc, negative, arith::AddIOp::create(b, loc, w, size), w);
+    Value bad = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                      normalized, size);
+    if (inBounds)
+      bad = arith::AndIOp::create(b, loc, bad, inBounds);
+    Value any =
+        vector::ReductionOp::create(b, loc, vector::CombiningKind::OR, bad);
+    ifThenElse(any, [&] { rescan(j, count); });
+  };
+  Value full = fullVectors(n, lanes);
+  forLoop(full, lanes, [&](Value j) { chunk(j, nullptr, constIndex(lanes)); });
+  Value hasTail =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, n, full);
+  ifThenElse(hasTail, [&] {
+    Value rest = arith::SubIOp::create(b, loc, n, full);
+    chunk(full,
+          vector::CreateMaskOp::create(b, loc, maskType, ValueRange{rest}),
+          rest);
+  });
 }
 
 void KernelEmitter::guarded(Value ok, function_ref<void()> body) {
@@ -446,12 +534,6 @@ int64_t KernelEmitter::vectorLanes(Type element) const {
     return 0;
   int64_t lanes = options.vectorBits / bits;
   return lanes >= 2 ? lanes : 0;
-}
-
-/// Whether the innermost dimension of `memref` has unit stride.
-static bool hasUnitInnerStride(Value memref) {
-  auto type = cast<MemRefType>(memref.getType());
-  return type.getRank() > 0 && type.isLastDimUnitStride();
 }
 
 void KernelEmitter::copyRow(ValueRange dataPrefix, ValueRange outPrefix,
@@ -480,9 +562,7 @@ void KernelEmitter::copyRow(ValueRange dataPrefix, ValueRange outPrefix,
     return s;
   };
   // Full vectors over [0, n - n mod lanes), then one masked tail.
-  AffineExpr s0 = b.getAffineSymbolExpr(0);
-  Value full =
-      affine::makeComposedAffineApply(b, loc, s0 - s0 % lanes, {n}).getResult();
+  Value full = fullVectors(n, lanes);
   forLoop(full, lanes, [&](Value j) {
     Value v = zeros ? zero(vectorType)
                     : vector::LoadOp::create(b, loc, vectorType, sliceData,
@@ -613,9 +693,7 @@ void KernelEmitter::gatherRow(ValueRange dataPrefix, ValueRange indexPrefix,
       vector::StoreOp::create(b, loc, v, out, at(outPrefix, j));
   };
 
-  AffineExpr s0 = b.getAffineSymbolExpr(0);
-  Value full =
-      affine::makeComposedAffineApply(b, loc, s0 - s0 % lanes, {n}).getResult();
+  Value full = fullVectors(n, lanes);
   forLoop(full, lanes, [&](Value j) { chunk(j, nullptr); });
   Value hasTail =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, n, full);
@@ -702,7 +780,6 @@ void KernelEmitter::emitGatherElements(const GatherShape &shape) {
 void KernelEmitter::emitGatherND(const GatherShape &shape) {
   int64_t bd = shape.batchDims, k = shape.tupleSize;
   int64_t q = cast<MemRefType>(indices.getType()).getRank();
-  int64_t r = cast<MemRefType>(data.getType()).getRank();
   SmallVector<Value> sizes;
   for (int64_t c = 0; c < k; ++c)
     sizes.push_back(dimI64(data, bd + c));

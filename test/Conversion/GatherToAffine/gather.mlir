@@ -1,7 +1,7 @@
 // RUN: gather-opt %s --convert-gather-to-affine --canonicalize --cse --split-input-file | FileCheck %s
 // RUN: gather-opt %s --convert-gather-to-affine="vectorize=false" --canonicalize --cse --split-input-file | FileCheck %s --check-prefix=SCALAR
 
-/// check mode: a validation loop over every index reports the first bad one
+/// check mode: a validation pass over every index reports the first bad one
 /// through the runtime hook; the gather runs only if none was bad. Rows move
 /// as whole vectors.
 // CHECK-LABEL: func.func private @gather_mlir_index_error(i64, i64, i64, i64)
@@ -11,12 +11,16 @@
 // CHECK-DAG: %[[IB:.*]] = bufferization.to_buffer %[[I]] read_only
 // CHECK-DAG: %[[OUT:.*]] = memref.alloc() : memref<3x16xf32>
 // CHECK-DAG: %[[REPORT:.*]] = memref.alloca() : memref<5xi64>
-// CHECK: affine.for %[[V:.*]] = 0 to 3 {
-// CHECK:   %[[IV:.*]] = affine.load %[[IB]][%[[V]]]
-// CHECK:   arith.extsi %[[IV]] : i32 to i64
-// CHECK:   %[[BAD:.*]] = arith.cmpi uge
-// CHECK:   scf.if %[[BAD]] {
-// CHECK: }
+/// Indices are validated a vector at a time; only a chunk with a bad
+/// index is rescanned one by one, to report the first.
+// CHECK: %[[MASK:.*]] = vector.constant_mask [3] : vector<8xi1>
+// CHECK: %[[IV:.*]] = vector.maskedload %[[IB]][%{{.*}}], %[[MASK]]
+// CHECK: arith.extsi %[[IV]] : vector<8xi32> to vector<8xi64>
+// CHECK: arith.cmpi uge
+// CHECK: %[[ANY:.*]] = vector.reduction <or>
+// CHECK: scf.if %[[ANY]] {
+// CHECK:   affine.for %{{.*}} = 0 to 3 {
+// CHECK:     arith.cmpi uge
 // CHECK: %[[FAILED:.*]] = memref.load %[[REPORT]]
 // CHECK: scf.if
 // CHECK:   func.call @gather_mlir_index_error
