@@ -35,8 +35,8 @@ extern "C" void gather_mlir_index_error(int64_t op, int64_t dataDim,
 /// Runs the kernel; returns false (with lastError set) on a bad index.
 static bool lookup(float *tableData, int64_t rows, int64_t cols,
                    int64_t *idsData, int64_t count) {
-  StridedMemRefType<float, 2> table{tableData, tableData, 0, {rows, cols},
-                                    {cols, 1}};
+  StridedMemRefType<float, 2> table{
+      tableData, tableData, 0, {rows, cols}, {cols, 1}};
   StridedMemRefType<int64_t, 1> ids{idsData, idsData, 0, {count}, {1}};
   StridedMemRefType<float, 2> result;
   lastError.clear();

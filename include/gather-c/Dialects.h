@@ -21,7 +21,8 @@ MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(Gather, gather);
 
 /// Adds the gather dialect and its interface models (One-Shot Bufferize) to
 /// `registry`.
-MLIR_CAPI_EXPORTED void mlirGatherRegisterDialects(MlirDialectRegistry registry);
+MLIR_CAPI_EXPORTED void
+mlirGatherRegisterDialects(MlirDialectRegistry registry);
 
 /// Registers the gather passes (convert-gather-to-affine,
 /// gather-shape-inference, gather-emit-c-interface) and the gather-to-llvm

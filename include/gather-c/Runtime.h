@@ -26,8 +26,7 @@ const char *gatherMlirOpName(int64_t op);
 /// Writes the message for an index error (at most `size` bytes, NUL
 /// terminated); returns the length it wanted, as snprintf does.
 int gatherMlirFormatIndexError(char *buffer, size_t size, int64_t op,
-                               int64_t dataDim, int64_t index,
-                               int64_t dimSize);
+                               int64_t dataDim, int64_t index, int64_t dimSize);
 
 /// The hook lowered kernels call: prints the message and exits with 1.
 void gather_mlir_index_error(int64_t op, int64_t dataDim, int64_t index,

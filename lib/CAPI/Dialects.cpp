@@ -32,5 +32,6 @@ MlirAttribute mlirGatherModeAttrGet(MlirContext ctx, MlirStringRef name) {
 }
 
 MlirStringRef mlirGatherModeAttrGetValue(MlirAttribute attr) {
-  return wrap(stringifyGatherMode(cast<GatherModeAttr>(unwrap(attr)).getValue()));
+  return wrap(
+      stringifyGatherMode(cast<GatherModeAttr>(unwrap(attr)).getValue()));
 }

@@ -19,20 +19,19 @@ extern "C" const char *gatherMlirOpName(int64_t op) {
   }
 }
 
-extern "C" int gatherMlirFormatIndexError(char *buffer, size_t size,
-                                          int64_t op, int64_t dataDim,
-                                          int64_t index, int64_t dimSize) {
+extern "C" int gatherMlirFormatIndexError(char *buffer, size_t size, int64_t op,
+                                          int64_t dataDim, int64_t index,
+                                          int64_t dimSize) {
   if (dimSize == 0)
     return std::snprintf(buffer, size,
                          "%s: index %" PRId64 " selects along data dimension "
                          "%" PRId64 ", which is empty (size 0)",
                          gatherMlirOpName(op), index, dataDim);
-  return std::snprintf(buffer, size,
-                       "%s: index %" PRId64 " is out of range [%" PRId64
-                       ", %" PRId64 "] for data dimension %" PRId64
-                       " of size %" PRId64,
-                       gatherMlirOpName(op), index, -dimSize, dimSize - 1,
-                       dataDim, dimSize);
+  return std::snprintf(
+      buffer, size,
+      "%s: index %" PRId64 " is out of range [%" PRId64 ", %" PRId64
+      "] for data dimension %" PRId64 " of size %" PRId64,
+      gatherMlirOpName(op), index, -dimSize, dimSize - 1, dataDim, dimSize);
 }
 
 extern "C" void gather_mlir_index_error(int64_t op, int64_t dataDim,

@@ -140,9 +140,9 @@ public:
     auto transformer = makeOptimizingTransformer(optLevel, 0, nullptr);
     ExecutionEngineOptions options;
     options.transformer = transformer;
-    options.jitCodeGenOptLevel =
-        optLevel >= 3 ? llvm::CodeGenOptLevel::Aggressive
-                      : llvm::CodeGenOptLevel::Default;
+    options.jitCodeGenOptLevel = optLevel >= 3
+                                     ? llvm::CodeGenOptLevel::Aggressive
+                                     : llvm::CodeGenOptLevel::Default;
     SmallVector<StringRef> libs;
     if (openmp)
       libs.push_back(GATHER_OPENMP_LIBRARY);
@@ -289,7 +289,8 @@ py::array runGather(OpKind kind, py::array data, py::array indices,
   std::optional<GatherMode> gatherMode = symbolizeGatherMode(mode);
   if (!gatherMode)
     throw py::value_error("mode must be one of 'check', 'fill', 'clamp', "
-                          "'wrap', 'unchecked', not '" + mode + "'");
+                          "'wrap', 'unchecked', not '" +
+                          mode + "'");
   MLIRContext &ctx = Compiler::get().context();
   int64_t width = data.itemsize() * 8;
   int64_t indexWidth = indices.itemsize() * 8;
@@ -352,15 +353,13 @@ py::array runGather(OpKind kind, py::array data, py::array indices,
   int64_t dataRank = data.ndim(), indexRank = indices.ndim();
   int64_t tuple = kind == OpKind::ND ? shape->tupleSize : -1;
   char key[160];
-  std::snprintf(key, sizeof(key), "%s:%lld:%lld:%lld:%lld:%lld:%lld:%lld:%s%s",
-                opName(kind), static_cast<long long>(width),
-                static_cast<long long>(indexWidth),
-                static_cast<long long>(dataRank),
-                static_cast<long long>(indexRank),
-                static_cast<long long>(shape->axis),
-                static_cast<long long>(shape->batchDims),
-                static_cast<long long>(tuple), mode.c_str(),
-                parallel ? ":parallel" : "");
+  std::snprintf(
+      key, sizeof(key), "%s:%lld:%lld:%lld:%lld:%lld:%lld:%lld:%s%s",
+      opName(kind), static_cast<long long>(width),
+      static_cast<long long>(indexWidth), static_cast<long long>(dataRank),
+      static_cast<long long>(indexRank), static_cast<long long>(shape->axis),
+      static_cast<long long>(shape->batchDims), static_cast<long long>(tuple),
+      mode.c_str(), parallel ? ":parallel" : "");
   auto source = [&] {
     std::string element = "i" + std::to_string(width);
     std::string indexElement = "i" + std::to_string(indexWidth);
@@ -379,12 +378,14 @@ py::array runGather(OpKind kind, py::array data, py::array indices,
     attrs += "mode = #gather<mode " + mode + ">";
     return "func.func @kernel(%dm: " + dm + ", %im: " + im + ", %om: " + om +
            ") attributes {llvm.emit_c_interface} {\n"
-           "  %d = bufferization.to_tensor %dm restrict : " + dm + " to " + dt +
+           "  %d = bufferization.to_tensor %dm restrict : " +
+           dm + " to " + dt +
            "\n  %i = bufferization.to_tensor %im restrict : " + im + " to " +
            it + "\n  %r = gather." + opName(kind) + " %d[%i] {" + attrs +
            "} : (" + dt + ", " + it + ") -> " + ot +
            "\n  bufferization.materialize_in_destination %r in restrict "
-           "writable %om : (" + ot + ", " + om + ") -> ()\n  return\n}\n";
+           "writable %om : (" +
+           ot + ", " + om + ") -> ()\n  return\n}\n";
   };
   KernelFn kernel = KernelCache::get().lookup(key, parallel, source);
 
@@ -444,7 +445,8 @@ py::dtype dtypeOf(Type t) {
   if (auto i = dyn_cast<IntegerType>(t)) {
     switch (i.getWidth()) {
     case 8:
-      return i.isUnsigned() ? py::dtype::of<uint8_t>() : py::dtype::of<int8_t>();
+      return i.isUnsigned() ? py::dtype::of<uint8_t>()
+                            : py::dtype::of<int8_t>();
     case 16:
       return i.isUnsigned() ? py::dtype::of<uint16_t>()
                             : py::dtype::of<int16_t>();
@@ -512,8 +514,8 @@ public:
     const Signature &sig = it->second;
     if (args.size() != sig.args.size())
       throw py::type_error(name + "() takes " +
-                           std::to_string(sig.args.size()) +
-                           " arrays, got " + std::to_string(args.size()));
+                           std::to_string(sig.args.size()) + " arrays, got " +
+                           std::to_string(args.size()));
     std::vector<py::array> arrays;
     std::vector<std::vector<int64_t>> descriptors;
     for (auto [i, arg] : llvm::enumerate(args)) {
@@ -563,8 +565,7 @@ private:
 
   static ArgKind describe(Type t, StringRef fn) {
     auto shaped = dyn_cast<ShapedType>(t);
-    if (!shaped || !shaped.hasRank() ||
-        !isa<RankedTensorType, MemRefType>(t))
+    if (!shaped || !shaped.hasRank() || !isa<RankedTensorType, MemRefType>(t))
       throw py::value_error("function '" + fn.str() +
                             "' must take and return ranked tensors or "
                             "memrefs");
@@ -575,18 +576,22 @@ private:
   static void callWithPointers(void *fn, const std::vector<void *> &p) {
     using P = void *;
     switch (p.size()) {
-    case 0: return reinterpret_cast<void (*)()>(fn)();
-    case 1: return reinterpret_cast<void (*)(P)>(fn)(p[0]);
-    case 2: return reinterpret_cast<void (*)(P, P)>(fn)(p[0], p[1]);
-    case 3: return reinterpret_cast<void (*)(P, P, P)>(fn)(p[0], p[1], p[2]);
+    case 0:
+      return reinterpret_cast<void (*)()>(fn)();
+    case 1:
+      return reinterpret_cast<void (*)(P)>(fn)(p[0]);
+    case 2:
+      return reinterpret_cast<void (*)(P, P)>(fn)(p[0], p[1]);
+    case 3:
+      return reinterpret_cast<void (*)(P, P, P)>(fn)(p[0], p[1], p[2]);
     case 4:
       return reinterpret_cast<void (*)(P, P, P, P)>(fn)(p[0], p[1], p[2], p[3]);
     case 5:
       return reinterpret_cast<void (*)(P, P, P, P, P)>(fn)(p[0], p[1], p[2],
                                                            p[3], p[4]);
     case 6:
-      return reinterpret_cast<void (*)(P, P, P, P, P, P)>(fn)(
-          p[0], p[1], p[2], p[3], p[4], p[5]);
+      return reinterpret_cast<void (*)(P, P, P, P, P, P)>(fn)(p[0], p[1], p[2],
+                                                              p[3], p[4], p[5]);
     case 7:
       return reinterpret_cast<void (*)(P, P, P, P, P, P, P)>(fn)(
           p[0], p[1], p[2], p[3], p[4], p[5], p[6]);

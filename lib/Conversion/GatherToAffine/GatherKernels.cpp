@@ -1,5 +1,4 @@
-//===- GatherKernels.cpp - Loop nests that compute the gather ops -*- C++
-//-*-===//
+//===- GatherKernels.cpp - Loop nests of the gather ops ---------*- C++ -*-===//
 //
 // The one place that knows how a gather op becomes loops on memrefs. Both the
 // convert-gather-to-affine patterns and the One-Shot Bufferize model of the
@@ -61,19 +60,16 @@ struct Subscript {
 /// emits at the builder's current insertion point.
 class KernelEmitter {
 public:
-  KernelEmitter(OpBuilder &b, Operation *op, GatherMode mode,
+  KernelEmitter(OpBuilder &b, Operation *op, HookOpCode opCode, GatherMode mode,
                 const GatherLoweringOptions &options, Value data, Value indices,
                 Value out)
-      : b(b), op(op), loc(op->getLoc()), mode(mode), options(options),
-        data(data), indices(indices), out(out), sliceData(data), sliceOut(out) {
-  }
+      : b(b), op(op), loc(op->getLoc()), opCode(opCode), mode(mode),
+        options(options), data(data), indices(indices), out(out),
+        sliceData(data), sliceOut(out) {}
 
   void emitGather(const GatherShape &shape);
   void emitGatherElements(const GatherShape &shape);
   void emitGatherND(const GatherShape &shape);
-
-  /// Where the validation phase reports to.
-  HookOpCode opCode = HookOpCode::Gather;
 
 private:
   //===--- Building blocks ------------------------------------------------===//
@@ -173,6 +169,8 @@ private:
   OpBuilder &b;
   Operation *op;
   Location loc;
+  /// Which op the validation phase reports for.
+  HookOpCode opCode;
   GatherMode mode;
   const GatherLoweringOptions &options;
   Value data, indices, out;
@@ -854,8 +852,7 @@ mlir::gather::emitGatherKernel(OpBuilder &b, Operation *op, Value data,
   if (failed(shape) || !shape->ranked)
     return op->emitOpError("cannot lower: the result rank is not known");
 
-  KernelEmitter emitter(b, op, mode, options, data, indices, out);
-  emitter.opCode = code;
+  KernelEmitter emitter(b, op, code, mode, options, data, indices, out);
   switch (code) {
   case HookOpCode::Gather:
     emitter.emitGather(*shape);

@@ -20,8 +20,7 @@ using namespace mlir;
 using namespace mlir::gather;
 
 namespace {
-template <typename OpTy>
-struct GatherLikeToAffine : OpConversionPattern<OpTy> {
+template <typename OpTy> struct GatherLikeToAffine : OpConversionPattern<OpTy> {
   GatherLikeToAffine(MLIRContext *context, const GatherLoweringOptions &options)
       : OpConversionPattern<OpTy>(context), options(options) {}
 
@@ -79,8 +78,8 @@ struct GatherLikeToAffine : OpConversionPattern<OpTy> {
   getDestination(OpTy op, RankedTensorType resultType) {
     if (!op->hasOneUse())
       return {};
-    auto sink = dyn_cast<bufferization::MaterializeInDestinationOp>(
-        *op->user_begin());
+    auto sink =
+        dyn_cast<bufferization::MaterializeInDestinationOp>(*op->user_begin());
     if (!sink || !sink.getRestrict() || !sink.getWritable())
       return {};
     auto dest = dyn_cast<MemRefType>(sink.getDest().getType());
@@ -113,6 +112,7 @@ struct ConvertGatherToAffinePass
 
 void mlir::gather::populateGatherToAffinePatterns(
     RewritePatternSet &patterns, const GatherLoweringOptions &options) {
-  patterns.add<GatherLikeToAffine<GatherOp>, GatherLikeToAffine<GatherElementsOp>,
-               GatherLikeToAffine<GatherNDOp>>(patterns.getContext(), options);
+  patterns
+      .add<GatherLikeToAffine<GatherOp>, GatherLikeToAffine<GatherElementsOp>,
+           GatherLikeToAffine<GatherNDOp>>(patterns.getContext(), options);
 }

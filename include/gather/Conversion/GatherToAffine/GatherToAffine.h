@@ -1,4 +1,4 @@
-//===- GatherToAffine.h - Lower gather ops to affine/vector loops -*- C++ -*-===//
+//===- GatherToAffine.h - Lower gather ops to affine/vector -----*- C++ -*-===//
 
 #ifndef GATHER_CONVERSION_GATHERTOAFFINE_GATHERTOAFFINE_H
 #define GATHER_CONVERSION_GATHERTOAFFINE_GATHERTOAFFINE_H
@@ -28,7 +28,8 @@ struct GatherLoweringOptions {
 ///                                int64_t index, int64_t dimSize);
 /// `op` is 0 for gather.gather, 1 for gather_elements, 2 for gather_nd. See
 /// include/gather-c/Runtime.h for the library that implements it.
-inline constexpr llvm::StringLiteral kIndexErrorHook = "gather_mlir_index_error";
+inline constexpr llvm::StringLiteral kIndexErrorHook =
+    "gather_mlir_index_error";
 
 /// Emits, at `b`'s insertion point, the loops that compute the gather op `op`
 /// from the memrefs `data` and `indices` into the memref `out` (already

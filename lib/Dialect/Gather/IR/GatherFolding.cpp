@@ -1,4 +1,4 @@
-//===- GatherFolding.cpp - Folders and canonicalization patterns -*- C++ -*-===//
+//===- GatherFolding.cpp - Folders and canonicalization ---------*- C++ -*-===//
 //
 // Everything here reasons about index values through GatherIndexing.h:
 //  * fold: constant data and indices to a constant (bounded size); splat
@@ -113,8 +113,7 @@ static std::optional<ConstantIntRanges> inferElementRange(Value v,
 }
 
 namespace {
-template <typename OpTy>
-struct RelaxModeToUnchecked : OpRewritePattern<OpTy> {
+template <typename OpTy> struct RelaxModeToUnchecked : OpRewritePattern<OpTy> {
   using OpRewritePattern<OpTy>::OpRewritePattern;
 
   LogicalResult matchAndRewrite(OpTy op,
@@ -245,12 +244,12 @@ struct ComposeGathers : OpRewritePattern<GatherOp> {
       return rewriter.notifyMatchFailure(outer, "index-typed I1 is not data");
 
     Location loc = outer.getLoc();
-    Value composed = GatherOp::create(
-        rewriter, loc, inner.getIndices(), outer.getIndices(),
-        /*axis=*/0, /*batch_dims=*/0, outerMode);
+    Value composed =
+        GatherOp::create(rewriter, loc, inner.getIndices(), outer.getIndices(),
+                         /*axis=*/0, /*batch_dims=*/0, outerMode);
     rewriter.replaceOpWithNewOp<GatherOp>(
-        outer, outer.getType(), inner.getData(), composed,
-        innerShape->axis, /*batch_dims=*/0, innerMode);
+        outer, outer.getType(), inner.getData(), composed, innerShape->axis,
+        /*batch_dims=*/0, innerMode);
     return success();
   }
 };

@@ -97,8 +97,7 @@ std::optional<BadIndex> mlir::gather::findBadConstantIndex(Operation *op) {
       getConstantIndexValues(op->getOperand(1));
   if (!values)
     return std::nullopt;
-  SmallVector<int64_t> strides =
-      computeSuffixProduct(view->indices.getShape());
+  SmallVector<int64_t> strides = computeSuffixProduct(view->indices.getShape());
   for (auto [flat, value] : llvm::enumerate(*values)) {
     int64_t dim = indexedDim(*view, flat);
     int64_t size = view->data.getDimSize(dim);
@@ -109,10 +108,8 @@ std::optional<BadIndex> mlir::gather::findBadConstantIndex(Operation *op) {
   return std::nullopt;
 }
 
-FailureOr<SmallVector<int64_t>>
-mlir::gather::computeSourcePositions(Operation *op,
-                                     ArrayRef<int64_t> indexValues,
-                                     BadIndex *firstBad) {
+FailureOr<SmallVector<int64_t>> mlir::gather::computeSourcePositions(
+    Operation *op, ArrayRef<int64_t> indexValues, BadIndex *firstBad) {
   std::optional<OpView> view = viewOf(op);
   if (!view || !view->data.hasStaticShape() ||
       !view->indices.hasStaticShape() || !view->result.hasStaticShape())
@@ -131,8 +128,7 @@ mlir::gather::computeSourcePositions(Operation *op,
   auto select = [&](ArrayRef<int64_t> position,
                     int64_t dim) -> std::optional<int64_t> {
     int64_t value = indexValues[linearize(position, indexStrides)];
-    std::optional<int64_t> r =
-        resolveIndex(value, dataShape[dim], view->mode);
+    std::optional<int64_t> r = resolveIndex(value, dataShape[dim], view->mode);
     if (!r && view->mode != GatherMode::fill) {
       if (firstBad && !failedIndex)
         *firstBad = {SmallVector<int64_t>(position), value, dim,

@@ -25,8 +25,8 @@ static FailureOr<GatherShape> computeShape(GatherOp::Adaptor op,
                                            ShapeErrorFn emitError) {
   return inferGatherShape(op.getData().getType(), op.getIndices().getType(),
                           static_cast<int64_t>(op.getAxis()),
-                          static_cast<int64_t>(op.getBatchDims()),
-                          op.getMode(), emitError);
+                          static_cast<int64_t>(op.getBatchDims()), op.getMode(),
+                          emitError);
 }
 
 static FailureOr<GatherShape> computeShape(GatherElementsOp::Adaptor op,
@@ -47,8 +47,7 @@ static FailureOr<GatherShape> computeShape(GatherNDOp::Adaptor op,
 // Shared implementation of the op interfaces
 //===----------------------------------------------------------------------===//
 
-template <typename OpTy>
-static LogicalResult verifyGatherLike(OpTy op) {
+template <typename OpTy> static LogicalResult verifyGatherLike(OpTy op) {
   FailureOr<GatherShape> shape =
       computeShape(typename OpTy::Adaptor(op),
                    [&](const Twine &msg) { return op.emitOpError(msg); });
@@ -62,10 +61,10 @@ static LogicalResult verifyGatherLike(OpTy op) {
     llvm::raw_string_ostream os(position);
     llvm::interleaveComma(bad->position, os);
     return op.emitOpError("index ")
-           << bad->value << " at indices[" << position
-           << "] is out of range [" << -bad->dimSize << ", "
-           << bad->dimSize - 1 << "] for data dimension " << bad->dataDim
-           << " of size " << bad->dimSize;
+           << bad->value << " at indices[" << position << "] is out of range ["
+           << -bad->dimSize << ", " << bad->dimSize - 1
+           << "] for data dimension " << bad->dataDim << " of size "
+           << bad->dimSize;
   }
 
   auto data = cast<ShapedType>(op.getData().getType());
@@ -81,13 +80,11 @@ static LogicalResult verifyGatherLike(OpTy op) {
   if (result.getRank() != static_cast<int64_t>(expected.size()))
     return op.emitOpError("result must have rank ")
            << expected.size() << ", but has rank " << result.getRank();
-  for (auto [d, want, have] :
-       llvm::enumerate(expected, result.getShape())) {
+  for (auto [d, want, have] : llvm::enumerate(expected, result.getShape())) {
     if (!ShapedType::isDynamic(want) && !ShapedType::isDynamic(have) &&
         want != have)
       return op.emitOpError("result dimension ")
-             << d << " has size " << have << ", but the operands give "
-             << want;
+             << d << " has size " << have << ", but the operands give " << want;
   }
   return success();
 }
@@ -100,8 +97,7 @@ inferGatherLike(std::optional<Location> location, ValueRange operands,
   StringRef name = OpTy::getOperationName();
   if (operands.size() != 2)
     return emitOptionalError(location, "'", name, "' op expected 2 operands",
-                             " (data and indices), but got ",
-                             operands.size());
+                             " (data and indices), but got ", operands.size());
   typename OpTy::Adaptor op(operands, attributes, properties, regions);
   auto emitError = [&](const Twine &msg) {
     return emitOptionalError(location, "'", name, "' op ", msg);

@@ -76,8 +76,8 @@ static LogicalResult checkBatchDims(ShapedType data, ShapedType indices,
 static LogicalResult checkEmptyDim(ShapedType data, int64_t dim,
                                    std::optional<int64_t> indexCount,
                                    GatherMode mode, Reporter report) {
-  if (data.getDimSize(dim) != 0 || !modeRejectsEmptyDims(mode) ||
-      !indexCount || *indexCount == 0)
+  if (data.getDimSize(dim) != 0 || !modeRejectsEmptyDims(mode) || !indexCount ||
+      *indexCount == 0)
     return success();
   return report("data dimension " + Twine(dim) +
                 " has size 0, so none of the " + Twine(*indexCount) +
@@ -143,8 +143,8 @@ mlir::gather::inferGatherShape(Type dataType, Type indicesType, int64_t axis,
     return report("batch_dims " + describe(batchDims, b) +
                   " must not exceed axis " + describe(axis, a));
   if (failed(checkBatchDims(data, indices, b, report)) ||
-      failed(checkEmptyDim(data, a, staticProduct(indices, 0, q), mode,
-                           report)))
+      failed(
+          checkEmptyDim(data, a, staticProduct(indices, 0, q), mode, report)))
     return failure();
 
   shape.ranked = true;
@@ -194,8 +194,8 @@ mlir::gather::inferGatherElementsShape(Type dataType, Type indicesType,
                       " of size " + Twine(y) +
                       " (only the axis dimension may be larger)");
     }
-    if (failed(checkEmptyDim(data, a, staticProduct(indices, 0, r), mode,
-                             report)))
+    if (failed(
+            checkEmptyDim(data, a, staticProduct(indices, 0, r), mode, report)))
       return failure();
   }
 
@@ -242,9 +242,9 @@ mlir::gather::inferGatherNDShape(Type dataType, Type indicesType,
 
   int64_t r = data.getRank();
   if (b + k > r)
-    return report("index tuples of length " + Twine(k) + " after " +
-                  Twine(b) + " batch dimensions need data of rank >= " +
-                  Twine(b + k) + ", but data has rank " + Twine(r));
+    return report("index tuples of length " + Twine(k) + " after " + Twine(b) +
+                  " batch dimensions need data of rank >= " + Twine(b + k) +
+                  ", but data has rank " + Twine(r));
   if (failed(checkBatchDims(data, indices, b, report)))
     return failure();
   std::optional<int64_t> tuples = staticProduct(indices, 0, q - 1);
@@ -294,8 +294,8 @@ static OpFoldResult getMixedSize(OpBuilder &b, Location loc, Value v,
   return tensor::getMixedSize(b, loc, v, d);
 }
 
-SmallVector<OpFoldResult> GatherShape::getMixedSizes(OpBuilder &b,
-                                                     Location loc, Value data,
+SmallVector<OpFoldResult> GatherShape::getMixedSizes(OpBuilder &b, Location loc,
+                                                     Value data,
                                                      Value indices) const {
   auto dataType = cast<ShapedType>(data.getType());
   auto indicesType = cast<ShapedType>(indices.getType());

@@ -1,4 +1,5 @@
-//===- BufferizableOpInterfaceImpl.cpp - One-Shot Bufferize models ---------===//
+//===- BufferizableOpInterfaceImpl.cpp - One-Shot Bufferize models
+//---------===//
 //
 // A gather reads both operands and writes only a new buffer, so it never
 // forces a copy of an operand. Bufferizing it emits its loop nest directly

@@ -68,8 +68,7 @@ struct GatherShapeInferencePass
 
   /// Folds erasing casts into gather ops, then refines `op`'s results.
   void refineOp(Operation *op) {
-    if (isa<gather::GatherOp, gather::GatherElementsOp, gather::GatherNDOp>(
-            op))
+    if (isa<gather::GatherOp, gather::GatherElementsOp, gather::GatherNDOp>(op))
       foldErasingCasts(op);
     for (auto [result, refined] :
          llvm::zip_equal(op->getResults(), inferRefinedTypes(op)))
@@ -172,9 +171,8 @@ struct GatherShapeInferencePass
       SmallVector<Type> returned(results.size());
       func.walk([&](func::ReturnOp ret) {
         for (auto [i, v] : llvm::enumerate(ret.getOperands()))
-          returned[i] = !returned[i] || returned[i] == v.getType()
-                            ? v.getType()
-                            : results[i];
+          returned[i] = !returned[i] || returned[i] == v.getType() ? v.getType()
+                                                                   : results[i];
       });
       bool refinedAny = false;
       for (auto [i, t] : llvm::enumerate(returned))
@@ -185,8 +183,8 @@ struct GatherShapeInferencePass
       castReturnsTo(func, results);
       if (!refinedAny)
         continue;
-      func.setType(FunctionType::get(func.getContext(), type.getInputs(),
-                                     results));
+      func.setType(
+          FunctionType::get(func.getContext(), type.getInputs(), results));
       changed = true;
       if (auto uses = SymbolTable::getSymbolUses(func, module))
         for (SymbolTable::SymbolUse use : *uses)
@@ -202,10 +200,11 @@ struct GatherShapeInferencePass
   static void castReturnsTo(func::FuncOp func, ArrayRef<Type> results) {
     func.walk([&](func::ReturnOp ret) {
       OpBuilder b(ret);
-      for (auto [operand, type] : llvm::zip_equal(ret->getOpOperands(), results))
+      for (auto [operand, type] :
+           llvm::zip_equal(ret->getOpOperands(), results))
         if (operand.get().getType() != type)
-          operand.set(tensor::CastOp::create(b, ret.getLoc(), type,
-                                             operand.get()));
+          operand.set(
+              tensor::CastOp::create(b, ret.getLoc(), type, operand.get()));
     });
   }
 };

@@ -1,4 +1,4 @@
-//===- GatherIndexing.h - What index values select ---------------*- C++ -*-===//
+//===- GatherIndexing.h - What index values select --------------*- C++ -*-===//
 //
 // The index semantics of SEMANTICS.md on known values: the verifier (constant
 // indices out of range in check mode), the folders and the canonicalization

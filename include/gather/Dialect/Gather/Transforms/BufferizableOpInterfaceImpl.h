@@ -1,4 +1,4 @@
-//===- BufferizableOpInterfaceImpl.h - One-Shot Bufferize models -*- C++ -*-===//
+//===- BufferizableOpInterfaceImpl.h - One-Shot Bufferize -------*- C++ -*-===//
 
 #ifndef GATHER_DIALECT_GATHER_TRANSFORMS_BUFFERIZABLEOPINTERFACEIMPL_H
 #define GATHER_DIALECT_GATHER_TRANSFORMS_BUFFERIZABLEOPINTERFACEIMPL_H
