@@ -103,8 +103,12 @@ struct ConvertGatherToAffinePass
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     RewritePatternSet patterns(context);
     populateGatherToAffinePatterns(patterns, {vectorize, vectorBits, parallel});
+    // Lower every gather as written: folding belongs to --canonicalize (a
+    // constant gather folded here would never reach its kernel).
+    ConversionConfig config;
+    config.foldingMode = DialectConversionFoldingMode::Never;
     if (failed(applyPartialConversion(getOperation(), target,
-                                      std::move(patterns))))
+                                      std::move(patterns), config)))
       signalPassFailure();
   }
 };
