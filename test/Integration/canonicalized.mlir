@@ -9,6 +9,8 @@
 // FOLDED-NOT: gather.
 // FOLDED: tensor.extract_slice
 // FOLDED: tensor.extract_slice
+// FOLDED: tensor.extract_slice
+// FOLDED: tensor.expand_shape
 // FOLDED-NOT: gather.
 // FOLDED: return
 // FOLDED-LABEL: func.func @main
@@ -30,12 +32,14 @@ func.func @relax(%d: tensor<8xi32>, %x: tensor<4xi32>) -> tensor<4xi32> {
   return %0 : tensor<4xi32>
 }
 
-func.func @slices(%m: tensor<2x5xi32>) -> (tensor<2x3xi32>, tensor<5xi32>) {
+func.func @slices(%m: tensor<2x5xi32>) -> (tensor<2x3xi32>, tensor<5xi32>, tensor<2x2x2xi32>) {
   %run = arith.constant dense<[2, 3, -1]> : tensor<3xi32>
   %s = gather.gather %m[%run] {axis = 1 : i64} : (tensor<2x5xi32>, tensor<3xi32>) -> tensor<2x3xi32>
   %last = arith.constant dense<-1> : tensor<i64>
   %row = gather.gather %m[%last] : (tensor<2x5xi32>, tensor<i64>) -> tensor<5xi32>
-  return %s, %row : tensor<2x3xi32>, tensor<5xi32>
+  %block = arith.constant dense<[[1, 2], [3, -1]]> : tensor<2x2xi64>
+  %sq = gather.gather %m[%block] {axis = 1 : i64} : (tensor<2x5xi32>, tensor<2x2xi64>) -> tensor<2x2x2xi32>
+  return %s, %row, %sq : tensor<2x3xi32>, tensor<5xi32>, tensor<2x2x2xi32>
 }
 
 func.func @main() {
@@ -56,13 +60,19 @@ func.func @main() {
   // CHECK: {{\[}}[12,   13,   14],
   // CHECK-NEXT: [22,   23,   24]]
   %m = arith.constant dense<[[10, 11, 12, 13, 14], [20, 21, 22, 23, 24]]> : tensor<2x5xi32>
-  %s, %row = call @slices(%m) : (tensor<2x5xi32>) -> (tensor<2x3xi32>, tensor<5xi32>)
+  %s, %row, %sq = call @slices(%m) : (tensor<2x5xi32>) -> (tensor<2x3xi32>, tensor<5xi32>, tensor<2x2x2xi32>)
   %us = tensor.cast %s : tensor<2x3xi32> to tensor<*xi32>
   call @printMemrefI32(%us) : (tensor<*xi32>) -> ()
 
   // CHECK: [20,  21,  22,  23,  24]
+  // CHECK: {{\[}}{{\[}}[11,    12],
+  // CHECK-NEXT: [13,    14]],
+  // CHECK-NEXT: {{\[}}[21,    22],
+  // CHECK-NEXT: [23,    24]]]
   %ur = tensor.cast %row : tensor<5xi32> to tensor<*xi32>
   call @printMemrefI32(%ur) : (tensor<*xi32>) -> ()
+  %usq = tensor.cast %sq : tensor<2x2x2xi32> to tensor<*xi32>
+  call @printMemrefI32(%usq) : (tensor<*xi32>) -> ()
 
   // wrap(7) = 1, wrap(-1) = 5; then rows [3, 0, 1] of those.
   // CHECK: {{\[}}[4,   5],

@@ -158,6 +158,18 @@ func.func @slice_wrapped_run(%d: tensor<8x4xf32>) -> tensor<2x4xf32> {
 
 // -----
 
+/// N-D indices forming one run: a slice whose run splits into their shape.
+// CHECK-LABEL: func.func @slice_run_with_2d_indices
+// CHECK: %[[S:.*]] = tensor.extract_slice %{{.*}}[0, 4, 0] [%{{.*}}, 4, 3] [1, 1, 1] : tensor<?x8x3xf32> to tensor<?x4x3xf32>
+// CHECK: tensor.expand_shape %[[S]] {{\[}}[0], [1, 2], [3]] output_shape [%{{.*}}, 2, 2, 3] : tensor<?x4x3xf32> into tensor<?x2x2x3xf32>
+func.func @slice_run_with_2d_indices(%d: tensor<?x8x3xf32>) -> tensor<?x2x2x3xf32> {
+  %i = arith.constant dense<[[4, 5], [6, 7]]> : tensor<2x2xi32>
+  %0 = gather.gather %d[%i] {axis = 1 : i64} : (tensor<?x8x3xf32>, tensor<2x2xi32>) -> tensor<?x2x2x3xf32>
+  return %0 : tensor<?x2x2x3xf32>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @negative_slice_not_contiguous
 // CHECK-NOT: tensor.extract_slice
 // CHECK: gather.gather

@@ -7,7 +7,8 @@
 //  * RelaxModeToUnchecked: indices provably in [-s, s) make every mode equal
 //    to `unchecked` (constants, or InferIntRangeInterface on the producer);
 //  * GatherToExtractSlice: constant indices that select one contiguous run
-//    along the axis become tensor.extract_slice;
+//    along the axis become tensor.extract_slice (+ tensor.expand_shape for
+//    N-D indices);
 //  * ComposeGathers: gather(gather(D, I1), I2) along the same axis becomes
 //    gather(D, gather(I1, I2)).
 //
@@ -171,8 +172,8 @@ struct GatherToExtractSlice : OpRewritePattern<GatherOp> {
     auto indicesType = dyn_cast<RankedTensorType>(op.getIndices().getType());
     auto resultType = dyn_cast<RankedTensorType>(op.getType());
     if (failed(shape) || !data || !indicesType || !resultType ||
-        shape->batchDims != 0 || indicesType.getRank() > 1)
-      return rewriter.notifyMatchFailure(op, "not a 0-D/1-D, unbatched gather");
+        shape->batchDims != 0 || !indicesType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "not an unbatched gather");
     int64_t a = shape->axis, s = data.getDimSize(a);
     std::optional<SmallVector<int64_t>> values =
         getConstantIndexValues(op.getIndices());
@@ -204,6 +205,31 @@ struct GatherToExtractSlice : OpRewritePattern<GatherOp> {
     auto sliceType = RankedTensorType::get(sliceShape, data.getElementType());
     Value slice = tensor::ExtractSliceOp::create(
         rewriter, loc, sliceType, op.getData(), offsets, sizes, strides);
+    // N-D indices: the run's dimension splits into the indices' shape.
+    if (int64_t q = indicesType.getRank(); q > 1) {
+      SmallVector<ReassociationIndices> groups;
+      SmallVector<OpFoldResult> outputShape;
+      SmallVector<int64_t> expandedShape;
+      for (int64_t d = 0; d < r; ++d) {
+        if (d != a) {
+          groups.push_back({static_cast<int64_t>(outputShape.size())});
+          outputShape.push_back(tensor::getMixedSize(rewriter, loc, slice, d));
+          expandedShape.push_back(sliceShape[d]);
+          continue;
+        }
+        ReassociationIndices group;
+        for (int64_t size : indicesType.getShape()) {
+          group.push_back(outputShape.size());
+          outputShape.push_back(rewriter.getIndexAttr(size));
+          expandedShape.push_back(size);
+        }
+        groups.push_back(group);
+      }
+      auto expandedType =
+          RankedTensorType::get(expandedShape, data.getElementType());
+      slice = tensor::ExpandShapeOp::create(rewriter, loc, expandedType, slice,
+                                            groups, outputShape);
+    }
     if (slice.getType() != resultType)
       slice = tensor::CastOp::create(rewriter, loc, resultType, slice);
     rewriter.replaceOp(op, slice);
