@@ -19,13 +19,17 @@ def ConvertGatherToAffine : Pass<"convert-gather-to-affine", "ModuleOp"> {
       `affine.load`/`affine.store`, the data reads, whose subscript depends
       on an index value, `memref.load`;
     * each index is read as i64, normalized, and handled by the op's mode;
-      `check` validates every index before any data is read and calls
-      `gather_mlir_index_error` instead of gathering;
+      `check` validates every index (a vector at a time) before any data is
+      read and calls `gather_mlir_index_error` instead of gathering;
     * with `vectorize`, the contiguous trailing slice of gather and
-      gather_nd moves with `vector.load`/`vector.store` plus a masked tail,
-      and gather_elements along the innermost axis uses `vector.gather`;
+      gather_nd (collapsed to one row when contiguous) moves with
+      `vector.load`/`vector.store` plus a masked tail, and gather and
+      gather_elements along the last axis use `vector.gather`;
     * with `parallel`, the outermost loop over result slices is an
-      `scf.parallel` (each iteration writes its own part of the result).
+      `scf.parallel` (each iteration writes its own part of the result);
+    * a result stored by `bufferization.materialize_in_destination` into a
+      memref is computed in that memref;
+    * nothing is folded: constant gathers are `--canonicalize`'s to fold.
   }];
   let dependentDialects = [
     "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
