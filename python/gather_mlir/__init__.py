@@ -71,8 +71,14 @@ def _mode(mode):
 
 
 def _contiguous(array):
-    """C-contiguous, keeping 0-d arrays 0-d (np.ascontiguousarray does not)."""
-    return array if array.flags.c_contiguous else array.copy(order="C")
+    """An array the kernels can read in place: any view whose strides are
+    whole elements (C-contiguous ones take the vectorized kernels); other
+    layouts are copied, keeping 0-d arrays 0-d."""
+    itemsize = array.dtype.itemsize
+    if array.flags.c_contiguous or all(s % itemsize == 0
+                                       for s in array.strides):
+        return array
+    return array.copy(order="C")
 
 
 def _data(op, data):

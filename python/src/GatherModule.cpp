@@ -221,14 +221,28 @@ const char *opName(OpKind k) {
 }
 
 /// `memref<?x?x4xi32>`-style type text.
+/// `strided` gives a memref dynamic strides and offset (for numpy views
+/// that are not C-contiguous; their kernels read them in place).
 std::string shapedTypeText(const char *kind, int64_t rank, int64_t lastStatic,
-                           const std::string &element) {
+                           const std::string &element, bool strided = false) {
   std::string text = std::string(kind) + "<";
   for (int64_t i = 0; i < rank; ++i)
     text += (i == rank - 1 && lastStatic >= 0 ? std::to_string(lastStatic)
                                               : std::string("?")) +
             "x";
-  return text + element + ">";
+  text += element;
+  if (strided && rank > 0) {
+    text += ", strided<[";
+    for (int64_t i = 0; i < rank; ++i)
+      text += i ? ", ?" : "?";
+    text += "], offset: ?>";
+  }
+  return text + ">";
+}
+
+/// Whether `a` is laid out in C order (its kernel can use vector loads).
+bool isCContiguous(const py::array &a) {
+  return a.flags() & py::array::c_style;
 }
 
 using KernelFn = void (*)(void *, void *, void *);
@@ -352,20 +366,25 @@ py::array runGather(OpKind kind, py::array data, py::array indices,
   // The kernel: normalized attributes, element widths, ranks, mode.
   int64_t dataRank = data.ndim(), indexRank = indices.ndim();
   int64_t tuple = kind == OpKind::ND ? shape->tupleSize : -1;
+  bool stridedData = !isCContiguous(data);
+  bool stridedIndices = !isCContiguous(indices);
   char key[160];
   std::snprintf(
-      key, sizeof(key), "%s:%lld:%lld:%lld:%lld:%lld:%lld:%lld:%s%s",
+      key, sizeof(key), "%s:%lld:%lld:%lld:%lld:%lld:%lld:%lld:%s%s%s%s",
       opName(kind), static_cast<long long>(width),
       static_cast<long long>(indexWidth), static_cast<long long>(dataRank),
       static_cast<long long>(indexRank), static_cast<long long>(shape->axis),
       static_cast<long long>(shape->batchDims), static_cast<long long>(tuple),
-      mode.c_str(), parallel ? ":parallel" : "");
+      mode.c_str(), parallel ? ":parallel" : "", stridedData ? ":sd" : "",
+      stridedIndices ? ":si" : "");
   auto source = [&] {
     std::string element = "i" + std::to_string(width);
     std::string indexElement = "i" + std::to_string(indexWidth);
     int64_t resultRank = resultShape.size();
-    std::string dm = shapedTypeText("memref", dataRank, -1, element);
-    std::string im = shapedTypeText("memref", indexRank, tuple, indexElement);
+    std::string dm =
+        shapedTypeText("memref", dataRank, -1, element, stridedData);
+    std::string im = shapedTypeText("memref", indexRank, tuple, indexElement,
+                                    stridedIndices);
     std::string om = shapedTypeText("memref", resultRank, -1, element);
     std::string dt = shapedTypeText("tensor", dataRank, -1, element);
     std::string it = shapedTypeText("tensor", indexRank, tuple, indexElement);

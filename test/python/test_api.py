@@ -333,3 +333,21 @@ def test_large_results_use_parallel_kernels():
     assert elements.shape == (3000, 400)
     with pytest.raises(IndexError, match="index 3000 is out of range"):
         g.gather(data, np.append(idx, 3000))
+
+
+def test_strided_views_are_read_in_place_by_every_op():
+    base = np.arange(8 * 12, dtype=np.int32).reshape(8, 12)
+    views = [base[1::2, ::3], base.T[::-1], base[::-2, 5:1:-1],
+             np.asfortranarray(base)]
+    for data in views:
+        rows, cols = data.shape
+        idx = np.array([[cols - 1, 0], [-1, 1]])[:, ::-1]  # a strided view too
+        np.testing.assert_array_equal(g.gather(data, idx, axis=1),
+                                      np.take(data, idx, axis=1))
+        picks = np.zeros((rows, 3), np.int64)[:, ::-1] + [0, cols - 1, -1]
+        np.testing.assert_array_equal(
+            g.gather_elements(data, picks, axis=1),
+            np.take_along_axis(data, picks % cols, axis=1))
+        pts = np.array([[rows - 1, 0], [0, cols - 1], [-1, -1]])
+        np.testing.assert_array_equal(g.gather_nd(data, pts),
+                                      data[pts[:, 0], pts[:, 1]])

@@ -39,7 +39,14 @@ template <typename OpTy> struct GatherLikeToAffine : OpConversionPattern<OpTy> {
       return rewriter.notifyMatchFailure(op, "op does not verify");
 
     Location loc = op.getLoc();
-    auto toBuffer = [&](Value tensor, RankedTensorType type) {
+    auto toBuffer = [&](Value tensor, RankedTensorType type) -> Value {
+      // A restrict to_tensor of a memref: read that buffer in place, in its
+      // own layout (strided views included), rather than through an
+      // identity-layout copy.
+      if (auto source = tensor.getDefiningOp<bufferization::ToTensorOp>())
+        if (source.getRestrict() &&
+            isa<MemRefType>(source.getBuffer().getType()))
+          return source.getBuffer();
       auto memrefType = MemRefType::get(type.getShape(), type.getElementType());
       return bufferization::ToBufferOp::create(rewriter, loc, memrefType,
                                                tensor, /*readOnly=*/true)
