@@ -29,3 +29,19 @@ func.func @negative_destination_second_use(%dm: memref<?x?xf32>, %im: memref<?xi
   bufferization.materialize_in_destination %r in restrict writable %om : (tensor<?x?xf32>, memref<?x?xf32>) -> ()
   return %r : tensor<?x?xf32>
 }
+
+// -----
+
+/// A restrict to_tensor of a memref is read in place, in its own (here
+/// strided) layout: no identity-layout copy, and no vector loads through a
+/// stride that may not be 1.
+// CHECK-LABEL: func.func @gather_reads_strided_buffer_in_place
+// CHECK-SAME: (%[[D:.*]]: memref<?x?xf32, strided<[?, ?], offset: ?>>
+// CHECK-NOT: bufferization.to_buffer {{.*}} : tensor<?x?xf32>
+// CHECK: memref.load %[[D]]
+// CHECK-NOT: vector.load %[[D]]
+func.func @gather_reads_strided_buffer_in_place(%dm: memref<?x?xf32, strided<[?, ?], offset: ?>>, %i: tensor<?xi64>) -> tensor<?x?xf32> {
+  %d = bufferization.to_tensor %dm restrict : memref<?x?xf32, strided<[?, ?], offset: ?>> to tensor<?x?xf32>
+  %r = gather.gather %d[%i] {mode = #gather<mode clamp>} : (tensor<?x?xf32>, tensor<?xi64>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
