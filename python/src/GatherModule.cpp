@@ -539,6 +539,13 @@ public:
     std::vector<std::vector<int64_t>> descriptors;
     for (auto [i, arg] : llvm::enumerate(args)) {
       const ArgKind &kind = sig.args[i];
+      // A copy of an array the function writes would lose the writes:
+      // arrays must already be C-contiguous; other array-likes are
+      // converted (nobody else holds them).
+      if (py::isinstance<py::array>(arg) &&
+          !isCContiguous(py::reinterpret_borrow<py::array>(arg)))
+        throw py::value_error(name + "() argument " + std::to_string(i) +
+                              " must be C-contiguous (np.ascontiguousarray)");
       py::array a = py::array::ensure(arg, py::array::c_style);
       if (!a || a.dtype().kind() != kind.dtype.kind() ||
           a.dtype().itemsize() != kind.dtype.itemsize() ||

@@ -76,3 +76,15 @@ def test_jit_argument_errors():
         jit.call("rows", np.zeros((2, 2), np.float32))
     with pytest.raises(TypeError, match="2-d array of float32"):
         jit.call("rows", np.zeros(4, np.float32), np.array([0]))
+
+
+def test_jit_rejects_non_contiguous_arrays_instead_of_copying():
+    jit = JitModule(Module(FILL))
+    out = np.zeros(6, np.int32)[::2]  # Writes into a copy would be lost.
+    with pytest.raises(ValueError, match="argument 2 must be C-contiguous"):
+        jit.call("fill", np.arange(5, dtype=np.int32),
+                 np.array([0, 1, 2], np.int32), out)
+    result = np.zeros(3, np.int32)
+    jit.call("fill", np.arange(1, 6, dtype=np.int32),
+             np.array([4, 0, 9], np.int32), result)
+    np.testing.assert_array_equal(result, [5, 1, 0])
