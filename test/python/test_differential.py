@@ -51,6 +51,21 @@ def indices_of(draw, shape, dtype, size, mode):
     return np.array(flat, dtype=dtype).reshape(shape)
 
 
+def some_layout(draw, array):
+    """The same values as a C-contiguous array, a reversed view (negative
+    strides), a Fortran-ordered array or a step-2 slice of a larger array:
+    the kernels must read every layout in place."""
+    layout = draw(st.sampled_from(["c", "reversed", "fortran", "sliced"]))
+    if array.ndim == 0 or layout == "c":
+        return array
+    if layout == "reversed":
+        return np.flip(np.flip(array).copy())
+    if layout == "fortran":
+        return np.asfortranarray(array)
+    wide = np.repeat(array, 2, axis=-1)
+    return wide[..., ::2]
+
+
 def mode_and_indices(draw, shape, size):
     """A mode and indices for it; `unchecked` needs valid indices, and an
     empty dimension has none, so it falls back to `fill` there."""
@@ -86,7 +101,9 @@ def gather_case(draw):
     index_shape = data_shape[:batch_dims] + draw(
         st.lists(st.integers(0, 3), max_size=3 - min(batch_dims, 3)))
     mode, indices = mode_and_indices(draw, index_shape, data_shape[axis])
-    data = data_of(draw, data_shape, draw(st.sampled_from(DATA_DTYPES)))
+    data = some_layout(draw, data_of(draw, data_shape,
+                                     draw(st.sampled_from(DATA_DTYPES))))
+    indices = some_layout(draw, indices)
     # Written axes and batch_dims may be negative.
     q = len(index_shape)
     if draw(st.booleans()):
@@ -113,7 +130,9 @@ def gather_elements_case(draw):
     index_shape = [draw(st.integers(0, 5)) if d == axis else
                    draw(st.integers(0, n)) for d, n in enumerate(data_shape)]
     mode, indices = mode_and_indices(draw, index_shape, data_shape[axis])
-    data = data_of(draw, data_shape, draw(st.sampled_from(DATA_DTYPES)))
+    data = some_layout(draw, data_of(draw, data_shape,
+                                     draw(st.sampled_from(DATA_DTYPES))))
+    indices = some_layout(draw, indices)
     if draw(st.booleans()):
         axis -= r
     return data, indices, axis, mode
@@ -143,8 +162,9 @@ def gather_nd_case(draw):
     # Each component within (or around) its own dimension.
     columns = [indices_of(draw, index_shape[:-1], index_dtype, s, mode)
                for s in sizes]
-    indices = np.stack(columns, axis=-1).astype(index_dtype)
-    data = data_of(draw, data_shape, draw(st.sampled_from(DATA_DTYPES)))
+    indices = some_layout(draw, np.stack(columns, axis=-1).astype(index_dtype))
+    data = some_layout(draw, data_of(draw, data_shape,
+                                     draw(st.sampled_from(DATA_DTYPES))))
     return data, indices, batch_dims, mode
 
 
@@ -193,7 +213,8 @@ def test_gather_elements_matches_torch_gather(case):
     size = data.shape[axis]
     if indices.size and (indices.min() < 0 or indices.max() >= size):
         return  # torch.gather takes no negative or out-of-range indices.
-    expected = torch.gather(torch.from_numpy(data), axis,
-                            torch.from_numpy(indices)).numpy()
+    # torch takes no negative strides; gather_mlir reads the view itself.
+    expected = torch.gather(torch.from_numpy(np.ascontiguousarray(data)),
+                            axis, torch.from_numpy(indices)).numpy()
     np.testing.assert_array_equal(g.gather_elements(data, indices, axis, mode),
                                   expected)
