@@ -215,6 +215,8 @@ def test_gather_elements_matches_torch_gather(case):
         return  # torch.gather takes no negative or out-of-range indices.
     # torch takes no negative strides; gather_mlir reads the view itself.
     expected = torch.gather(torch.from_numpy(np.ascontiguousarray(data)),
-                            axis, torch.from_numpy(indices)).numpy()
+                            axis,
+                            torch.from_numpy(np.ascontiguousarray(indices)))
+    expected = expected.numpy()
     np.testing.assert_array_equal(g.gather_elements(data, indices, axis, mode),
                                   expected)
