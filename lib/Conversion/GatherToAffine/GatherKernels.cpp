@@ -559,15 +559,28 @@ void KernelEmitter::copyRow(ValueRange dataPrefix, ValueRange outPrefix,
     s.push_back(j);
     return s;
   };
-  // Full vectors over [0, n - n mod lanes), then one masked tail.
-  Value full = fullVectors(n, lanes);
-  forLoop(full, lanes, [&](Value j) {
+  auto move = [&](Value j) {
     Value v = zeros ? zero(vectorType)
                     : vector::LoadOp::create(b, loc, vectorType, sliceData,
                                              at(dataPrefix, j))
                           .getResult();
     vector::StoreOp::create(b, loc, v, sliceOut, at(outPrefix, j));
+  };
+  // Blocks of kUnroll full vectors (long rows are memory-bound: several
+  // loads in flight per iteration), then single full vectors up to
+  // n - n mod lanes, then one masked tail.
+  constexpr int64_t kUnroll = 4;
+  Value blocks = fullVectors(n, lanes * kUnroll);
+  forLoop(blocks, lanes * kUnroll, [&](Value j) {
+    for (int64_t u = 0; u < kUnroll; ++u)
+      move(u ? arith::AddIOp::create(b, loc, j, constIndex(u * lanes))
+                   .getResult()
+             : j);
   });
+  Value full = fullVectors(n, lanes);
+  Value singles = b.createOrFold<arith::SubIOp>(loc, full, blocks);
+  forLoop(singles, lanes,
+          [&](Value t) { move(arith::AddIOp::create(b, loc, blocks, t)); });
   if (staticN && *staticN % lanes == 0)
     return;
   auto tail = [&] {
