@@ -85,6 +85,22 @@ static LogicalResult checkEmptyDim(ShapedType data, int64_t dim,
                 "' (use 'fill')");
 }
 
+/// `axis` normalized into [0, r), or a report that it is outside [-r, r-1].
+static FailureOr<int64_t> normalizeAxis(int64_t axis, int64_t r,
+                                        Reporter report) {
+  if (axis < -r || axis >= r)
+    return report("axis " + Twine(axis) + " is out of range [" + Twine(-r) +
+                  ", " + Twine(r - 1) + "] for data of rank " + Twine(r));
+  return axis < 0 ? axis + r : axis;
+}
+
+/// Data of rank 0 has nothing to gather along.
+static LogicalResult checkDataRank(ShapedType data, Reporter report) {
+  if (data.hasRank() && data.getRank() == 0)
+    return report("data must have rank >= 1, but has rank 0");
+  return success();
+}
+
 /// Both operands must be tensors; returns them as shaped types.
 static LogicalResult getOperandTypes(Type dataType, Type indicesType,
                                      ShapedType &data, ShapedType &indices,
@@ -110,14 +126,13 @@ mlir::gather::inferGatherShape(Type dataType, Type indicesType, int64_t axis,
   shape.axis = axis;
   shape.batchDims = batchDims;
 
+  if (failed(checkDataRank(data, report)))
+    return failure();
   if (data.hasRank()) {
-    int64_t r = data.getRank();
-    if (r == 0)
-      return report("data must have rank >= 1, but has rank 0");
-    if (axis < -r || axis >= r)
-      return report("axis " + Twine(axis) + " is out of range [" + Twine(-r) +
-                    ", " + Twine(r - 1) + "] for data of rank " + Twine(r));
-    shape.axis = axis < 0 ? axis + r : axis;
+    FailureOr<int64_t> a = normalizeAxis(axis, data.getRank(), report);
+    if (failed(a))
+      return failure();
+    shape.axis = *a;
   }
   if (indices.hasRank()) {
     int64_t q = indices.getRank();
@@ -172,17 +187,17 @@ mlir::gather::inferGatherElementsShape(Type dataType, Type indicesType,
 
   // The rank both operands share; known from either.
   int64_t r = data.hasRank() ? data.getRank() : indices.getRank();
-  if (data.hasRank() && r == 0)
-    return report("data must have rank >= 1, but has rank 0");
+  if (failed(checkDataRank(data, report)))
+    return failure();
   if (indices.hasRank() && indices.getRank() != r)
     return report("indices must have the rank of data (" + Twine(r) +
                   "), but has rank " + Twine(indices.getRank()));
   if (r == 0)
     return report("indices must have rank >= 1, but has rank 0");
-  if (axis < -r || axis >= r)
-    return report("axis " + Twine(axis) + " is out of range [" + Twine(-r) +
-                  ", " + Twine(r - 1) + "] for data of rank " + Twine(r));
-  int64_t a = shape.axis = axis < 0 ? axis + r : axis;
+  FailureOr<int64_t> normalized = normalizeAxis(axis, r, report);
+  if (failed(normalized))
+    return failure();
+  int64_t a = shape.axis = *normalized;
 
   if (data.hasRank() && indices.hasRank()) {
     for (int64_t d = 0; d < r; ++d) {
@@ -217,8 +232,8 @@ mlir::gather::inferGatherNDShape(Type dataType, Type indicesType,
   shape.batchDims = batchDims;
   if (batchDims < 0)
     return report("batch_dims " + Twine(batchDims) + " must be >= 0");
-  if (data.hasRank() && data.getRank() == 0)
-    return report("data must have rank >= 1, but has rank 0");
+  if (failed(checkDataRank(data, report)))
+    return failure();
   if (!indices.hasRank())
     return shape;
 
