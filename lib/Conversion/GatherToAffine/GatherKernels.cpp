@@ -117,8 +117,23 @@ private:
   void store(Value value, Value memref, ValueRange subscripts);
 
   Value zero(Type type);
+  /// An i64 constant, or a splat of it shaped like `like` (a vector type).
+  Value constI64Like(Type like, int64_t v);
+  /// Index values (scalar or vector; any integer width or index) as i64.
+  Value toI64(Value raw);
   /// The index element at `subscripts` of `indices`, sign-extended to i64.
   Value readIndex(ValueRange subscripts);
+  /// -s <= i < 0 means i + s (i64 scalars or vectors; s is scalar). Cannot
+  /// overflow: s >= 0 > i.
+  Value normalize(Value i, Value s);
+  /// Whether the normalized index n is in [0, s) (or, if `outside`, not):
+  /// one unsigned compare.
+  Value inRange(Value n, Value s, bool outside = false);
+  /// Visits a row of `n` elements in vectors of `lanes`: chunk(j, null,
+  /// lanes) for each full vector (in blocks of `unroll`), then chunk(j,
+  /// mask, count) for the partial tail, if there can be one.
+  void forEachChunk(Value n, int64_t lanes, int64_t unroll,
+                    function_ref<void(Value, Value, Value)> chunk);
   /// Applies normalization and the mode to index value `i` along a
   /// dimension of size `s` (both i64).
   Subscript resolve(Value i, Value s);
@@ -285,29 +300,86 @@ Value KernelEmitter::zero(Type type) {
                                    cast<TypedAttr>(b.getZeroAttr(type)));
 }
 
-Value KernelEmitter::readIndex(ValueRange subscripts) {
-  Value v = load(indices, subscripts);
-  Type i64 = b.getI64Type();
-  if (v.getType().isIndex())
-    return arith::IndexCastOp::create(b, loc, i64, v);
-  if (v.getType().getIntOrFloatBitWidth() < 64)
-    return arith::ExtSIOp::create(b, loc, i64, v);
-  return v;
+Value KernelEmitter::constI64Like(Type like, int64_t v) {
+  auto vectorType = dyn_cast<VectorType>(like);
+  if (!vectorType)
+    return constI64(v);
+  auto type = VectorType::get(vectorType.getShape(), b.getI64Type());
+  return arith::ConstantOp::create(
+      b, loc, type, DenseElementsAttr::get(type, b.getI64IntegerAttr(v)));
 }
 
-Subscript KernelEmitter::resolve(Value i, Value s) {
+Value KernelEmitter::toI64(Value raw) {
+  Type i64 = b.getI64Type();
+  if (auto vectorType = dyn_cast<VectorType>(raw.getType()))
+    i64 = VectorType::get(vectorType.getShape(), i64);
+  Type element = getElementTypeOrSelf(raw.getType());
+  if (element.isIndex())
+    return arith::IndexCastOp::create(b, loc, i64, raw);
+  if (element.getIntOrFloatBitWidth() < 64)
+    return arith::ExtSIOp::create(b, loc, i64, raw);
+  return raw;
+}
+
+Value KernelEmitter::readIndex(ValueRange subscripts) {
+  return toI64(load(indices, subscripts));
+}
+
+Value KernelEmitter::normalize(Value i, Value s) {
+  if (isa<VectorType>(i.getType()))
+    s = vector::BroadcastOp::create(b, loc, i.getType(), s);
+  Value negative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, i,
+                                         constI64Like(i.getType(), 0));
+  return arith::SelectOp::create(b, loc, negative,
+                                 arith::AddIOp::create(b, loc, i, s), i);
+}
+
+Value KernelEmitter::inRange(Value n, Value s, bool outside) {
+  if (isa<VectorType>(n.getType()))
+    s = vector::BroadcastOp::create(b, loc, n.getType(), s);
+  return arith::CmpIOp::create(
+      b, loc, outside ? arith::CmpIPredicate::uge : arith::CmpIPredicate::ult,
+      n, s);
+}
+
+void KernelEmitter::forEachChunk(
+    Value n, int64_t lanes, int64_t unroll,
+    function_ref<void(Value, Value, Value)> chunk) {
+  Value count = constIndex(lanes);
+  Value blocks = fullVectors(n, lanes * unroll);
+  forLoop(blocks, lanes * unroll, [&](Value j) {
+    for (int64_t u = 0; u < unroll; ++u)
+      chunk(u ? arith::AddIOp::create(b, loc, j, constIndex(u * lanes))
+                    .getResult()
+              : j,
+            nullptr, count);
+  });
+  Value full = fullVectors(n, lanes);
+  Value singles = b.createOrFold<arith::SubIOp>(loc, full, blocks);
+  forLoop(singles, lanes, [&](Value t) {
+    chunk(arith::AddIOp::create(b, loc, blocks, t), nullptr, count);
+  });
+  std::optional<int64_t> staticN = getConstantIntValue(n);
+  if (staticN && *staticN % lanes == 0)
+    return;
+  auto tail = [&] {
+    Value rest = b.createOrFold<arith::SubIOp>(loc, n, full);
+    auto maskType = VectorType::get({lanes}, b.getI1Type());
+    chunk(full, vector::CreateMaskOp::create(b, loc, maskType, rest), rest);
+  };
+  if (staticN)
+    return tail();
+  ifThenElse(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, n, full),
+             tail);
+}
+
+Subscript KernelEmitter::resolve(Value i, Value size) {
   // Works lane-wise on vectors of indices too: constants and the size are
   // splat to i's type.
   auto vectorType = dyn_cast<VectorType>(i.getType());
-  auto constI64 = [&](int64_t v) -> Value {
-    if (!vectorType)
-      return this->constI64(v);
-    return arith::ConstantOp::create(
-        b, loc, vectorType,
-        DenseElementsAttr::get(vectorType, b.getI64IntegerAttr(v)));
-  };
-  if (vectorType)
-    s = vector::BroadcastOp::create(b, loc, vectorType, s);
+  auto constI64 = [&](int64_t v) { return constI64Like(i.getType(), v); };
+  Value s =
+      vectorType ? vector::BroadcastOp::create(b, loc, vectorType, size) : size;
   Value c0 = constI64(0);
   auto toIndex = [&](Value v) -> Value {
     if (vectorType) // vector.gather takes i64 offsets as they are.
@@ -325,11 +397,7 @@ Subscript KernelEmitter::resolve(Value i, Value s) {
     return {toIndex(arith::SelectOp::create(b, loc, negative, shifted, rem)),
             nullptr};
   }
-  // -s <= i < 0 means i + s. i + s cannot overflow: s >= 0 > i.
-  Value negative =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, i, c0);
-  Value n = arith::SelectOp::create(b, loc, negative,
-                                    arith::AddIOp::create(b, loc, i, s), i);
+  Value n = normalize(i, size);
   switch (mode) {
   case GatherMode::clamp: {
     Value upper = arith::SubIOp::create(b, loc, s, constI64(1));
@@ -338,9 +406,7 @@ Subscript KernelEmitter::resolve(Value i, Value s) {
     return {toIndex(clamped), nullptr};
   }
   case GatherMode::fill: {
-    // One unsigned compare covers both n < 0 and n >= s.
-    Value valid =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, n, s);
+    Value valid = inRange(n, size);
     return {toIndex(arith::SelectOp::create(b, loc, valid, n, c0)), valid};
   }
   case GatherMode::check:     // Validated before the gather runs.
@@ -400,18 +466,11 @@ Value KernelEmitter::validate(
   auto checkAt = [&](ValueRange ivs) {
     for (const IndexComponent &c : components(ivs)) {
       Value s = c.size;
-      Value bad;
-      if (everyIndex) {
-        Value negative = arith::CmpIOp::create(
-            b, loc, arith::CmpIPredicate::slt, c.value, constI64(0));
-        Value n = arith::SelectOp::create(
-            b, loc, negative, arith::AddIOp::create(b, loc, c.value, s),
-            c.value);
-        bad = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, n, s);
-      } else {
-        bad = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, s,
-                                    constI64(0));
-      }
+      Value bad = everyIndex
+                      ? inRange(normalize(c.value, s), s, /*outside=*/true)
+                      : arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                              s, constI64(0))
+                            .getResult();
       ifThenElse(bad, [&] {
         Value failed = memref::LoadOp::create(b, loc, report, c0);
         Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
@@ -461,52 +520,29 @@ void KernelEmitter::checkRow(ValueRange prefix, Value n, Value s, int64_t lanes,
                              function_ref<void(ValueRange)> checkAt) {
   Type element = cast<MemRefType>(indices.getType()).getElementType();
   auto indexType = VectorType::get({lanes}, element);
-  auto wideType = VectorType::get({lanes}, b.getI64Type());
-  auto maskType = VectorType::get({lanes}, b.getI1Type());
   auto at = [&](Value j) {
     SmallVector<Value> v(prefix);
     v.push_back(j);
     return v;
   };
-  // Rescans positions [j, j + count) one by one.
-  auto rescan = [&](Value j, Value count) {
-    forLoop(count, 1,
-            [&](Value t) { checkAt(at(arith::AddIOp::create(b, loc, j, t))); });
-  };
-  auto chunk = [&](Value j, Value inBounds, Value count) {
-    Value raw =
-        inBounds
-            ? vector::MaskedLoadOp::create(b, loc, indexType, indices, at(j),
-                                           inBounds, zero(indexType))
-                  .getResult()
-            : vector::LoadOp::create(b, loc, indexType, indices, at(j))
-                  .getResult();
-    Value w = element.getIntOrFloatBitWidth() < 64
-                  ? arith::ExtSIOp::create(b, loc, wideType, raw).getResult()
-                  : raw;
-    Value size = vector::BroadcastOp::create(b, loc, wideType, s);
-    Value zeros = zero(wideType);
-    Value negative =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, w, zeros);
-    Value normalized = arith::SelectOp::create(
-        b, loc, negative, arith::AddIOp::create(b, loc, w, size), w);
-    Value bad = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
-                                      normalized, size);
-    if (inBounds)
-      bad = arith::AndIOp::create(b, loc, bad, inBounds);
+  forEachChunk(n, lanes, /*unroll=*/1, [&](Value j, Value mask, Value count) {
+    Value raw = mask
+                    ? vector::MaskedLoadOp::create(b, loc, indexType, indices,
+                                                   at(j), mask, zero(indexType))
+                          .getResult()
+                    : vector::LoadOp::create(b, loc, indexType, indices, at(j))
+                          .getResult();
+    Value bad = inRange(normalize(toI64(raw), s), s, /*outside=*/true);
+    if (mask)
+      bad = arith::AndIOp::create(b, loc, bad, mask);
     Value any =
         vector::ReductionOp::create(b, loc, vector::CombiningKind::OR, bad);
-    ifThenElse(any, [&] { rescan(j, count); });
-  };
-  Value full = fullVectors(n, lanes);
-  forLoop(full, lanes, [&](Value j) { chunk(j, nullptr, constIndex(lanes)); });
-  Value hasTail =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, n, full);
-  ifThenElse(hasTail, [&] {
-    Value rest = arith::SubIOp::create(b, loc, n, full);
-    chunk(full,
-          vector::CreateMaskOp::create(b, loc, maskType, ValueRange{rest}),
-          rest);
+    // Rescan positions [j, j + count) one by one to report the first.
+    ifThenElse(any, [&] {
+      forLoop(count, 1, [&](Value t) {
+        checkAt(at(arith::AddIOp::create(b, loc, j, t)));
+      });
+    });
   });
 }
 
@@ -539,67 +575,39 @@ void KernelEmitter::copyRow(ValueRange dataPrefix, ValueRange outPrefix,
   Type element = cast<MemRefType>(out.getType()).getElementType();
   int64_t lanes = vectorLanes(element);
   // A static row gets vectors no longer than itself.
-  std::optional<int64_t> staticN = getConstantIntValue(n);
-  if (staticN)
+  if (std::optional<int64_t> staticN = getConstantIntValue(n))
     lanes = std::min<int64_t>(lanes, llvm::bit_floor(uint64_t(*staticN)));
-  if (lanes < 2 || !hasUnitInnerStride(sliceData) ||
-      !hasUnitInnerStride(sliceOut)) {
-    forLoop(n, 1, [&](Value j) {
-      SmallVector<Value> src(dataPrefix), dst(outPrefix);
-      src.push_back(j);
-      dst.push_back(j);
-      store(zeros ? zero(element) : load(sliceData, src), sliceOut, dst);
-    });
-    return;
-  }
-
-  auto vectorType = VectorType::get({lanes}, element);
   auto at = [](ValueRange prefix, Value j) {
     SmallVector<Value> s(prefix);
     s.push_back(j);
     return s;
   };
-  auto move = [&](Value j) {
-    Value v = zeros ? zero(vectorType)
-                    : vector::LoadOp::create(b, loc, vectorType, sliceData,
-                                             at(dataPrefix, j))
-                          .getResult();
-    vector::StoreOp::create(b, loc, v, sliceOut, at(outPrefix, j));
-  };
-  // Blocks of kUnroll full vectors (long rows are memory-bound: several
-  // loads in flight per iteration), then single full vectors up to
-  // n - n mod lanes, then one masked tail.
-  constexpr int64_t kUnroll = 4;
-  Value blocks = fullVectors(n, lanes * kUnroll);
-  forLoop(blocks, lanes * kUnroll, [&](Value j) {
-    for (int64_t u = 0; u < kUnroll; ++u)
-      move(u ? arith::AddIOp::create(b, loc, j, constIndex(u * lanes))
-                   .getResult()
-             : j);
-  });
-  Value full = fullVectors(n, lanes);
-  Value singles = b.createOrFold<arith::SubIOp>(loc, full, blocks);
-  forLoop(singles, lanes,
-          [&](Value t) { move(arith::AddIOp::create(b, loc, blocks, t)); });
-  if (staticN && *staticN % lanes == 0)
+  if (lanes < 2 || !hasUnitInnerStride(sliceData) ||
+      !hasUnitInnerStride(sliceOut)) {
+    forLoop(n, 1, [&](Value j) {
+      store(zeros ? zero(element) : load(sliceData, at(dataPrefix, j)),
+            sliceOut, at(outPrefix, j));
+    });
     return;
-  auto tail = [&] {
-    Value rest = arith::SubIOp::create(b, loc, n, full);
-    auto maskType = VectorType::get({lanes}, b.getI1Type());
-    Value mask =
-        vector::CreateMaskOp::create(b, loc, maskType, ValueRange{rest});
+  }
+  auto vectorType = VectorType::get({lanes}, element);
+  // Long rows are memory-bound: blocks of four vectors keep several loads in
+  // flight per iteration.
+  forEachChunk(n, lanes, /*unroll=*/4, [&](Value j, Value mask, Value) {
     Value v = zero(vectorType);
     if (!zeros)
-      v = vector::MaskedLoadOp::create(b, loc, vectorType, sliceData,
-                                       at(dataPrefix, full), mask, v);
-    vector::MaskedStoreOp::create(b, loc, sliceOut, at(outPrefix, full), mask,
-                                  v);
-  };
-  if (staticN)
-    return tail();
-  Value hasTail =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, n, full);
-  ifThenElse(hasTail, tail);
+      v = mask ? vector::MaskedLoadOp::create(b, loc, vectorType, sliceData,
+                                              at(dataPrefix, j), mask, v)
+                     .getResult()
+               : vector::LoadOp::create(b, loc, vectorType, sliceData,
+                                        at(dataPrefix, j))
+                     .getResult();
+    if (mask)
+      vector::MaskedStoreOp::create(b, loc, sliceOut, at(outPrefix, j), mask,
+                                    v);
+    else
+      vector::StoreOp::create(b, loc, v, sliceOut, at(outPrefix, j));
+  });
 }
 
 SmallVector<Value> KernelEmitter::prepareSlices(int64_t dataFrom,
@@ -662,7 +670,6 @@ void KernelEmitter::gatherRow(ValueRange dataPrefix, ValueRange indexPrefix,
   Type indexElement = cast<MemRefType>(indices.getType()).getElementType();
   auto valueType = VectorType::get({lanes}, element);
   auto indexType = VectorType::get({lanes}, indexElement);
-  auto offsetType = VectorType::get({lanes}, b.getI64Type());
   auto maskType = VectorType::get({lanes}, b.getI1Type());
   auto at = [](ValueRange p, Value j) {
     SmallVector<Value> s(p);
@@ -672,8 +679,7 @@ void KernelEmitter::gatherRow(ValueRange dataPrefix, ValueRange indexPrefix,
   SmallVector<Value> rowBase(dataPrefix);
   rowBase.push_back(constIndex(0));
 
-  // One chunk at column j; `inBounds` masks the tail (null for full chunks).
-  auto chunk = [&](Value j, Value inBounds) {
+  forEachChunk(n, lanes, /*unroll=*/1, [&](Value j, Value inBounds, Value) {
     Value raw = inBounds
                     ? vector::MaskedLoadOp::create(b, loc, indexType, indices,
                                                    at(indexPrefix, j), inBounds,
@@ -682,13 +688,7 @@ void KernelEmitter::gatherRow(ValueRange dataPrefix, ValueRange indexPrefix,
                     : vector::LoadOp::create(b, loc, indexType, indices,
                                              at(indexPrefix, j))
                           .getResult();
-    Value wide =
-        indexElement.isIndex()
-            ? arith::IndexCastOp::create(b, loc, offsetType, raw).getResult()
-        : indexElement.getIntOrFloatBitWidth() < 64
-            ? arith::ExtSIOp::create(b, loc, offsetType, raw).getResult()
-            : raw;
-    Subscript s = resolve(wide, axisSize);
+    Subscript s = resolve(toI64(raw), axisSize);
     Value mask = s.valid;
     if (inBounds)
       mask = mask ? arith::AndIOp::create(b, loc, mask, inBounds).getResult()
@@ -702,16 +702,6 @@ void KernelEmitter::gatherRow(ValueRange dataPrefix, ValueRange indexPrefix,
       vector::MaskedStoreOp::create(b, loc, out, at(outPrefix, j), inBounds, v);
     else
       vector::StoreOp::create(b, loc, v, out, at(outPrefix, j));
-  };
-
-  Value full = fullVectors(n, lanes);
-  forLoop(full, lanes, [&](Value j) { chunk(j, nullptr); });
-  Value hasTail =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, n, full);
-  ifThenElse(hasTail, [&] {
-    Value rest = arith::SubIOp::create(b, loc, n, full);
-    chunk(full,
-          vector::CreateMaskOp::create(b, loc, maskType, ValueRange{rest}));
   });
 }
 
@@ -766,7 +756,6 @@ void KernelEmitter::emitGatherElements(const GatherShape &shape) {
   Value ok = validate(ubs, axisSize, [&](ValueRange ivs) {
     return SmallVector<IndexComponent>{{readIndex(ivs), axisSize, a}};
   });
-  Type element = cast<MemRefType>(data.getType()).getElementType();
   if (int64_t lanes = a == r - 1 ? gatherRowLanes() : 0) {
     return guarded(ok, [&] {
       parallelNest(ArrayRef(ubs).drop_back(), [&](ValueRange ivs) {
@@ -779,11 +768,7 @@ void KernelEmitter::emitGatherElements(const GatherShape &shape) {
       Subscript s = resolve(readIndex(ivs), axisSize);
       SmallVector<Value> at(ivs);
       at[a] = s.index;
-      if (!s.valid)
-        return store(load(data, at), out, ivs);
-      ifThenElse(
-          s.valid, [&] { store(load(data, at), out, ivs); },
-          [&] { store(zero(element), out, ivs); });
+      copySlice(at, ivs, /*extents=*/{}, s.valid);
     });
   });
 }
