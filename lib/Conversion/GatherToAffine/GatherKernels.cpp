@@ -778,14 +778,14 @@ void KernelEmitter::emitGatherND(const GatherShape &shape) {
   int64_t q = cast<MemRefType>(indices.getType()).getRank();
   SmallVector<Value> sizes;
   for (int64_t c = 0; c < k; ++c)
-    sizes.push_back(dimI64(data, bd + c));
+    sizes.push_back(dimI64(data, shape.indexedDim(c)));
 
   auto tuple = [&](ValueRange ivs) {
     SmallVector<IndexComponent> components;
     for (int64_t c = 0; c < k; ++c) {
       SmallVector<Value> at(ivs);
       at.push_back(constIndex(c));
-      components.push_back({readIndex(at), sizes[c], bd + c});
+      components.push_back({readIndex(at), sizes[c], shape.indexedDim(c)});
     }
     return components;
   };

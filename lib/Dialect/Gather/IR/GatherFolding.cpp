@@ -126,11 +126,11 @@ template <typename OpTy> struct RelaxModeToUnchecked : OpRewritePattern<OpTy> {
     if (failed(shape) || !data)
       return rewriter.notifyMatchFailure(op, "rank unknown");
 
-    // The data dimensions index values select along.
-    bool nd = isa<GatherNDOp>(op.getOperation());
-    int64_t components = nd ? shape->tupleSize : 1;
-    int64_t firstDim = nd ? shape->batchDims : shape->axis;
-    auto sizeOf = [&](int64_t c) { return data.getDimSize(firstDim + c); };
+    // The sizes of the data dimensions index values select along.
+    int64_t components = shape->tupleSize;
+    auto sizeOf = [&](int64_t c) {
+      return data.getDimSize(shape->indexedDim(c));
+    };
     for (int64_t c = 0; c < components; ++c)
       if (ShapedType::isDynamic(sizeOf(c)))
         return rewriter.notifyMatchFailure(op, "indexed size unknown");

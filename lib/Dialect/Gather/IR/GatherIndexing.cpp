@@ -81,13 +81,6 @@ static std::optional<OpView> viewOf(Operation *op) {
   return view;
 }
 
-/// The data dimension the index value at row-major position `flat` indexes.
-static int64_t indexedDim(const OpView &view, int64_t flat) {
-  if (view.kind == OpView::ND)
-    return view.shape.batchDims + flat % view.shape.tupleSize;
-  return view.shape.axis;
-}
-
 std::optional<BadIndex> mlir::gather::findBadConstantIndex(Operation *op) {
   std::optional<OpView> view = viewOf(op);
   if (!view || view->mode != GatherMode::check ||
@@ -99,7 +92,7 @@ std::optional<BadIndex> mlir::gather::findBadConstantIndex(Operation *op) {
     return std::nullopt;
   SmallVector<int64_t> strides = computeSuffixProduct(view->indices.getShape());
   for (auto [flat, value] : llvm::enumerate(*values)) {
-    int64_t dim = indexedDim(*view, flat);
+    int64_t dim = view->shape.indexedDim(flat % view->shape.tupleSize);
     int64_t size = view->data.getDimSize(dim);
     if (ShapedType::isDynamic(size) || resolveIndex(value, size, view->mode))
       continue;
@@ -171,7 +164,7 @@ FailureOr<SmallVector<int64_t>> mlir::gather::computeSourcePositions(
       for (int64_t c = 0; c < view->shape.tupleSize; ++c) {
         SmallVector<int64_t> at(o.begin(), o.begin() + q - 1);
         at.push_back(c);
-        take(at, b + c);
+        take(at, view->shape.indexedDim(c));
       }
       d.append(o.begin() + q - 1, o.end());
       break;

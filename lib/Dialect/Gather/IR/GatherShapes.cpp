@@ -132,7 +132,7 @@ mlir::gather::inferGatherShape(Type dataType, Type indicesType, int64_t axis,
     FailureOr<int64_t> a = normalizeAxis(axis, data.getRank(), report);
     if (failed(a))
       return failure();
-    shape.axis = *a;
+    shape.axis = shape.firstIndexedDim = *a;
   }
   if (indices.hasRank()) {
     int64_t q = indices.getRank();
@@ -197,7 +197,7 @@ mlir::gather::inferGatherElementsShape(Type dataType, Type indicesType,
   FailureOr<int64_t> normalized = normalizeAxis(axis, r, report);
   if (failed(normalized))
     return failure();
-  int64_t a = shape.axis = *normalized;
+  int64_t a = shape.axis = shape.firstIndexedDim = *normalized;
 
   if (data.hasRank() && indices.hasRank()) {
     for (int64_t d = 0; d < r; ++d) {
@@ -232,6 +232,7 @@ mlir::gather::inferGatherNDShape(Type dataType, Type indicesType,
   shape.batchDims = batchDims;
   if (batchDims < 0)
     return report("batch_dims " + Twine(batchDims) + " must be >= 0");
+  shape.firstIndexedDim = batchDims;
   if (failed(checkDataRank(data, report)))
     return failure();
   if (!indices.hasRank())

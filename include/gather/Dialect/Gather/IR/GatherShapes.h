@@ -35,6 +35,10 @@ struct GatherShape {
   int64_t batchDims = 0;
   /// gather_nd: the index tuple length k; 1 for the other ops.
   int64_t tupleSize = 1;
+  /// The data dimension that component `c` (< tupleSize) of an index value
+  /// selects along: the axis, or batch_dims + c for gather_nd.
+  int64_t indexedDim(int64_t c) const { return firstIndexedDim + c; }
+  int64_t firstIndexedDim = 0;
 
   /// The static result shape: a dimension is static when any of its sources
   /// is. Requires `ranked`.
