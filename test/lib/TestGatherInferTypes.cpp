@@ -31,8 +31,7 @@ struct TestGatherInferTypesPass
   void runOnOperation() override {
     SmallVector<Operation *> ops;
     getOperation()->walk([&](Operation *op) {
-      if (isa<gather::GatherOp, gather::GatherElementsOp, gather::GatherNDOp>(
-              op))
+      if (isa<gather::GatherOpInterface>(op))
         ops.push_back(op);
     });
     for (Operation *op : ops) {

@@ -829,24 +829,14 @@ mlir::gather::emitGatherKernel(OpBuilder &b, Operation *op, Value data,
         "cannot lower: the affine, complex, func, memref, scf and vector "
         "dialects must be loaded (registerAllGatherDialects loads them)");
 
-  // The three ops share the accessors the kernels need.
-  FailureOr<GatherShape> shape = failure();
-  GatherMode mode = GatherMode::check;
-  HookOpCode code = HookOpCode::Gather;
-  if (auto g = dyn_cast<GatherOp>(op)) {
-    shape = g.getGatherShape();
-    mode = g.getMode();
-  } else if (auto g = dyn_cast<GatherElementsOp>(op)) {
-    shape = g.getGatherShape();
-    mode = g.getMode();
-    code = HookOpCode::GatherElements;
-  } else if (auto g = dyn_cast<GatherNDOp>(op)) {
-    shape = g.getGatherShape();
-    mode = g.getMode();
-    code = HookOpCode::GatherND;
-  } else {
+  auto gather = dyn_cast<GatherOpInterface>(op);
+  if (!gather)
     return op->emitOpError("is not a gather op");
-  }
+  HookOpCode code = isa<GatherNDOp>(op)         ? HookOpCode::GatherND
+                    : isa<GatherElementsOp>(op) ? HookOpCode::GatherElements
+                                                : HookOpCode::Gather;
+  GatherMode mode = gather.getMode();
+  FailureOr<GatherShape> shape = gather.getGatherShape();
   if (failed(shape) || !shape->ranked)
     return op->emitOpError("cannot lower: the result rank is not known");
 

@@ -114,10 +114,11 @@ static std::optional<ConstantIntRanges> inferElementRange(Value v,
 }
 
 namespace {
-template <typename OpTy> struct RelaxModeToUnchecked : OpRewritePattern<OpTy> {
-  using OpRewritePattern<OpTy>::OpRewritePattern;
+/// Any of the three ops (a pattern on GatherOpInterface).
+struct RelaxModeToUnchecked : OpInterfaceRewritePattern<GatherOpInterface> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
 
-  LogicalResult matchAndRewrite(OpTy op,
+  LogicalResult matchAndRewrite(GatherOpInterface op,
                                 PatternRewriter &rewriter) const override {
     if (op.getMode() == GatherMode::unchecked)
       return rewriter.notifyMatchFailure(op, "already unchecked");
@@ -295,24 +296,19 @@ OpFoldResult GatherNDOp::fold(FoldAdaptor adaptor) {
   return foldGatherLike(*this, adaptor.getData(), adaptor.getIndices());
 }
 
+void GatherDialect::getCanonicalizationPatterns(
+    RewritePatternSet &results) const {
+  results.add<RelaxModeToUnchecked>(getContext());
+}
 void GatherOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                            MLIRContext *context) {
-  results.add<RelaxModeToUnchecked<GatherOp>, GatherToExtractSlice,
-              ComposeGathers>(context);
-}
-void GatherElementsOp::getCanonicalizationPatterns(RewritePatternSet &results,
-                                                   MLIRContext *context) {
-  results.add<RelaxModeToUnchecked<GatherElementsOp>>(context);
-}
-void GatherNDOp::getCanonicalizationPatterns(RewritePatternSet &results,
-                                             MLIRContext *context) {
-  results.add<RelaxModeToUnchecked<GatherNDOp>>(context);
+  results.add<GatherToExtractSlice, ComposeGathers>(context);
 }
 
 void mlir::gather::populateGatherCanonicalizationPatterns(
     RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
+  context->getLoadedDialect<GatherDialect>()->getCanonicalizationPatterns(
+      patterns);
   GatherOp::getCanonicalizationPatterns(patterns, context);
-  GatherElementsOp::getCanonicalizationPatterns(patterns, context);
-  GatherNDOp::getCanonicalizationPatterns(patterns, context);
 }

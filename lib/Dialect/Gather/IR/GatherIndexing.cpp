@@ -53,23 +53,15 @@ struct OpView {
 } // namespace
 
 static std::optional<OpView> viewOf(Operation *op) {
-  OpView view;
-  FailureOr<GatherShape> shape = failure();
-  if (auto g = dyn_cast<GatherOp>(op)) {
-    view.kind = OpView::Gather;
-    shape = g.getGatherShape();
-    view.mode = g.getMode();
-  } else if (auto g = dyn_cast<GatherElementsOp>(op)) {
-    view.kind = OpView::Elements;
-    shape = g.getGatherShape();
-    view.mode = g.getMode();
-  } else if (auto g = dyn_cast<GatherNDOp>(op)) {
-    view.kind = OpView::ND;
-    shape = g.getGatherShape();
-    view.mode = g.getMode();
-  } else {
+  auto gather = dyn_cast<GatherOpInterface>(op);
+  if (!gather)
     return std::nullopt;
-  }
+  OpView view;
+  view.kind = isa<GatherNDOp>(op)         ? OpView::ND
+              : isa<GatherElementsOp>(op) ? OpView::Elements
+                                          : OpView::Gather;
+  view.mode = gather.getMode();
+  FailureOr<GatherShape> shape = gather.getGatherShape();
   if (failed(shape) || !shape->ranked)
     return std::nullopt;
   view.shape = *shape;

@@ -178,5 +178,7 @@ GATHER_DEFINE_COMMON_METHODS(GatherNDOp)
 
 #undef GATHER_DEFINE_COMMON_METHODS
 
+#include "gather/Dialect/Gather/IR/GatherOpInterfaces.cpp.inc"
+
 #define GET_OP_CLASSES
 #include "gather/Dialect/Gather/IR/GatherOps.cpp.inc"

@@ -68,7 +68,7 @@ struct GatherShapeInferencePass
 
   /// Folds erasing casts into gather ops, then refines `op`'s results.
   void refineOp(Operation *op) {
-    if (isa<gather::GatherOp, gather::GatherElementsOp, gather::GatherNDOp>(op))
+    if (isa<gather::GatherOpInterface>(op))
       foldErasingCasts(op);
     for (auto [result, refined] :
          llvm::zip_equal(op->getResults(), inferRefinedTypes(op)))

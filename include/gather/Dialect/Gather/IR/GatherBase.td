@@ -33,6 +33,8 @@ def Gather_Dialect : Dialect {
     "::mlir::tensor::TensorDialect"
   ];
   let useDefaultAttributePrinterParser = 1;
+  // Patterns on GatherOpInterface, for all three ops at once.
+  let hasCanonicalizer = 1;
   let hasConstantMaterializer = 1;
 }
 

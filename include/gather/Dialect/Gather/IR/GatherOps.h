@@ -12,6 +12,8 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "gather/Dialect/Gather/IR/GatherOpInterfaces.h.inc"
+
 #define GET_OP_CLASSES
 #include "gather/Dialect/Gather/IR/GatherOps.h.inc"
 

@@ -25,8 +25,30 @@ def Gather_IndexTensor : TensorOf<[Gather_IndexElement]>;
 // Common pieces
 //===----------------------------------------------------------------------===//
 
+def Gather_GatherOpInterface : OpInterface<"GatherOpInterface"> {
+  let cppNamespace = "::mlir::gather";
+  let description = [{
+    What the three gather ops share, for code that handles any of them: the
+    lowering, the index analyses, the mode-relaxing canonicalization.
+  }];
+  let methods = [
+    InterfaceMethod<"The tensor gathered from.", "::mlir::Value", "getData">,
+    InterfaceMethod<"The index tensor.", "::mlir::Value", "getIndices">,
+    InterfaceMethod<"What an out-of-range index does.",
+                    "::mlir::gather::GatherMode", "getMode">,
+    InterfaceMethod<"Sets what an out-of-range index does.", "void",
+                    "setMode", (ins "::mlir::gather::GatherMode":$mode)>,
+    InterfaceMethod<[{The checked, normalized view of the operands
+                      (GatherShapes.h); failure when the op does not
+                      verify.}],
+                    "::mlir::FailureOr<::mlir::gather::GatherShape>",
+                    "getGatherShape">,
+  ];
+}
+
 class Gather_GatherLikeOp<string mnemonic, list<Trait> traits = []>
     : Gather_Op<mnemonic, traits # [
+        Gather_GatherOpInterface,
         NoMemoryEffect,
         DeclareOpInterfaceMethods<ConditionallySpeculatable>,
         DeclareOpInterfaceMethods<InferTypeOpInterface>,
@@ -38,7 +60,6 @@ class Gather_GatherLikeOp<string mnemonic, list<Trait> traits = []>
   }];
   let hasVerifier = 1;
   let hasFolder = 1;
-  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     /// The checked, normalized view of this op's operands (GatherShapes.h);
     /// failure when the op does not verify.
@@ -73,6 +94,8 @@ defvar Gather_ModeDoc = [{
 //===----------------------------------------------------------------------===//
 
 def Gather_GatherOp : Gather_GatherLikeOp<"gather"> {
+  // Slices and compositions; mode relaxation is the dialect's (all ops).
+  let hasCanonicalizer = 1;
   let summary = "gather slices along one axis (ONNX Gather, OpenVINO Gather-8)";
   let description = [{
     Takes slices of `data` along `axis` at the positions given by `indices`.
