@@ -81,6 +81,12 @@ def _contiguous(array):
     return array.copy(order="C")
 
 
+def _axis_size(data, axis):
+    """The size of `axis` of `data`, 0 if the axis is out of range (the
+    native layer reports that)."""
+    return data.shape[axis] if -data.ndim <= axis < data.ndim else 0
+
+
 def _data(op, data):
     array = np.asarray(data)
     if array.dtype.char not in _DATA_CHARS:
@@ -221,8 +227,7 @@ def gather(data, indices, axis=0, batch_dims=0, mode="check", out=None):
     batch_dims = _attribute("batch_dims", batch_dims)
     data = _data("gather", data)
     indices = _indices("gather", indices, mode,
-                       lambda: data.shape[axis] if -data.ndim <= axis <
-                       data.ndim else 0)
+                       lambda: _axis_size(data, axis))
     return _run("gather", data, indices, axis, batch_dims, mode, out)
 
 
@@ -244,8 +249,7 @@ def gather_elements(data, indices, axis=0, mode="check", out=None):
     axis = _attribute("axis", axis)
     data = _data("gather_elements", data)
     indices = _indices("gather_elements", indices, mode,
-                       lambda: data.shape[axis] if -data.ndim <= axis <
-                       data.ndim else 0)
+                       lambda: _axis_size(data, axis))
     return _run("gather_elements", data, indices, axis, 0, mode, out)
 
 

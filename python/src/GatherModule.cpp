@@ -294,17 +294,21 @@ private:
   int64_t compilations = 0;
 };
 
-/// gather, gather_elements or gather_nd on C-contiguous arrays whose dtypes
+/// gather, gather_elements or gather_nd on arrays whose dtypes and strides
 /// the Python layer has checked: data of 1, 2, 4, 8 or 16-byte elements,
-/// signed integer indices. Returns `out` (or a new array) filled.
+/// signed integer indices, strides in whole elements. Returns `out` (or a
+/// new array) filled.
 py::array runGather(OpKind kind, py::array data, py::array indices,
                     int64_t axis, int64_t batchDims, const std::string &mode,
                     std::optional<py::array> out) {
-  std::optional<GatherMode> gatherMode = symbolizeGatherMode(mode);
-  if (!gatherMode)
-    throw py::value_error("mode must be one of 'check', 'fill', 'clamp', "
-                          "'wrap', 'unchecked', not '" +
-                          mode + "'");
+  if (!symbolizeGatherMode(mode)) {
+    std::string names;
+    for (uint32_t m = 0; m <= getMaxEnumValForGatherMode(); ++m)
+      names += (m ? ", '" : "'") +
+               stringifyGatherMode(static_cast<GatherMode>(m)).str() + "'";
+    throw py::value_error("mode must be one of " + names + ", not '" + mode +
+                          "'");
+  }
   MLIRContext &ctx = Compiler::get().context();
   int64_t width = data.itemsize() * 8;
   int64_t indexWidth = indices.itemsize() * 8;
@@ -460,37 +464,19 @@ private:
 /// numpy dtype of an MLIR element type.
 py::dtype dtypeOf(Type t) {
   if (t.isInteger(1))
-    return py::dtype::of<bool>();
-  if (auto i = dyn_cast<IntegerType>(t)) {
-    switch (i.getWidth()) {
-    case 8:
-      return i.isUnsigned() ? py::dtype::of<uint8_t>()
-                            : py::dtype::of<int8_t>();
-    case 16:
-      return i.isUnsigned() ? py::dtype::of<uint16_t>()
-                            : py::dtype::of<int16_t>();
-    case 32:
-      return i.isUnsigned() ? py::dtype::of<uint32_t>()
-                            : py::dtype::of<int32_t>();
-    case 64:
-      return i.isUnsigned() ? py::dtype::of<uint64_t>()
-                            : py::dtype::of<int64_t>();
-    }
-  }
+    return py::dtype("bool");
   if (t.isIndex())
-    return py::dtype::of<int64_t>();
-  if (t.isF16())
-    return py::dtype("float16");
-  if (t.isF32())
-    return py::dtype::of<float>();
-  if (t.isF64())
-    return py::dtype::of<double>();
-  if (auto c = dyn_cast<ComplexType>(t)) {
-    if (c.getElementType().isF32())
-      return py::dtype::of<std::complex<float>>();
-    if (c.getElementType().isF64())
-      return py::dtype::of<std::complex<double>>();
-  }
+    return py::dtype("int64");
+  if (auto i = dyn_cast<IntegerType>(t))
+    return py::dtype((i.isUnsigned() ? "uint" : "int") +
+                     std::to_string(i.getWidth()));
+  if (isa<Float16Type, Float32Type, Float64Type>(t))
+    return py::dtype("float" + std::to_string(t.getIntOrFloatBitWidth()));
+  if (auto c = dyn_cast<ComplexType>(t);
+      c && isa<Float32Type, Float64Type>(c.getElementType()))
+    return py::dtype(
+        "complex" +
+        std::to_string(2 * c.getElementType().getIntOrFloatBitWidth()));
   std::string text;
   llvm::raw_string_ostream os(text);
   t.print(os);
@@ -504,9 +490,10 @@ public:
   PyJitModule(PyModule &source, const std::string &pipeline,
               unsigned optLevel) {
     Compiler &c = Compiler::get();
-    std::string text = source.str();
     std::lock_guard<std::mutex> lock(c.mutex());
-    OwningOpRef<ModuleOp> module = c.parse(text);
+    OwningOpRef<ModuleOp> module = source.get().clone();
+    // Every public function gets its C interface, which call() uses.
+    c.runPipeline(*module, "gather-emit-c-interface");
     for (auto func : module->getOps<func::FuncOp>()) {
       if (func.isExternal() || !func.isPublic())
         continue;
@@ -518,7 +505,6 @@ public:
                               "' returns more than one value");
       for (Type t : func.getResultTypes())
         sig.results.push_back(describe(t, func.getName()));
-      func->setAttr("llvm.emit_c_interface", UnitAttr::get(&c.context()));
       signatures[func.getName().str()] = sig;
     }
     if (!pipeline.empty())

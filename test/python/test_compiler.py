@@ -88,3 +88,14 @@ def test_jit_rejects_non_contiguous_arrays_instead_of_copying():
     jit.call("fill", np.arange(1, 6, dtype=np.int32),
              np.array([4, 0, 9], np.int32), result)
     np.testing.assert_array_equal(result, [5, 1, 0])
+
+
+def test_jit_arguments_take_the_numpy_dtype_of_their_element_type():
+    jit = JitModule(Module(
+        "func.func @f(%a: memref<2xf16>, %b: memref<2xcomplex<f32>>, "
+        "%c: memref<2xui16>, %d: memref<2xi1>) { return }"))
+    jit.call("f", np.zeros(2, np.float16), np.zeros(2, np.complex64),
+             np.zeros(2, np.uint16), np.zeros(2, bool))
+    with pytest.raises(TypeError, match="1-d array of complex64"):
+        jit.call("f", np.zeros(2, np.float16), np.zeros(2, np.complex128),
+                 np.zeros(2, np.uint16), np.zeros(2, bool))
