@@ -99,3 +99,8 @@ def test_jit_arguments_take_the_numpy_dtype_of_their_element_type():
     with pytest.raises(TypeError, match="1-d array of complex64"):
         jit.call("f", np.zeros(2, np.float16), np.zeros(2, np.complex128),
                  np.zeros(2, np.uint16), np.zeros(2, bool))
+
+
+def test_jit_element_types_without_a_numpy_dtype_are_type_errors():
+    with pytest.raises(TypeError, match="no numpy dtype for element type bf16"):
+        JitModule(Module("func.func @f(%a: memref<2xbf16>) { return }"))
