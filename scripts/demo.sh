@@ -20,4 +20,4 @@ echo "== gather-opt --gather-to-llvm, mlir-translate --mlir-to-llvmir -> $out/$n
 grep -c "" "$out/$name.ll" | xargs printf '   %s lines of LLVM IR\n'
 echo "== mlir-runner"
 "$llvm/bin/mlir-runner" "$out/$name.llvm.mlir" -e main -entry-point-result=void \
-  -shared-libs="$llvm/lib/libmlir_runner_utils.so,$llvm/lib/libmlir_c_runner_utils.so,$root/build/lib/libGatherRuntime.so"
+  -shared-libs="$llvm/lib/libmlir_runner_utils.so,$llvm/lib/libmlir_c_runner_utils.so"

@@ -36,12 +36,11 @@ tools = [
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
-# Running lowered modules: the runner utilities (printMemref*) and the
-# gather runtime (the check-mode error hook).
+# Running lowered modules needs only the two standard runner libraries
+# (printMemref*): lowered code defines its own error hooks.
 runner_libs = ",".join([
     os.path.join(config.llvm_lib_dir, "libmlir_runner_utils.so"),
     os.path.join(config.llvm_lib_dir, "libmlir_c_runner_utils.so"),
-    os.path.join(config.gather_lib_dir, "libGatherRuntime.so"),
 ])
 mlir_run = (os.path.join(config.llvm_tools_dir, "mlir-runner")
             + " -entry-point-result=void -shared-libs=" + runner_libs)

@@ -5,8 +5,9 @@
 // and calls it through its C interface (StridedMemRefType descriptors).
 //
 // It also defines gather_mlir_index_error itself: a host that must survive a
-// failed `check` takes the error as a status instead of libGatherRuntime's
-// print-and-exit.
+// failed `check` takes the error as a status instead of the weak default's
+// print-and-exit. It links no library of GatherMLIR's (the formatter is
+// header-only).
 //
 //===----------------------------------------------------------------------===//
 

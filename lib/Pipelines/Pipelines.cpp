@@ -12,6 +12,7 @@
 #include "gather/Dialect/Gather/Transforms/Passes.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/BufferizationToMemRef/BufferizationToMemRef.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ComplexToLLVM/ComplexToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -50,6 +51,9 @@ void mlir::gather::buildGatherToLLVMPipeline(
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   bufferization::buildBufferDeallocationPipeline(pm);
+  // The clones the deallocation pipeline inserts (a function that returns
+  // an argument, a constant or a view) become allocations and copies.
+  pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToAffineLoopsPass());
 
   pm.addPass(createCanonicalizerPass());
@@ -77,6 +81,8 @@ void mlir::gather::buildGatherToLLVMPipeline(
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
+  if (options.defaultErrorHandlers)
+    pm.addPass(createGatherDefineErrorHandlers());
 }
 
 void mlir::gather::registerGatherPipelines() {

@@ -15,11 +15,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "gather-c/Runtime.h"
+#include "gather/Conversion/GatherToAffine/GatherToAffine.h"
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 #include "gather/InitAll.h"
 #include "gather/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -55,30 +57,59 @@ namespace {
 // The compiler: one context, one lock
 //===----------------------------------------------------------------------===//
 
-/// Kernels that fail a check report here (through the hook the JIT resolves
-/// to this function) and the error is raised when the call returns.
-struct IndexErrorRecord {
-  bool set = false;
-  int64_t op = 0, dim = 0, index = 0, size = 0;
+/// Kernels that cannot run report through the hooks (which the JIT
+/// resolves to the functions below), and the error is raised when the call
+/// returns: IndexError for an index, ValueError for a shape.
+struct KernelErrorRecord {
+  enum Kind { None, Index, Shape } kind = None;
+  int64_t op = 0, dim = 0, a = 0, b = 0;
 };
-thread_local IndexErrorRecord lastIndexError;
+thread_local KernelErrorRecord lastKernelError;
 
 extern "C" void recordIndexError(int64_t op, int64_t dim, int64_t index,
                                  int64_t size) {
-  if (!lastIndexError.set)
-    lastIndexError = {true, op, dim, index, size};
+  if (lastKernelError.kind == KernelErrorRecord::None)
+    lastKernelError = {KernelErrorRecord::Index, op, dim, index, size};
 }
 
-/// Raises IndexError if the kernel just called reported a bad index.
-void raiseIndexErrorIfAny() {
-  if (!lastIndexError.set)
-    return;
-  IndexErrorRecord e = lastIndexError;
-  lastIndexError = {};
+extern "C" void recordShapeError(int64_t op, int64_t dim, int64_t dataSize,
+                                 int64_t indicesSize) {
+  if (lastKernelError.kind == KernelErrorRecord::None)
+    lastKernelError = {KernelErrorRecord::Shape, op, dim, dataSize,
+                       indicesSize};
+}
+
+/// Raises the error the kernel just called reported, if any.
+void raiseKernelErrorIfAny() {
+  KernelErrorRecord e = lastKernelError;
+  lastKernelError = {};
   char message[256];
-  gatherMlirFormatIndexError(message, sizeof(message), e.op, e.dim, e.index,
-                             e.size);
-  throw py::index_error(message);
+  switch (e.kind) {
+  case KernelErrorRecord::None:
+    return;
+  case KernelErrorRecord::Index:
+    gatherMlirFormatIndexError(message, sizeof(message), e.op, e.dim, e.a,
+                               e.b);
+    throw py::index_error(message);
+  case KernelErrorRecord::Shape:
+    gatherMlirFormatShapeError(message, sizeof(message), e.op, e.dim, e.a,
+                               e.b);
+    throw py::value_error(message);
+  }
+}
+
+/// Turns the weak default definitions of the error hooks (which print and
+/// exit) back into declarations, so the JIT resolves them to the recorders
+/// above whatever pipeline lowered the module.
+void takeOverErrorHooks(ModuleOp module) {
+  for (StringRef name : {kIndexErrorHook, kShapeErrorHook}) {
+    auto hook = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
+    if (!hook || hook.isExternal())
+      continue;
+    hook.getBody().dropAllReferences();
+    hook.getBody().getBlocks().clear();
+    hook.setLinkage(LLVM::Linkage::External);
+  }
 }
 
 /// Collects the diagnostics emitted while it lives.
@@ -147,6 +178,7 @@ public:
     if (openmp)
       libs.push_back(GATHER_OPENMP_LIBRARY);
     options.sharedLibPaths = libs;
+    takeOverErrorHooks(module);
     auto engine = ExecutionEngine::create(module, options);
     if (!engine)
       throw py::value_error("cannot JIT-compile the module: " +
@@ -154,8 +186,11 @@ public:
                             diags.take(""));
     (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
       llvm::orc::SymbolMap symbols;
-      symbols[interner("gather_mlir_index_error")] = {
+      symbols[interner(kIndexErrorHook)] = {
           llvm::orc::ExecutorAddr::fromPtr(&recordIndexError),
+          llvm::JITSymbolFlags::Exported};
+      symbols[interner(kShapeErrorHook)] = {
+          llvm::orc::ExecutorAddr::fromPtr(&recordShapeError),
           llvm::JITSymbolFlags::Exported};
       return symbols;
     });
@@ -414,14 +449,14 @@ py::array runGather(OpKind kind, py::array data, py::array indices,
 
   std::vector<int64_t> d = descriptorOf(data), i = descriptorOf(indices),
                        o = descriptorOf(result);
-  lastIndexError = {};
+  lastKernelError = {};
   if (resultBytes + indices.nbytes() < kReleaseGilBytes) {
     kernel(d.data(), i.data(), o.data()); // Shorter than a GIL hand-off.
   } else {
     py::gil_scoped_release release;
     kernel(d.data(), i.data(), o.data());
   }
-  raiseIndexErrorIfAny();
+  raiseKernelErrorIfAny();
   return result;
 }
 
@@ -557,10 +592,10 @@ public:
       throw py::key_error("no compiled function '" + name + "'");
     {
       py::gil_scoped_release release;
-      lastIndexError = {};
+      lastKernelError = {};
       callWithPointers(*fn, pointers);
     }
-    raiseIndexErrorIfAny();
+    raiseKernelErrorIfAny();
     if (sig.results.empty())
       return py::none();
     return takeResult(result, sig.results[0]);

@@ -21,6 +21,10 @@ def ConvertGatherToAffine : Pass<"convert-gather-to-affine", "ModuleOp"> {
     * each index is read as i64, normalized, and handled by the op's mode;
       `check` validates every index (a vector at a time) before any data is
       read and calls `gather_mlir_index_error` instead of gathering;
+    * in every mode but `unchecked`, the shape rules that the verifier could
+      not check because a dim is dynamic (equal batch dims; gather_elements'
+      indices no larger than data off the axis) are checked first, at run
+      time, and a mismatch calls `gather_mlir_shape_error`;
     * with `vectorize`, the contiguous trailing slice of gather and
       gather_nd (collapsed to one row when contiguous) moves with
       `vector.load`/`vector.store` plus a masked tail, and gather and
@@ -46,6 +50,22 @@ def ConvertGatherToAffine : Pass<"convert-gather-to-affine", "ModuleOp"> {
     Option<"parallel", "parallel", "bool", /*default=*/"false",
            "Make the outermost gather loop an scf.parallel">,
   ];
+}
+
+def GatherDefineErrorHandlers
+    : Pass<"gather-define-error-handlers", "ModuleOp"> {
+  let summary = "Give the run-time error hooks weak default definitions";
+  let description = [{
+    Lowered gathers call `gather_mlir_index_error` and
+    `gather_mlir_shape_error` (see `include/gather-c/Runtime.h`) when they
+    cannot run. This pass, on a module in the LLVM dialect, turns each
+    external `llvm.func` declaration of a hook into a weak definition that
+    prints the error message on stderr and exits with status 1, so that the
+    lowered module runs under `mlir-runner` and links into a program with no
+    library of ours. A host that defines a hook itself (a strong definition)
+    takes precedence at link time.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 #endif // GATHER_CONVERSION_PASSES_TD

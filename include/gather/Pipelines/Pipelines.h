@@ -28,6 +28,12 @@ struct GatherToLLVMOptions : public PassPipelineOptions<GatherToLLVMOptions> {
       llvm::cl::desc("Give public functions a C-callable _mlir_ciface_ "
                      "wrapper"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> defaultErrorHandlers{
+      *this, "default-error-handlers",
+      llvm::cl::desc("Define the run-time error hooks weakly in the module "
+                     "(print and exit 1); off for hosts that resolve them "
+                     "themselves"),
+      llvm::cl::init(true)};
 };
 
 /// Tensor-level gather/func/arith/tensor/bufferization/memref IR down to the
@@ -42,7 +48,8 @@ struct GatherToLLVMOptions : public PassPipelineOptions<GatherToLLVMOptions> {
 ///   5. gather-emit-c-interface (option c-interface),
 ///   6. vector and memref to LLVM, convert-scf-to-cf, then complex, arith,
 ///      index, (parallel) openmp, func and cf to LLVM, and
-///      reconcile-unrealized-casts.
+///      reconcile-unrealized-casts,
+///   7. gather-define-error-handlers (option default-error-handlers).
 void buildGatherToLLVMPipeline(OpPassManager &pm,
                                const GatherToLLVMOptions &options);
 

@@ -143,13 +143,21 @@ private:
                                               dim(memref, d));
   }
 
-  /// Phase 1. `positions` are the loop bounds over the index positions,
+  /// Phase 1a, in every mode but `unchecked`: the shape rules that the
+  /// verifier could not check because a dim is dynamic. Calls the shape hook
+  /// for the first that fails; returns an i1 that is true when all hold
+  /// (null when nothing needs checking).
+  Value validateShapes(const GatherShape &shape);
+  /// Phase 1b. `positions` are the loop bounds over the index positions,
   /// `sizes` the sizes of the data dimensions indexed, `components` the
-  /// index values to check at one position. Returns an i1 that is true when
-  /// every index passed (null when nothing can fail).
+  /// index values to check at one position, `shapesOk` what validateShapes
+  /// returned (an index error is reported only if the shapes hold). Returns
+  /// an i1 that is true when the shapes hold and every index passed (null
+  /// when nothing can fail).
   Value
   validate(ArrayRef<Value> positions, ArrayRef<Value> sizes,
-           function_ref<SmallVector<IndexComponent>(ValueRange)> components);
+           function_ref<SmallVector<IndexComponent>(ValueRange)> components,
+           Value shapesOk);
   /// check mode along one row of `n` indices at `prefix`, all selecting
   /// along a dimension of size `s` (i64): vector chunks are tested at once;
   /// a chunk with a bad index is rescanned by `checkAt` to report the first.
@@ -421,24 +429,64 @@ Subscript KernelEmitter::resolve(Value i, Value size) {
 // Phase 1: validation
 //===----------------------------------------------------------------------===//
 
-/// Declares the runtime hook in the symbol table that holds `op`.
-static void declareIndexErrorHook(OpBuilder &b, Operation *op) {
+/// Declares the runtime hook `name` (of four i64 arguments) in the symbol
+/// table that holds `op`.
+static void declareHook(OpBuilder &b, Operation *op, StringRef name) {
   Operation *table = SymbolTable::getNearestSymbolTable(op);
-  if (SymbolTable::lookupSymbolIn(table, kIndexErrorHook))
+  if (SymbolTable::lookupSymbolIn(table, name))
     return;
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&table->getRegion(0).front());
   Type i64 = b.getI64Type();
-  auto hook = func::FuncOp::create(b, op->getLoc(), kIndexErrorHook,
+  auto hook = func::FuncOp::create(b, op->getLoc(), name,
                                    b.getFunctionType({i64, i64, i64, i64}, {}));
   hook.setPrivate();
 }
 
+Value KernelEmitter::validateShapes(const GatherShape &shape) {
+  if (mode == GatherMode::unchecked)
+    return nullptr;
+  // gather_elements: indices no larger than data off the axis (torch);
+  // gather and gather_nd: equal batch dims.
+  bool elements = opCode == HookOpCode::GatherElements;
+  auto indicesType = cast<MemRefType>(indices.getType());
+  auto dataType = cast<MemRefType>(data.getType());
+  SmallVector<int64_t> dimsToCheck;
+  int64_t count = elements ? indicesType.getRank() : shape.batchDims;
+  for (int64_t d = 0; d < count; ++d)
+    if ((!elements || d != shape.axis) &&
+        (dataType.isDynamicDim(d) || indicesType.isDynamicDim(d)))
+      dimsToCheck.push_back(d);
+  if (dimsToCheck.empty())
+    return nullptr;
+  declareHook(b, op, kShapeErrorHook);
+  Value ok = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+  for (int64_t d : dimsToCheck) {
+    Value dataSize = dimI64(data, d), indicesSize = dimI64(indices, d);
+    Value holds = arith::CmpIOp::create(
+        b, loc, elements ? arith::CmpIPredicate::sle : arith::CmpIPredicate::eq,
+        indicesSize, dataSize);
+    Value broken = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq, holds,
+        arith::ConstantIntOp::create(b, loc, b.getI1Type(), 0));
+    // Report only the first rule that fails.
+    ifThenElse(arith::AndIOp::create(b, loc, ok, broken), [&] {
+      func::CallOp::create(
+          b, loc, kShapeErrorHook, TypeRange{},
+          ValueRange{constI64(static_cast<int64_t>(opCode)), constI64(d),
+                     dataSize, indicesSize});
+    });
+    ok = arith::AndIOp::create(b, loc, ok, holds);
+  }
+  return ok;
+}
+
 Value KernelEmitter::validate(
     ArrayRef<Value> positions, ArrayRef<Value> sizes,
-    function_ref<SmallVector<IndexComponent>(ValueRange)> components) {
+    function_ref<SmallVector<IndexComponent>(ValueRange)> components,
+    Value shapesOk) {
   if (mode == GatherMode::fill || mode == GatherMode::unchecked)
-    return nullptr;
+    return shapesOk;
   // clamp and wrap define a result for every index except along an empty
   // dimension, where any index at all is an error: checking the first
   // position is enough, and nothing when no dimension can be empty. check
@@ -449,8 +497,8 @@ Value KernelEmitter::validate(
     return c && *c > 0;
   };
   if (!everyIndex && llvm::all_of(sizes, nonEmpty))
-    return nullptr;
-  declareIndexErrorHook(b, op);
+    return shapesOk;
+  declareHook(b, op, kIndexErrorHook);
   SmallVector<Value> bounds(positions);
   if (!everyIndex)
     for (Value &ub : bounds)
@@ -506,14 +554,19 @@ Value KernelEmitter::validate(
   Value failed = arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::ne,
       memref::LoadOp::create(b, loc, report, c0), constI64(0));
-  ifThenElse(failed, [&] {
+  Value mustReport = failed;
+  if (shapesOk)
+    mustReport = arith::AndIOp::create(b, loc, failed, shapesOk);
+  ifThenElse(mustReport, [&] {
     SmallVector<Value> args;
     for (int64_t pos = 1; pos < 5; ++pos)
       args.push_back(memref::LoadOp::create(b, loc, report, constIndex(pos)));
     func::CallOp::create(b, loc, kIndexErrorHook, TypeRange{}, args);
   });
-  return arith::XOrIOp::create(
+  Value ok = arith::XOrIOp::create(
       b, loc, failed, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
+  return shapesOk ? arith::AndIOp::create(b, loc, ok, shapesOk).getResult()
+                  : ok;
 }
 
 void KernelEmitter::checkRow(ValueRange prefix, Value n, Value s, int64_t lanes,
@@ -715,9 +768,12 @@ void KernelEmitter::emitGather(const GatherShape &shape) {
   int64_t r = cast<MemRefType>(data.getType()).getRank();
   Value axisSize = dimI64(data, a);
 
-  Value ok = validate(dims(indices, 0, q), axisSize, [&](ValueRange ivs) {
-    return SmallVector<IndexComponent>{{readIndex(ivs), axisSize, a}};
-  });
+  Value ok = validate(
+      dims(indices, 0, q), axisSize,
+      [&](ValueRange ivs) {
+        return SmallVector<IndexComponent>{{readIndex(ivs), axisSize, a}};
+      },
+      validateShapes(shape));
   // Along the last axis with an index dimension innermost, each result row
   // reads one data row at the positions of one index row.
   int64_t lanes = a == r - 1 && q > bd ? gatherRowLanes() : 0;
@@ -753,9 +809,12 @@ void KernelEmitter::emitGatherElements(const GatherShape &shape) {
   Value axisSize = dimI64(data, a);
   SmallVector<Value> ubs = dims(indices, 0, r);
 
-  Value ok = validate(ubs, axisSize, [&](ValueRange ivs) {
-    return SmallVector<IndexComponent>{{readIndex(ivs), axisSize, a}};
-  });
+  Value ok = validate(
+      ubs, axisSize,
+      [&](ValueRange ivs) {
+        return SmallVector<IndexComponent>{{readIndex(ivs), axisSize, a}};
+      },
+      validateShapes(shape));
   if (int64_t lanes = a == r - 1 ? gatherRowLanes() : 0) {
     return guarded(ok, [&] {
       parallelNest(ArrayRef(ubs).drop_back(), [&](ValueRange ivs) {
@@ -789,7 +848,8 @@ void KernelEmitter::emitGatherND(const GatherShape &shape) {
     }
     return components;
   };
-  Value ok = validate(dims(indices, 0, q - 1), sizes, tuple);
+  Value ok =
+      validate(dims(indices, 0, q - 1), sizes, tuple, validateShapes(shape));
   guarded(ok, [&] {
     SmallVector<Value> extents = prepareSlices(bd + k, q - 1);
     parallelNest(dims(out, 0, q - 1), [&](ValueRange ivs) {

@@ -22,14 +22,21 @@ struct GatherLoweringOptions {
   bool parallel = false;
 };
 
-/// The runtime hook a failed `check` (or an index into an empty dimension in
-/// `clamp`/`wrap` mode) calls before the kernel returns without gathering:
+/// The run-time hooks a kernel calls before it returns without gathering
+/// (include/gather-c/Runtime.h has their C declarations and messages):
 ///   void gather_mlir_index_error(int64_t op, int64_t dataDim,
 ///                                int64_t index, int64_t dimSize);
-/// `op` is 0 for gather.gather, 1 for gather_elements, 2 for gather_nd. See
-/// include/gather-c/Runtime.h for the library that implements it.
+/// for a failed `check` (or an index into an empty dimension in
+/// `clamp`/`wrap` mode), and
+///   void gather_mlir_shape_error(int64_t op, int64_t dim,
+///                                int64_t dataSize, int64_t indicesSize);
+/// for a shape rule that fails at run time. `op` is 0 for gather.gather, 1
+/// for gather_elements, 2 for gather_nd. gather-define-error-handlers gives
+/// them weak default definitions.
 inline constexpr llvm::StringLiteral kIndexErrorHook =
     "gather_mlir_index_error";
+inline constexpr llvm::StringLiteral kShapeErrorHook =
+    "gather_mlir_shape_error";
 
 /// Emits, at `b`'s insertion point, the loops that compute the gather op `op`
 /// from the memrefs `data` and `indices` into the memref `out` (already

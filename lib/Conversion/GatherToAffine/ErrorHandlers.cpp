@@ -1,0 +1,220 @@
+//===- ErrorHandlers.cpp - Default definitions of the error hooks -*- C++ -*-===//
+//
+// gather-define-error-handlers: a lowered module that calls a run-time error
+// hook gets a weak definition of it, in the LLVM dialect, that prints the
+// message of include/gather-c/Runtime.h (the same format strings hosts use)
+// and exits, so lowered code depends on libc alone.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gather-c/Runtime.h"
+#include "gather/Conversion/Passes.h"
+
+#include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+namespace mlir::gather {
+#define GEN_PASS_DEF_GATHERDEFINEERRORHANDLERS
+#include "gather/Conversion/Passes.h.inc"
+} // namespace mlir::gather
+
+using namespace mlir;
+using namespace mlir::gather;
+
+namespace {
+
+/// Emits the body of one weak hook. All helpers emit at the builder's
+/// insertion point.
+class HandlerBuilder {
+public:
+  HandlerBuilder(OpBuilder &b, ModuleOp module, Location loc)
+      : b(b), module(module), loc(loc), i64(b.getI64Type()),
+        ptr(LLVM::LLVMPointerType::get(b.getContext())) {}
+
+  /// gather_mlir_index_error(op, dataDim, index, dimSize).
+  LogicalResult defineIndexHook(LLVM::LLVMFuncOp hook);
+  /// gather_mlir_shape_error(op, dim, dataSize, indicesSize).
+  LogicalResult defineShapeHook(LLVM::LLVMFuncOp hook);
+
+private:
+  Value constI64(int64_t v) {
+    return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v));
+  }
+  Value equals(Value a, int64_t v) {
+    return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, a,
+                                constI64(v));
+  }
+  /// The address of the NUL-terminated private string constant `name`
+  /// (created on first use).
+  Value string(StringRef name, StringRef text) {
+    auto global = module.lookupSymbol<LLVM::GlobalOp>(name);
+    if (!global) {
+      std::string value = text.str();
+      value.push_back('\0');
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(module.getBody());
+      auto type = LLVM::LLVMArrayType::get(b.getI8Type(), value.size());
+      global = LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true,
+                                      LLVM::Linkage::Private, name,
+                                      b.getStringAttr(value));
+    }
+    return LLVM::AddressOfOp::create(b, loc, global);
+  }
+  /// The op's name for an op code (GATHER_MLIR_OP_*).
+  Value opName(Value op);
+  /// dprintf(2, "error: " format "\n", args...).
+  LogicalResult print(StringRef name, StringRef format, ValueRange args);
+  /// fflush(NULL); exit(1).
+  LogicalResult exitWithError();
+  /// Starts a weak definition of the external hook `hook`; returns its entry.
+  Block *begin(LLVM::LLVMFuncOp hook) {
+    hook.setLinkage(LLVM::Linkage::Weak);
+    // A host's definition must be able to take its place.
+    SymbolTable::setSymbolVisibility(hook, SymbolTable::Visibility::Public);
+    Block *entry = hook.addEntryBlock(b);
+    b.setInsertionPointToStart(entry);
+    return entry;
+  }
+  /// if (cond) printThen() else printElse(), then exit.
+  LogicalResult branchAndExit(Value cond, function_ref<LogicalResult()> then,
+                              function_ref<LogicalResult()> otherwise);
+
+  OpBuilder &b;
+  ModuleOp module;
+  Location loc;
+  Type i64, ptr;
+};
+
+} // namespace
+
+Value HandlerBuilder::opName(Value op) {
+  Value gather =
+      string("gather_mlir_name_gather", gatherMlirOpName(GATHER_MLIR_OP_GATHER));
+  Value elements = string("gather_mlir_name_gather_elements",
+                          gatherMlirOpName(GATHER_MLIR_OP_GATHER_ELEMENTS));
+  Value nd = string("gather_mlir_name_gather_nd",
+                    gatherMlirOpName(GATHER_MLIR_OP_GATHER_ND));
+  Value name = LLVM::SelectOp::create(
+      b, loc, equals(op, GATHER_MLIR_OP_GATHER_ELEMENTS), elements, nd);
+  return LLVM::SelectOp::create(b, loc, equals(op, GATHER_MLIR_OP_GATHER),
+                                gather, name);
+}
+
+LogicalResult HandlerBuilder::print(StringRef name, StringRef format,
+                                    ValueRange args) {
+  auto i32 = b.getI32Type();
+  FailureOr<LLVM::LLVMFuncOp> dprintf = LLVM::lookupOrCreateFn(
+      b, module, "dprintf", {i32, ptr}, i32, /*isVarArg=*/true);
+  if (failed(dprintf))
+    return failure();
+  SmallVector<Value> operands{
+      LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(2)),
+      string(name, ("error: " + format + "\n").str())};
+  operands.append(args.begin(), args.end());
+  LLVM::CallOp::create(b, loc, *dprintf, operands);
+  return success();
+}
+
+LogicalResult HandlerBuilder::exitWithError() {
+  auto i32 = b.getI32Type();
+  FailureOr<LLVM::LLVMFuncOp> fflush =
+      LLVM::lookupOrCreateFn(b, module, "fflush", {ptr}, i32);
+  FailureOr<LLVM::LLVMFuncOp> exit = LLVM::lookupOrCreateFn(
+      b, module, "exit", {i32}, LLVM::LLVMVoidType::get(b.getContext()));
+  if (failed(fflush) || failed(exit))
+    return failure();
+  LLVM::CallOp::create(b, loc, *fflush,
+                       ValueRange{LLVM::ZeroOp::create(b, loc, ptr)});
+  LLVM::CallOp::create(
+      b, loc, *exit,
+      ValueRange{LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(1))});
+  LLVM::UnreachableOp::create(b, loc);
+  return success();
+}
+
+LogicalResult
+HandlerBuilder::branchAndExit(Value cond, function_ref<LogicalResult()> then,
+                              function_ref<LogicalResult()> otherwise) {
+  Region *region = b.getInsertionBlock()->getParent();
+  Block *thenBlock = &region->emplaceBlock();
+  Block *elseBlock = &region->emplaceBlock();
+  LLVM::CondBrOp::create(b, loc, cond, thenBlock, elseBlock);
+  for (auto [block, body] : {std::pair{thenBlock, then}, {elseBlock, otherwise}}) {
+    b.setInsertionPointToStart(block);
+    if (failed(body()) || failed(exitWithError()))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult HandlerBuilder::defineIndexHook(LLVM::LLVMFuncOp hook) {
+  Block *entry = begin(hook);
+  Value op = entry->getArgument(0), dim = entry->getArgument(1),
+        index = entry->getArgument(2), size = entry->getArgument(3);
+  Value name = opName(op);
+  return branchAndExit(
+      equals(size, 0),
+      [&] {
+        return print("gather_mlir_empty_dim_error",
+                     GATHER_MLIR_EMPTY_DIM_ERROR_FORMAT, {name, index, dim});
+      },
+      [&] {
+        Value lowest = LLVM::SubOp::create(b, loc, constI64(0), size);
+        Value highest = LLVM::SubOp::create(b, loc, size, constI64(1));
+        return print("gather_mlir_index_error_format",
+                     GATHER_MLIR_INDEX_ERROR_FORMAT,
+                     {name, index, lowest, highest, dim, size});
+      });
+}
+
+LogicalResult HandlerBuilder::defineShapeHook(LLVM::LLVMFuncOp hook) {
+  Block *entry = begin(hook);
+  Value op = entry->getArgument(0), dim = entry->getArgument(1),
+        dataSize = entry->getArgument(2), indicesSize = entry->getArgument(3);
+  Value name = opName(op);
+  return branchAndExit(
+      equals(op, GATHER_MLIR_OP_GATHER_ELEMENTS),
+      [&] {
+        return print("gather_mlir_elements_dim_error",
+                     GATHER_MLIR_ELEMENTS_DIM_ERROR_FORMAT,
+                     {name, dim, indicesSize, dim, dataSize});
+      },
+      [&] {
+        return print("gather_mlir_batch_dim_error",
+                     GATHER_MLIR_BATCH_DIM_ERROR_FORMAT,
+                     {name, dim, dataSize, indicesSize});
+      });
+}
+
+namespace {
+struct GatherDefineErrorHandlersPass
+    : gather::impl::GatherDefineErrorHandlersBase<
+          GatherDefineErrorHandlersPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    OpBuilder b(module.getContext());
+    Type i64 = b.getI64Type();
+    auto hookType = LLVM::LLVMFunctionType::get(
+        LLVM::LLVMVoidType::get(b.getContext()), {i64, i64, i64, i64});
+    using Define = LogicalResult (HandlerBuilder::*)(LLVM::LLVMFuncOp);
+    std::pair<StringRef, Define> hooks[] = {
+        {kIndexErrorHook, &HandlerBuilder::defineIndexHook},
+        {kShapeErrorHook, &HandlerBuilder::defineShapeHook}};
+    for (auto [name, define] : hooks) {
+      auto hook = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
+      if (!hook || !hook.isExternal())
+        continue; // Not called, or defined already.
+      if (hook.getFunctionType() != hookType) {
+        hook.emitOpError("cannot define the error hook '")
+            << name << "': expected type " << hookType;
+        return signalPassFailure();
+      }
+      HandlerBuilder builder(b, module, hook.getLoc());
+      if (failed((builder.*define)(hook))) {
+        hook.emitOpError("cannot define the error hook '") << name << "'";
+        return signalPassFailure();
+      }
+    }
+  }
+};
+} // namespace
