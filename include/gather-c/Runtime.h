@@ -47,14 +47,40 @@ enum {
 #define GATHER_MLIR_EMPTY_DIM_ERROR_FORMAT                                     \
   "%s: index %" PRId64 " selects along data dimension %" PRId64               \
   ", which is empty (size 0)"
-/* op name, dim, data size, indices size (gather and gather_nd) */
+/* Shape rules, the `rule` argument of gather_mlir_shape_error. */
+enum {
+  /* data.shape[dim] == indices.shape[dim] (a = data's, b = indices' size) */
+  GATHER_MLIR_RULE_BATCH_DIM = 0,
+  /* indices.shape[dim] <= data.shape[dim] (gather_elements; same a, b) */
+  GATHER_MLIR_RULE_ELEMENTS_DIM = 1,
+  /* the result's dim has the size the operands give (a = the result's) */
+  GATHER_MLIR_RULE_RESULT_DIM = 2,
+  /* unranked operands: ranks a (data), b (indices) within dim (the maximum) */
+  GATHER_MLIR_RULE_RANK_LIMIT = 3,
+  /* unranked operands: ranks a (data), b (indices) fit the op's rules */
+  GATHER_MLIR_RULE_RANKS = 4
+};
+
+/* op name, dim, a, b */
 #define GATHER_MLIR_BATCH_DIM_ERROR_FORMAT                                     \
   "%s: batch dimension %" PRId64 " has size %" PRId64                         \
   " in data but %" PRId64 " in indices"
-/* op name, dim, indices size, dim, data size (gather_elements) */
+/* op name, dim, b, dim, a */
 #define GATHER_MLIR_ELEMENTS_DIM_ERROR_FORMAT                                  \
   "%s: indices dimension %" PRId64 " has size %" PRId64                       \
   ", larger than data dimension %" PRId64 " of size %" PRId64
+/* op name, dim, a, b */
+#define GATHER_MLIR_RESULT_DIM_ERROR_FORMAT                                    \
+  "%s: result dimension %" PRId64 " has size %" PRId64                        \
+  ", but the operands give %" PRId64
+/* op name, a, b, dim */
+#define GATHER_MLIR_RANK_LIMIT_ERROR_FORMAT                                    \
+  "%s: unranked operands of rank %" PRId64 " (data) and %" PRId64             \
+  " (indices) exceed the maximum rank %" PRId64 " the lowering dispatches on"
+/* op name, a, b */
+#define GATHER_MLIR_RANKS_ERROR_FORMAT                                         \
+  "%s: data of rank %" PRId64 " and indices of rank %" PRId64                 \
+  " do not satisfy the op's rank rules for its attributes"
 
 /** The op's name for an `op` code. */
 static inline const char *gatherMlirOpName(int64_t op) {
@@ -83,18 +109,29 @@ static inline int gatherMlirFormatIndexError(char *buffer, size_t size,
                   dimSize);
 }
 
-/** Writes the message of a shape error: dimension `dim` of data and indices
- * breaks the op's rule (equal batch dims; for gather_elements, indices no
- * larger than data off the axis). */
+/** Writes the message of a shape error: rule `rule` (GATHER_MLIR_RULE_*)
+ * fails for `dim`, `a` and `b`. */
 static inline int gatherMlirFormatShapeError(char *buffer, size_t size,
-                                             int64_t op, int64_t dim,
-                                             int64_t dataSize,
-                                             int64_t indicesSize) {
-  if (op == GATHER_MLIR_OP_GATHER_ELEMENTS)
-    return snprintf(buffer, size, GATHER_MLIR_ELEMENTS_DIM_ERROR_FORMAT,
-                    gatherMlirOpName(op), dim, indicesSize, dim, dataSize);
-  return snprintf(buffer, size, GATHER_MLIR_BATCH_DIM_ERROR_FORMAT,
-                  gatherMlirOpName(op), dim, dataSize, indicesSize);
+                                             int64_t op, int64_t rule,
+                                             int64_t dim, int64_t a,
+                                             int64_t b) {
+  const char *name = gatherMlirOpName(op);
+  switch (rule) {
+  case GATHER_MLIR_RULE_ELEMENTS_DIM:
+    return snprintf(buffer, size, GATHER_MLIR_ELEMENTS_DIM_ERROR_FORMAT, name,
+                    dim, b, dim, a);
+  case GATHER_MLIR_RULE_RESULT_DIM:
+    return snprintf(buffer, size, GATHER_MLIR_RESULT_DIM_ERROR_FORMAT, name,
+                    dim, a, b);
+  case GATHER_MLIR_RULE_RANK_LIMIT:
+    return snprintf(buffer, size, GATHER_MLIR_RANK_LIMIT_ERROR_FORMAT, name, a,
+                    b, dim);
+  case GATHER_MLIR_RULE_RANKS:
+    return snprintf(buffer, size, GATHER_MLIR_RANKS_ERROR_FORMAT, name, a, b);
+  default:
+    return snprintf(buffer, size, GATHER_MLIR_BATCH_DIM_ERROR_FORMAT, name,
+                    dim, a, b);
+  }
 }
 
 /** Called for an index that is out of range (`check`), or along a dimension
@@ -102,9 +139,10 @@ static inline int gatherMlirFormatShapeError(char *buffer, size_t size,
 void gather_mlir_index_error(int64_t op, int64_t dataDim, int64_t index,
                              int64_t dimSize);
 
-/** Called when a shape rule fails at run time (never in `unchecked` mode). */
-void gather_mlir_shape_error(int64_t op, int64_t dim, int64_t dataSize,
-                             int64_t indicesSize);
+/** Called when a shape rule fails at run time (never in `unchecked` mode,
+ * except for the ranks of unranked operands, which every mode checks). */
+void gather_mlir_shape_error(int64_t op, int64_t rule, int64_t dim, int64_t a,
+                             int64_t b);
 
 #ifdef __cplusplus
 }

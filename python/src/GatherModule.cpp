@@ -62,21 +62,20 @@ namespace {
 /// returns: IndexError for an index, ValueError for a shape.
 struct KernelErrorRecord {
   enum Kind { None, Index, Shape } kind = None;
-  int64_t op = 0, dim = 0, a = 0, b = 0;
+  int64_t op = 0, rule = 0, dim = 0, a = 0, b = 0;
 };
 thread_local KernelErrorRecord lastKernelError;
 
 extern "C" void recordIndexError(int64_t op, int64_t dim, int64_t index,
                                  int64_t size) {
   if (lastKernelError.kind == KernelErrorRecord::None)
-    lastKernelError = {KernelErrorRecord::Index, op, dim, index, size};
+    lastKernelError = {KernelErrorRecord::Index, op, 0, dim, index, size};
 }
 
-extern "C" void recordShapeError(int64_t op, int64_t dim, int64_t dataSize,
-                                 int64_t indicesSize) {
+extern "C" void recordShapeError(int64_t op, int64_t rule, int64_t dim,
+                                 int64_t a, int64_t b) {
   if (lastKernelError.kind == KernelErrorRecord::None)
-    lastKernelError = {KernelErrorRecord::Shape, op, dim, dataSize,
-                       indicesSize};
+    lastKernelError = {KernelErrorRecord::Shape, op, rule, dim, a, b};
 }
 
 /// Raises the error the kernel just called reported, if any.
@@ -92,8 +91,8 @@ void raiseKernelErrorIfAny() {
                                e.b);
     throw py::index_error(message);
   case KernelErrorRecord::Shape:
-    gatherMlirFormatShapeError(message, sizeof(message), e.op, e.dim, e.a,
-                               e.b);
+    gatherMlirFormatShapeError(message, sizeof(message), e.op, e.rule, e.dim,
+                               e.a, e.b);
     throw py::value_error(message);
   }
 }

@@ -6,6 +6,7 @@
 // RUN: not %mlir_run -e gather_nd_batch %t.mlir 2>&1 | FileCheck %s --check-prefix=ND
 // RUN: not %mlir_run -e gather_nd_batch_clamp %t.mlir 2>&1 | FileCheck %s --check-prefix=ND
 // RUN: not %mlir_run -e shape_before_index %t.mlir 2>&1 | FileCheck %s --check-prefix=FIRST
+// RUN: not %mlir_run -e static_result %t.mlir 2>&1 | FileCheck %s --check-prefix=RESULT
 // RUN: %mlir_run -e shapes_that_hold %t.mlir | FileCheck %s --check-prefix=OK
 // RUN: gather-opt %s --convert-gather-to-affine | FileCheck %s --check-prefix=IR
 
@@ -145,6 +146,24 @@ func.func @shape_before_index() {
   %i = tensor.cast %c : tensor<3x1xi64> to tensor<?x?xi64>
   %r = call @gather(%d, %i) : (tensor<?x?xf32>, tensor<?x?xi64>) -> tensor<?x?xf32>
   call @print(%r) : (tensor<?x?xf32>) -> ()
+  return
+}
+
+func.func @gather_static_result(%d: tensor<?x?xf32>, %i: tensor<?xi64>) -> tensor<3x?xf32> {
+  %r = gather.gather %d[%i] {mode = #gather<mode fill>} : (tensor<?x?xf32>, tensor<?xi64>) -> tensor<3x?xf32>
+  return %r : tensor<3x?xf32>
+}
+
+/// A static result dim that the operands contradict at run time.
+// RESULT: error: gather.gather: result dimension 0 has size 3, but the operands give 2
+// RESULT-NOT: Memref
+func.func @static_result() {
+  %d = call @data2x2() : () -> tensor<?x?xf32>
+  %c = arith.constant dense<[1, 0]> : tensor<2xi64>
+  %i = tensor.cast %c : tensor<2xi64> to tensor<?xi64>
+  %r = call @gather_static_result(%d, %i) : (tensor<?x?xf32>, tensor<?xi64>) -> tensor<3x?xf32>
+  %u = tensor.cast %r : tensor<3x?xf32> to tensor<?x?xf32>
+  call @print(%u) : (tensor<?x?xf32>) -> ()
   return
 }
 

@@ -33,7 +33,7 @@ public:
 
   /// gather_mlir_index_error(op, dataDim, index, dimSize).
   LogicalResult defineIndexHook(LLVM::LLVMFuncOp hook);
-  /// gather_mlir_shape_error(op, dim, dataSize, indicesSize).
+  /// gather_mlir_shape_error(op, rule, dim, a, b).
   LogicalResult defineShapeHook(LLVM::LLVMFuncOp hook);
 
 private:
@@ -75,9 +75,12 @@ private:
     b.setInsertionPointToStart(entry);
     return entry;
   }
-  /// if (cond) printThen() else printElse(), then exit.
-  LogicalResult branchAndExit(Value cond, function_ref<LogicalResult()> then,
-                              function_ref<LogicalResult()> otherwise);
+  /// Runs the printer of the first case whose value `selector` equals (or
+  /// `otherwise`), then exits.
+  using Printer = function_ref<LogicalResult()>;
+  LogicalResult switchAndExit(Value selector,
+                              ArrayRef<std::pair<int64_t, Printer>> cases,
+                              Printer otherwise);
 
   OpBuilder &b;
   ModuleOp module;
@@ -133,18 +136,22 @@ LogicalResult HandlerBuilder::exitWithError() {
 }
 
 LogicalResult
-HandlerBuilder::branchAndExit(Value cond, function_ref<LogicalResult()> then,
-                              function_ref<LogicalResult()> otherwise) {
+HandlerBuilder::switchAndExit(Value selector,
+                              ArrayRef<std::pair<int64_t, Printer>> cases,
+                              Printer otherwise) {
   Region *region = b.getInsertionBlock()->getParent();
-  Block *thenBlock = &region->emplaceBlock();
-  Block *elseBlock = &region->emplaceBlock();
-  LLVM::CondBrOp::create(b, loc, cond, thenBlock, elseBlock);
-  for (auto [block, body] : {std::pair{thenBlock, then}, {elseBlock, otherwise}}) {
-    b.setInsertionPointToStart(block);
-    if (failed(body()) || failed(exitWithError()))
+  for (auto [value, printer] : cases) {
+    Block *match = &region->emplaceBlock();
+    Block *next = &region->emplaceBlock();
+    LLVM::CondBrOp::create(b, loc, equals(selector, value), match, next);
+    b.setInsertionPointToStart(match);
+    if (failed(printer()) || failed(exitWithError()))
       return failure();
+    b.setInsertionPointToStart(next);
   }
-  return success();
+  if (failed(otherwise()))
+    return failure();
+  return exitWithError();
 }
 
 LogicalResult HandlerBuilder::defineIndexHook(LLVM::LLVMFuncOp hook) {
@@ -152,38 +159,47 @@ LogicalResult HandlerBuilder::defineIndexHook(LLVM::LLVMFuncOp hook) {
   Value op = entry->getArgument(0), dim = entry->getArgument(1),
         index = entry->getArgument(2), size = entry->getArgument(3);
   Value name = opName(op);
-  return branchAndExit(
-      equals(size, 0),
-      [&] {
-        return print("gather_mlir_empty_dim_error",
-                     GATHER_MLIR_EMPTY_DIM_ERROR_FORMAT, {name, index, dim});
-      },
-      [&] {
-        Value lowest = LLVM::SubOp::create(b, loc, constI64(0), size);
-        Value highest = LLVM::SubOp::create(b, loc, size, constI64(1));
-        return print("gather_mlir_index_error_format",
-                     GATHER_MLIR_INDEX_ERROR_FORMAT,
-                     {name, index, lowest, highest, dim, size});
-      });
+  auto emptyDim = [&] {
+    return print("gather_mlir_empty_dim_error",
+                 GATHER_MLIR_EMPTY_DIM_ERROR_FORMAT, {name, index, dim});
+  };
+  return switchAndExit(size, {{0, emptyDim}}, [&] {
+    Value lowest = LLVM::SubOp::create(b, loc, constI64(0), size);
+    Value highest = LLVM::SubOp::create(b, loc, size, constI64(1));
+    return print("gather_mlir_index_error_format",
+                 GATHER_MLIR_INDEX_ERROR_FORMAT,
+                 {name, index, lowest, highest, dim, size});
+  });
 }
 
 LogicalResult HandlerBuilder::defineShapeHook(LLVM::LLVMFuncOp hook) {
   Block *entry = begin(hook);
-  Value op = entry->getArgument(0), dim = entry->getArgument(1),
-        dataSize = entry->getArgument(2), indicesSize = entry->getArgument(3);
+  Value op = entry->getArgument(0), rule = entry->getArgument(1),
+        dim = entry->getArgument(2), a = entry->getArgument(3),
+        b = entry->getArgument(4);
   Value name = opName(op);
-  return branchAndExit(
-      equals(op, GATHER_MLIR_OP_GATHER_ELEMENTS),
-      [&] {
-        return print("gather_mlir_elements_dim_error",
-                     GATHER_MLIR_ELEMENTS_DIM_ERROR_FORMAT,
-                     {name, dim, indicesSize, dim, dataSize});
-      },
-      [&] {
-        return print("gather_mlir_batch_dim_error",
-                     GATHER_MLIR_BATCH_DIM_ERROR_FORMAT,
-                     {name, dim, dataSize, indicesSize});
-      });
+  auto printer = [&](StringRef symbol, StringRef format,
+                     SmallVector<Value> args) {
+    return [=, this] { return print(symbol, format, args); };
+  };
+  auto elements = printer("gather_mlir_elements_dim_error",
+                          GATHER_MLIR_ELEMENTS_DIM_ERROR_FORMAT,
+                          {name, dim, b, dim, a});
+  auto result = printer("gather_mlir_result_dim_error",
+                        GATHER_MLIR_RESULT_DIM_ERROR_FORMAT, {name, dim, a, b});
+  auto rankLimit =
+      printer("gather_mlir_rank_limit_error",
+              GATHER_MLIR_RANK_LIMIT_ERROR_FORMAT, {name, a, b, dim});
+  auto ranks = printer("gather_mlir_ranks_error",
+                       GATHER_MLIR_RANKS_ERROR_FORMAT, {name, a, b});
+  auto batch = printer("gather_mlir_batch_dim_error",
+                       GATHER_MLIR_BATCH_DIM_ERROR_FORMAT, {name, dim, a, b});
+  return switchAndExit(rule,
+                       {{GATHER_MLIR_RULE_ELEMENTS_DIM, elements},
+                        {GATHER_MLIR_RULE_RESULT_DIM, result},
+                        {GATHER_MLIR_RULE_RANK_LIMIT, rankLimit},
+                        {GATHER_MLIR_RULE_RANKS, ranks}},
+                       batch);
 }
 
 namespace {
@@ -193,17 +209,17 @@ struct GatherDefineErrorHandlersPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     OpBuilder b(module.getContext());
-    Type i64 = b.getI64Type();
-    auto hookType = LLVM::LLVMFunctionType::get(
-        LLVM::LLVMVoidType::get(b.getContext()), {i64, i64, i64, i64});
     using Define = LogicalResult (HandlerBuilder::*)(LLVM::LLVMFuncOp);
-    std::pair<StringRef, Define> hooks[] = {
-        {kIndexErrorHook, &HandlerBuilder::defineIndexHook},
-        {kShapeErrorHook, &HandlerBuilder::defineShapeHook}};
-    for (auto [name, define] : hooks) {
+    std::tuple<StringRef, unsigned, Define> hooks[] = {
+        {kIndexErrorHook, 4, &HandlerBuilder::defineIndexHook},
+        {kShapeErrorHook, 5, &HandlerBuilder::defineShapeHook}};
+    for (auto [name, arity, define] : hooks) {
       auto hook = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
       if (!hook || !hook.isExternal())
         continue; // Not called, or defined already.
+      auto hookType = LLVM::LLVMFunctionType::get(
+          LLVM::LLVMVoidType::get(b.getContext()),
+          SmallVector<Type>(arity, b.getI64Type()));
       if (hook.getFunctionType() != hookType) {
         hook.emitOpError("cannot define the error hook '")
             << name << "': expected type " << hookType;

@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "gather-c/Runtime.h"
 #include "gather/Conversion/GatherToAffine/GatherToAffine.h"
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 
@@ -36,9 +37,9 @@ namespace {
 
 /// The op codes the runtime hook receives.
 enum class HookOpCode : int64_t {
-  Gather = 0,
-  GatherElements = 1,
-  GatherND = 2
+  Gather = GATHER_MLIR_OP_GATHER,
+  GatherElements = GATHER_MLIR_OP_GATHER_ELEMENTS,
+  GatherND = GATHER_MLIR_OP_GATHER_ND
 };
 
 /// One index component: its value and the size of the data dimension it
@@ -429,52 +430,76 @@ Subscript KernelEmitter::resolve(Value i, Value size) {
 // Phase 1: validation
 //===----------------------------------------------------------------------===//
 
-/// Declares the runtime hook `name` (of four i64 arguments) in the symbol
-/// table that holds `op`.
-static void declareHook(OpBuilder &b, Operation *op, StringRef name) {
+void mlir::gather::declareErrorHook(OpBuilder &b, Operation *op,
+                                    StringRef name) {
   Operation *table = SymbolTable::getNearestSymbolTable(op);
   if (SymbolTable::lookupSymbolIn(table, name))
     return;
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&table->getRegion(0).front());
-  Type i64 = b.getI64Type();
-  auto hook = func::FuncOp::create(b, op->getLoc(), name,
-                                   b.getFunctionType({i64, i64, i64, i64}, {}));
+  unsigned arity = name == kShapeErrorHook ? 5 : 4;
+  auto hook = func::FuncOp::create(
+      b, op->getLoc(), name,
+      b.getFunctionType(SmallVector<Type>(arity, b.getI64Type()), {}));
   hook.setPrivate();
 }
 
 Value KernelEmitter::validateShapes(const GatherShape &shape) {
   if (mode == GatherMode::unchecked)
     return nullptr;
-  // gather_elements: indices no larger than data off the axis (torch);
-  // gather and gather_nd: equal batch dims.
-  bool elements = opCode == HookOpCode::GatherElements;
-  auto indicesType = cast<MemRefType>(indices.getType());
   auto dataType = cast<MemRefType>(data.getType());
-  SmallVector<int64_t> dimsToCheck;
+  auto indicesType = cast<MemRefType>(indices.getType());
+  auto outType = cast<MemRefType>(out.getType());
+  // (rule, dim, a, b): the rule holds when a == b, or, for gather_elements'
+  // rule, b <= a. Only pairs that involve a dynamic dim need run-time tests.
+  struct Rule {
+    int64_t rule, dim;
+    Value a, b;
+  };
+  SmallVector<Rule> rules;
+  auto needsTest = [](MemRefType x, int64_t dx, MemRefType y, int64_t dy) {
+    return x.isDynamicDim(dx) || y.isDynamicDim(dy);
+  };
+  bool elements = opCode == HookOpCode::GatherElements;
   int64_t count = elements ? indicesType.getRank() : shape.batchDims;
   for (int64_t d = 0; d < count; ++d)
     if ((!elements || d != shape.axis) &&
-        (dataType.isDynamicDim(d) || indicesType.isDynamicDim(d)))
-      dimsToCheck.push_back(d);
-  if (dimsToCheck.empty())
+        needsTest(dataType, d, indicesType, d))
+      rules.push_back({elements ? GATHER_MLIR_RULE_ELEMENTS_DIM
+                                : GATHER_MLIR_RULE_BATCH_DIM,
+                       d, dimI64(data, d), dimI64(indices, d)});
+  // The result buffer has the size the operands give: its static dims, and
+  // every dim of a destination that is not an allocation sized from them.
+  bool sizedFromOperands = out.getDefiningOp<memref::AllocOp>() != nullptr;
+  for (auto [d, src] : llvm::enumerate(shape.dims)) {
+    bool fromData = src.dataDim >= 0;
+    MemRefType srcType = fromData ? dataType : indicesType;
+    int64_t srcDim = fromData ? src.dataDim : src.indicesDim;
+    if (!needsTest(outType, d, srcType, srcDim) ||
+        (sizedFromOperands && outType.isDynamicDim(d)))
+      continue;
+    rules.push_back({GATHER_MLIR_RULE_RESULT_DIM, static_cast<int64_t>(d),
+                     dimI64(out, d), dimI64(fromData ? data : indices, srcDim)});
+  }
+  if (rules.empty())
     return nullptr;
-  declareHook(b, op, kShapeErrorHook);
+  declareErrorHook(b, op, kShapeErrorHook);
   Value ok = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
-  for (int64_t d : dimsToCheck) {
-    Value dataSize = dimI64(data, d), indicesSize = dimI64(indices, d);
+  Value isFalse = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 0);
+  for (const Rule &r : rules) {
     Value holds = arith::CmpIOp::create(
-        b, loc, elements ? arith::CmpIPredicate::sle : arith::CmpIPredicate::eq,
-        indicesSize, dataSize);
-    Value broken = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::eq, holds,
-        arith::ConstantIntOp::create(b, loc, b.getI1Type(), 0));
+        b, loc,
+        r.rule == GATHER_MLIR_RULE_ELEMENTS_DIM ? arith::CmpIPredicate::sle
+                                                : arith::CmpIPredicate::eq,
+        r.b, r.a);
+    Value broken =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, holds, isFalse);
     // Report only the first rule that fails.
     ifThenElse(arith::AndIOp::create(b, loc, ok, broken), [&] {
-      func::CallOp::create(
-          b, loc, kShapeErrorHook, TypeRange{},
-          ValueRange{constI64(static_cast<int64_t>(opCode)), constI64(d),
-                     dataSize, indicesSize});
+      func::CallOp::create(b, loc, kShapeErrorHook, TypeRange{},
+                           ValueRange{constI64(static_cast<int64_t>(opCode)),
+                                      constI64(r.rule), constI64(r.dim), r.a,
+                                      r.b});
     });
     ok = arith::AndIOp::create(b, loc, ok, holds);
   }
@@ -498,7 +523,7 @@ Value KernelEmitter::validate(
   };
   if (!everyIndex && llvm::all_of(sizes, nonEmpty))
     return shapesOk;
-  declareHook(b, op, kIndexErrorHook);
+  declareErrorHook(b, op, kIndexErrorHook);
   SmallVector<Value> bounds(positions);
   if (!everyIndex)
     for (Value &ub : bounds)

@@ -28,15 +28,19 @@ struct GatherLoweringOptions {
 ///                                int64_t index, int64_t dimSize);
 /// for a failed `check` (or an index into an empty dimension in
 /// `clamp`/`wrap` mode), and
-///   void gather_mlir_shape_error(int64_t op, int64_t dim,
-///                                int64_t dataSize, int64_t indicesSize);
-/// for a shape rule that fails at run time. `op` is 0 for gather.gather, 1
+///   void gather_mlir_shape_error(int64_t op, int64_t rule, int64_t dim,
+///                                int64_t a, int64_t b);
+/// for a shape rule (GATHER_MLIR_RULE_*) that fails at run time. `op` is 0 for gather.gather, 1
 /// for gather_elements, 2 for gather_nd. gather-define-error-handlers gives
 /// them weak default definitions.
 inline constexpr llvm::StringLiteral kIndexErrorHook =
     "gather_mlir_index_error";
 inline constexpr llvm::StringLiteral kShapeErrorHook =
     "gather_mlir_shape_error";
+
+/// Declares the hook `name` (kIndexErrorHook, kShapeErrorHook) as a private
+/// function in the symbol table that holds `op`, unless it is there.
+void declareErrorHook(OpBuilder &b, Operation *op, StringRef name);
 
 /// Emits, at `b`'s insertion point, the loops that compute the gather op `op`
 /// from the memrefs `data` and `indices` into the memref `out` (already
