@@ -41,12 +41,18 @@ void mlir::gather::buildGatherToLLVMPipeline(
   lowering.vectorize = options.vectorize;
   lowering.vectorBits = options.vectorBits;
   lowering.parallel = options.parallel;
+  lowering.maxUnrankedRank = options.maxUnrankedRank;
+  // Ranked results wherever the operands allow; then only what stays
+  // unranked needs the run-time rank dispatch.
+  pm.addPass(createGatherShapeInference());
   pm.addPass(createConvertGatherToAffine(lowering));
   // Elementwise arith on tensors (e.g. index arithmetic) goes through linalg.
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
 
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
+  // Loops may carry gathered tensors (scf.for iter_args).
+  bufferize.allowReturnAllocsFromLoops = true;
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));

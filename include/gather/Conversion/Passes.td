@@ -33,6 +33,10 @@ def ConvertGatherToAffine : Pass<"convert-gather-to-affine", "ModuleOp"> {
       `scf.parallel` (each iteration writes its own part of the result);
     * a result stored by `bufferization.materialize_in_destination` into a
       memref is computed in that memref;
+    * a gather on unranked operands first becomes an `scf.index_switch`
+      on their run-time ranks, up to `max-unranked-rank`, whose cases hold
+      ranked copies of it (ranks past the maximum, or that the op's rules
+      reject, call `gather_mlir_shape_error`);
     * nothing is folded: constant gathers are `--canonicalize`'s to fold.
   }];
   let dependentDialects = [
@@ -40,7 +44,7 @@ def ConvertGatherToAffine : Pass<"convert-gather-to-affine", "ModuleOp"> {
     "::mlir::bufferization::BufferizationDialect",
     "::mlir::complex::ComplexDialect", "::mlir::func::FuncDialect",
     "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
-    "::mlir::vector::VectorDialect"
+    "::mlir::tensor::TensorDialect", "::mlir::vector::VectorDialect"
   ];
   let options = [
     Option<"vectorize", "vectorize", "bool", /*default=*/"true",
@@ -49,6 +53,9 @@ def ConvertGatherToAffine : Pass<"convert-gather-to-affine", "ModuleOp"> {
            "Bits per vector (lanes = vector-bits / element bits)">,
     Option<"parallel", "parallel", "bool", /*default=*/"false",
            "Make the outermost gather loop an scf.parallel">,
+    Option<"maxUnrankedRank", "max-unranked-rank", "int64_t",
+           /*default=*/"4",
+           "Highest rank of unranked operands that gets a kernel">,
   ];
 }
 

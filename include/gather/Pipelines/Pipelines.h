@@ -23,6 +23,11 @@ struct GatherToLLVMOptions : public PassPipelineOptions<GatherToLLVMOptions> {
       llvm::cl::desc("Run the outermost gather loop on OpenMP threads "
                      "(link libomp)"),
       llvm::cl::init(false)};
+  PassOptions::Option<int64_t> maxUnrankedRank{
+      *this, "max-unranked-rank",
+      llvm::cl::desc("Highest rank of unranked operands that gets a kernel "
+                     "(higher ranks are a run-time error)"),
+      llvm::cl::init(4)};
   PassOptions::Option<bool> cInterface{
       *this, "c-interface",
       llvm::cl::desc("Give public functions a C-callable _mlir_ciface_ "
@@ -38,7 +43,9 @@ struct GatherToLLVMOptions : public PassPipelineOptions<GatherToLLVMOptions> {
 
 /// Tensor-level gather/func/arith/tensor/bufferization/memref IR down to the
 /// LLVM dialect:
-///   1. convert-gather-to-affine (the gather ops become loop nests),
+///   1. gather-shape-inference (results as static as the operands allow),
+///      convert-gather-to-affine (the gather ops become loop nests; unranked
+///      operands are dispatched on their run-time ranks),
 ///      convert-elementwise-to-linalg (elementwise arith on tensors),
 ///   2. one-shot-bufferize with function boundaries and identity layouts,
 ///      then the ownership-based buffer deallocation pipeline, and

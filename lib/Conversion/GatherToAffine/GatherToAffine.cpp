@@ -27,16 +27,20 @@ template <typename OpTy> struct GatherLikeToAffine : OpConversionPattern<OpTy> {
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType = dyn_cast<RankedTensorType>(op.getType());
     auto dataType = dyn_cast<RankedTensorType>(adaptor.getData().getType());
     auto indicesType =
         dyn_cast<RankedTensorType>(adaptor.getIndices().getType());
-    if (!resultType || !dataType || !indicesType)
+    if (!dataType || !indicesType)
       return rewriter.notifyMatchFailure(
-          op, "loop nests need ranked tensors; refine the types first");
+          op, "loop nests need ranked operands (dispatchUnrankedGathers)");
     FailureOr<GatherShape> shape = op.getGatherShape();
     if (failed(shape))
       return rewriter.notifyMatchFailure(op, "op does not verify");
+    // Ranked operands give a ranked result, whatever type the op declares.
+    auto resultType = cast<RankedTensorType>(
+        shape->getResultType(dataType, indicesType));
+    if (auto declared = dyn_cast<RankedTensorType>(op.getType()))
+      resultType = declared;
 
     Location loc = op.getLoc();
     auto toBuffer = [&](Value tensor, RankedTensorType type) -> Value {
@@ -74,8 +78,11 @@ template <typename OpTy> struct GatherLikeToAffine : OpConversionPattern<OpTy> {
 
     if (failed(emitGatherKernel(rewriter, op, data, indices, out, options)))
       return failure();
-    rewriter.replaceOpWithNewOp<bufferization::ToTensorOp>(
-        op, resultType, out, /*restrict=*/true, /*writable=*/true);
+    Value result = bufferization::ToTensorOp::create(
+        rewriter, loc, resultType, out, /*restrict=*/true, /*writable=*/true);
+    if (result.getType() != op.getType())
+      result = tensor::CastOp::create(rewriter, loc, op.getType(), result);
+    rewriter.replaceOp(op, result);
     return success();
   }
 
@@ -105,6 +112,13 @@ struct ConvertGatherToAffinePass
 
   void runOnOperation() override {
     MLIRContext *context = &getContext();
+    if (maxUnrankedRank < 0 || maxUnrankedRank > 8) {
+      emitError(getOperation().getLoc())
+          << "max-unranked-rank must be in [0, 8], got "
+          << static_cast<int64_t>(maxUnrankedRank);
+      return signalPassFailure();
+    }
+    dispatchUnrankedGathers(getOperation(), maxUnrankedRank);
     ConversionTarget target(*context);
     target.addIllegalDialect<GatherDialect>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });

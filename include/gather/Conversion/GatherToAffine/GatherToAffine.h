@@ -50,6 +50,12 @@ LogicalResult emitGatherKernel(OpBuilder &b, Operation *op, Value data,
                                Value indices, Value out,
                                const GatherLoweringOptions &options);
 
+/// Rewrites every gather op under `root` whose data or indices is unranked
+/// into an scf.index_switch on the run-time ranks (up to `maxRank`) whose
+/// cases hold ranked copies of the op; ranks past `maxRank`, or that the
+/// op's rules reject, call gather_mlir_shape_error.
+void dispatchUnrankedGathers(Operation *root, int64_t maxRank);
+
 /// Patterns that rewrite tensor gather ops into bufferization.to_buffer, a
 /// memref.alloc, the loop nest, and bufferization.to_tensor, for One-Shot
 /// Bufferize to fold away.

@@ -21,26 +21,36 @@ using namespace mlir::gather;
 // Per-op shape rules, read from an adaptor
 //===----------------------------------------------------------------------===//
 
-static FailureOr<GatherShape> computeShape(GatherOp::Adaptor op,
+static FailureOr<GatherShape> computeShape(GatherOp::Adaptor op, Type data,
+                                           Type indices,
                                            ShapeErrorFn emitError) {
-  return inferGatherShape(op.getData().getType(), op.getIndices().getType(),
-                          static_cast<int64_t>(op.getAxis()),
+  return inferGatherShape(data, indices, static_cast<int64_t>(op.getAxis()),
                           static_cast<int64_t>(op.getBatchDims()), op.getMode(),
                           emitError);
 }
 
 static FailureOr<GatherShape> computeShape(GatherElementsOp::Adaptor op,
+                                           Type data, Type indices,
                                            ShapeErrorFn emitError) {
-  return inferGatherElementsShape(
-      op.getData().getType(), op.getIndices().getType(),
-      static_cast<int64_t>(op.getAxis()), op.getMode(), emitError);
+  return inferGatherElementsShape(data, indices,
+                                  static_cast<int64_t>(op.getAxis()),
+                                  op.getMode(), emitError);
 }
 
-static FailureOr<GatherShape> computeShape(GatherNDOp::Adaptor op,
+static FailureOr<GatherShape> computeShape(GatherNDOp::Adaptor op, Type data,
+                                           Type indices,
                                            ShapeErrorFn emitError) {
-  return inferGatherNDShape(op.getData().getType(), op.getIndices().getType(),
+  return inferGatherNDShape(data, indices,
                             static_cast<int64_t>(op.getBatchDims()),
                             op.getMode(), emitError);
+}
+
+/// The rules on the adaptor's own operand types.
+template <typename AdaptorT>
+static FailureOr<GatherShape> computeShape(AdaptorT op,
+                                           ShapeErrorFn emitError) {
+  return computeShape(op, op.getData().getType(), op.getIndices().getType(),
+                      emitError);
 }
 
 //===----------------------------------------------------------------------===//
@@ -170,6 +180,9 @@ static Speculation::Speculatability getGatherSpeculatability(GatherMode mode) {
   }                                                                            \
   FailureOr<GatherShape> OpTy::getGatherShape() {                              \
     return computeShape(Adaptor(*this), nullptr);                              \
+  }                                                                            \
+  FailureOr<GatherShape> OpTy::getGatherShapeFor(Type data, Type indices) {    \
+    return computeShape(Adaptor(*this), data, indices, nullptr);               \
   }
 
 GATHER_DEFINE_COMMON_METHODS(GatherOp)

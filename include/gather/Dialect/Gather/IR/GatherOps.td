@@ -43,6 +43,12 @@ def Gather_GatherOpInterface : OpInterface<"GatherOpInterface"> {
                       verify.}],
                     "::mlir::FailureOr<::mlir::gather::GatherShape>",
                     "getGatherShape">,
+    InterfaceMethod<[{The same rules, with this op's attributes, applied to
+                      other operand types (e.g. ranked views of unranked
+                      operands); failure when they reject them.}],
+                    "::mlir::FailureOr<::mlir::gather::GatherShape>",
+                    "getGatherShapeFor",
+                    (ins "::mlir::Type":$data, "::mlir::Type":$indices)>,
   ];
 }
 
@@ -64,6 +70,9 @@ class Gather_GatherLikeOp<string mnemonic, list<Trait> traits = []>
     /// The checked, normalized view of this op's operands (GatherShapes.h);
     /// failure when the op does not verify.
     ::mlir::FailureOr<::mlir::gather::GatherShape> getGatherShape();
+    /// The same rules, with this op's attributes, on other operand types.
+    ::mlir::FailureOr<::mlir::gather::GatherShape>
+    getGatherShapeFor(::mlir::Type data, ::mlir::Type indices);
     /// A static dimension refines a dynamic one, a ranked type an unranked.
     static bool isCompatibleReturnTypes(::mlir::TypeRange l,
                                         ::mlir::TypeRange r);
