@@ -693,9 +693,25 @@ SmallVector<Value> KernelEmitter::prepareSlices(int64_t dataFrom,
   auto contiguous = [](Value v) {
     return cast<MemRefType>(v.getType()).getLayout().isIdentity();
   };
+  // A group collapses to a valid type only when its static sizes are all
+  // non-zero (a 0 beside a ? has no collapsed size: the slice is empty
+  // anyway) and their product fits in int64.
+  auto collapsible = [](Value v, int64_t from) {
+    int64_t product = 1;
+    for (int64_t size : cast<MemRefType>(v.getType()).getShape().drop_front(
+             from)) {
+      if (size == 0)
+        return false;
+      if (!ShapedType::isDynamic(size) &&
+          llvm::MulOverflow(product, size, product))
+        return false;
+    }
+    return true;
+  };
   int64_t rank = cast<MemRefType>(data.getType()).getRank();
   int64_t outRank = cast<MemRefType>(out.getType()).getRank();
-  if (rank - dataFrom < 2 || !contiguous(data) || !contiguous(out))
+  if (rank - dataFrom < 2 || !contiguous(data) || !contiguous(out) ||
+      !collapsible(data, dataFrom) || !collapsible(out, outFrom))
     return dims(data, dataFrom, rank);
   auto collapse = [&](Value memref, int64_t from, int64_t r) -> Value {
     SmallVector<ReassociationIndices> groups;
