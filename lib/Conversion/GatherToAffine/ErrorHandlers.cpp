@@ -1,4 +1,5 @@
-//===- ErrorHandlers.cpp - Default definitions of the error hooks -*- C++ -*-===//
+//===- ErrorHandlers.cpp - Default definitions of the error hooks -*- C++
+//-*-===//
 //
 // gather-define-error-handlers: a lowered module that calls a run-time error
 // hook gets a weak definition of it, in the LLVM dialect, that prints the
@@ -91,8 +92,8 @@ private:
 } // namespace
 
 Value HandlerBuilder::opName(Value op) {
-  Value gather =
-      string("gather_mlir_name_gather", gatherMlirOpName(GATHER_MLIR_OP_GATHER));
+  Value gather = string("gather_mlir_name_gather",
+                        gatherMlirOpName(GATHER_MLIR_OP_GATHER));
   Value elements = string("gather_mlir_name_gather_elements",
                           gatherMlirOpName(GATHER_MLIR_OP_GATHER_ELEMENTS));
   Value nd = string("gather_mlir_name_gather_nd",
@@ -128,9 +129,9 @@ LogicalResult HandlerBuilder::exitWithError() {
     return failure();
   LLVM::CallOp::create(b, loc, *fflush,
                        ValueRange{LLVM::ZeroOp::create(b, loc, ptr)});
-  LLVM::CallOp::create(
-      b, loc, *exit,
-      ValueRange{LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(1))});
+  LLVM::CallOp::create(b, loc, *exit,
+                       ValueRange{LLVM::ConstantOp::create(
+                           b, loc, i32, b.getI32IntegerAttr(1))});
   LLVM::UnreachableOp::create(b, loc);
   return success();
 }
@@ -182,9 +183,9 @@ LogicalResult HandlerBuilder::defineShapeHook(LLVM::LLVMFuncOp hook) {
                      SmallVector<Value> args) {
     return [=, this] { return print(symbol, format, args); };
   };
-  auto elements = printer("gather_mlir_elements_dim_error",
-                          GATHER_MLIR_ELEMENTS_DIM_ERROR_FORMAT,
-                          {name, dim, b, dim, a});
+  auto elements =
+      printer("gather_mlir_elements_dim_error",
+              GATHER_MLIR_ELEMENTS_DIM_ERROR_FORMAT, {name, dim, b, dim, a});
   auto result = printer("gather_mlir_result_dim_error",
                         GATHER_MLIR_RESULT_DIM_ERROR_FORMAT, {name, dim, a, b});
   auto rankLimit =
@@ -217,9 +218,9 @@ struct GatherDefineErrorHandlersPass
       auto hook = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
       if (!hook || !hook.isExternal())
         continue; // Not called, or defined already.
-      auto hookType = LLVM::LLVMFunctionType::get(
-          LLVM::LLVMVoidType::get(b.getContext()),
-          SmallVector<Type>(arity, b.getI64Type()));
+      auto hookType =
+          LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(b.getContext()),
+                                      SmallVector<Type>(arity, b.getI64Type()));
       if (hook.getFunctionType() != hookType) {
         hook.emitOpError("cannot define the error hook '")
             << name << "': expected type " << hookType;

@@ -37,8 +37,8 @@ template <typename OpTy> struct GatherLikeToAffine : OpConversionPattern<OpTy> {
     if (failed(shape))
       return rewriter.notifyMatchFailure(op, "op does not verify");
     // Ranked operands give a ranked result, whatever type the op declares.
-    auto resultType = cast<RankedTensorType>(
-        shape->getResultType(dataType, indicesType));
+    auto resultType =
+        cast<RankedTensorType>(shape->getResultType(dataType, indicesType));
     if (auto declared = dyn_cast<RankedTensorType>(op.getType()))
       resultType = declared;
 

@@ -1,4 +1,5 @@
-//===- UnrankedDispatch.cpp - Gathers on unranked tensors --------*- C++ -*-===//
+//===- UnrankedDispatch.cpp - Gathers on unranked tensors --------*- C++
+//-*-===//
 //
 // A loop nest needs ranks. A gather whose data or indices is unranked becomes
 // an scf.index_switch on the operands' run-time ranks, with one case for each
@@ -78,14 +79,13 @@ private:
       return {ranked};
     SmallVector<RankedTensorType> result;
     for (int64_t r = from; r <= maxRank; ++r)
-      result.push_back(RankedTensorType::get(
-          SmallVector<int64_t>(r, ShapedType::kDynamic),
-          cast<ShapedType>(type).getElementType()));
+      result.push_back(
+          RankedTensorType::get(SmallVector<int64_t>(r, ShapedType::kDynamic),
+                                cast<ShapedType>(type).getElementType()));
     return result;
   }
   /// `indices` with its last dimension `k`.
-  static RankedTensorType withTupleLength(RankedTensorType indices,
-                                          int64_t k) {
+  static RankedTensorType withTupleLength(RankedTensorType indices, int64_t k) {
     SmallVector<int64_t> shape(indices.getShape());
     shape.back() = k;
     return RankedTensorType::get(shape, indices.getElementType());
@@ -151,8 +151,8 @@ Value RankDispatcher::emitSwitch(Value key, ArrayRef<RankCase> cases,
                                  Value rule) {
   SmallVector<int64_t> keys =
       llvm::map_to_vector(cases, [](const RankCase &c) { return c.key; });
-  auto switchOp = scf::IndexSwitchOp::create(b, loc, TypeRange{resultType},
-                                             key, keys, keys.size());
+  auto switchOp = scf::IndexSwitchOp::create(b, loc, TypeRange{resultType}, key,
+                                             keys, keys.size());
   OpBuilder::InsertionGuard guard(b);
   for (auto [region, c] : llvm::zip_equal(switchOp.getCaseRegions(), cases)) {
     b.setInsertionPointToStart(&region.emplaceBlock());

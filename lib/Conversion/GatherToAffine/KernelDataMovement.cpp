@@ -1,0 +1,176 @@
+//===- KernelDataMovement.cpp - Phase 2 of a kernel -------------*- C++ -*-===//
+//
+// Moving data: contiguous rows and slices, vector gathers along a row.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelEmitter.h"
+
+using namespace mlir;
+using namespace mlir::gather;
+using namespace mlir::gather::detail;
+
+int64_t KernelEmitter::vectorLanes(Type element) const {
+  if (!options.vectorize)
+    return 0;
+  // Only byte-multiple scalars have the same layout in a vector as in memory
+  // (i1 vectors pack bits); complex values are structs.
+  if (!element.isIntOrFloat())
+    return 0;
+  unsigned bits = element.getIntOrFloatBitWidth();
+  if (bits < 8 || bits > 64 || !llvm::isPowerOf2_32(bits))
+    return 0;
+  int64_t lanes = options.vectorBits / bits;
+  return lanes >= 2 ? lanes : 0;
+}
+
+void KernelEmitter::copyRow(ValueRange dataPrefix, ValueRange outPrefix,
+                            Value n, bool zeros) {
+  Type element = cast<MemRefType>(out.getType()).getElementType();
+  int64_t lanes = vectorLanes(element);
+  // A static row gets vectors no longer than itself.
+  if (std::optional<int64_t> staticN = getConstantIntValue(n))
+    lanes = std::min<int64_t>(lanes, llvm::bit_floor(uint64_t(*staticN)));
+  auto at = [](ValueRange prefix, Value j) {
+    SmallVector<Value> s(prefix);
+    s.push_back(j);
+    return s;
+  };
+  if (lanes < 2 || !hasUnitInnerStride(sliceData) ||
+      !hasUnitInnerStride(sliceOut)) {
+    forLoop(n, 1, [&](Value j) {
+      store(zeros ? zero(element) : load(sliceData, at(dataPrefix, j)),
+            sliceOut, at(outPrefix, j));
+    });
+    return;
+  }
+  auto vectorType = VectorType::get({lanes}, element);
+  // Long rows are memory-bound: blocks of four vectors keep several loads in
+  // flight per iteration.
+  forEachChunk(n, lanes, /*unroll=*/4, [&](Value j, Value mask, Value) {
+    Value v = zero(vectorType);
+    if (!zeros)
+      v = mask ? vector::MaskedLoadOp::create(b, loc, vectorType, sliceData,
+                                              at(dataPrefix, j), mask, v)
+                     .getResult()
+               : vector::LoadOp::create(b, loc, vectorType, sliceData,
+                                        at(dataPrefix, j))
+                     .getResult();
+    if (mask)
+      vector::MaskedStoreOp::create(b, loc, sliceOut, at(outPrefix, j), mask,
+                                    v);
+    else
+      vector::StoreOp::create(b, loc, v, sliceOut, at(outPrefix, j));
+  });
+}
+
+SmallVector<Value> KernelEmitter::prepareSlices(int64_t dataFrom,
+                                                int64_t outFrom) {
+  auto contiguous = [](Value v) {
+    return cast<MemRefType>(v.getType()).getLayout().isIdentity();
+  };
+  // A group collapses to a valid type only when its static sizes are all
+  // non-zero (a 0 beside a ? has no collapsed size: the slice is empty
+  // anyway) and their product fits in int64.
+  auto collapsible = [](Value v, int64_t from) {
+    int64_t product = 1;
+    for (int64_t size :
+         cast<MemRefType>(v.getType()).getShape().drop_front(from)) {
+      if (size == 0)
+        return false;
+      if (!ShapedType::isDynamic(size) &&
+          llvm::MulOverflow(product, size, product))
+        return false;
+    }
+    return true;
+  };
+  int64_t rank = cast<MemRefType>(data.getType()).getRank();
+  int64_t outRank = cast<MemRefType>(out.getType()).getRank();
+  if (rank - dataFrom < 2 || !contiguous(data) || !contiguous(out) ||
+      !collapsible(data, dataFrom) || !collapsible(out, outFrom))
+    return dims(data, dataFrom, rank);
+  auto collapse = [&](Value memref, int64_t from, int64_t r) -> Value {
+    SmallVector<ReassociationIndices> groups;
+    for (int64_t d = 0; d < from; ++d)
+      groups.push_back({d});
+    groups.emplace_back(llvm::to_vector(llvm::seq<int64_t>(from, r)));
+    return memref::CollapseShapeOp::create(b, loc, memref, groups);
+  };
+  sliceData = collapse(data, dataFrom, rank);
+  sliceOut = collapse(out, outFrom, outRank);
+  return {dim(sliceData, dataFrom)};
+}
+
+void KernelEmitter::copySlice(ValueRange dataPrefix, ValueRange outPrefix,
+                              ArrayRef<Value> extents, Value valid) {
+  Type element = cast<MemRefType>(data.getType()).getElementType();
+  auto copy = [&](bool zeros) {
+    if (extents.empty()) {
+      store(zeros ? zero(element) : load(sliceData, dataPrefix), sliceOut,
+            outPrefix);
+      return;
+    }
+    // Loops over the slice's outer dimensions; the innermost is one row.
+    Value n = extents.back();
+    loopNest(extents.drop_back(), [&](ValueRange ivs) {
+      SmallVector<Value> src(dataPrefix), dst(outPrefix);
+      src.append(ivs.begin(), ivs.end());
+      dst.append(ivs.begin(), ivs.end());
+      copyRow(src, dst, n, zeros);
+    });
+  };
+  if (!valid)
+    return copy(false);
+  ifThenElse(
+      valid, [&] { copy(false); }, [&] { copy(true); });
+}
+
+int64_t KernelEmitter::gatherRowLanes() {
+  Type element = cast<MemRefType>(data.getType()).getElementType();
+  if (!hasUnitInnerStride(data) || !hasUnitInnerStride(indices) ||
+      !hasUnitInnerStride(out))
+    return 0;
+  return vectorLanes(element);
+}
+
+void KernelEmitter::gatherRow(ValueRange dataPrefix, ValueRange indexPrefix,
+                              ValueRange outPrefix, Value n, Value axisSize,
+                              int64_t lanes) {
+  Type element = cast<MemRefType>(data.getType()).getElementType();
+  Type indexElement = cast<MemRefType>(indices.getType()).getElementType();
+  auto valueType = VectorType::get({lanes}, element);
+  auto indexType = VectorType::get({lanes}, indexElement);
+  auto maskType = VectorType::get({lanes}, b.getI1Type());
+  auto at = [](ValueRange p, Value j) {
+    SmallVector<Value> s(p);
+    s.push_back(j);
+    return s;
+  };
+  SmallVector<Value> rowBase(dataPrefix);
+  rowBase.push_back(constIndex(0));
+
+  forEachChunk(n, lanes, /*unroll=*/1, [&](Value j, Value inBounds, Value) {
+    Value raw = inBounds
+                    ? vector::MaskedLoadOp::create(b, loc, indexType, indices,
+                                                   at(indexPrefix, j), inBounds,
+                                                   zero(indexType))
+                          .getResult()
+                    : vector::LoadOp::create(b, loc, indexType, indices,
+                                             at(indexPrefix, j))
+                          .getResult();
+    Subscript s = resolve(toI64(raw), axisSize);
+    Value mask = s.valid;
+    if (inBounds)
+      mask = mask ? arith::AndIOp::create(b, loc, mask, inBounds).getResult()
+                  : inBounds;
+    if (!mask)
+      mask = vector::ConstantMaskOp::create(b, loc, maskType,
+                                            ArrayRef<int64_t>{lanes});
+    Value v = vector::GatherOp::create(b, loc, valueType, data, rowBase,
+                                       s.index, mask, zero(valueType));
+    if (inBounds)
+      vector::MaskedStoreOp::create(b, loc, out, at(outPrefix, j), inBounds, v);
+    else
+      vector::StoreOp::create(b, loc, v, out, at(outPrefix, j));
+  });
+}

@@ -1,0 +1,207 @@
+//===- KernelEmitter.h - The emitter of gather loop nests -------*- C++ -*-===//
+//
+// Private to lib/Conversion/GatherToAffine: the class that emits one gather
+// kernel, shared by the files that implement it by concern:
+//   KernelBuildingBlocks.cpp  loops, loads and stores, index arithmetic
+//   KernelValidation.cpp      phase 1: run-time shape rules, index checks
+//   KernelDataMovement.cpp    phase 2: rows, slices, vector gathers
+//   GatherKernels.cpp         the three ops' loop nests, emitGatherKernel
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LIB_CONVERSION_GATHERTOAFFINE_KERNELEMITTER_H
+#define LIB_CONVERSION_GATHERTOAFFINE_KERNELEMITTER_H
+
+#include "gather-c/Runtime.h"
+#include "gather/Conversion/GatherToAffine/GatherToAffine.h"
+#include "gather/Dialect/Gather/IR/GatherOps.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace mlir::gather::detail {
+
+/// The op codes the runtime hook receives.
+enum class HookOpCode : int64_t {
+  Gather = GATHER_MLIR_OP_GATHER,
+  GatherElements = GATHER_MLIR_OP_GATHER_ELEMENTS,
+  GatherND = GATHER_MLIR_OP_GATHER_ND
+};
+
+/// One index component: its value and the size of the data dimension it
+/// selects along (both i64), and that dimension's number.
+struct IndexComponent {
+  Value value;
+  Value size;
+  int64_t dataDim;
+};
+
+/// A subscript derived from an index value, and whether it is in range
+/// (null when the mode needs no guard).
+struct Subscript {
+  Value index;
+  Value valid;
+};
+
+/// Emits one kernel. Holds the builder and the op's operands; every helper
+/// emits at the builder's current insertion point.
+class KernelEmitter {
+public:
+  KernelEmitter(OpBuilder &b, Operation *op, HookOpCode opCode, GatherMode mode,
+                const GatherLoweringOptions &options, Value data, Value indices,
+                Value out)
+      : b(b), op(op), loc(op->getLoc()), opCode(opCode), mode(mode),
+        options(options), data(data), indices(indices), out(out),
+        sliceData(data), sliceOut(out) {}
+
+  void emitGather(const GatherShape &shape);
+  void emitGatherElements(const GatherShape &shape);
+  void emitGatherND(const GatherShape &shape);
+
+private:
+  //===--- Building blocks ------------------------------------------------===//
+
+  Value constIndex(int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  }
+  Value constI64(int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
+  }
+  /// n - n mod lanes: where full vectors end (a constant when n is).
+  Value fullVectors(Value n, int64_t lanes) {
+    AffineExpr s0 = b.getAffineSymbolExpr(0);
+    return getValueOrCreateConstantIndexOp(
+        b, loc,
+        affine::makeComposedFoldedAffineApply(b, loc, s0 - s0 % lanes, {n}));
+  }
+  Value dim(Value memref, int64_t d) {
+    return getValueOrCreateConstantIndexOp(
+        b, loc, memref::getMixedSize(b, loc, memref, d));
+  }
+  SmallVector<Value> dims(Value memref, int64_t from, int64_t to) {
+    SmallVector<Value> result;
+    for (int64_t d = from; d < to; ++d)
+      result.push_back(dim(memref, d));
+    return result;
+  }
+
+  /// for iv = 0 to ub step `step`: body(iv). affine.for when the bound is a
+  /// valid affine symbol, scf.for otherwise; scf.parallel if `parallel`.
+  void forLoop(Value ub, int64_t step, function_ref<void(Value)> body,
+               bool parallel = false);
+  /// A nest of unit-step loops over [0, ubs[i]).
+  void loopNest(ArrayRef<Value> ubs, function_ref<void(ValueRange)> body,
+                SmallVector<Value> ivs = {});
+  /// loopNest whose outermost loop is parallel when the options ask for it:
+  /// for the gather phase, where iterations write disjoint results.
+  void parallelNest(ArrayRef<Value> ubs, function_ref<void(ValueRange)> body);
+  /// if (cond) then() else otherwise().
+  void ifThenElse(Value cond, function_ref<void()> then,
+                  function_ref<void()> otherwise = nullptr);
+
+  /// Loads and stores: affine forms where every subscript is an affine dim.
+  Value load(Value memref, ValueRange subscripts);
+  void store(Value value, Value memref, ValueRange subscripts);
+
+  Value zero(Type type);
+  /// An i64 constant, or a splat of it shaped like `like` (a vector type).
+  Value constI64Like(Type like, int64_t v);
+  /// Index values (scalar or vector; any integer width or index) as i64.
+  Value toI64(Value raw);
+  /// The index element at `subscripts` of `indices`, sign-extended to i64.
+  Value readIndex(ValueRange subscripts);
+  /// -s <= i < 0 means i + s (i64 scalars or vectors; s is scalar). Cannot
+  /// overflow: s >= 0 > i.
+  Value normalize(Value i, Value s);
+  /// Whether the normalized index n is in [0, s) (or, if `outside`, not):
+  /// one unsigned compare.
+  Value inRange(Value n, Value s, bool outside = false);
+  /// Visits a row of `n` elements in vectors of `lanes`: chunk(j, null,
+  /// lanes) for each full vector (in blocks of `unroll`), then chunk(j,
+  /// mask, count) for the partial tail, if there can be one.
+  void forEachChunk(Value n, int64_t lanes, int64_t unroll,
+                    function_ref<void(Value, Value, Value)> chunk);
+  /// Applies normalization and the mode to index value `i` along a
+  /// dimension of size `s` (both i64).
+  Subscript resolve(Value i, Value s);
+  /// The size of `memref`'s dimension `d` as i64, for index arithmetic.
+  Value dimI64(Value memref, int64_t d) {
+    return b.createOrFold<arith::IndexCastOp>(loc, b.getI64Type(),
+                                              dim(memref, d));
+  }
+
+  /// Phase 1a, in every mode but `unchecked`: the shape rules that the
+  /// verifier could not check because a dim is dynamic. Calls the shape hook
+  /// for the first that fails; returns an i1 that is true when all hold
+  /// (null when nothing needs checking).
+  Value validateShapes(const GatherShape &shape);
+  /// Phase 1b. `positions` are the loop bounds over the index positions,
+  /// `sizes` the sizes of the data dimensions indexed, `components` the
+  /// index values to check at one position, `shapesOk` what validateShapes
+  /// returned (an index error is reported only if the shapes hold). Returns
+  /// an i1 that is true when the shapes hold and every index passed (null
+  /// when nothing can fail).
+  Value
+  validate(ArrayRef<Value> positions, ArrayRef<Value> sizes,
+           function_ref<SmallVector<IndexComponent>(ValueRange)> components,
+           Value shapesOk);
+  /// check mode along one row of `n` indices at `prefix`, all selecting
+  /// along a dimension of size `s` (i64): vector chunks are tested at once;
+  /// a chunk with a bad index is rescanned by `checkAt` to report the first.
+  void checkRow(ValueRange prefix, Value n, Value s, int64_t lanes,
+                function_ref<void(ValueRange)> checkAt);
+  /// Runs `body` only if `ok` (null means always).
+  void guarded(Value ok, function_ref<void()> body);
+
+  /// Copies data[dataPrefix, j...] to out[outPrefix, j...] for j over
+  /// `extents` (the trailing data dimensions after the prefix, computed
+  /// outside the loops); writes zeros instead where `valid` is false.
+  void copySlice(ValueRange dataPrefix, ValueRange outPrefix,
+                 ArrayRef<Value> extents, Value valid);
+  /// The contiguous innermost run of copySlice: vector chunks, masked tail.
+  void copyRow(ValueRange dataPrefix, ValueRange outPrefix, Value n,
+               bool zeros);
+  /// A row of `n` results along the innermost dimension of both `indices`
+  /// and `out`, each reading `data` along its innermost dimension (gather
+  /// along the last axis, gather_elements along the last axis): vector.gather
+  /// over full vectors and a masked tail.
+  void gatherRow(ValueRange dataPrefix, ValueRange indexPrefix,
+                 ValueRange outPrefix, Value n, Value axisSize, int64_t lanes);
+  /// Lanes for gatherRow, or 0 when the row does not vectorize.
+  int64_t gatherRowLanes();
+  /// Lanes per vector for the element type, or 0 when it does not vectorize.
+  int64_t vectorLanes(Type element) const;
+  /// Prepares copySlice for slices that are data dims [dataFrom, r) and out
+  /// dims [outFrom, R): when both are contiguous, views them as one row so
+  /// short trailing dims still fill whole vectors. Returns the extents.
+  SmallVector<Value> prepareSlices(int64_t dataFrom, int64_t outFrom);
+
+  OpBuilder &b;
+  Operation *op;
+  Location loc;
+  /// Which op the validation phase reports for.
+  HookOpCode opCode;
+  GatherMode mode;
+  const GatherLoweringOptions &options;
+  Value data, indices, out;
+  /// What copySlice reads and writes: data and out, or views of them with
+  /// the slice dims collapsed (prepareSlices).
+  Value sliceData, sliceOut;
+};
+
+/// Whether the innermost dimension of `memref` has unit stride.
+inline bool hasUnitInnerStride(Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  return type.getRank() > 0 && type.isLastDimUnitStride();
+}
+
+} // namespace mlir::gather::detail
+
+#endif // LIB_CONVERSION_GATHERTOAFFINE_KERNELEMITTER_H

@@ -1,0 +1,212 @@
+//===- KernelValidation.cpp - Phase 1 of a kernel ---------------*- C++ -*-===//
+//
+// Run-time shape rules and index checks; nothing of `data` is read here.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelEmitter.h"
+
+using namespace mlir;
+using namespace mlir::gather;
+using namespace mlir::gather::detail;
+
+void mlir::gather::declareErrorHook(OpBuilder &b, Operation *op,
+                                    StringRef name) {
+  Operation *table = SymbolTable::getNearestSymbolTable(op);
+  if (SymbolTable::lookupSymbolIn(table, name))
+    return;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&table->getRegion(0).front());
+  unsigned arity = name == kShapeErrorHook ? 5 : 4;
+  auto hook = func::FuncOp::create(
+      b, op->getLoc(), name,
+      b.getFunctionType(SmallVector<Type>(arity, b.getI64Type()), {}));
+  hook.setPrivate();
+}
+
+Value KernelEmitter::validateShapes(const GatherShape &shape) {
+  if (mode == GatherMode::unchecked)
+    return nullptr;
+  auto dataType = cast<MemRefType>(data.getType());
+  auto indicesType = cast<MemRefType>(indices.getType());
+  auto outType = cast<MemRefType>(out.getType());
+  // (rule, dim, a, b): the rule holds when a == b, or, for gather_elements'
+  // rule, b <= a. Only pairs that involve a dynamic dim need run-time tests.
+  struct Rule {
+    int64_t rule, dim;
+    Value a, b;
+  };
+  SmallVector<Rule> rules;
+  auto needsTest = [](MemRefType x, int64_t dx, MemRefType y, int64_t dy) {
+    return x.isDynamicDim(dx) || y.isDynamicDim(dy);
+  };
+  bool elements = opCode == HookOpCode::GatherElements;
+  int64_t count = elements ? indicesType.getRank() : shape.batchDims;
+  for (int64_t d = 0; d < count; ++d)
+    if ((!elements || d != shape.axis) &&
+        needsTest(dataType, d, indicesType, d))
+      rules.push_back({elements ? GATHER_MLIR_RULE_ELEMENTS_DIM
+                                : GATHER_MLIR_RULE_BATCH_DIM,
+                       d, dimI64(data, d), dimI64(indices, d)});
+  // The result buffer has the size the operands give: its static dims, and
+  // every dim of a destination that is not an allocation sized from them.
+  bool sizedFromOperands = out.getDefiningOp<memref::AllocOp>() != nullptr;
+  for (auto [d, src] : llvm::enumerate(shape.dims)) {
+    bool fromData = src.dataDim >= 0;
+    MemRefType srcType = fromData ? dataType : indicesType;
+    int64_t srcDim = fromData ? src.dataDim : src.indicesDim;
+    if (!needsTest(outType, d, srcType, srcDim) ||
+        (sizedFromOperands && outType.isDynamicDim(d)))
+      continue;
+    rules.push_back({GATHER_MLIR_RULE_RESULT_DIM, static_cast<int64_t>(d),
+                     dimI64(out, d),
+                     dimI64(fromData ? data : indices, srcDim)});
+  }
+  if (rules.empty())
+    return nullptr;
+  declareErrorHook(b, op, kShapeErrorHook);
+  Value ok = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+  Value isFalse = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 0);
+  for (const Rule &r : rules) {
+    Value holds = arith::CmpIOp::create(b, loc,
+                                        r.rule == GATHER_MLIR_RULE_ELEMENTS_DIM
+                                            ? arith::CmpIPredicate::sle
+                                            : arith::CmpIPredicate::eq,
+                                        r.b, r.a);
+    Value broken =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, holds, isFalse);
+    // Report only the first rule that fails.
+    ifThenElse(arith::AndIOp::create(b, loc, ok, broken), [&] {
+      func::CallOp::create(b, loc, kShapeErrorHook, TypeRange{},
+                           ValueRange{constI64(static_cast<int64_t>(opCode)),
+                                      constI64(r.rule), constI64(r.dim), r.a,
+                                      r.b});
+    });
+    ok = arith::AndIOp::create(b, loc, ok, holds);
+  }
+  return ok;
+}
+
+Value KernelEmitter::validate(
+    ArrayRef<Value> positions, ArrayRef<Value> sizes,
+    function_ref<SmallVector<IndexComponent>(ValueRange)> components,
+    Value shapesOk) {
+  if (mode == GatherMode::fill || mode == GatherMode::unchecked)
+    return shapesOk;
+  // clamp and wrap define a result for every index except along an empty
+  // dimension, where any index at all is an error: checking the first
+  // position is enough, and nothing when no dimension can be empty. check
+  // looks at every index.
+  bool everyIndex = mode == GatherMode::check;
+  auto nonEmpty = [](Value size) {
+    std::optional<int64_t> c = getConstantIntValue(size);
+    return c && *c > 0;
+  };
+  if (!everyIndex && llvm::all_of(sizes, nonEmpty))
+    return shapesOk;
+  declareErrorHook(b, op, kIndexErrorHook);
+  SmallVector<Value> bounds(positions);
+  if (!everyIndex)
+    for (Value &ub : bounds)
+      ub = arith::MinUIOp::create(b, loc, ub, constIndex(1));
+
+  // report = [failed, op, data dim, index, dim size], first failure wins.
+  Type i64 = b.getI64Type();
+  auto reportType = MemRefType::get({5}, i64);
+  Value report = memref::AllocaOp::create(b, loc, reportType);
+  Value c0 = constIndex(0);
+  memref::StoreOp::create(b, loc, constI64(0), report, c0);
+
+  auto checkAt = [&](ValueRange ivs) {
+    for (const IndexComponent &c : components(ivs)) {
+      Value s = c.size;
+      Value bad = everyIndex
+                      ? inRange(normalize(c.value, s), s, /*outside=*/true)
+                      : arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                              s, constI64(0))
+                            .getResult();
+      ifThenElse(bad, [&] {
+        Value failed = memref::LoadOp::create(b, loc, report, c0);
+        Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                            failed, constI64(0));
+        ifThenElse(first, [&] {
+          int64_t fields[] = {1, static_cast<int64_t>(opCode), c.dataDim};
+          for (auto [pos, field] : llvm::enumerate(fields))
+            memref::StoreOp::create(b, loc, constI64(field), report,
+                                    constIndex(pos));
+          memref::StoreOp::create(b, loc, c.value, report, constIndex(3));
+          memref::StoreOp::create(b, loc, s, report, constIndex(4));
+        });
+      });
+    }
+  };
+  // One index per position (gather, gather_elements: the positions are all
+  // of `indices`) in check mode: test a vector of indices at once and rescan
+  // only a chunk that has a bad one.
+  auto indicesType = cast<MemRefType>(indices.getType());
+  bool onePerPosition =
+      sizes.size() == 1 && !bounds.empty() &&
+      static_cast<int64_t>(bounds.size()) == indicesType.getRank();
+  int64_t lanes = everyIndex && onePerPosition && hasUnitInnerStride(indices)
+                      ? vectorLanes(indicesType.getElementType())
+                      : 0;
+  if (!lanes)
+    loopNest(bounds, checkAt);
+  else
+    loopNest(ArrayRef(bounds).drop_back(), [&](ValueRange prefix) {
+      checkRow(prefix, bounds.back(), sizes.front(), lanes, checkAt);
+    });
+
+  Value failed = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ne,
+      memref::LoadOp::create(b, loc, report, c0), constI64(0));
+  Value mustReport = failed;
+  if (shapesOk)
+    mustReport = arith::AndIOp::create(b, loc, failed, shapesOk);
+  ifThenElse(mustReport, [&] {
+    SmallVector<Value> args;
+    for (int64_t pos = 1; pos < 5; ++pos)
+      args.push_back(memref::LoadOp::create(b, loc, report, constIndex(pos)));
+    func::CallOp::create(b, loc, kIndexErrorHook, TypeRange{}, args);
+  });
+  Value ok = arith::XOrIOp::create(
+      b, loc, failed, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
+  return shapesOk ? arith::AndIOp::create(b, loc, ok, shapesOk).getResult()
+                  : ok;
+}
+
+void KernelEmitter::checkRow(ValueRange prefix, Value n, Value s, int64_t lanes,
+                             function_ref<void(ValueRange)> checkAt) {
+  Type element = cast<MemRefType>(indices.getType()).getElementType();
+  auto indexType = VectorType::get({lanes}, element);
+  auto at = [&](Value j) {
+    SmallVector<Value> v(prefix);
+    v.push_back(j);
+    return v;
+  };
+  forEachChunk(n, lanes, /*unroll=*/1, [&](Value j, Value mask, Value count) {
+    Value raw = mask
+                    ? vector::MaskedLoadOp::create(b, loc, indexType, indices,
+                                                   at(j), mask, zero(indexType))
+                          .getResult()
+                    : vector::LoadOp::create(b, loc, indexType, indices, at(j))
+                          .getResult();
+    Value bad = inRange(normalize(toI64(raw), s), s, /*outside=*/true);
+    if (mask)
+      bad = arith::AndIOp::create(b, loc, bad, mask);
+    Value any =
+        vector::ReductionOp::create(b, loc, vector::CombiningKind::OR, bad);
+    // Rescan positions [j, j + count) one by one to report the first.
+    ifThenElse(any, [&] {
+      forLoop(count, 1, [&](Value t) {
+        checkAt(at(arith::AddIOp::create(b, loc, j, t)));
+      });
+    });
+  });
+}
+
+void KernelEmitter::guarded(Value ok, function_ref<void()> body) {
+  if (!ok)
+    return body();
+  ifThenElse(ok, body);
+}
