@@ -112,14 +112,44 @@ void takeOverErrorHooks(ModuleOp module) {
   }
 }
 
+/// Appends `d` and its notes as mlir-opt prints them:
+/// `<source>:3:5: error: message` (a location without a file position is
+/// printed as `loc(...)`).
+void appendDiagnostic(std::string &text, const Diagnostic &d) {
+  if (!text.empty())
+    text += "\n";
+  llvm::raw_string_ostream os(text);
+  Location loc = d.getLocation();
+  if (auto file = loc->findInstanceOf<FileLineColLoc>())
+    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
+       << file.getColumn() << ": ";
+  else if (!isa<UnknownLoc>(loc))
+    os << loc << ": ";
+  switch (d.getSeverity()) {
+  case DiagnosticSeverity::Error:
+    os << "error: ";
+    break;
+  case DiagnosticSeverity::Warning:
+    os << "warning: ";
+    break;
+  case DiagnosticSeverity::Note:
+    os << "note: ";
+    break;
+  case DiagnosticSeverity::Remark:
+    os << "remark: ";
+    break;
+  }
+  os << d.str();
+  for (const Diagnostic &note : d.getNotes())
+    appendDiagnostic(text, note);
+}
+
 /// Collects the diagnostics emitted while it lives.
 class DiagnosticCollector {
 public:
   explicit DiagnosticCollector(MLIRContext &context)
       : handler(&context, [this](Diagnostic &d) {
-          if (!text.empty())
-            text += "\n";
-          text += d.str();
+          appendDiagnostic(text, d);
           return success();
         }) {}
   std::string take(const char *fallback) {
@@ -144,7 +174,9 @@ public:
   /// Parses and verifies `source`; throws ValueError with the diagnostics.
   OwningOpRef<ModuleOp> parse(const std::string &source) {
     DiagnosticCollector diags(ctx);
-    OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &ctx);
+    // Locations name the buffer, so messages read `<source>:3:5: error:`.
+    OwningOpRef<ModuleOp> module =
+        parseSourceString<ModuleOp>(source, ParserConfig(&ctx), "<source>");
     if (!module)
       throw py::value_error(diags.take("cannot parse the module"));
     return module;

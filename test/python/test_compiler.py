@@ -104,3 +104,20 @@ def test_jit_arguments_take_the_numpy_dtype_of_their_element_type():
 def test_jit_element_types_without_a_numpy_dtype_are_type_errors():
     with pytest.raises(TypeError, match="no numpy dtype for element type bf16"):
         JitModule(Module("func.func @f(%a: memref<2xbf16>) { return }"))
+
+
+def test_diagnostics_carry_line_and_column():
+    with pytest.raises(ValueError, match=r"<source>:3:8: error: .*axis 5 is "
+                       r"out of range"):
+        Module(ROWS.replace("%0 = gather.gather %d[%i] :",
+                            "%0 = gather.gather %d[%i] {axis = 5 : i64} :"))
+    with pytest.raises(ValueError, match=r"<source>:1:18: error: expected"):
+        Module("func.func @broken(")
+    unranked = Module("""
+func.func @f(%d: tensor<*xf32>, %i: tensor<3xi32>) -> tensor<*xf32> {
+  %0 = gather.gather %d[%i] : (tensor<*xf32>, tensor<3xi32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}""")
+    with pytest.raises(ValueError, match=r"<source>:3:8: error: failed to "
+                       "legalize operation 'gather.gather'"):
+        unranked.run("convert-gather-to-affine")
