@@ -554,8 +554,10 @@ py::dtype dtypeOf(Type t) {
 /// tensor arguments) and return at most one array.
 class PyJitModule {
 public:
-  PyJitModule(PyModule &source, const std::string &pipeline,
-              unsigned optLevel) {
+  PyJitModule(PyModule &source, const std::string &pipeline, int optLevel) {
+    if (optLevel < 0 || optLevel > 3)
+      throw py::value_error("opt_level must be 0..3, not " +
+                            std::to_string(optLevel));
     Compiler &c = Compiler::get();
     std::lock_guard<std::mutex> lock(c.mutex());
     OwningOpRef<ModuleOp> module = source.get().clone();
@@ -747,7 +749,7 @@ return None or one new array:
     jit = JitModule(Module(text))
     out = jit.call("f", a, b)
 )doc")
-      .def(py::init<PyModule &, const std::string &, unsigned>(),
+      .def(py::init<PyModule &, const std::string &, int>(),
            py::arg("module"), py::arg("pipeline") = "gather-to-llvm",
            py::arg("opt_level") = 3)
       .def("call", &PyJitModule::call, py::arg("name"));

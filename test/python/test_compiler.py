@@ -121,3 +121,11 @@ func.func @f(%d: tensor<*xf32>, %i: tensor<3xi32>) -> tensor<*xf32> {
     with pytest.raises(ValueError, match=r"<source>:3:8: error: failed to "
                        "legalize operation 'gather.gather'"):
         unranked.run("convert-gather-to-affine")
+
+
+def test_opt_level_is_0_to_3():
+    for level in range(4):
+        JitModule(Module(FILL), opt_level=level)
+    for level in (-1, 4, 100):
+        with pytest.raises(ValueError, match="opt_level must be 0..3"):
+            JitModule(Module(FILL), opt_level=level)
