@@ -550,6 +550,65 @@ py::dtype dtypeOf(Type t) {
   throw py::type_error("no numpy dtype for element type " + text);
 }
 
+/// Whether two numpy dtypes are the same (byte order included).
+bool sameDtype(const py::dtype &a, const py::dtype &b) {
+  return PyObject_RichCompareBool(a.ptr(), b.ptr(), Py_EQ) == 1;
+}
+
+/// `(2, ?, 5)`: a shape or strides as Python prints a tuple, `?` for
+/// dynamic values.
+std::string tupleText(ArrayRef<int64_t> values) {
+  std::string text = "(";
+  for (auto [i, v] : llvm::enumerate(values))
+    text += (i ? ", " : "") +
+            (ShapedType::isDynamic(v) ? std::string("?") : std::to_string(v));
+  return text + (values.size() == 1 ? ",)" : ")");
+}
+
+/// The strides (in elements) of a C-contiguous array of `shape`.
+SmallVector<int64_t> cStrides(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int64_t i = static_cast<int64_t>(shape.size()) - 2; i >= 0; --i)
+    strides[i] = strides[i + 1] * shape[i + 1];
+  return strides;
+}
+
+/// What a function parameter or result is in numpy terms: a dtype, a shape
+/// (ShapedType::kDynamic where any size goes) and the strides and offset
+/// (in elements) a memref layout fixes (kDynamic where the descriptor says,
+/// and always for tensors, which bufferize to what the descriptor says).
+struct ArrayType {
+  std::string text; // The MLIR type, for messages.
+  py::dtype dtype;
+  SmallVector<int64_t> shape, strides;
+  int64_t offset = ShapedType::kDynamic;
+
+  int64_t rank() const { return shape.size(); }
+
+  /// The type of a parameter or result of `fn`; ValueError if JitModule
+  /// cannot pass it (not a ranked tensor or strided memref), TypeError if
+  /// its element type has no numpy dtype.
+  static ArrayType get(Type t, StringRef fn) {
+    auto shaped = dyn_cast<ShapedType>(t);
+    if (!shaped || !shaped.hasRank() || !isa<RankedTensorType, MemRefType>(t))
+      throw py::value_error("function '" + fn.str() +
+                            "' must take and return ranked tensors or "
+                            "memrefs");
+    ArrayType a{"", dtypeOf(shaped.getElementType()),
+                SmallVector<int64_t>(shaped.getShape()),
+                SmallVector<int64_t>(shaped.getRank(), ShapedType::kDynamic)};
+    llvm::raw_string_ostream os(a.text);
+    t.print(os);
+    if (auto memref = dyn_cast<MemRefType>(t)) {
+      a.strides.clear(); // getStridesAndOffset appends.
+      if (failed(memref.getStridesAndOffset(a.strides, a.offset)))
+        throw py::value_error("function '" + fn.str() + "' takes or returns " +
+                              a.text + ", which has no strided layout");
+    }
+    return a;
+  }
+};
+
 /// A JIT-compiled module whose public functions take arrays (memref or
 /// tensor arguments) and return at most one array.
 class PyJitModule {
@@ -563,94 +622,137 @@ public:
     OwningOpRef<ModuleOp> module = source.get().clone();
     // Every public function gets its C interface, which call() uses.
     c.runPipeline(*module, "gather-emit-c-interface");
-    for (auto func : module->getOps<func::FuncOp>()) {
-      if (func.isExternal() || !func.isPublic())
-        continue;
-      Signature sig;
-      for (Type t : func.getArgumentTypes())
-        sig.args.push_back(describe(t, func.getName()));
-      if (func.getNumResults() > 1)
-        throw py::value_error("function '" + func.getName().str() +
-                              "' returns more than one value");
-      for (Type t : func.getResultTypes())
-        sig.results.push_back(describe(t, func.getName()));
-      signatures[func.getName().str()] = sig;
-    }
+    for (auto func : module->getOps<func::FuncOp>())
+      if (!func.isExternal() && func.isPublic())
+        addFunction(func.getName(), func.getFunctionType());
     if (!pipeline.empty())
       c.runPipeline(*module, pipeline);
     engine = c.jit(*module, optLevel);
   }
 
+  /// Calls `name` with `args` (arrays or array-likes) after checking them
+  /// against its type; returns None or a new array.
   py::object call(const std::string &name, py::args args) {
-    auto it = signatures.find(name);
-    if (it == signatures.end())
+    auto it = functions.find(name);
+    if (it == functions.end())
       throw py::key_error("no public function '" + name + "'");
-    const Signature &sig = it->second;
-    if (args.size() != sig.args.size())
-      throw py::type_error(name + "() takes " +
-                           std::to_string(sig.args.size()) + " arrays, got " +
-                           std::to_string(args.size()));
+    const Function &fn = it->second;
+    if (args.size() != fn.args.size())
+      throw py::value_error(name + "() takes " +
+                            std::to_string(fn.args.size()) + " arrays, got " +
+                            std::to_string(args.size()));
     std::vector<py::array> arrays;
     std::vector<std::vector<int64_t>> descriptors;
     for (auto [i, arg] : llvm::enumerate(args)) {
-      const ArgKind &kind = sig.args[i];
-      // A copy of an array the function writes would lose the writes:
-      // arrays must already be C-contiguous; other array-likes are
-      // converted (nobody else holds them).
-      if (py::isinstance<py::array>(arg) &&
-          !isCContiguous(py::reinterpret_borrow<py::array>(arg)))
-        throw py::value_error(name + "() argument " + std::to_string(i) +
-                              " must be C-contiguous (np.ascontiguousarray)");
-      py::array a = py::array::ensure(arg, py::array::c_style);
-      if (!a || a.dtype().kind() != kind.dtype.kind() ||
-          a.dtype().itemsize() != kind.dtype.itemsize() ||
-          a.ndim() != kind.rank)
-        throw py::type_error(name + "() argument " + std::to_string(i) +
-                             " must be a " + std::to_string(kind.rank) +
-                             "-d array of " +
-                             py::str(kind.dtype).cast<std::string>());
-      arrays.push_back(a);
-      descriptors.push_back(descriptorOf(a));
+      arrays.push_back(checkArgument(
+          name + "() argument " + std::to_string(i), arg, fn.args[i]));
+      descriptors.push_back(argumentDescriptor(arrays.back(), fn.args[i]));
     }
     std::vector<int64_t> result;
     std::vector<void *> pointers;
-    if (!sig.results.empty()) {
-      result.assign(3 + 2 * sig.results[0].rank, 0);
+    if (fn.result) {
+      result.assign(3 + 2 * fn.result->rank(), 0);
       pointers.push_back(result.data());
     }
     for (auto &d : descriptors)
       pointers.push_back(d.data());
 
-    auto fn = engine->lookup("_mlir_ciface_" + name);
-    if (!fn)
+    auto entry = engine->lookup("_mlir_ciface_" + name);
+    if (!entry)
       throw py::key_error("no compiled function '" + name + "'");
     {
       py::gil_scoped_release release;
       lastKernelError = {};
-      callWithPointers(*fn, pointers);
+      callWithPointers(*entry, pointers);
     }
     raiseKernelErrorIfAny();
-    if (sig.results.empty())
+    if (!fn.result)
       return py::none();
-    return takeResult(result, sig.results[0]);
+    return takeResult(result, *fn.result);
   }
 
 private:
-  struct ArgKind {
-    py::dtype dtype;
-    int64_t rank;
-  };
-  struct Signature {
-    std::vector<ArgKind> args, results;
+  /// Calls go through C interfaces of at most this many pointers.
+  static constexpr size_t kMaxPointers = 8;
+
+  struct Function {
+    std::vector<ArrayType> args;
+    std::optional<ArrayType> result;
   };
 
-  static ArgKind describe(Type t, StringRef fn) {
-    auto shaped = dyn_cast<ShapedType>(t);
-    if (!shaped || !shaped.hasRank() || !isa<RankedTensorType, MemRefType>(t))
-      throw py::value_error("function '" + fn.str() +
-                            "' must take and return ranked tensors or "
-                            "memrefs");
-    return {dtypeOf(shaped.getElementType()), shaped.getRank()};
+  /// Records the public function `name` of type `type`; ValueError if
+  /// call() could not call it.
+  void addFunction(StringRef name, FunctionType type) {
+    Function fn;
+    for (Type t : type.getInputs())
+      fn.args.push_back(ArrayType::get(t, name));
+    if (type.getNumResults() > 1)
+      throw py::value_error("function '" + name.str() +
+                            "' returns more than one value");
+    if (type.getNumResults() == 1)
+      fn.result = ArrayType::get(type.getResult(0), name);
+    if (fn.args.size() + type.getNumResults() > kMaxPointers)
+      throw py::value_error("function '" + name.str() + "' takes more than " +
+                            std::to_string(kMaxPointers - type.getNumResults()) +
+                            " arrays");
+    functions[name.str()] = std::move(fn);
+  }
+
+  /// `arg` as an array the parameter of `type` can take: of its rank, dtype,
+  /// static dims and strides, C-contiguous (a copy of an array the function
+  /// writes would lose the writes; other array-likes are converted, as
+  /// nobody else holds them). ValueError or TypeError naming `what`.
+  static py::array checkArgument(const std::string &what, py::handle arg,
+                                 const ArrayType &type) {
+    if (py::isinstance<py::array>(arg) &&
+        !isCContiguous(py::reinterpret_borrow<py::array>(arg)))
+      throw py::value_error(what +
+                            " must be C-contiguous (np.ascontiguousarray)");
+    py::array a = py::array::ensure(arg, py::array::c_style);
+    if (!a)
+      throw py::type_error(what + " must be an array, not " +
+                           std::string(py::str(arg.get_type().attr(
+                               "__name__"))));
+    if (a.ndim() != type.rank())
+      throw py::value_error(what + " must have rank " +
+                            std::to_string(type.rank()) + ", not " +
+                            std::to_string(a.ndim()));
+    if (!sameDtype(a.dtype(), type.dtype))
+      throw py::type_error(what + " must have dtype " +
+                           std::string(py::str(type.dtype)) + ", not " +
+                           std::string(py::str(a.dtype())));
+    SmallVector<int64_t> shape(a.shape(), a.shape() + a.ndim());
+    for (auto [want, have] : llvm::zip(type.shape, shape))
+      if (!ShapedType::isDynamic(want) && want != have)
+        throw py::value_error(what + " must have shape " +
+                              tupleText(type.shape) + " (" + type.text +
+                              "), not " + tupleText(shape));
+    SmallVector<int64_t> strides = cStrides(shape);
+    for (auto [want, have] : llvm::zip(type.strides, strides))
+      if (!ShapedType::isDynamic(want) && want != have)
+        throw py::value_error(what + " must have strides " +
+                              tupleText(type.strides) +
+                              " (in elements), not " + tupleText(strides));
+    return a;
+  }
+
+  /// The descriptor of a checked C-contiguous argument: its strides in C
+  /// order (numpy's may differ along dims of size 1), and the offset its
+  /// type fixes, if any, with the aligned pointer moved back by as much.
+  static std::vector<int64_t> argumentDescriptor(const py::array &a,
+                                           const ArrayType &type) {
+    int64_t rank = a.ndim();
+    SmallVector<int64_t> shape(a.shape(), a.shape() + rank);
+    SmallVector<int64_t> strides = cStrides(shape);
+    int64_t offset = ShapedType::isDynamic(type.offset) ? 0 : type.offset;
+    auto ptr = reinterpret_cast<int64_t>(a.data());
+    std::vector<int64_t> d(3 + 2 * rank);
+    d[0] = ptr;
+    d[1] = ptr - offset * static_cast<int64_t>(a.itemsize());
+    d[2] = offset;
+    llvm::copy(shape, d.begin() + 3);
+    llvm::copy(strides, d.begin() + 3 + rank);
+    return d;
   }
 
   /// Calls a C-interface function with up to 8 pointer arguments.
@@ -685,8 +787,8 @@ private:
 
   /// Copies a returned memref into a new array and frees its buffer.
   static py::array takeResult(const std::vector<int64_t> &d,
-                              const ArgKind &kind) {
-    int64_t rank = kind.rank;
+                              const ArrayType &kind) {
+    int64_t rank = kind.rank();
     std::vector<py::ssize_t> shape(d.begin() + 3, d.begin() + 3 + rank);
     std::vector<py::ssize_t> strides;
     for (int64_t i = 0; i < rank; ++i)
@@ -698,7 +800,7 @@ private:
     return copy;
   }
 
-  std::unordered_map<std::string, Signature> signatures;
+  std::unordered_map<std::string, Function> functions;
   std::unique_ptr<ExecutionEngine> engine;
 };
 

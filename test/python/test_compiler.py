@@ -72,9 +72,9 @@ def test_jit_argument_errors():
     jit = JitModule(Module(ROWS))
     with pytest.raises(KeyError):
         jit.call("nope")
-    with pytest.raises(TypeError, match="takes 2 arrays"):
+    with pytest.raises(ValueError, match="takes 2 arrays"):
         jit.call("rows", np.zeros((2, 2), np.float32))
-    with pytest.raises(TypeError, match="2-d array of float32"):
+    with pytest.raises(ValueError, match="argument 0 must have rank 2, not 1"):
         jit.call("rows", np.zeros(4, np.float32), np.array([0]))
 
 
@@ -96,7 +96,8 @@ def test_jit_arguments_take_the_numpy_dtype_of_their_element_type():
         "%c: memref<2xui16>, %d: memref<2xi1>) { return }"))
     jit.call("f", np.zeros(2, np.float16), np.zeros(2, np.complex64),
              np.zeros(2, np.uint16), np.zeros(2, bool))
-    with pytest.raises(TypeError, match="1-d array of complex64"):
+    with pytest.raises(TypeError, match="argument 1 must have dtype "
+                       "complex64, not complex128"):
         jit.call("f", np.zeros(2, np.float16), np.zeros(2, np.complex128),
                  np.zeros(2, np.uint16), np.zeros(2, bool))
 
@@ -129,3 +130,54 @@ def test_opt_level_is_0_to_3():
     for level in (-1, 4, 100):
         with pytest.raises(ValueError, match="opt_level must be 0..3"):
             JitModule(Module(FILL), opt_level=level)
+
+
+# --- Safety against bad input ------------------------------------------------
+
+
+STATIC = """
+func.func @rows(%d: tensor<2x5xi32>, %i: tensor<3xi64>) -> tensor<3x5xi32> {
+  %0 = gather.gather %d[%i] : (tensor<2x5xi32>, tensor<3xi64>) -> tensor<3x5xi32>
+  return %0 : tensor<3x5xi32>
+}
+"""
+
+
+def test_jit_checks_count_rank_static_dims_and_dtype():
+    jit = JitModule(Module(STATIC))
+    data = np.arange(10, dtype=np.int32).reshape(2, 5)
+    idx = np.array([1, 0, 1])
+    np.testing.assert_array_equal(jit.call("rows", data, idx), data[idx])
+    with pytest.raises(ValueError, match=r"rows\(\) takes 2 arrays, got 1"):
+        jit.call("rows", data)
+    with pytest.raises(ValueError, match="argument 0 must have rank 2, not 1"):
+        jit.call("rows", data.ravel(), idx)
+    # Read past its end before: a 1x5 array for tensor<2x5xi32>.
+    with pytest.raises(ValueError, match=r"argument 0 must have shape "
+                       r"\(2, 5\) \(tensor<2x5xi32>\), not \(1, 5\)"):
+        jit.call("rows", data[:1], idx)
+    with pytest.raises(ValueError, match=r"argument 1 must have shape \(3,\)"):
+        jit.call("rows", data, idx[:2])
+    with pytest.raises(TypeError, match="argument 0 must have dtype int32, "
+                       "not int64"):
+        jit.call("rows", data.astype(np.int64), idx)
+    with pytest.raises(TypeError, match="argument 1 must have dtype int64"):
+        jit.call("rows", data, idx.astype(">i8"))
+
+
+def test_jit_dynamic_dims_take_any_size():
+    jit = JitModule(Module(ROWS))
+    for n in (0, 1, 7):
+        data = np.arange(3 * n, dtype=np.float32).reshape(n, 3)
+        idx = np.arange(n)[::-1].copy()
+        np.testing.assert_array_equal(jit.call("rows", data, idx), data[idx])
+
+
+def test_jit_checks_static_memref_layouts():
+    jit = JitModule(Module(
+        "func.func @f(%a: memref<2x2xf32, strided<[4, 1]>>) { return }\n"
+        "func.func @g(%a: memref<2xf32, strided<[1], offset: ?>>) { return }"))
+    with pytest.raises(ValueError, match=r"argument 0 must have strides "
+                       r"\(4, 1\) \(in elements\), not \(2, 1\)"):
+        jit.call("f", np.zeros((2, 2), np.float32))
+    jit.call("g", np.zeros(2, np.float32))
