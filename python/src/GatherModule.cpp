@@ -668,7 +668,7 @@ public:
     raiseKernelErrorIfAny();
     if (!fn.result)
       return py::none();
-    return takeResult(result, *fn.result);
+    return takeResult(result, *fn.result, arrays);
   }
 
 private:
@@ -785,18 +785,39 @@ private:
     throw py::value_error("functions take at most 7 arrays");
   }
 
-  /// Copies a returned memref into a new array and frees its buffer.
+  /// The allocated pointer MLIR's lowering gives `memref.get_global`
+  /// results: a global is not to be freed.
+  static constexpr uintptr_t kGlobalAllocatedPointer = 0xdeadbeef;
+
+  /// Copies a returned memref into a new array, then frees its allocation
+  /// if the function handed it over: not if it is (a view into) an
+  /// argument's buffer or a global. A view into an allocation has its
+  /// allocated pointer apart from its data; that pointer is freed.
   static py::array takeResult(const std::vector<int64_t> &d,
-                              const ArrayType &kind) {
-    int64_t rank = kind.rank();
+                              const ArrayType &type,
+                              const std::vector<py::array> &arguments) {
+    int64_t rank = type.rank(), itemsize = type.dtype.itemsize();
     std::vector<py::ssize_t> shape(d.begin() + 3, d.begin() + 3 + rank);
     std::vector<py::ssize_t> strides;
     for (int64_t i = 0; i < rank; ++i)
-      strides.push_back(d[3 + rank + i] * kind.dtype.itemsize());
-    auto *base = reinterpret_cast<char *>(d[1]) + d[2] * kind.dtype.itemsize();
-    py::array view(kind.dtype, shape, strides, base);
+      strides.push_back(d[3 + rank + i] * itemsize);
+    auto allocated = static_cast<uintptr_t>(d[0]);
+    bool owned = allocated != kGlobalAllocatedPointer;
+    for (const py::array &a : arguments) {
+      auto begin = reinterpret_cast<uintptr_t>(a.data());
+      owned &= allocated < begin || allocated > begin + a.nbytes();
+    }
+    bool empty = llvm::is_contained(shape, 0);
+    if (llvm::any_of(shape, [](py::ssize_t n) { return n < 0; }) ||
+        (!empty && d[1] == 0))
+      throw py::value_error("the function returned an invalid " + type.text);
+    auto *base = reinterpret_cast<char *>(d[1]) + d[2] * itemsize;
+    // A view (base None: pybind11 copies arrays without a base) copied.
+    py::array view(type.dtype, shape, strides, empty ? nullptr : base,
+                   py::none());
     py::array copy = py::array::ensure(view.attr("copy")());
-    std::free(reinterpret_cast<void *>(d[0]));
+    if (owned)
+      std::free(reinterpret_cast<void *>(allocated));
     return copy;
   }
 

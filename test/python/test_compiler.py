@@ -135,6 +135,24 @@ def test_opt_level_is_0_to_3():
 # --- Safety against bad input ------------------------------------------------
 
 
+def run_isolated(code, **values):
+    """Runs `code` in a fresh interpreter (a crash there fails the test, not
+    pytest; nothing loaded by earlier tests, such as libomp, is around) with
+    `values` bound to their names, and returns its stdout. The snippet prints
+    what it wants checked."""
+    import os
+    import subprocess
+    import sys
+    import textwrap
+    source = "".join(f"{name} = {value!r}\n" for name, value in
+                     values.items()) + textwrap.dedent(code)
+    done = subprocess.run([sys.executable, "-c", source],
+                          capture_output=True, text=True, env=os.environ,
+                          timeout=300)
+    assert done.returncode == 0, (done.returncode, done.stderr[-2000:])
+    return done.stdout
+
+
 STATIC = """
 func.func @rows(%d: tensor<2x5xi32>, %i: tensor<3xi64>) -> tensor<3x5xi32> {
   %0 = gather.gather %d[%i] : (tensor<2x5xi32>, tensor<3xi64>) -> tensor<3x5xi32>
@@ -181,3 +199,67 @@ def test_jit_checks_static_memref_layouts():
                        r"\(4, 1\) \(in elements\), not \(2, 1\)"):
         jit.call("f", np.zeros((2, 2), np.float32))
     jit.call("g", np.zeros(2, np.float32))
+
+
+IDENTITY = """
+func.func @same(%a: memref<4xf32>) -> memref<4xf32> {
+  return %a : memref<4xf32>
+}
+func.func @view(%a: memref<8xf32>) -> memref<4xf32, strided<[1], offset: 4>> {
+  %v = memref.subview %a[4] [4] [1] : memref<8xf32> to memref<4xf32, strided<[1], offset: 4>>
+  return %v : memref<4xf32, strided<[1], offset: 4>>
+}
+memref.global "private" constant @table : memref<4xf32> = dense<[1.0, 2.0, 3.0, 4.0]>
+func.func @constant() -> memref<4xf32> {
+  %g = memref.get_global @table : memref<4xf32>
+  return %g : memref<4xf32>
+}
+func.func @tail() -> memref<4xf32, strided<[1], offset: 4>> {
+  %m = memref.alloc() : memref<8xf32>
+  %c = arith.constant 7.0 : f32
+  linalg.fill ins(%c : f32) outs(%m : memref<8xf32>)
+  %v = memref.subview %m[4] [4] [1] : memref<8xf32> to memref<4xf32, strided<[1], offset: 4>>
+  return %v : memref<4xf32, strided<[1], offset: 4>>
+}
+"""
+
+# Lowers without the buffer deallocation pipeline, so returned memrefs alias
+# arguments, globals (allocated pointer 0xdeadbeef) and views of allocations.
+BARE_LOWERING = ("convert-linalg-to-loops,convert-scf-to-cf,"
+                 "expand-strided-metadata,finalize-memref-to-llvm,"
+                 "convert-arith-to-llvm,convert-cf-to-llvm,"
+                 "convert-func-to-llvm,reconcile-unrealized-casts")
+
+
+def test_jit_returned_memrefs_aliasing_arguments_or_globals_are_not_freed():
+    out = run_isolated("""
+        import numpy as np
+        from gather_mlir.compiler import JitModule, Module
+        jit = JitModule(Module(ir), pipeline)
+        a = np.arange(8, dtype=np.float32)
+        for _ in range(3):
+            same = jit.call("same", a[:4])
+            assert not np.shares_memory(same, a)
+            view = jit.call("view", a)
+            assert not np.shares_memory(view, a)
+            assert jit.call("constant").tolist() == [1, 2, 3, 4]
+            assert jit.call("tail").tolist() == [7] * 4
+        print(same.tolist(), view.tolist())
+        """, ir=IDENTITY, pipeline=BARE_LOWERING)
+    assert out.split() == ["[0.0,", "1.0,", "2.0,", "3.0]", "[4.0,", "5.0,",
+                           "6.0,", "7.0]"]
+
+
+def test_jit_tensor_functions_returning_arguments_or_views():
+    jit = JitModule(Module("""
+        func.func @same(%a: tensor<4xf32>) -> tensor<4xf32> {
+          return %a : tensor<4xf32>
+        }
+        func.func @slice(%a: tensor<8xf32>) -> tensor<4xf32> {
+          %s = tensor.extract_slice %a[2] [4] [1] : tensor<8xf32> to tensor<4xf32>
+          return %s : tensor<4xf32>
+        }"""))
+    a = np.arange(8, dtype=np.float32)
+    for _ in range(3):
+        np.testing.assert_array_equal(jit.call("same", a[:4]), a[:4])
+        np.testing.assert_array_equal(jit.call("slice", a), a[2:6])
