@@ -35,6 +35,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/TargetSelect.h"
 
 #include <pybind11/numpy.h>
@@ -161,6 +162,19 @@ private:
   ScopedDiagnosticHandler handler;
 };
 
+/// Whether `module` needs libomp: OpenMP dialect ops (which translate to
+/// `__kmpc_*` calls) or declarations of the runtime's functions.
+bool usesOpenMP(ModuleOp module) {
+  WalkResult found = module.walk([](Operation *op) {
+    auto fn = dyn_cast<LLVM::LLVMFuncOp>(op);
+    if (op->getName().getDialectNamespace() == "omp" ||
+        (fn && fn.getName().starts_with("__kmpc_")))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return found.wasInterrupted();
+}
+
 class Compiler {
 public:
   static Compiler &get() {
@@ -195,10 +209,10 @@ public:
       throw py::value_error(diags.take("the pipeline failed"));
   }
 
-  /// JIT-compiles an LLVM-dialect module; the hook resolves to Python.
-  /// `openmp` loads libomp for modules lowered with parallel=true.
-  std::unique_ptr<ExecutionEngine> jit(ModuleOp module, unsigned optLevel,
-                                       bool openmp = false) {
+  /// JIT-compiles an LLVM-dialect module; the hooks resolve to the
+  /// recorders above. Modules that use OpenMP (lowered with parallel=true)
+  /// get libomp.
+  std::unique_ptr<ExecutionEngine> jit(ModuleOp module, unsigned optLevel) {
     DiagnosticCollector diags(ctx);
     auto transformer = makeOptimizingTransformer(optLevel, 0, nullptr);
     ExecutionEngineOptions options;
@@ -207,7 +221,7 @@ public:
                                      ? llvm::CodeGenOptLevel::Aggressive
                                      : llvm::CodeGenOptLevel::Default;
     SmallVector<StringRef> libs;
-    if (openmp)
+    if (usesOpenMP(module))
       libs.push_back(GATHER_OPENMP_LIBRARY);
     options.sharedLibPaths = libs;
     takeOverErrorHooks(module);
@@ -339,7 +353,7 @@ public:
     compiler.runPipeline(*module, parallel ? "gather-to-llvm{parallel=true}"
                                            : "gather-to-llvm");
     std::unique_ptr<ExecutionEngine> engine =
-        compiler.jit(*module, 3, parallel);
+        compiler.jit(*module, 3);
     auto fn = engine->lookup("_mlir_ciface_kernel");
     if (!fn)
       throw py::value_error("compiled kernel not found: " +
@@ -519,13 +533,27 @@ public:
   }
   PyModule &run(const std::string &pipeline) {
     std::lock_guard<std::mutex> lock(Compiler::get().mutex());
+    // Lowering to the LLVM dialect erases element types; JitModule takes
+    // the signatures of functions lowered here from these.
+    for (auto func : module->getOps<func::FuncOp>())
+      if (!func.isExternal() && func.isPublic())
+        funcTypes[func.getName()] = func.getFunctionType();
     Compiler::get().runPipeline(*module, pipeline);
     return *this;
   }
   ModuleOp get() { return *module; }
+  /// The type the public function `name` had before the pipelines that
+  /// ran on this module, if it was a func.func then.
+  std::optional<FunctionType> funcTypeBeforePipelines(StringRef name) const {
+    auto it = funcTypes.find(name);
+    if (it == funcTypes.end())
+      return std::nullopt;
+    return it->second;
+  }
 
 private:
   OwningOpRef<ModuleOp> module;
+  llvm::StringMap<FunctionType> funcTypes;
 };
 
 /// numpy dtype of an MLIR element type.
@@ -625,9 +653,41 @@ public:
     for (auto func : module->getOps<func::FuncOp>())
       if (!func.isExternal() && func.isPublic())
         addFunction(func.getName(), func.getFunctionType());
+    // Functions lowered already (those with a C interface): the LLVM
+    // dialect has no element types, so their types come from before the
+    // pipelines that lowered them.
+    for (auto fn : module->getOps<LLVM::LLVMFuncOp>()) {
+      StringRef name = fn.getName();
+      if (fn.isExternal() || name.starts_with(kCInterfacePrefix) ||
+          !module->lookupSymbol((kCInterfacePrefix + name).str()))
+        continue;
+      std::optional<FunctionType> type = source.funcTypeBeforePipelines(name);
+      if (!type)
+        throw py::value_error(
+            "cannot derive the signature of '" + name.str() +
+            "': it is in the LLVM dialect, which has no element types, and "
+            "was not lowered by Module.run (pass JitModule the module before "
+            "lowering, with its pipeline)");
+      addFunction(name, *type);
+    }
     if (!pipeline.empty())
       c.runPipeline(*module, pipeline);
     engine = c.jit(*module, optLevel);
+    // Compile every function now, so that unresolved symbols are errors
+    // here rather than at call().
+    std::string errors;
+    for (auto &[name, fn] : functions) {
+      checkLowered(*module, name, fn);
+      auto entry = engine->lookup(kCInterfacePrefix.str() + name);
+      if (entry)
+        fn.entry = *entry;
+      else
+        errors += "\nfunction '" + name +
+                  "': " + llvm::toString(entry.takeError());
+    }
+    if (!errors.empty())
+      throw py::value_error("cannot compile the module: unresolved symbols " +
+                            unresolvedSymbols(*module) + errors);
   }
 
   /// Calls `name` with `args` (arrays or array-likes) after checking them
@@ -657,13 +717,10 @@ public:
     for (auto &d : descriptors)
       pointers.push_back(d.data());
 
-    auto entry = engine->lookup("_mlir_ciface_" + name);
-    if (!entry)
-      throw py::key_error("no compiled function '" + name + "'");
     {
       py::gil_scoped_release release;
       lastKernelError = {};
-      callWithPointers(*entry, pointers);
+      callWithPointers(fn.entry, pointers);
     }
     raiseKernelErrorIfAny();
     if (!fn.result)
@@ -675,10 +732,59 @@ private:
   /// Calls go through C interfaces of at most this many pointers.
   static constexpr size_t kMaxPointers = 8;
 
+  /// The C interface of a function `f` (StridedMemRefType descriptors).
+  static constexpr StringLiteral kCInterfacePrefix = "_mlir_ciface_";
+
   struct Function {
     std::vector<ArrayType> args;
     std::optional<ArrayType> result;
+    void *entry = nullptr; // Its compiled C interface.
   };
+
+  /// The functions `module` declares that neither the process (with the
+  /// libraries the JIT loaded) nor the error hooks define.
+  static std::string unresolvedSymbols(ModuleOp module) {
+    std::string names;
+    for (auto fn : module.getOps<LLVM::LLVMFuncOp>()) {
+      StringRef name = fn.getName();
+      if (fn.isExternal() && name != kIndexErrorHook &&
+          name != kShapeErrorHook &&
+          !llvm::sys::DynamicLibrary::SearchForAddressOfSymbol(name.str()))
+        names += (names.empty() ? "" : ", ") + name.str();
+    }
+    return names.empty() ? "(unknown)" : names;
+  }
+
+  /// Throws ValueError unless `fn` was lowered as its type says: a C
+  /// interface taking a pointer per array (the result first), wrapping an
+  /// LLVM function that takes and returns descriptors of the right ranks.
+  static void checkLowered(ModuleOp module, const std::string &name,
+                           const Function &fn) {
+    auto lowered = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
+    auto wrapper =
+        module.lookupSymbol<LLVM::LLVMFuncOp>(kCInterfacePrefix.str() + name);
+    size_t params = 0;
+    for (const ArrayType &a : fn.args)
+      params += 3 + 2 * a.rank();
+    bool ok = lowered && wrapper &&
+              wrapper.getNumArguments() ==
+                  fn.args.size() + (fn.result ? 1 : 0) &&
+              lowered.getNumArguments() == params;
+    if (ok && fn.result) {
+      auto descriptor = dyn_cast<LLVM::LLVMStructType>(
+          lowered.getFunctionType().getReturnType());
+      int64_t rank = fn.result->rank();
+      ok = descriptor && descriptor.getBody().size() == (rank ? 5u : 3u);
+      if (ok && rank) {
+        auto sizes = dyn_cast<LLVM::LLVMArrayType>(descriptor.getBody()[3]);
+        ok = sizes && sizes.getNumElements() == static_cast<unsigned>(rank);
+      }
+    }
+    if (!ok)
+      throw py::value_error("function '" + name +
+                            "' was not lowered to the C interface of its "
+                            "type (memref descriptors, one per array)");
+  }
 
   /// Records the public function `name` of type `type`; ValueError if
   /// call() could not call it.

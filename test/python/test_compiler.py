@@ -263,3 +263,42 @@ def test_jit_tensor_functions_returning_arguments_or_views():
     for _ in range(3):
         np.testing.assert_array_equal(jit.call("same", a[:4]), a[:4])
         np.testing.assert_array_equal(jit.call("slice", a), a[2:6])
+
+
+def test_jit_calls_llvm_dialect_modules_lowered_by_module_run():
+    lowered = Module(ROWS).run("gather-to-llvm")
+    assert "func.func" not in str(lowered)
+    jit = JitModule(lowered, "")
+    data = np.arange(12, dtype=np.float32).reshape(4, 3)
+    np.testing.assert_array_equal(jit.call("rows", data, np.array([3, 1])),
+                                  data[[3, 1]])
+    with pytest.raises(IndexError, match="index 4 is out of range"):
+        jit.call("rows", data, np.array([4]))
+    # Parsed from text, the element types are gone: an error naming the
+    # function at construction, not at call time.
+    with pytest.raises(ValueError, match="cannot derive the signature of "
+                       "'rows'"):
+        JitModule(Module(str(lowered)), "")
+
+
+def test_jit_unresolved_symbols_are_value_errors_at_construction():
+    with pytest.raises(ValueError, match="nowhere_to_be_found"):
+        JitModule(Module("""
+            func.func private @nowhere_to_be_found(memref<4xf32>)
+            func.func @f(%a: memref<4xf32>) {
+              call @nowhere_to_be_found(%a) : (memref<4xf32>) -> ()
+              return
+            }"""))
+
+
+def test_jit_parallel_lowering_loads_openmp():
+    out = run_isolated("""
+        import numpy as np
+        from gather_mlir.compiler import JitModule, Module
+        jit = JitModule(Module(ir), "gather-to-llvm{parallel=true}")
+        data = np.arange(3000, dtype=np.float32).reshape(1000, 3)
+        idx = np.arange(1000)[::-1].copy()
+        assert (jit.call("rows", data, idx) == data[idx]).all()
+        print("ok")
+        """, ir=ROWS)
+    assert out.strip() == "ok"
