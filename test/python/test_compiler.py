@@ -302,3 +302,17 @@ def test_jit_parallel_lowering_loads_openmp():
         print("ok")
         """, ir=ROWS)
     assert out.strip() == "ok"
+
+
+def test_jit_run_time_shape_errors_are_value_errors():
+    jit = JitModule(Module("""
+        func.func @elements(%d: tensor<?x?xf32>, %i: tensor<?x?xi32>) -> tensor<?x?xf32> {
+          %0 = gather.gather_elements %d[%i] {axis = 1 : i64} : (tensor<?x?xf32>, tensor<?x?xi32>) -> tensor<?x?xf32>
+          return %0 : tensor<?x?xf32>
+        }"""))
+    # Along dimension 0 (not the axis) indices may not be longer than data.
+    with pytest.raises(ValueError, match=r"^gather\.gather_elements: indices "
+                       "dimension 0 has size 4, larger than data dimension 0 "
+                       "of size 2$"):
+        jit.call("elements", np.zeros((2, 2), np.float32),
+                 np.zeros((4, 1), np.int32))
