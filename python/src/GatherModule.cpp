@@ -375,13 +375,93 @@ private:
   int64_t compilations = 0;
 };
 
-/// gather, gather_elements or gather_nd on arrays whose dtypes and strides
-/// the Python layer has checked: data of 1, 2, 4, 8 or 16-byte elements,
-/// signed integer indices, strides in whole elements. Returns `out` (or a
-/// new array) filled.
+/// Whether two numpy dtypes are the same (byte order included).
+bool sameDtype(const py::dtype &a, const py::dtype &b) {
+  return PyObject_RichCompareBool(a.ptr(), b.ptr(), Py_EQ) == 1;
+}
+
+/// The addresses [first, last) of the bytes `a`'s elements occupy.
+std::pair<uintptr_t, uintptr_t> byteBounds(const py::array &a) {
+  auto first = reinterpret_cast<uintptr_t>(a.data()), last = first;
+  if (a.size() == 0)
+    return {first, first};
+  for (py::ssize_t i = 0; i < a.ndim(); ++i) {
+    py::ssize_t extent = (a.shape(i) - 1) * a.strides(i);
+    (extent < 0 ? first : last) += extent;
+  }
+  return {first, last + a.itemsize()};
+}
+
+/// Whether `a` and `b` may share memory (numpy's may_share_memory).
+bool mayOverlap(const py::array &a, const py::array &b) {
+  auto [a0, a1] = byteBounds(a);
+  auto [b0, b1] = byteBounds(b);
+  return a0 < a1 && b0 < b1 && a0 < b1 && b0 < a1;
+}
+
+/// Throws unless the kernels can read `data` and `indices` in place: data
+/// of the contract's dtypes (bool, integers, floats, complex: plain bits
+/// of 1 to 16 bytes), native signed integer indices (unchecked mode trusts
+/// their values), strides in whole elements.
+void checkOperands(const std::string &op, const py::array &data,
+                   const py::array &indices) {
+  static constexpr StringLiteral dataChars = "?bhilqBHILQefdFD";
+  if (!StringRef(dataChars).contains(data.dtype().char_()))
+    throw py::type_error(op + ": unsupported data dtype " +
+                         std::string(py::str(data.dtype())));
+  py::dtype index = indices.dtype();
+  if (index.kind() != 'i' || !index.attr("isnative").cast<bool>())
+    throw py::type_error(op + ": indices must be native signed integers, "
+                              "not " +
+                         std::string(py::str(index)));
+  for (auto [name, a] : {std::pair<const char *, const py::array &>{
+                             "data", data},
+                         {"indices", indices}})
+    for (py::ssize_t i = 0; i < a.ndim(); ++i)
+      if (a.strides(i) % a.itemsize())
+        throw py::value_error(op + ": " + name +
+                              " strides must be whole elements");
+}
+
+/// The array a kernel writes the result of `resultShape` into: `out` if it
+/// can take it in place (ValueError or TypeError if it cannot take it at
+/// all), a new array if there is no `out` or it overlaps the operands
+/// (then the caller copies the result into `out`).
+py::array resultArray(const std::string &op, const py::array &data,
+                      const py::array &indices, ArrayRef<int64_t> resultShape,
+                      const std::optional<py::object> &out) {
+  std::vector<py::ssize_t> dims(resultShape.begin(), resultShape.end());
+  if (!out)
+    return py::array(data.dtype(), dims);
+  if (!py::isinstance<py::array>(*out))
+    throw py::type_error(op + ": out must be a numpy array, not " +
+                         std::string(py::str(
+                             out->get_type().attr("__name__"))));
+  auto array = py::reinterpret_borrow<py::array>(*out);
+  if (!sameDtype(array.dtype(), data.dtype()))
+    throw py::type_error(op + ": out has dtype " +
+                         std::string(py::str(array.dtype())) +
+                         ", the result has " +
+                         std::string(py::str(data.dtype())));
+  if (SmallVector<int64_t>(array.shape(), array.shape() + array.ndim()) !=
+      resultShape)
+    throw py::value_error(op + ": out has the wrong shape");
+  if (!isCContiguous(array))
+    throw py::value_error(op + ": out must be C-contiguous");
+  if (!array.writeable())
+    throw py::value_error(op + ": out is read-only");
+  if (mayOverlap(array, data) || mayOverlap(array, indices))
+    return py::array(data.dtype(), dims);
+  return array;
+}
+
+/// gather, gather_elements or gather_nd: checks the operands and `out`
+/// itself (whatever the Python layer did), then fills `out` (or a new
+/// array) and returns it.
 py::array runGather(OpKind kind, py::array data, py::array indices,
                     int64_t axis, int64_t batchDims, const std::string &mode,
-                    std::optional<py::array> out) {
+                    std::optional<py::object> out) {
+  checkOperands(opName(kind), data, indices);
   if (!symbolizeGatherMode(mode)) {
     std::string names;
     for (uint32_t m = 0; m <= getMaxEnumValForGatherMode(); ++m)
@@ -428,18 +508,8 @@ py::array runGather(OpKind kind, py::array data, py::array indices,
   SmallVector<int64_t> resultShape =
       shape->getStaticShape(dataType, indicesType);
 
-  py::array result;
-  if (out) {
-    result = *out;
-    SmallVector<int64_t> outShape(result.shape(),
-                                  result.shape() + result.ndim());
-    if (outShape != resultShape)
-      throw py::value_error(std::string(opName(kind)) +
-                            ": out has the wrong shape");
-  } else {
-    std::vector<py::ssize_t> dims(resultShape.begin(), resultShape.end());
-    result = py::array(data.dtype(), dims);
-  }
+  py::array result =
+      resultArray(opName(kind), data, indices, resultShape, out);
 
   // Large results are worth OpenMP threads (a parallel region costs
   // microseconds); small ones run on the calling thread.
@@ -503,6 +573,10 @@ py::array runGather(OpKind kind, py::array data, py::array indices,
     kernel(d.data(), i.data(), o.data());
   }
   raiseKernelErrorIfAny();
+  if (out && !out->is(result)) {
+    out->attr("__setitem__")(py::ellipsis(), result);
+    return py::reinterpret_borrow<py::array>(*out);
+  }
   return result;
 }
 
@@ -576,11 +650,6 @@ py::dtype dtypeOf(Type t) {
   llvm::raw_string_ostream os(text);
   t.print(os);
   throw py::type_error("no numpy dtype for element type " + text);
-}
-
-/// Whether two numpy dtypes are the same (byte order included).
-bool sameDtype(const py::dtype &a, const py::dtype &b) {
-  return PyObject_RichCompareBool(a.ptr(), b.ptr(), Py_EQ) == 1;
 }
 
 /// `(2, ?, 5)`: a shape or strides as Python prints a tuple, `?` for
@@ -941,7 +1010,7 @@ PYBIND11_MODULE(_native, m) {
         name,
         [kind](py::array data, py::array indices, int64_t axis,
                int64_t batchDims, const std::string &mode,
-               std::optional<py::array> out) {
+               std::optional<py::object> out) {
           return runGather(kind, data, indices, axis, batchDims, mode, out);
         },
         py::arg("data"), py::arg("indices"), py::arg("axis"),
