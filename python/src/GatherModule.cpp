@@ -1040,8 +1040,11 @@ A parsed MLIR module (any registered dialect, including gather).
            "or a registered pipeline name) in place; returns self.");
 
   py::class_<PyJitModule>(m, "JitModule", R"doc(
-A module lowered by `pipeline` and JIT-compiled by MLIR's ExecutionEngine.
-Its public functions take numpy arrays (for memref or tensor arguments) and
+A module lowered by `pipeline` and JIT-compiled by MLIR's ExecutionEngine
+(`opt_level` 0..3). Every public function is compiled at construction
+(ValueError naming unresolved symbols); with `pipeline=""` the module may be
+one that Module.run lowered to the LLVM dialect. Public functions take numpy
+arrays (for memref or tensor arguments), checked against their types, and
 return None or one new array:
 
     jit = JitModule(Module(text))
@@ -1050,5 +1053,8 @@ return None or one new array:
       .def(py::init<PyModule &, const std::string &, int>(),
            py::arg("module"), py::arg("pipeline") = "gather-to-llvm",
            py::arg("opt_level") = 3)
-      .def("call", &PyJitModule::call, py::arg("name"));
+      .def("call", &PyJitModule::call, py::arg("name"),
+           "Call a public function with arrays; ValueError for a wrong "
+           "count, rank, static dim or layout, TypeError for a wrong dtype; "
+           "IndexError/ValueError for kernel failures.");
 }
