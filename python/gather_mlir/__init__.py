@@ -40,9 +40,6 @@ __all__ = ["gather", "gather_elements", "gather_nd", "compile_count"]
 
 MODES = ("check", "fill", "clamp", "wrap", "unchecked")
 
-# bool, int8..int64, uint8..uint64, float16/32/64, complex64/128 by type
-# character (byte order aside: a gather moves whole elements).
-_DATA_CHARS = frozenset("?bhilqBHILQefdFD")
 _INT64_MAX = np.iinfo(np.int64).max
 
 
@@ -87,12 +84,11 @@ def _axis_size(data, axis):
     return data.shape[axis] if -data.ndim <= axis < data.ndim else 0
 
 
-def _data(op, data):
-    array = np.asarray(data)
-    if array.dtype.char not in _DATA_CHARS:
-        raise TypeError(f"{op}: unsupported data dtype {array.dtype}")
-    # Byte order does not matter to a gather: it moves whole elements.
-    return _contiguous(array)
+def _data(data):
+    """An array of ``data`` the kernels can read (the native layer checks
+    its dtype). Byte order does not matter to a gather: it moves whole
+    elements."""
+    return _contiguous(np.asarray(data))
 
 
 def _indices(op, indices, mode, sizes):
@@ -125,34 +121,15 @@ def _indices(op, indices, mode, sizes):
     return _contiguous(array)
 
 
-def _out(op, out, data, indices):
-    if not isinstance(out, np.ndarray):
-        raise TypeError(f"{op}: out must be a numpy array, not "
-                        f"{type(out).__name__}")
-    if out.dtype != data.dtype:
-        raise TypeError(f"{op}: out has dtype {out.dtype}, the result has "
-                        f"{data.dtype}")
-    if not out.flags.c_contiguous or not out.flags.writeable:
-        raise ValueError(f"{op}: out must be C-contiguous and writeable")
-    if np.may_share_memory(out, data) or np.may_share_memory(out, indices):
-        # Compute into a fresh array; copied into `out` afterwards.
-        return np.empty_like(out), out
-    return out, None
-
-
 _KERNELS = {"gather": _native.gather,
             "gather_elements": _native.gather_elements,
             "gather_nd": _native.gather_nd}
 
 
 def _run(op, data, indices, axis, batch_dims, mode, out):
-    target, alias = (None, None) if out is None else _out(op, out, data,
-                                                          indices)
-    result = _KERNELS[op](data, indices, axis, batch_dims, mode, target)
-    if alias is not None:
-        alias[...] = result
-        return alias
-    return result
+    """The native op; it checks the operands and ``out`` (dtype, shape,
+    layout, writeability) itself and handles an ``out`` that overlaps them."""
+    return _KERNELS[op](data, indices, axis, batch_dims, mode, out)
 
 
 _SHARED_DOC = """
@@ -225,7 +202,7 @@ def gather(data, indices, axis=0, batch_dims=0, mode="check", out=None):
     mode = _mode(mode)
     axis = _attribute("axis", axis)
     batch_dims = _attribute("batch_dims", batch_dims)
-    data = _data("gather", data)
+    data = _data(data)
     indices = _indices("gather", indices, mode,
                        lambda: _axis_size(data, axis))
     return _run("gather", data, indices, axis, batch_dims, mode, out)
@@ -247,7 +224,7 @@ def gather_elements(data, indices, axis=0, mode="check", out=None):
     """
     mode = _mode(mode)
     axis = _attribute("axis", axis)
-    data = _data("gather_elements", data)
+    data = _data(data)
     indices = _indices("gather_elements", indices, mode,
                        lambda: _axis_size(data, axis))
     return _run("gather_elements", data, indices, axis, 0, mode, out)
@@ -267,7 +244,7 @@ def gather_nd(data, indices, batch_dims=0, mode="check", out=None):
     """
     mode = _mode(mode)
     batch_dims = _attribute("batch_dims", batch_dims)
-    data = _data("gather_nd", data)
+    data = _data(data)
 
     def sizes():
         k = np.ndim(indices) and np.shape(indices)[-1]

@@ -7,12 +7,29 @@
     >>> result = jit.call("f", a, b)             # numpy arrays in and out
 
 Modules share one MLIRContext with every upstream dialect and the gather
-dialect registered. ``JitModule`` lowers with ``pipeline`` (default
-``gather-to-llvm``; pass ``""`` for a module already in the LLVM dialect),
-gives public functions a C interface and compiles them with MLIR's
-ExecutionEngine. A function's tensor or memref arguments take numpy arrays of
-the matching dtype and rank; it returns None or one new array. A ``check``
-failure inside raises ``IndexError``.
+dialect registered. Parse, verification and pipeline errors are
+``ValueError``s carrying mlir-opt's diagnostics with their locations
+(``<source>:3:8: error: ...``).
+
+``JitModule(module, pipeline="gather-to-llvm", opt_level=3)`` lowers a copy
+of the module with ``pipeline``, gives public functions a C interface and
+compiles them with MLIR's ExecutionEngine (``opt_level`` 0..3, else
+``ValueError``). With ``pipeline=""`` the module may already be in the LLVM
+dialect if ``Module.run`` lowered it (its functions keep the types they had
+before); one lowered elsewhere raises ``ValueError`` naming the function, as
+the LLVM dialect has no element types. Every function is compiled at
+construction: unresolved symbols are a ``ValueError`` naming them. Modules
+lowered with ``parallel=true`` get libomp.
+
+``call(name, *arrays)`` checks each argument against the function type
+before running anything: the count, rank, every static dim and static
+memref stride (``ValueError``) and the dtype, byte order included
+(``TypeError``); dynamic dims take any size. Arrays must be C-contiguous
+(``ValueError``; a copy would lose the function's writes); other array-likes
+are converted. It returns None or one new array: a returned memref is copied,
+and freed only if the function allocated it (never an argument's buffer, a
+view of one, or a global). A ``check`` failure inside raises ``IndexError``;
+shapes that break a gather rule at run time raise ``ValueError``.
 """
 
 from ._native import JitModule, Module

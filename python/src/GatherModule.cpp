@@ -35,6 +35,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/TargetSelect.h"
 
 #include <pybind11/numpy.h>
@@ -111,14 +112,44 @@ void takeOverErrorHooks(ModuleOp module) {
   }
 }
 
+/// Appends `d` and its notes as mlir-opt prints them:
+/// `<source>:3:5: error: message` (a location without a file position is
+/// printed as `loc(...)`).
+void appendDiagnostic(std::string &text, const Diagnostic &d) {
+  if (!text.empty())
+    text += "\n";
+  llvm::raw_string_ostream os(text);
+  Location loc = d.getLocation();
+  if (auto file = loc->findInstanceOf<FileLineColLoc>())
+    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
+       << file.getColumn() << ": ";
+  else if (!isa<UnknownLoc>(loc))
+    os << loc << ": ";
+  switch (d.getSeverity()) {
+  case DiagnosticSeverity::Error:
+    os << "error: ";
+    break;
+  case DiagnosticSeverity::Warning:
+    os << "warning: ";
+    break;
+  case DiagnosticSeverity::Note:
+    os << "note: ";
+    break;
+  case DiagnosticSeverity::Remark:
+    os << "remark: ";
+    break;
+  }
+  os << d.str();
+  for (const Diagnostic &note : d.getNotes())
+    appendDiagnostic(text, note);
+}
+
 /// Collects the diagnostics emitted while it lives.
 class DiagnosticCollector {
 public:
   explicit DiagnosticCollector(MLIRContext &context)
       : handler(&context, [this](Diagnostic &d) {
-          if (!text.empty())
-            text += "\n";
-          text += d.str();
+          appendDiagnostic(text, d);
           return success();
         }) {}
   std::string take(const char *fallback) {
@@ -129,6 +160,19 @@ private:
   std::string text;
   ScopedDiagnosticHandler handler;
 };
+
+/// Whether `module` needs libomp: OpenMP dialect ops (which translate to
+/// `__kmpc_*` calls) or declarations of the runtime's functions.
+bool usesOpenMP(ModuleOp module) {
+  WalkResult found = module.walk([](Operation *op) {
+    auto fn = dyn_cast<LLVM::LLVMFuncOp>(op);
+    if (op->getName().getDialectNamespace() == "omp" ||
+        (fn && fn.getName().starts_with("__kmpc_")))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return found.wasInterrupted();
+}
 
 class Compiler {
 public:
@@ -143,7 +187,9 @@ public:
   /// Parses and verifies `source`; throws ValueError with the diagnostics.
   OwningOpRef<ModuleOp> parse(const std::string &source) {
     DiagnosticCollector diags(ctx);
-    OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &ctx);
+    // Locations name the buffer, so messages read `<source>:3:5: error:`.
+    OwningOpRef<ModuleOp> module =
+        parseSourceString<ModuleOp>(source, ParserConfig(&ctx), "<source>");
     if (!module)
       throw py::value_error(diags.take("cannot parse the module"));
     return module;
@@ -162,10 +208,10 @@ public:
       throw py::value_error(diags.take("the pipeline failed"));
   }
 
-  /// JIT-compiles an LLVM-dialect module; the hook resolves to Python.
-  /// `openmp` loads libomp for modules lowered with parallel=true.
-  std::unique_ptr<ExecutionEngine> jit(ModuleOp module, unsigned optLevel,
-                                       bool openmp = false) {
+  /// JIT-compiles an LLVM-dialect module; the hooks resolve to the
+  /// recorders above. Modules that use OpenMP (lowered with parallel=true)
+  /// get libomp.
+  std::unique_ptr<ExecutionEngine> jit(ModuleOp module, unsigned optLevel) {
     DiagnosticCollector diags(ctx);
     auto transformer = makeOptimizingTransformer(optLevel, 0, nullptr);
     ExecutionEngineOptions options;
@@ -174,7 +220,7 @@ public:
                                      ? llvm::CodeGenOptLevel::Aggressive
                                      : llvm::CodeGenOptLevel::Default;
     SmallVector<StringRef> libs;
-    if (openmp)
+    if (usesOpenMP(module))
       libs.push_back(GATHER_OPENMP_LIBRARY);
     options.sharedLibPaths = libs;
     takeOverErrorHooks(module);
@@ -306,7 +352,7 @@ public:
     compiler.runPipeline(*module, parallel ? "gather-to-llvm{parallel=true}"
                                            : "gather-to-llvm");
     std::unique_ptr<ExecutionEngine> engine =
-        compiler.jit(*module, 3, parallel);
+        compiler.jit(*module, 3);
     auto fn = engine->lookup("_mlir_ciface_kernel");
     if (!fn)
       throw py::value_error("compiled kernel not found: " +
@@ -328,13 +374,93 @@ private:
   int64_t compilations = 0;
 };
 
-/// gather, gather_elements or gather_nd on arrays whose dtypes and strides
-/// the Python layer has checked: data of 1, 2, 4, 8 or 16-byte elements,
-/// signed integer indices, strides in whole elements. Returns `out` (or a
-/// new array) filled.
+/// Whether two numpy dtypes are the same (byte order included).
+bool sameDtype(const py::dtype &a, const py::dtype &b) {
+  return PyObject_RichCompareBool(a.ptr(), b.ptr(), Py_EQ) == 1;
+}
+
+/// The addresses [first, last) of the bytes `a`'s elements occupy.
+std::pair<uintptr_t, uintptr_t> byteBounds(const py::array &a) {
+  auto first = reinterpret_cast<uintptr_t>(a.data()), last = first;
+  if (a.size() == 0)
+    return {first, first};
+  for (py::ssize_t i = 0; i < a.ndim(); ++i) {
+    py::ssize_t extent = (a.shape(i) - 1) * a.strides(i);
+    (extent < 0 ? first : last) += extent;
+  }
+  return {first, last + a.itemsize()};
+}
+
+/// Whether `a` and `b` may share memory (numpy's may_share_memory).
+bool mayOverlap(const py::array &a, const py::array &b) {
+  auto [a0, a1] = byteBounds(a);
+  auto [b0, b1] = byteBounds(b);
+  return a0 < a1 && b0 < b1 && a0 < b1 && b0 < a1;
+}
+
+/// Throws unless the kernels can read `data` and `indices` in place: data
+/// of the contract's dtypes (bool, integers, floats, complex: plain bits
+/// of 1 to 16 bytes), native signed integer indices (unchecked mode trusts
+/// their values), strides in whole elements.
+void checkOperands(const std::string &op, const py::array &data,
+                   const py::array &indices) {
+  static constexpr StringLiteral dataChars = "?bhilqBHILQefdFD";
+  if (!StringRef(dataChars).contains(data.dtype().char_()))
+    throw py::type_error(op + ": unsupported data dtype " +
+                         std::string(py::str(data.dtype())));
+  py::dtype index = indices.dtype();
+  if (index.kind() != 'i' || !index.attr("isnative").cast<bool>())
+    throw py::type_error(op + ": indices must be native signed integers, "
+                              "not " +
+                         std::string(py::str(index)));
+  for (auto [name, a] : {std::pair<const char *, const py::array &>{
+                             "data", data},
+                         {"indices", indices}})
+    for (py::ssize_t i = 0; i < a.ndim(); ++i)
+      if (a.strides(i) % a.itemsize())
+        throw py::value_error(op + ": " + name +
+                              " strides must be whole elements");
+}
+
+/// The array a kernel writes the result of `resultShape` into: `out` if it
+/// can take it in place (ValueError or TypeError if it cannot take it at
+/// all), a new array if there is no `out` or it overlaps the operands
+/// (then the caller copies the result into `out`).
+py::array resultArray(const std::string &op, const py::array &data,
+                      const py::array &indices, ArrayRef<int64_t> resultShape,
+                      const std::optional<py::object> &out) {
+  std::vector<py::ssize_t> dims(resultShape.begin(), resultShape.end());
+  if (!out)
+    return py::array(data.dtype(), dims);
+  if (!py::isinstance<py::array>(*out))
+    throw py::type_error(op + ": out must be a numpy array, not " +
+                         std::string(py::str(
+                             out->get_type().attr("__name__"))));
+  auto array = py::reinterpret_borrow<py::array>(*out);
+  if (!sameDtype(array.dtype(), data.dtype()))
+    throw py::type_error(op + ": out has dtype " +
+                         std::string(py::str(array.dtype())) +
+                         ", the result has " +
+                         std::string(py::str(data.dtype())));
+  if (SmallVector<int64_t>(array.shape(), array.shape() + array.ndim()) !=
+      resultShape)
+    throw py::value_error(op + ": out has the wrong shape");
+  if (!isCContiguous(array))
+    throw py::value_error(op + ": out must be C-contiguous");
+  if (!array.writeable())
+    throw py::value_error(op + ": out is read-only");
+  if (mayOverlap(array, data) || mayOverlap(array, indices))
+    return py::array(data.dtype(), dims);
+  return array;
+}
+
+/// gather, gather_elements or gather_nd: checks the operands and `out`
+/// itself (whatever the Python layer did), then fills `out` (or a new
+/// array) and returns it.
 py::array runGather(OpKind kind, py::array data, py::array indices,
                     int64_t axis, int64_t batchDims, const std::string &mode,
-                    std::optional<py::array> out) {
+                    std::optional<py::object> out) {
+  checkOperands(opName(kind), data, indices);
   if (!symbolizeGatherMode(mode)) {
     std::string names;
     for (uint32_t m = 0; m <= getMaxEnumValForGatherMode(); ++m)
@@ -381,18 +507,8 @@ py::array runGather(OpKind kind, py::array data, py::array indices,
   SmallVector<int64_t> resultShape =
       shape->getStaticShape(dataType, indicesType);
 
-  py::array result;
-  if (out) {
-    result = *out;
-    SmallVector<int64_t> outShape(result.shape(),
-                                  result.shape() + result.ndim());
-    if (outShape != resultShape)
-      throw py::value_error(std::string(opName(kind)) +
-                            ": out has the wrong shape");
-  } else {
-    std::vector<py::ssize_t> dims(resultShape.begin(), resultShape.end());
-    result = py::array(data.dtype(), dims);
-  }
+  py::array result =
+      resultArray(opName(kind), data, indices, resultShape, out);
 
   // Large results are worth OpenMP threads (a parallel region costs
   // microseconds); small ones run on the calling thread.
@@ -456,6 +572,10 @@ py::array runGather(OpKind kind, py::array data, py::array indices,
     kernel(d.data(), i.data(), o.data());
   }
   raiseKernelErrorIfAny();
+  if (out && !out->is(result)) {
+    out->attr("__setitem__")(py::ellipsis(), result);
+    return py::reinterpret_borrow<py::array>(*out);
+  }
   return result;
 }
 
@@ -486,13 +606,27 @@ public:
   }
   PyModule &run(const std::string &pipeline) {
     std::lock_guard<std::mutex> lock(Compiler::get().mutex());
+    // Lowering to the LLVM dialect erases element types; JitModule takes
+    // the signatures of functions lowered here from these.
+    for (auto func : module->getOps<func::FuncOp>())
+      if (!func.isExternal() && func.isPublic())
+        funcTypes[func.getName()] = func.getFunctionType();
     Compiler::get().runPipeline(*module, pipeline);
     return *this;
   }
   ModuleOp get() { return *module; }
+  /// The type the public function `name` had before the pipelines that
+  /// ran on this module, if it was a func.func then.
+  std::optional<FunctionType> funcTypeBeforePipelines(StringRef name) const {
+    auto it = funcTypes.find(name);
+    if (it == funcTypes.end())
+      return std::nullopt;
+    return it->second;
+  }
 
 private:
   OwningOpRef<ModuleOp> module;
+  llvm::StringMap<FunctionType> funcTypes;
 };
 
 /// numpy dtype of an MLIR element type.
@@ -517,105 +651,282 @@ py::dtype dtypeOf(Type t) {
   throw py::type_error("no numpy dtype for element type " + text);
 }
 
-/// A JIT-compiled module whose public functions take arrays (memref or
-/// tensor arguments) and return at most one array.
-class PyJitModule {
-public:
-  PyJitModule(PyModule &source, const std::string &pipeline,
-              unsigned optLevel) {
-    Compiler &c = Compiler::get();
-    std::lock_guard<std::mutex> lock(c.mutex());
-    OwningOpRef<ModuleOp> module = source.get().clone();
-    // Every public function gets its C interface, which call() uses.
-    c.runPipeline(*module, "gather-emit-c-interface");
-    for (auto func : module->getOps<func::FuncOp>()) {
-      if (func.isExternal() || !func.isPublic())
-        continue;
-      Signature sig;
-      for (Type t : func.getArgumentTypes())
-        sig.args.push_back(describe(t, func.getName()));
-      if (func.getNumResults() > 1)
-        throw py::value_error("function '" + func.getName().str() +
-                              "' returns more than one value");
-      for (Type t : func.getResultTypes())
-        sig.results.push_back(describe(t, func.getName()));
-      signatures[func.getName().str()] = sig;
-    }
-    if (!pipeline.empty())
-      c.runPipeline(*module, pipeline);
-    engine = c.jit(*module, optLevel);
-  }
+/// `(2, ?, 5)`: a shape or strides as Python prints a tuple, `?` for
+/// dynamic values.
+std::string tupleText(ArrayRef<int64_t> values) {
+  std::string text = "(";
+  for (auto [i, v] : llvm::enumerate(values))
+    text += (i ? ", " : "") +
+            (ShapedType::isDynamic(v) ? std::string("?") : std::to_string(v));
+  return text + (values.size() == 1 ? ",)" : ")");
+}
 
-  py::object call(const std::string &name, py::args args) {
-    auto it = signatures.find(name);
-    if (it == signatures.end())
-      throw py::key_error("no public function '" + name + "'");
-    const Signature &sig = it->second;
-    if (args.size() != sig.args.size())
-      throw py::type_error(name + "() takes " +
-                           std::to_string(sig.args.size()) + " arrays, got " +
-                           std::to_string(args.size()));
-    std::vector<py::array> arrays;
-    std::vector<std::vector<int64_t>> descriptors;
-    for (auto [i, arg] : llvm::enumerate(args)) {
-      const ArgKind &kind = sig.args[i];
-      // A copy of an array the function writes would lose the writes:
-      // arrays must already be C-contiguous; other array-likes are
-      // converted (nobody else holds them).
-      if (py::isinstance<py::array>(arg) &&
-          !isCContiguous(py::reinterpret_borrow<py::array>(arg)))
-        throw py::value_error(name + "() argument " + std::to_string(i) +
-                              " must be C-contiguous (np.ascontiguousarray)");
-      py::array a = py::array::ensure(arg, py::array::c_style);
-      if (!a || a.dtype().kind() != kind.dtype.kind() ||
-          a.dtype().itemsize() != kind.dtype.itemsize() ||
-          a.ndim() != kind.rank)
-        throw py::type_error(name + "() argument " + std::to_string(i) +
-                             " must be a " + std::to_string(kind.rank) +
-                             "-d array of " +
-                             py::str(kind.dtype).cast<std::string>());
-      arrays.push_back(a);
-      descriptors.push_back(descriptorOf(a));
-    }
-    std::vector<int64_t> result;
-    std::vector<void *> pointers;
-    if (!sig.results.empty()) {
-      result.assign(3 + 2 * sig.results[0].rank, 0);
-      pointers.push_back(result.data());
-    }
-    for (auto &d : descriptors)
-      pointers.push_back(d.data());
+/// The strides (in elements) of a C-contiguous array of `shape`.
+SmallVector<int64_t> cStrides(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int64_t i = static_cast<int64_t>(shape.size()) - 2; i >= 0; --i)
+    strides[i] = strides[i + 1] * shape[i + 1];
+  return strides;
+}
 
-    auto fn = engine->lookup("_mlir_ciface_" + name);
-    if (!fn)
-      throw py::key_error("no compiled function '" + name + "'");
-    {
-      py::gil_scoped_release release;
-      lastKernelError = {};
-      callWithPointers(*fn, pointers);
-    }
-    raiseKernelErrorIfAny();
-    if (sig.results.empty())
-      return py::none();
-    return takeResult(result, sig.results[0]);
-  }
+/// What a function parameter or result is in numpy terms: a dtype, a shape
+/// (ShapedType::kDynamic where any size goes) and the strides and offset
+/// (in elements) a memref layout fixes (kDynamic where the descriptor says,
+/// and always for tensors, which bufferize to what the descriptor says).
+struct ArrayType {
+  std::string text; // The MLIR type, for messages.
+  py::dtype dtype;
+  SmallVector<int64_t> shape, strides;
+  int64_t offset = ShapedType::kDynamic;
 
-private:
-  struct ArgKind {
-    py::dtype dtype;
-    int64_t rank;
-  };
-  struct Signature {
-    std::vector<ArgKind> args, results;
-  };
+  int64_t rank() const { return shape.size(); }
 
-  static ArgKind describe(Type t, StringRef fn) {
+  /// The type of a parameter or result of `fn`; ValueError if JitModule
+  /// cannot pass it (not a ranked tensor or strided memref), TypeError if
+  /// its element type has no numpy dtype.
+  static ArrayType get(Type t, StringRef fn) {
     auto shaped = dyn_cast<ShapedType>(t);
     if (!shaped || !shaped.hasRank() || !isa<RankedTensorType, MemRefType>(t))
       throw py::value_error("function '" + fn.str() +
                             "' must take and return ranked tensors or "
                             "memrefs");
-    return {dtypeOf(shaped.getElementType()), shaped.getRank()};
+    ArrayType a{"", dtypeOf(shaped.getElementType()),
+                SmallVector<int64_t>(shaped.getShape()),
+                SmallVector<int64_t>(shaped.getRank(), ShapedType::kDynamic)};
+    llvm::raw_string_ostream os(a.text);
+    t.print(os);
+    if (auto memref = dyn_cast<MemRefType>(t)) {
+      a.strides.clear(); // getStridesAndOffset appends.
+      if (failed(memref.getStridesAndOffset(a.strides, a.offset)))
+        throw py::value_error("function '" + fn.str() + "' takes or returns " +
+                              a.text + ", which has no strided layout");
+    }
+    return a;
+  }
+};
+
+/// A JIT-compiled module whose public functions take arrays (memref or
+/// tensor arguments) and return at most one array.
+class PyJitModule {
+public:
+  PyJitModule(PyModule &source, const std::string &pipeline, int optLevel) {
+    if (optLevel < 0 || optLevel > 3)
+      throw py::value_error("opt_level must be 0..3, not " +
+                            std::to_string(optLevel));
+    Compiler &c = Compiler::get();
+    std::lock_guard<std::mutex> lock(c.mutex());
+    OwningOpRef<ModuleOp> module = source.get().clone();
+    // Every public function gets its C interface, which call() uses.
+    c.runPipeline(*module, "gather-emit-c-interface");
+    for (auto func : module->getOps<func::FuncOp>())
+      if (!func.isExternal() && func.isPublic())
+        addFunction(func.getName(), func.getFunctionType());
+    // Functions lowered already (those with a C interface): the LLVM
+    // dialect has no element types, so their types come from before the
+    // pipelines that lowered them.
+    for (auto fn : module->getOps<LLVM::LLVMFuncOp>()) {
+      StringRef name = fn.getName();
+      if (fn.isExternal() || name.starts_with(kCInterfacePrefix) ||
+          !module->lookupSymbol((kCInterfacePrefix + name).str()))
+        continue;
+      std::optional<FunctionType> type = source.funcTypeBeforePipelines(name);
+      if (!type)
+        throw py::value_error(
+            "cannot derive the signature of '" + name.str() +
+            "': it is in the LLVM dialect, which has no element types, and "
+            "was not lowered by Module.run (pass JitModule the module before "
+            "lowering, with its pipeline)");
+      addFunction(name, *type);
+    }
+    if (!pipeline.empty())
+      c.runPipeline(*module, pipeline);
+    engine = c.jit(*module, optLevel);
+    // Compile every function now, so that unresolved symbols are errors
+    // here rather than at call().
+    std::string errors;
+    for (auto &[name, fn] : functions) {
+      checkLowered(*module, name, fn);
+      auto entry = engine->lookup(kCInterfacePrefix.str() + name);
+      if (entry)
+        fn.entry = *entry;
+      else
+        errors += "\nfunction '" + name +
+                  "': " + llvm::toString(entry.takeError());
+    }
+    if (!errors.empty())
+      throw py::value_error("cannot compile the module: unresolved symbols " +
+                            unresolvedSymbols(*module) + errors);
+  }
+
+  /// Calls `name` with `args` (arrays or array-likes) after checking them
+  /// against its type; returns None or a new array.
+  py::object call(const std::string &name, py::args args) {
+    auto it = functions.find(name);
+    if (it == functions.end())
+      throw py::key_error("no public function '" + name + "'");
+    const Function &fn = it->second;
+    if (args.size() != fn.args.size())
+      throw py::value_error(name + "() takes " +
+                            std::to_string(fn.args.size()) + " arrays, got " +
+                            std::to_string(args.size()));
+    std::vector<py::array> arrays;
+    std::vector<std::vector<int64_t>> descriptors;
+    for (auto [i, arg] : llvm::enumerate(args)) {
+      arrays.push_back(checkArgument(
+          name + "() argument " + std::to_string(i), arg, fn.args[i]));
+      descriptors.push_back(argumentDescriptor(arrays.back(), fn.args[i]));
+    }
+    std::vector<int64_t> result;
+    std::vector<void *> pointers;
+    if (fn.result) {
+      result.assign(3 + 2 * fn.result->rank(), 0);
+      pointers.push_back(result.data());
+    }
+    for (auto &d : descriptors)
+      pointers.push_back(d.data());
+
+    {
+      py::gil_scoped_release release;
+      lastKernelError = {};
+      callWithPointers(fn.entry, pointers);
+    }
+    raiseKernelErrorIfAny();
+    if (!fn.result)
+      return py::none();
+    return takeResult(result, *fn.result, arrays);
+  }
+
+private:
+  /// Calls go through C interfaces of at most this many pointers.
+  static constexpr size_t kMaxPointers = 8;
+
+  /// The C interface of a function `f` (StridedMemRefType descriptors).
+  static constexpr StringLiteral kCInterfacePrefix = "_mlir_ciface_";
+
+  struct Function {
+    std::vector<ArrayType> args;
+    std::optional<ArrayType> result;
+    void *entry = nullptr; // Its compiled C interface.
+  };
+
+  /// The functions `module` declares that neither the process (with the
+  /// libraries the JIT loaded) nor the error hooks define.
+  static std::string unresolvedSymbols(ModuleOp module) {
+    std::string names;
+    for (auto fn : module.getOps<LLVM::LLVMFuncOp>()) {
+      StringRef name = fn.getName();
+      if (fn.isExternal() && name != kIndexErrorHook &&
+          name != kShapeErrorHook &&
+          !llvm::sys::DynamicLibrary::SearchForAddressOfSymbol(name.str()))
+        names += (names.empty() ? "" : ", ") + name.str();
+    }
+    return names.empty() ? "(unknown)" : names;
+  }
+
+  /// Throws ValueError unless `fn` was lowered as its type says: a C
+  /// interface taking a pointer per array (the result first), wrapping an
+  /// LLVM function that takes and returns descriptors of the right ranks.
+  static void checkLowered(ModuleOp module, const std::string &name,
+                           const Function &fn) {
+    auto lowered = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
+    auto wrapper =
+        module.lookupSymbol<LLVM::LLVMFuncOp>(kCInterfacePrefix.str() + name);
+    size_t params = 0;
+    for (const ArrayType &a : fn.args)
+      params += 3 + 2 * a.rank();
+    bool ok = lowered && wrapper &&
+              wrapper.getNumArguments() ==
+                  fn.args.size() + (fn.result ? 1 : 0) &&
+              lowered.getNumArguments() == params;
+    if (ok && fn.result) {
+      auto descriptor = dyn_cast<LLVM::LLVMStructType>(
+          lowered.getFunctionType().getReturnType());
+      int64_t rank = fn.result->rank();
+      ok = descriptor && descriptor.getBody().size() == (rank ? 5u : 3u);
+      if (ok && rank) {
+        auto sizes = dyn_cast<LLVM::LLVMArrayType>(descriptor.getBody()[3]);
+        ok = sizes && sizes.getNumElements() == static_cast<unsigned>(rank);
+      }
+    }
+    if (!ok)
+      throw py::value_error("function '" + name +
+                            "' was not lowered to the C interface of its "
+                            "type (memref descriptors, one per array)");
+  }
+
+  /// Records the public function `name` of type `type`; ValueError if
+  /// call() could not call it.
+  void addFunction(StringRef name, FunctionType type) {
+    Function fn;
+    for (Type t : type.getInputs())
+      fn.args.push_back(ArrayType::get(t, name));
+    if (type.getNumResults() > 1)
+      throw py::value_error("function '" + name.str() +
+                            "' returns more than one value");
+    if (type.getNumResults() == 1)
+      fn.result = ArrayType::get(type.getResult(0), name);
+    if (fn.args.size() + type.getNumResults() > kMaxPointers)
+      throw py::value_error("function '" + name.str() + "' takes more than " +
+                            std::to_string(kMaxPointers - type.getNumResults()) +
+                            " arrays");
+    functions[name.str()] = std::move(fn);
+  }
+
+  /// `arg` as an array the parameter of `type` can take: of its rank, dtype,
+  /// static dims and strides, C-contiguous (a copy of an array the function
+  /// writes would lose the writes; other array-likes are converted, as
+  /// nobody else holds them). ValueError or TypeError naming `what`.
+  static py::array checkArgument(const std::string &what, py::handle arg,
+                                 const ArrayType &type) {
+    if (py::isinstance<py::array>(arg) &&
+        !isCContiguous(py::reinterpret_borrow<py::array>(arg)))
+      throw py::value_error(what +
+                            " must be C-contiguous (np.ascontiguousarray)");
+    py::array a = py::array::ensure(arg, py::array::c_style);
+    if (!a)
+      throw py::type_error(what + " must be an array, not " +
+                           std::string(py::str(arg.get_type().attr(
+                               "__name__"))));
+    if (a.ndim() != type.rank())
+      throw py::value_error(what + " must have rank " +
+                            std::to_string(type.rank()) + ", not " +
+                            std::to_string(a.ndim()));
+    if (!sameDtype(a.dtype(), type.dtype))
+      throw py::type_error(what + " must have dtype " +
+                           std::string(py::str(type.dtype)) + ", not " +
+                           std::string(py::str(a.dtype())));
+    SmallVector<int64_t> shape(a.shape(), a.shape() + a.ndim());
+    for (auto [want, have] : llvm::zip(type.shape, shape))
+      if (!ShapedType::isDynamic(want) && want != have)
+        throw py::value_error(what + " must have shape " +
+                              tupleText(type.shape) + " (" + type.text +
+                              "), not " + tupleText(shape));
+    SmallVector<int64_t> strides = cStrides(shape);
+    for (auto [want, have] : llvm::zip(type.strides, strides))
+      if (!ShapedType::isDynamic(want) && want != have)
+        throw py::value_error(what + " must have strides " +
+                              tupleText(type.strides) +
+                              " (in elements), not " + tupleText(strides));
+    return a;
+  }
+
+  /// The descriptor of a checked C-contiguous argument: its strides in C
+  /// order (numpy's may differ along dims of size 1), and the offset its
+  /// type fixes, if any, with the aligned pointer moved back by as much.
+  static std::vector<int64_t> argumentDescriptor(const py::array &a,
+                                           const ArrayType &type) {
+    int64_t rank = a.ndim();
+    SmallVector<int64_t> shape(a.shape(), a.shape() + rank);
+    SmallVector<int64_t> strides = cStrides(shape);
+    int64_t offset = ShapedType::isDynamic(type.offset) ? 0 : type.offset;
+    auto ptr = reinterpret_cast<int64_t>(a.data());
+    std::vector<int64_t> d(3 + 2 * rank);
+    d[0] = ptr;
+    d[1] = ptr - offset * static_cast<int64_t>(a.itemsize());
+    d[2] = offset;
+    llvm::copy(shape, d.begin() + 3);
+    llvm::copy(strides, d.begin() + 3 + rank);
+    return d;
   }
 
   /// Calls a C-interface function with up to 8 pointer arguments.
@@ -648,22 +959,43 @@ private:
     throw py::value_error("functions take at most 7 arrays");
   }
 
-  /// Copies a returned memref into a new array and frees its buffer.
+  /// The allocated pointer MLIR's lowering gives `memref.get_global`
+  /// results: a global is not to be freed.
+  static constexpr uintptr_t kGlobalAllocatedPointer = 0xdeadbeef;
+
+  /// Copies a returned memref into a new array, then frees its allocation
+  /// if the function handed it over: not if it is (a view into) an
+  /// argument's buffer or a global. A view into an allocation has its
+  /// allocated pointer apart from its data; that pointer is freed.
   static py::array takeResult(const std::vector<int64_t> &d,
-                              const ArgKind &kind) {
-    int64_t rank = kind.rank;
+                              const ArrayType &type,
+                              const std::vector<py::array> &arguments) {
+    int64_t rank = type.rank(), itemsize = type.dtype.itemsize();
     std::vector<py::ssize_t> shape(d.begin() + 3, d.begin() + 3 + rank);
     std::vector<py::ssize_t> strides;
     for (int64_t i = 0; i < rank; ++i)
-      strides.push_back(d[3 + rank + i] * kind.dtype.itemsize());
-    auto *base = reinterpret_cast<char *>(d[1]) + d[2] * kind.dtype.itemsize();
-    py::array view(kind.dtype, shape, strides, base);
+      strides.push_back(d[3 + rank + i] * itemsize);
+    auto allocated = static_cast<uintptr_t>(d[0]);
+    bool owned = allocated != kGlobalAllocatedPointer;
+    for (const py::array &a : arguments) {
+      auto begin = reinterpret_cast<uintptr_t>(a.data());
+      owned &= allocated < begin || allocated > begin + a.nbytes();
+    }
+    bool empty = llvm::is_contained(shape, 0);
+    if (llvm::any_of(shape, [](py::ssize_t n) { return n < 0; }) ||
+        (!empty && d[1] == 0))
+      throw py::value_error("the function returned an invalid " + type.text);
+    auto *base = reinterpret_cast<char *>(d[1]) + d[2] * itemsize;
+    // A view (base None: pybind11 copies arrays without a base) copied.
+    py::array view(type.dtype, shape, strides, empty ? nullptr : base,
+                   py::none());
     py::array copy = py::array::ensure(view.attr("copy")());
-    std::free(reinterpret_cast<void *>(d[0]));
+    if (owned)
+      std::free(reinterpret_cast<void *>(allocated));
     return copy;
   }
 
-  std::unordered_map<std::string, Signature> signatures;
+  std::unordered_map<std::string, Function> functions;
   std::unique_ptr<ExecutionEngine> engine;
 };
 
@@ -677,7 +1009,7 @@ PYBIND11_MODULE(_native, m) {
         name,
         [kind](py::array data, py::array indices, int64_t axis,
                int64_t batchDims, const std::string &mode,
-               std::optional<py::array> out) {
+               std::optional<py::object> out) {
           return runGather(kind, data, indices, axis, batchDims, mode, out);
         },
         py::arg("data"), py::arg("indices"), py::arg("axis"),
@@ -707,15 +1039,21 @@ A parsed MLIR module (any registered dialect, including gather).
            "or a registered pipeline name) in place; returns self.");
 
   py::class_<PyJitModule>(m, "JitModule", R"doc(
-A module lowered by `pipeline` and JIT-compiled by MLIR's ExecutionEngine.
-Its public functions take numpy arrays (for memref or tensor arguments) and
+A module lowered by `pipeline` and JIT-compiled by MLIR's ExecutionEngine
+(`opt_level` 0..3). Every public function is compiled at construction
+(ValueError naming unresolved symbols); with `pipeline=""` the module may be
+one that Module.run lowered to the LLVM dialect. Public functions take numpy
+arrays (for memref or tensor arguments), checked against their types, and
 return None or one new array:
 
     jit = JitModule(Module(text))
     out = jit.call("f", a, b)
 )doc")
-      .def(py::init<PyModule &, const std::string &, unsigned>(),
+      .def(py::init<PyModule &, const std::string &, int>(),
            py::arg("module"), py::arg("pipeline") = "gather-to-llvm",
            py::arg("opt_level") = 3)
-      .def("call", &PyJitModule::call, py::arg("name"));
+      .def("call", &PyJitModule::call, py::arg("name"),
+           "Call a public function with arrays; ValueError for a wrong "
+           "count, rank, static dim or layout, TypeError for a wrong dtype; "
+           "IndexError/ValueError for kernel failures.");
 }
