@@ -114,14 +114,12 @@ def test_diagnostics_carry_line_and_column():
                             "%0 = gather.gather %d[%i] {axis = 5 : i64} :"))
     with pytest.raises(ValueError, match=r"<source>:1:18: error: expected"):
         Module("func.func @broken(")
-    unranked = Module("""
-func.func @f(%d: tensor<*xf32>, %i: tensor<3xi32>) -> tensor<*xf32> {
-  %0 = gather.gather %d[%i] : (tensor<*xf32>, tensor<3xi32>) -> tensor<*xf32>
-  return %0 : tensor<*xf32>
-}""")
-    with pytest.raises(ValueError, match=r"<source>:3:8: error: failed to "
-                       "legalize operation 'gather.gather'"):
-        unranked.run("convert-gather-to-affine")
+    foreign_hook = Module("""
+llvm.func @gather_mlir_index_error(i32)
+""")
+    with pytest.raises(ValueError, match=r"<source>:2:1: error: 'llvm.func' op "
+                       "cannot define the error hook 'gather_mlir_index_error'"):
+        foreign_hook.run("gather-define-error-handlers")
 
 
 def test_opt_level_is_0_to_3():

@@ -1,0 +1,28 @@
+// RUN: gather-opt %s --gather-define-error-handlers --split-input-file -verify-diagnostics | FileCheck %s
+
+/// An external hook gets a weak, public definition that prints the message
+/// with dprintf on fd 2 and exits 1.
+// CHECK: llvm.mlir.global private constant @gather_mlir_index_error_format("error: %s: index %ld is out of range [%ld, %ld] for data dimension %ld of size %ld\0A\00")
+// CHECK-LABEL: llvm.func weak @gather_mlir_index_error(
+// CHECK: llvm.call @dprintf(
+// CHECK: llvm.call @exit(
+// CHECK: llvm.unreachable
+// CHECK-LABEL: llvm.func weak @gather_mlir_shape_error(
+// CHECK-COUNT-5: llvm.call @dprintf(
+llvm.func @gather_mlir_index_error(i64, i64, i64, i64)
+llvm.func @gather_mlir_shape_error(i64, i64, i64, i64, i64)
+
+// -----
+
+/// A host's own definition is left alone.
+// CHECK-LABEL: llvm.func @gather_mlir_index_error(
+// CHECK-NEXT: llvm.return
+// CHECK-NOT: dprintf
+llvm.func @gather_mlir_index_error(%a: i64, %b: i64, %c: i64, %d: i64) {
+  llvm.return
+}
+
+// -----
+
+// expected-error @below {{cannot define the error hook 'gather_mlir_index_error': expected type '!llvm.func<void (i64, i64, i64, i64)>'}}
+llvm.func @gather_mlir_index_error(i32)
