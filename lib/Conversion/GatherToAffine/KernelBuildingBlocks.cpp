@@ -190,7 +190,23 @@ Subscript KernelEmitter::resolve(Value i, Value size) {
       return v;
     return arith::IndexCastOp::create(b, loc, b.getIndexType(), v).getResult();
   };
+  Value n = normalize(i, size);
   if (mode == GatherMode::wrap) {
+    // Indices in [-s, s) need only the normalization; the remainder (a
+    // division, split into one per lane on vectors) runs only when some
+    // index lies outside.
+    Value inside = inRange(n, size);
+    Value allInside =
+        vectorType ? vector::ReductionOp::create(
+                         b, loc, vector::CombiningKind::AND, inside)
+                         .getResult()
+                   : inside;
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{n.getType()}, allInside,
+                                  /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    scf::YieldOp::create(b, loc, n);
+    b.setInsertionPointToStart(ifOp.elseBlock());
     // Python modulo: the remainder takes the divisor's sign. Validation has
     // already rejected s == 0; the max keeps the division defined anyway.
     Value divisor = arith::MaxSIOp::create(b, loc, s, constI64(1));
@@ -198,10 +214,12 @@ Subscript KernelEmitter::resolve(Value i, Value size) {
     Value negative =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, rem, c0);
     Value shifted = arith::AddIOp::create(b, loc, rem, divisor);
-    return {toIndex(arith::SelectOp::create(b, loc, negative, shifted, rem)),
-            nullptr};
+    scf::YieldOp::create(b, loc,
+                         ValueRange{arith::SelectOp::create(b, loc, negative,
+                                                            shifted, rem)});
+    b.setInsertionPointAfter(ifOp);
+    return {toIndex(ifOp.getResult(0)), nullptr};
   }
-  Value n = normalize(i, size);
   switch (mode) {
   case GatherMode::clamp: {
     Value upper = arith::SubIOp::create(b, loc, s, constI64(1));

@@ -1,0 +1,28 @@
+// RUN: gather-opt %s --convert-gather-to-affine | FileCheck %s
+
+/// wrap: indices in [-s, s) only need the normalization; the remainder runs
+/// only for a vector (or scalar) with an index outside.
+
+// CHECK-LABEL: func.func @wrap_vector_row
+// CHECK: %[[N:.*]] = arith.select %{{.*}} : vector<8xi1>, vector<8xi64>
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[N]], %{{.*}} : vector<8xi64>
+// CHECK: %[[ALL:.*]] = vector.reduction <and>, %[[IN]] : vector<8xi1> into i1
+// CHECK: scf.if %[[ALL]] -> (vector<8xi64>) {
+// CHECK-NEXT: scf.yield %[[N]]
+// CHECK: } else {
+// CHECK: arith.remsi %{{.*}} : vector<8xi64>
+// CHECK: vector.gather
+func.func @wrap_vector_row(%d: tensor<4x64xf32>, %i: tensor<4x64xi64>) -> tensor<4x64xf32> {
+  %r = gather.gather_elements %d[%i] {axis = 1 : i64, mode = #gather<mode wrap>} : (tensor<4x64xf32>, tensor<4x64xi64>) -> tensor<4x64xf32>
+  return %r : tensor<4x64xf32>
+}
+
+// CHECK-LABEL: func.func @wrap_scalar
+// CHECK: %[[N:.*]] = arith.select %{{.*}} : i64
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[N]], %{{.*}} : i64
+// CHECK: scf.if %[[IN]] -> (i64) {
+// CHECK: arith.remsi %{{.*}} : i64
+func.func @wrap_scalar(%d: tensor<5x3xi8>, %i: tensor<2xi64>) -> tensor<2x3xi8> {
+  %r = gather.gather %d[%i] {mode = #gather<mode wrap>} : (tensor<5x3xi8>, tensor<2xi64>) -> tensor<2x3xi8>
+  return %r : tensor<2x3xi8>
+}
