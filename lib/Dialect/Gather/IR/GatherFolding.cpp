@@ -122,9 +122,11 @@ struct RelaxModeToUnchecked : OpInterfaceRewritePattern<GatherOpInterface> {
                                 PatternRewriter &rewriter) const override {
     if (op.getMode() == GatherMode::unchecked)
       return rewriter.notifyMatchFailure(op, "already unchecked");
+    // Only known ranks say which data dimensions the index values select
+    // along (gather_nd's tuple length is the last dimension of indices).
     FailureOr<GatherShape> shape = op.getGatherShape();
     auto data = dyn_cast<RankedTensorType>(op.getData().getType());
-    if (failed(shape) || !data)
+    if (failed(shape) || !shape->ranked || !data)
       return rewriter.notifyMatchFailure(op, "rank unknown");
 
     // The sizes of the data dimensions index values select along.
