@@ -442,3 +442,33 @@ func.func @gather_nd_constant_component_out_of_range(%d: tensor<2x3xf32>) {
   %0 = gather.gather_nd %d[%i] : (tensor<2x3xf32>, tensor<2x2xi64>) -> tensor<2xf32>
   return
 }
+
+// -----
+
+/// A splat is checked as one value: 10^10 indices cost nothing.
+func.func @gather_splat_index_out_of_range_1e10(%d: tensor<4xf32>) {
+  %i = arith.constant dense<7> : tensor<100000x100000xi32>
+  // expected-error @+1 {{'gather.gather' op index 7 at indices[0, 0] is out of range [-4, 3] for data dimension 0 of size 4}}
+  %0 = gather.gather %d[%i] : (tensor<4xf32>, tensor<100000x100000xi32>) -> tensor<100000x100000xf32>
+  return
+}
+
+// -----
+
+/// A splat tuple: component 0 is in range, component 1 is the first bad one.
+func.func @gather_nd_splat_component_out_of_range_1e10(%d: tensor<10x2xf32>) {
+  %i = arith.constant dense<5> : tensor<100000x100000x2xi32>
+  // expected-error @+1 {{'gather.gather_nd' op index 5 at indices[0, 0, 1] is out of range [-2, 1] for data dimension 1 of size 2}}
+  %0 = gather.gather_nd %d[%i] : (tensor<10x2xf32>, tensor<100000x100000x2xi32>) -> tensor<100000x100000xf32>
+  return
+}
+
+// -----
+
+/// 2^62 x 4 splat indices: their count wraps to 0 in 64 bits.
+func.func @gather_splat_index_out_of_range_overflowing_count(%d: tensor<4x2xi8>) {
+  %i = arith.constant dense<9> : tensor<4611686018427387904x4xi32>
+  // expected-error @+1 {{'gather.gather' op index 9 at indices[0, 0] is out of range [-4, 3] for data dimension 0 of size 4}}
+  %0 = gather.gather %d[%i] : (tensor<4x2xi8>, tensor<4611686018427387904x4xi32>) -> tensor<4611686018427387904x4x2xi8>
+  return
+}

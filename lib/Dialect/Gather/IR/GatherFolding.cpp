@@ -26,9 +26,6 @@
 using namespace mlir;
 using namespace mlir::gather;
 
-/// Folding to a constant materializes every element: bound it.
-static constexpr int64_t kMaxFoldedElements = 4096;
-
 //===----------------------------------------------------------------------===//
 // Folders
 //===----------------------------------------------------------------------===//
@@ -39,7 +36,8 @@ static OpFoldResult foldGatherLike(OpTy op, Attribute dataAttr,
   auto resultType = dyn_cast<RankedTensorType>(op.getType());
   auto dataType = dyn_cast<RankedTensorType>(op.getData().getType());
   if (!resultType || !resultType.hasStaticShape() || !dataType ||
-      !dataType.hasStaticShape())
+      !dataType.hasStaticShape() ||
+      !getCheckedNumElements(resultType.getShape()))
     return {};
 
   // Splat data: every index that selects something selects the splat value.
@@ -49,13 +47,14 @@ static OpFoldResult foldGatherLike(OpTy op, Attribute dataAttr,
     bool alwaysSelects = mode == GatherMode::clamp ||
                          mode == GatherMode::wrap ||
                          mode == GatherMode::unchecked;
-    if (alwaysSelects && dataType.getNumElements() > 0)
+    if (alwaysSelects && !llvm::is_contained(dataType.getShape(), 0))
       return SplatElementsAttr::get(resultType,
                                     splat.getSplatValue<Attribute>());
   }
 
-  std::optional<SmallVector<int64_t>> indices =
-      getConstantIndexValues(op.getIndices());
+  // Bounded: fails at once on a result too large to fold.
+  std::optional<ConstantIndices> indices =
+      ConstantIndices::match(op.getIndices());
   if (!indices)
     return {};
   FailureOr<SmallVector<int64_t>> positions =
@@ -72,8 +71,7 @@ static OpFoldResult foldGatherLike(OpTy op, Attribute dataAttr,
 
   auto data = dyn_cast_if_present<DenseElementsAttr>(dataAttr);
   Type element = resultType.getElementType();
-  if (!data || !element.isIntOrFloat() ||
-      resultType.getNumElements() > kMaxFoldedElements)
+  if (!data || !element.isIntOrFloat())
     return {};
   auto values = data.getValues<Attribute>();
   Attribute zero = Builder(op.getContext()).getZeroAttr(element);
@@ -138,9 +136,10 @@ struct RelaxModeToUnchecked : OpInterfaceRewritePattern<GatherOpInterface> {
       if (ShapedType::isDynamic(sizeOf(c)))
         return rewriter.notifyMatchFailure(op, "indexed size unknown");
 
-    if (std::optional<SmallVector<int64_t>> values =
-            getConstantIndexValues(op.getIndices())) {
-      for (auto [flat, value] : llvm::enumerate(*values)) {
+    if (std::optional<ConstantIndices> indices =
+            ConstantIndices::match(op.getIndices())) {
+      for (auto [flat, value] :
+           llvm::enumerate(indices->getValuesModulo(components))) {
         int64_t s = sizeOf(flat % components);
         if (!isInRange(value, value, s))
           return rewriter.notifyMatchFailure(op, "a constant is out of range");
@@ -178,19 +177,23 @@ struct GatherToExtractSlice : OpRewritePattern<GatherOp> {
         shape->batchDims != 0 || !indicesType.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "not an unbatched gather");
     int64_t a = shape->axis, s = data.getDimSize(a);
-    std::optional<SmallVector<int64_t>> values =
-        getConstantIndexValues(op.getIndices());
-    if (ShapedType::isDynamic(s) || !values || values->empty())
+    std::optional<ConstantIndices> indices =
+        ConstantIndices::match(op.getIndices());
+    if (ShapedType::isDynamic(s) || !indices || indices->size() == 0)
       return rewriter.notifyMatchFailure(op, "indices not constant");
 
-    // The positions selected must be one increasing run.
-    SmallVector<int64_t> run;
-    for (int64_t v : *values) {
+    // The positions selected must be one increasing run (the walk stops at
+    // the second element of a larger splat).
+    std::optional<int64_t> first;
+    int64_t last = 0;
+    for (int64_t v : indices->getValues()) {
       std::optional<int64_t> r = resolveIndex(v, s, op.getMode());
-      if (!r || (!run.empty() && *r != run.back() + 1))
+      if (!r || (first && *r != last + 1))
         return rewriter.notifyMatchFailure(op, "not a contiguous run");
-      run.push_back(*r);
+      first = first.value_or(*r);
+      last = *r;
     }
+    int64_t runSize = indices->size();
 
     Location loc = op.getLoc();
     int64_t r = data.getRank();
@@ -198,11 +201,11 @@ struct GatherToExtractSlice : OpRewritePattern<GatherOp> {
     SmallVector<OpFoldResult> sizes =
         tensor::getMixedSizes(rewriter, loc, op.getData());
     SmallVector<OpFoldResult> strides(r, rewriter.getIndexAttr(1));
-    offsets[a] = rewriter.getIndexAttr(run.front());
-    sizes[a] = rewriter.getIndexAttr(run.size());
+    offsets[a] = rewriter.getIndexAttr(*first);
+    sizes[a] = rewriter.getIndexAttr(runSize);
     // A scalar index drops the axis: a rank-reducing slice.
     SmallVector<int64_t> sliceShape(data.getShape());
-    sliceShape[a] = run.size();
+    sliceShape[a] = runSize;
     if (indicesType.getRank() == 0)
       sliceShape.erase(sliceShape.begin() + a);
     auto sliceType = RankedTensorType::get(sliceShape, data.getElementType());
