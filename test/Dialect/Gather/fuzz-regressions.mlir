@@ -55,6 +55,34 @@ func.func @large_static_result_constant_indices(%d: tensor<4x100000x100000xf32>)
 }
 
 //===----------------------------------------------------------------------===//
+// GatherToExtractSlice and empty data
+//===----------------------------------------------------------------------===//
+
+// -----
+
+/// tensor.extract_slice rejects every slice of a tensor with a static 0-size
+/// dimension: the gather stays.
+// CHECK-LABEL: func.func @no_slice_of_data_with_empty_dim
+// CHECK-NOT: tensor.extract_slice
+// CHECK: gather.gather
+func.func @no_slice_of_data_with_empty_dim(%d: tensor<3x0xf32>) -> tensor<2x0xf32> {
+  %i = arith.constant dense<[1, 2]> : tensor<2xi32>
+  %0 = gather.gather %d[%i] : (tensor<3x0xf32>, tensor<2xi32>) -> tensor<2x0xf32>
+  return %0 : tensor<2x0xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @no_slice_of_data_with_empty_leading_dim
+// CHECK-NOT: tensor.extract_slice
+// CHECK: gather.gather
+func.func @no_slice_of_data_with_empty_leading_dim(%d: tensor<0x3xf32>) -> tensor<0x2xf32> {
+  %i = arith.constant dense<[1, 2]> : tensor<2xi32>
+  %0 = gather.gather %d[%i] {axis = 1 : i64} : (tensor<0x3xf32>, tensor<2xi32>) -> tensor<0x2xf32>
+  return %0 : tensor<0x2xf32>
+}
+
+//===----------------------------------------------------------------------===//
 // Unknown ranks
 //===----------------------------------------------------------------------===//
 

@@ -176,6 +176,10 @@ struct GatherToExtractSlice : OpRewritePattern<GatherOp> {
     if (failed(shape) || !data || !indicesType || !resultType ||
         shape->batchDims != 0 || !indicesType.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "not an unbatched gather");
+    // tensor.extract_slice rejects every offset into a dimension of static
+    // size 0, even one of a 0-size slice.
+    if (llvm::is_contained(data.getShape(), 0))
+      return rewriter.notifyMatchFailure(op, "data has a 0-size dimension");
     int64_t a = shape->axis, s = data.getDimSize(a);
     std::optional<ConstantIndices> indices =
         ConstantIndices::match(op.getIndices());
