@@ -137,3 +137,33 @@ func.func @overflowing_data_shape_fill_fold() -> tensor<2x4x1xi8> {
   %0 = gather.gather %d[%i] {axis = 2 : i64, mode = #gather<mode fill>} : (tensor<2x4x4611686018427387904xi8>, tensor<1xi32>) -> tensor<2x4x1xi8>
   return %0 : tensor<2x4x1xi8>
 }
+
+//===----------------------------------------------------------------------===//
+// ComposeGathers and empty dimensions
+//===----------------------------------------------------------------------===//
+
+// -----
+
+/// gather(I1, I2) would read a 0-size I1 in wrap mode: invalid, so the pair
+/// stays (the dynamic dimension of the first result hides the 0).
+// CHECK-LABEL: func.func @no_compose_with_empty_first_indices
+// CHECK: %[[G:.*]] = gather.gather %{{.*}}[%{{.*}}] {mode = #gather<mode wrap>} : (tensor<5xf32>, tensor<0xi32>)
+// CHECK: gather.gather %[[G]]
+func.func @no_compose_with_empty_first_indices(%d: tensor<5xf32>, %i1: tensor<0xi32>, %i2: tensor<3xi32>) -> tensor<3xf32> {
+  %0 = gather.gather %d[%i1] {mode = #gather<mode wrap>} : (tensor<5xf32>, tensor<0xi32>) -> tensor<?xf32>
+  %1 = gather.gather %0[%i2] {mode = #gather<mode wrap>} : (tensor<?xf32>, tensor<3xi32>) -> tensor<3xf32>
+  return %1 : tensor<3xf32>
+}
+
+// -----
+
+/// gather(D, gather(I1, I2)) would read 3 indices from the 0-size data in
+/// clamp mode: invalid, so the pair stays.
+// CHECK-LABEL: func.func @no_compose_with_empty_data_axis
+// CHECK: %[[G:.*]] = gather.gather %{{.*}}[%{{.*}}] {mode = #gather<mode clamp>} : (tensor<0xf32>, tensor<?xi32>)
+// CHECK: gather.gather %[[G]]
+func.func @no_compose_with_empty_data_axis(%d: tensor<0xf32>, %i1: tensor<?xi32>, %i2: tensor<3xi32>) -> tensor<3xf32> {
+  %0 = gather.gather %d[%i1] {mode = #gather<mode clamp>} : (tensor<0xf32>, tensor<?xi32>) -> tensor<?xf32>
+  %1 = gather.gather %0[%i2] {mode = #gather<mode unchecked>} : (tensor<?xf32>, tensor<3xi32>) -> tensor<3xf32>
+  return %1 : tensor<3xf32>
+}

@@ -278,6 +278,19 @@ struct ComposeGathers : OpRewritePattern<GatherOp> {
       return rewriter.notifyMatchFailure(outer, "modes do not compose");
     if (firstIndices.getElementType().isIndex())
       return rewriter.notifyMatchFailure(outer, "index-typed I1 is not data");
+    // Both new gathers must verify: a 0-size I1 or data axis, which the
+    // original pair may hide behind a dynamic dimension, rejects the
+    // composed indices in clamp and wrap mode.
+    auto secondIndices = cast<ShapedType>(outer.getIndices().getType());
+    FailureOr<GatherShape> composedShape =
+        inferGatherShape(firstIndices, secondIndices, /*axis=*/0,
+                         /*batchDims=*/0, outerMode, nullptr);
+    if (failed(composedShape) ||
+        failed(inferGatherShape(
+            inner.getData().getType(),
+            composedShape->getResultType(firstIndices, secondIndices),
+            innerShape->axis, /*batchDims=*/0, innerMode, nullptr)))
+      return rewriter.notifyMatchFailure(outer, "a composed gather is invalid");
 
     Location loc = outer.getLoc();
     Value composed =
