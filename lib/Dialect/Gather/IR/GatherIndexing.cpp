@@ -37,9 +37,9 @@ std::optional<ConstantIndices> ConstantIndices::match(Value indices) {
   if (!matchPattern(indices, m_Constant(&attr)))
     return std::nullopt;
   // A splat's shape is free to have more elements than int64_t counts.
-  return ConstantIndices(
-      attr, getCheckedNumElements(attr.getType().getShape())
-                .value_or(std::numeric_limits<int64_t>::max()));
+  return ConstantIndices(attr,
+                         getCheckedNumElements(attr.getType().getShape())
+                             .value_or(std::numeric_limits<int64_t>::max()));
 }
 
 /// The row-major position of element `flat` of static `shape`. Needs no
@@ -113,8 +113,7 @@ FailureOr<SmallVector<int64_t>> mlir::gather::computeSourcePositions(
       !view->indices.hasStaticShape() || !view->result.hasStaticShape())
     return failure();
   // The limit first; then the strides below cannot overflow.
-  std::optional<int64_t> count =
-      getCheckedNumElements(view->result.getShape());
+  std::optional<int64_t> count = getCheckedNumElements(view->result.getShape());
   if (!count || *count > kMaxMaterializedElements ||
       !getCheckedNumElements(view->data.getShape()) ||
       !getCheckedNumElements(view->indices.getShape()))

@@ -106,9 +106,10 @@ static LogicalResult checkEmptyDim(ShapedType data, int64_t dim,
     return success();
   std::string count = *indexCount < 0 ? "more than " + std::to_string(kInt64Max)
                                       : std::to_string(*indexCount);
-  return report("data dimension " + Twine(dim) + " has size 0, so none of the " +
-                count + " indices is valid in mode '" +
-                stringifyGatherMode(mode) + "' (use 'fill')");
+  return report("data dimension " + Twine(dim) +
+                " has size 0, so none of the " + count +
+                " indices is valid in mode '" + stringifyGatherMode(mode) +
+                "' (use 'fill')");
 }
 
 /// `axis` normalized into [0, r), or a report that it is outside [-r, r-1].
@@ -179,7 +180,8 @@ mlir::gather::inferGatherShape(Type dataType, Type indicesType, int64_t axis,
     // q - b = -batch_dims.
     int64_t dataPart =
         data.hasRank() ? data.getRank() - 1 : minRankForAxis(axis) - 1;
-    int64_t indicesPart = indices.hasRank() ? indices.getRank() - shape.batchDims
+    int64_t indicesPart = indices.hasRank()
+                              ? indices.getRank() - shape.batchDims
                           : batchDims < 0 ? minRankForAxis(batchDims)
                                           : 0;
     shape.minResultRank = addSaturated(dataPart, indicesPart);
