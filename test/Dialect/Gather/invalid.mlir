@@ -102,6 +102,15 @@ func.func @gather_empty_axis_clamp(%d: tensor<0x3xf32>, %i: tensor<i32>) {
 
 // -----
 
+/// 2^62 x 4 indices: their count overflows int64_t (and wraps to 0).
+func.func @gather_empty_axis_overflowing_index_count(%d: tensor<4x0xi8>, %i: tensor<4611686018427387904x4xi32>) {
+  // expected-error @+1 {{data dimension 1 has size 0, so none of the more than 9223372036854775807 indices is valid in mode 'check' (use 'fill')}}
+  %0 = gather.gather %d[%i] {axis = 1 : i64} : (tensor<4x0xi8>, tensor<4611686018427387904x4xi32>) -> tensor<4x4611686018427387904x4xi8>
+  return
+}
+
+// -----
+
 func.func @gather_result_element_type(%d: tensor<4xf32>, %i: tensor<2xi32>) {
   // expected-error @+1 {{'gather.gather' op result element type 'f16' must match the data element type 'f32'}}
   %0 = gather.gather %d[%i] : (tensor<4xf32>, tensor<2xi32>) -> tensor<2xf16>
@@ -205,6 +214,24 @@ func.func @gather_unranked_batch_dims_exceed_axis(%d: tensor<*xf32>, %i: tensor<
   return
 }
 
+// -----
+
+/// Unranked indices: the result has data's rank - 1 dims and more.
+func.func @gather_unranked_indices_result_rank(%d: tensor<4x5xf32>, %i: tensor<*xi32>) {
+  // expected-error @+1 {{'gather.gather' op result must have rank >= 1, but has rank 0}}
+  %0 = gather.gather %d[%i] : (tensor<4x5xf32>, tensor<*xi32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+/// Unranked data: axis 2 needs data of rank >= 3, and 2-D indices add 2 dims.
+func.func @gather_unranked_data_result_rank(%d: tensor<*xf32>, %i: tensor<2x3xi32>) {
+  // expected-error @+1 {{'gather.gather' op result must have rank >= 4, but has rank 3}}
+  %0 = gather.gather %d[%i] {axis = 2 : i64} : (tensor<*xf32>, tensor<2x3xi32>) -> tensor<?x?x?xf32>
+  return
+}
+
 //===----------------------------------------------------------------------===//
 // gather.gather_elements
 //===----------------------------------------------------------------------===//
@@ -214,6 +241,15 @@ func.func @gather_unranked_batch_dims_exceed_axis(%d: tensor<*xf32>, %i: tensor<
 func.func @gather_elements_rank_mismatch(%d: tensor<2x2xf32>, %i: tensor<2xi64>) {
   // expected-error @+1 {{'gather.gather_elements' op indices must have the rank of data (2), but has rank 1}}
   %0 = gather.gather_elements %d[%i] : (tensor<2x2xf32>, tensor<2xi64>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+/// Both unranked: axis 2 needs operands of rank >= 3, and the result has it.
+func.func @gather_elements_unranked_result_rank(%d: tensor<*xf32>, %i: tensor<*xi32>) {
+  // expected-error @+1 {{'gather.gather_elements' op result must have rank >= 3, but has rank 2}}
+  %0 = gather.gather_elements %d[%i] {axis = 2 : i64} : (tensor<*xf32>, tensor<*xi32>) -> tensor<?x?xf32>
   return
 }
 
@@ -327,6 +363,15 @@ func.func @gather_nd_tuple_too_long_with_batch(%d: tensor<2x2xf32>, %i: tensor<2
 
 // -----
 
+/// Unranked indices: tuples have at least one component after the batch dims.
+func.func @gather_nd_unranked_indices_batch_dims_not_below_data_rank(%d: tensor<4x5xf32>, %i: tensor<*xi64>) {
+  // expected-error @+1 {{'gather.gather_nd' op index tuples after 2 batch dimensions need data of rank >= 3, but data has rank 2}}
+  %0 = gather.gather_nd %d[%i] {batch_dims = 2 : i64} : (tensor<4x5xf32>, tensor<*xi64>) -> tensor<*xf32>
+  return
+}
+
+// -----
+
 func.func @gather_nd_batch_dim_mismatch(%d: tensor<3x2x2xf32>, %i: tensor<2x1xi64>) {
   // expected-error @+1 {{'gather.gather_nd' op batch dimension 0 has size 3 in data but 2 in indices}}
   %0 = gather.gather_nd %d[%i] {batch_dims = 1 : i64} : (tensor<3x2x2xf32>, tensor<2x1xi64>) -> tensor<2x2xf32>
@@ -346,6 +391,15 @@ func.func @gather_nd_empty_dim_check(%d: tensor<3x0x4xf32>, %i: tensor<5x2xi64>)
 func.func @gather_nd_result_rank(%d: tensor<2x2xf32>, %i: tensor<2x1xi64>) {
   // expected-error @+1 {{'gather.gather_nd' op result must have rank 2, but has rank 1}}
   %0 = gather.gather_nd %d[%i] : (tensor<2x2xf32>, tensor<2x1xi64>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+/// Unranked data: the result keeps the 2 leading dims of the indices.
+func.func @gather_nd_unranked_data_result_rank(%d: tensor<*xf32>, %i: tensor<3x4x2xi64>) {
+  // expected-error @+1 {{'gather.gather_nd' op result must have rank >= 2, but has rank 0}}
+  %0 = gather.gather_nd %d[%i] : (tensor<*xf32>, tensor<3x4x2xi64>) -> tensor<f32>
   return
 }
 
@@ -386,5 +440,35 @@ func.func @gather_nd_constant_component_out_of_range(%d: tensor<2x3xf32>) {
   %i = arith.constant dense<[[1, 2], [1, 3]]> : tensor<2x2xi64>
   // expected-error @+1 {{'gather.gather_nd' op index 3 at indices[1, 1] is out of range [-3, 2] for data dimension 1 of size 3}}
   %0 = gather.gather_nd %d[%i] : (tensor<2x3xf32>, tensor<2x2xi64>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+/// A splat is checked as one value: 10^10 indices cost nothing.
+func.func @gather_splat_index_out_of_range_1e10(%d: tensor<4xf32>) {
+  %i = arith.constant dense<7> : tensor<100000x100000xi32>
+  // expected-error @+1 {{'gather.gather' op index 7 at indices[0, 0] is out of range [-4, 3] for data dimension 0 of size 4}}
+  %0 = gather.gather %d[%i] : (tensor<4xf32>, tensor<100000x100000xi32>) -> tensor<100000x100000xf32>
+  return
+}
+
+// -----
+
+/// A splat tuple: component 0 is in range, component 1 is the first bad one.
+func.func @gather_nd_splat_component_out_of_range_1e10(%d: tensor<10x2xf32>) {
+  %i = arith.constant dense<5> : tensor<100000x100000x2xi32>
+  // expected-error @+1 {{'gather.gather_nd' op index 5 at indices[0, 0, 1] is out of range [-2, 1] for data dimension 1 of size 2}}
+  %0 = gather.gather_nd %d[%i] : (tensor<10x2xf32>, tensor<100000x100000x2xi32>) -> tensor<100000x100000xf32>
+  return
+}
+
+// -----
+
+/// 2^62 x 4 splat indices: their count wraps to 0 in 64 bits.
+func.func @gather_splat_index_out_of_range_overflowing_count(%d: tensor<4x2xi8>) {
+  %i = arith.constant dense<9> : tensor<4611686018427387904x4xi32>
+  // expected-error @+1 {{'gather.gather' op index 9 at indices[0, 0] is out of range [-4, 3] for data dimension 0 of size 4}}
+  %0 = gather.gather %d[%i] : (tensor<4x2xi8>, tensor<4611686018427387904x4xi32>) -> tensor<4611686018427387904x4x2xi8>
   return
 }

@@ -26,9 +26,6 @@
 using namespace mlir;
 using namespace mlir::gather;
 
-/// Folding to a constant materializes every element: bound it.
-static constexpr int64_t kMaxFoldedElements = 4096;
-
 //===----------------------------------------------------------------------===//
 // Folders
 //===----------------------------------------------------------------------===//
@@ -39,7 +36,8 @@ static OpFoldResult foldGatherLike(OpTy op, Attribute dataAttr,
   auto resultType = dyn_cast<RankedTensorType>(op.getType());
   auto dataType = dyn_cast<RankedTensorType>(op.getData().getType());
   if (!resultType || !resultType.hasStaticShape() || !dataType ||
-      !dataType.hasStaticShape())
+      !dataType.hasStaticShape() ||
+      !getCheckedNumElements(resultType.getShape()))
     return {};
 
   // Splat data: every index that selects something selects the splat value.
@@ -49,13 +47,14 @@ static OpFoldResult foldGatherLike(OpTy op, Attribute dataAttr,
     bool alwaysSelects = mode == GatherMode::clamp ||
                          mode == GatherMode::wrap ||
                          mode == GatherMode::unchecked;
-    if (alwaysSelects && dataType.getNumElements() > 0)
+    if (alwaysSelects && !llvm::is_contained(dataType.getShape(), 0))
       return SplatElementsAttr::get(resultType,
                                     splat.getSplatValue<Attribute>());
   }
 
-  std::optional<SmallVector<int64_t>> indices =
-      getConstantIndexValues(op.getIndices());
+  // Bounded: fails at once on a result too large to fold.
+  std::optional<ConstantIndices> indices =
+      ConstantIndices::match(op.getIndices());
   if (!indices)
     return {};
   FailureOr<SmallVector<int64_t>> positions =
@@ -72,8 +71,7 @@ static OpFoldResult foldGatherLike(OpTy op, Attribute dataAttr,
 
   auto data = dyn_cast_if_present<DenseElementsAttr>(dataAttr);
   Type element = resultType.getElementType();
-  if (!data || !element.isIntOrFloat() ||
-      resultType.getNumElements() > kMaxFoldedElements)
+  if (!data || !element.isIntOrFloat())
     return {};
   auto values = data.getValues<Attribute>();
   Attribute zero = Builder(op.getContext()).getZeroAttr(element);
@@ -122,9 +120,11 @@ struct RelaxModeToUnchecked : OpInterfaceRewritePattern<GatherOpInterface> {
                                 PatternRewriter &rewriter) const override {
     if (op.getMode() == GatherMode::unchecked)
       return rewriter.notifyMatchFailure(op, "already unchecked");
+    // Only known ranks say which data dimensions the index values select
+    // along (gather_nd's tuple length is the last dimension of indices).
     FailureOr<GatherShape> shape = op.getGatherShape();
     auto data = dyn_cast<RankedTensorType>(op.getData().getType());
-    if (failed(shape) || !data)
+    if (failed(shape) || !shape->ranked || !data)
       return rewriter.notifyMatchFailure(op, "rank unknown");
 
     // The sizes of the data dimensions index values select along.
@@ -136,9 +136,10 @@ struct RelaxModeToUnchecked : OpInterfaceRewritePattern<GatherOpInterface> {
       if (ShapedType::isDynamic(sizeOf(c)))
         return rewriter.notifyMatchFailure(op, "indexed size unknown");
 
-    if (std::optional<SmallVector<int64_t>> values =
-            getConstantIndexValues(op.getIndices())) {
-      for (auto [flat, value] : llvm::enumerate(*values)) {
+    if (std::optional<ConstantIndices> indices =
+            ConstantIndices::match(op.getIndices())) {
+      for (auto [flat, value] :
+           llvm::enumerate(indices->getValuesModulo(components))) {
         int64_t s = sizeOf(flat % components);
         if (!isInRange(value, value, s))
           return rewriter.notifyMatchFailure(op, "a constant is out of range");
@@ -175,20 +176,28 @@ struct GatherToExtractSlice : OpRewritePattern<GatherOp> {
     if (failed(shape) || !data || !indicesType || !resultType ||
         shape->batchDims != 0 || !indicesType.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "not an unbatched gather");
+    // tensor.extract_slice rejects every offset into a dimension of static
+    // size 0, even one of a 0-size slice.
+    if (llvm::is_contained(data.getShape(), 0))
+      return rewriter.notifyMatchFailure(op, "data has a 0-size dimension");
     int64_t a = shape->axis, s = data.getDimSize(a);
-    std::optional<SmallVector<int64_t>> values =
-        getConstantIndexValues(op.getIndices());
-    if (ShapedType::isDynamic(s) || !values || values->empty())
+    std::optional<ConstantIndices> indices =
+        ConstantIndices::match(op.getIndices());
+    if (ShapedType::isDynamic(s) || !indices || indices->size() == 0)
       return rewriter.notifyMatchFailure(op, "indices not constant");
 
-    // The positions selected must be one increasing run.
-    SmallVector<int64_t> run;
-    for (int64_t v : *values) {
+    // The positions selected must be one increasing run (the walk stops at
+    // the second element of a larger splat).
+    std::optional<int64_t> first;
+    int64_t last = 0;
+    for (int64_t v : indices->getValues()) {
       std::optional<int64_t> r = resolveIndex(v, s, op.getMode());
-      if (!r || (!run.empty() && *r != run.back() + 1))
+      if (!r || (first && *r != last + 1))
         return rewriter.notifyMatchFailure(op, "not a contiguous run");
-      run.push_back(*r);
+      first = first.value_or(*r);
+      last = *r;
     }
+    int64_t runSize = indices->size();
 
     Location loc = op.getLoc();
     int64_t r = data.getRank();
@@ -196,11 +205,11 @@ struct GatherToExtractSlice : OpRewritePattern<GatherOp> {
     SmallVector<OpFoldResult> sizes =
         tensor::getMixedSizes(rewriter, loc, op.getData());
     SmallVector<OpFoldResult> strides(r, rewriter.getIndexAttr(1));
-    offsets[a] = rewriter.getIndexAttr(run.front());
-    sizes[a] = rewriter.getIndexAttr(run.size());
+    offsets[a] = rewriter.getIndexAttr(*first);
+    sizes[a] = rewriter.getIndexAttr(runSize);
     // A scalar index drops the axis: a rank-reducing slice.
     SmallVector<int64_t> sliceShape(data.getShape());
-    sliceShape[a] = run.size();
+    sliceShape[a] = runSize;
     if (indicesType.getRank() == 0)
       sliceShape.erase(sliceShape.begin() + a);
     auto sliceType = RankedTensorType::get(sliceShape, data.getElementType());
@@ -269,6 +278,19 @@ struct ComposeGathers : OpRewritePattern<GatherOp> {
       return rewriter.notifyMatchFailure(outer, "modes do not compose");
     if (firstIndices.getElementType().isIndex())
       return rewriter.notifyMatchFailure(outer, "index-typed I1 is not data");
+    // Both new gathers must verify: a 0-size I1 or data axis, which the
+    // original pair may hide behind a dynamic dimension, rejects the
+    // composed indices in clamp and wrap mode.
+    auto secondIndices = cast<ShapedType>(outer.getIndices().getType());
+    FailureOr<GatherShape> composedShape =
+        inferGatherShape(firstIndices, secondIndices, /*axis=*/0,
+                         /*batchDims=*/0, outerMode, nullptr);
+    if (failed(composedShape) ||
+        failed(inferGatherShape(
+            inner.getData().getType(),
+            composedShape->getResultType(firstIndices, secondIndices),
+            innerShape->axis, /*batchDims=*/0, innerMode, nullptr)))
+      return rewriter.notifyMatchFailure(outer, "a composed gather is invalid");
 
     Location loc = outer.getLoc();
     Value composed =

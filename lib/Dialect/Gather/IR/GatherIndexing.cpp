@@ -7,6 +7,8 @@
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/Matchers.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::gather;
 
@@ -30,16 +32,26 @@ bool mlir::gather::isInRange(int64_t lo, int64_t hi, int64_t s) {
   return s > 0 && lo <= hi && lo >= -s && hi < s;
 }
 
-std::optional<SmallVector<int64_t>>
-mlir::gather::getConstantIndexValues(Value indices) {
+std::optional<ConstantIndices> ConstantIndices::match(Value indices) {
   DenseIntElementsAttr attr;
   if (!matchPattern(indices, m_Constant(&attr)))
     return std::nullopt;
-  SmallVector<int64_t> values;
-  values.reserve(attr.getNumElements());
-  for (const APInt &v : attr.getValues<APInt>())
-    values.push_back(v.getSExtValue());
-  return values;
+  // A splat's shape is free to have more elements than int64_t counts.
+  return ConstantIndices(attr,
+                         getCheckedNumElements(attr.getType().getShape())
+                             .value_or(std::numeric_limits<int64_t>::max()));
+}
+
+/// The row-major position of element `flat` of static `shape`. Needs no
+/// strides, so it cannot overflow.
+static SmallVector<int64_t> delinearizeInShape(int64_t flat,
+                                               ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> position(shape.size());
+  for (int64_t d = shape.size() - 1; d >= 0; --d) {
+    position[d] = flat % shape[d];
+    flat /= shape[d];
+  }
+  return position;
 }
 
 namespace {
@@ -78,26 +90,33 @@ std::optional<BadIndex> mlir::gather::findBadConstantIndex(Operation *op) {
   if (!view || view->mode != GatherMode::check ||
       !view->indices.hasStaticShape())
     return std::nullopt;
-  std::optional<SmallVector<int64_t>> values =
-      getConstantIndexValues(op->getOperand(1));
-  if (!values)
+  std::optional<ConstantIndices> indices =
+      ConstantIndices::match(op->getOperand(1));
+  if (!indices)
     return std::nullopt;
-  SmallVector<int64_t> strides = computeSuffixProduct(view->indices.getShape());
-  for (auto [flat, value] : llvm::enumerate(*values)) {
-    int64_t dim = view->shape.indexedDim(flat % view->shape.tupleSize);
+  int64_t k = view->shape.tupleSize;
+  for (auto [flat, value] : llvm::enumerate(indices->getValuesModulo(k))) {
+    int64_t dim = view->shape.indexedDim(flat % k);
     int64_t size = view->data.getDimSize(dim);
     if (ShapedType::isDynamic(size) || resolveIndex(value, size, view->mode))
       continue;
-    return BadIndex{delinearize(flat, strides), value, dim, size};
+    return BadIndex{delinearizeInShape(flat, view->indices.getShape()), value,
+                    dim, size};
   }
   return std::nullopt;
 }
 
 FailureOr<SmallVector<int64_t>> mlir::gather::computeSourcePositions(
-    Operation *op, ArrayRef<int64_t> indexValues, BadIndex *firstBad) {
+    Operation *op, const ConstantIndices &indexValues, BadIndex *firstBad) {
   std::optional<OpView> view = viewOf(op);
   if (!view || !view->data.hasStaticShape() ||
       !view->indices.hasStaticShape() || !view->result.hasStaticShape())
+    return failure();
+  // The limit first; then the strides below cannot overflow.
+  std::optional<int64_t> count = getCheckedNumElements(view->result.getShape());
+  if (!count || *count > kMaxMaterializedElements ||
+      !getCheckedNumElements(view->data.getShape()) ||
+      !getCheckedNumElements(view->indices.getShape()))
     return failure();
   ArrayRef<int64_t> dataShape = view->data.getShape();
   SmallVector<int64_t> dataStrides = computeSuffixProduct(dataShape);
@@ -123,10 +142,9 @@ FailureOr<SmallVector<int64_t>> mlir::gather::computeSourcePositions(
     return r;
   };
 
-  int64_t count = view->result.getNumElements();
   SmallVector<int64_t> positions;
-  positions.reserve(count);
-  for (int64_t flat = 0; flat < count && !failedIndex; ++flat) {
+  positions.reserve(*count);
+  for (int64_t flat = 0; flat < *count && !failedIndex; ++flat) {
     SmallVector<int64_t> o = delinearize(flat, resultStrides);
     SmallVector<int64_t> d;
     bool zero = false;

@@ -84,8 +84,15 @@ template <typename OpTy> static LogicalResult verifyGatherLike(OpTy op) {
     return op.emitOpError("result element type ")
            << result.getElementType() << " must match the data element type "
            << data.getElementType();
-  if (!shape->ranked || !result.hasRank())
+  if (!result.hasRank())
     return success();
+  if (!shape->ranked) {
+    // Only the operand ranks the rules allow can make the result's rank.
+    if (result.getRank() < shape->minResultRank)
+      return op.emitOpError("result must have rank >= ")
+             << shape->minResultRank << ", but has rank " << result.getRank();
+    return success();
+  }
   SmallVector<int64_t> expected = shape->getStaticShape(data, indices);
   if (result.getRank() != static_cast<int64_t>(expected.size()))
     return op.emitOpError("result must have rank ")

@@ -11,6 +11,10 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
+#include "llvm/Support/MathExtras.h"
+
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::gather;
 
@@ -37,26 +41,46 @@ static std::string describe(int64_t written, int64_t normalized) {
   return s;
 }
 
-/// The product of dims [from, to) of `t`: 0 if any is 0, otherwise
-/// std::nullopt if any is dynamic (or t is unranked).
+std::optional<int64_t>
+mlir::gather::getCheckedNumElements(ArrayRef<int64_t> shape) {
+  int64_t product = 1;
+  for (int64_t size : shape) {
+    assert(!ShapedType::isDynamic(size) && "the shape must be static");
+    if (llvm::MulOverflow(product, size, product))
+      return std::nullopt;
+  }
+  return product;
+}
+
+static constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
+
+/// `a + b` for `a, b >= 0`, saturating at INT64_MAX.
+static int64_t addSaturated(int64_t a, int64_t b) {
+  int64_t sum;
+  return llvm::AddOverflow(a, b, sum) ? kInt64Max : sum;
+}
+
+/// The least rank for which `axis` (as written, maybe negative) is in range,
+/// saturating at INT64_MAX.
+static int64_t minRankForAxis(int64_t axis) {
+  if (axis >= 0)
+    return addSaturated(axis, 1);
+  return axis == std::numeric_limits<int64_t>::min() ? kInt64Max : -axis;
+}
+
+/// The number of elements in dims [from, to) of `t`: 0 if any is 0, otherwise
+/// std::nullopt if any is dynamic (or t is unranked), and -1 if the product
+/// overflows int64_t.
 static std::optional<int64_t> staticProduct(ShapedType t, int64_t from,
                                             int64_t to) {
   if (!t.hasRank())
     return std::nullopt;
-  int64_t product = 1;
-  bool dynamic = false;
-  for (int64_t d = from; d < to; ++d) {
-    int64_t size = t.getDimSize(d);
-    if (size == 0)
-      return 0;
-    if (ShapedType::isDynamic(size))
-      dynamic = true;
-    else
-      product *= size;
-  }
-  if (dynamic)
+  ArrayRef<int64_t> dims = t.getShape().slice(from, to - from);
+  if (llvm::is_contained(dims, 0))
+    return 0;
+  if (llvm::any_of(dims, ShapedType::isDynamic))
     return std::nullopt;
-  return product;
+  return getCheckedNumElements(dims).value_or(-1);
 }
 
 /// data.shape[:b] == indices.shape[:b] where both sizes are static.
@@ -72,15 +96,18 @@ static LogicalResult checkBatchDims(ShapedType data, ShapedType indices,
 }
 
 /// A static data dimension of size 0 has no valid index: an error when the
-/// mode does not define a result for it and `indexCount` is known non-zero.
+/// mode does not define a result for it and `indexCount` (a staticProduct)
+/// is known non-zero.
 static LogicalResult checkEmptyDim(ShapedType data, int64_t dim,
                                    std::optional<int64_t> indexCount,
                                    GatherMode mode, Reporter report) {
   if (data.getDimSize(dim) != 0 || !modeRejectsEmptyDims(mode) || !indexCount ||
       *indexCount == 0)
     return success();
+  std::string count = *indexCount < 0 ? "more than " + std::to_string(kInt64Max)
+                                      : std::to_string(*indexCount);
   return report("data dimension " + Twine(dim) +
-                " has size 0, so none of the " + Twine(*indexCount) +
+                " has size 0, so none of the " + count +
                 " indices is valid in mode '" + stringifyGatherMode(mode) +
                 "' (use 'fill')");
 }
@@ -149,6 +176,15 @@ mlir::gather::inferGatherShape(Type dataType, Type indicesType, int64_t axis,
     if (axisKnown && batchDimsKnown && shape.batchDims > shape.axis)
       return report("batch_dims " + describe(batchDims, shape.batchDims) +
                     " must not exceed axis " + describe(axis, shape.axis));
+    // rank(result) = (r - 1) + (q - b), where a negative batch_dims makes
+    // q - b = -batch_dims.
+    int64_t dataPart =
+        data.hasRank() ? data.getRank() - 1 : minRankForAxis(axis) - 1;
+    int64_t indicesPart = indices.hasRank()
+                              ? indices.getRank() - shape.batchDims
+                          : batchDims < 0 ? minRankForAxis(batchDims)
+                                          : 0;
+    shape.minResultRank = addSaturated(dataPart, indicesPart);
     return shape;
   }
 
@@ -169,6 +205,7 @@ mlir::gather::inferGatherShape(Type dataType, Type indicesType, int64_t axis,
     shape.dims.push_back({-1, d});
   for (int64_t d = a + 1; d < r; ++d)
     shape.dims.push_back({d, -1});
+  shape.minResultRank = shape.dims.size();
   return shape;
 }
 
@@ -182,8 +219,11 @@ mlir::gather::inferGatherElementsShape(Type dataType, Type indicesType,
     return failure();
   GatherShape shape;
   shape.axis = axis;
-  if (!data.hasRank() && !indices.hasRank())
+  if (!data.hasRank() && !indices.hasRank()) {
+    // The result has the operands' rank, which `axis` needs.
+    shape.minResultRank = minRankForAxis(axis);
     return shape;
+  }
 
   // The rank both operands share; known from either.
   int64_t r = data.hasRank() ? data.getRank() : indices.getRank();
@@ -217,6 +257,7 @@ mlir::gather::inferGatherElementsShape(Type dataType, Type indicesType,
   shape.ranked = true;
   for (int64_t d = 0; d < r; ++d)
     shape.dims.push_back({-1, d});
+  shape.minResultRank = r;
   return shape;
 }
 
@@ -235,8 +276,17 @@ mlir::gather::inferGatherNDShape(Type dataType, Type indicesType,
   shape.firstIndexedDim = batchDims;
   if (failed(checkDataRank(data, report)))
     return failure();
-  if (!indices.hasRank())
+  if (!indices.hasRank()) {
+    // Tuples have k >= 1 components after the batch dims, and q - 1 >= b:
+    // rank(result) = (q - 1) + (r - b - k) >= b.
+    if (data.hasRank() && batchDims >= data.getRank())
+      return report("index tuples after " + Twine(batchDims) +
+                    " batch dimensions need data of rank >= " +
+                    Twine(addSaturated(batchDims, 1)) + ", but data has rank " +
+                    Twine(data.getRank()));
+    shape.minResultRank = batchDims;
     return shape;
+  }
 
   int64_t q = indices.getRank(), b = batchDims;
   if (q == 0)
@@ -253,8 +303,11 @@ mlir::gather::inferGatherNDShape(Type dataType, Type indicesType,
     return report("index tuples must have at least 1 component, but the last "
                   "dimension of indices has size 0");
   shape.tupleSize = k;
-  if (!data.hasRank())
+  if (!data.hasRank()) {
+    // rank(result) = (q - 1) + (r - b - k), and r >= b + k.
+    shape.minResultRank = q - 1;
     return shape;
+  }
 
   int64_t r = data.getRank();
   if (b + k > r)
@@ -273,6 +326,7 @@ mlir::gather::inferGatherNDShape(Type dataType, Type indicesType,
     shape.dims.push_back({d < b ? d : -1, d});
   for (int64_t d = b + k; d < r; ++d)
     shape.dims.push_back({d, -1});
+  shape.minResultRank = shape.dims.size();
   return shape;
 }
 

@@ -26,8 +26,46 @@ std::optional<int64_t> resolveIndex(int64_t i, int64_t s, GatherMode mode);
 /// `s` (i.e. lies in [-s, s)); then all modes agree with `unchecked`.
 bool isInRange(int64_t lo, int64_t hi, int64_t s);
 
-/// The values of a constant index operand, sign-extended, or std::nullopt.
-std::optional<SmallVector<int64_t>> getConstantIndexValues(Value indices);
+/// Bounded access to a constant index operand. The elements are read in place,
+/// never copied, so a splat costs O(1) whatever its shape; a walk over a
+/// non-splat constant costs what the attribute already stores.
+class ConstantIndices {
+public:
+  /// The constant that `indices` is, or std::nullopt when it is not one.
+  static std::optional<ConstantIndices> match(Value indices);
+
+  /// The number of elements, saturated at INT64_MAX (only a splat has more).
+  int64_t size() const { return numElements; }
+  bool isSplat() const { return attr.isSplat(); }
+  /// The value at row-major position `flat`, sign-extended.
+  int64_t operator[](int64_t flat) const {
+    return attr.getValues<APInt>()[flat].getSExtValue();
+  }
+  /// The first `count` (<= size()) values, row-major, sign-extended, read
+  /// lazily.
+  auto getLeadingValues(int64_t count) const {
+    auto values = attr.getValues<APInt>();
+    return llvm::map_range(
+        llvm::make_range(values.begin(), values.begin() + count),
+        [](const APInt &v) { return v.getSExtValue(); });
+  }
+  /// Every value.
+  auto getValues() const { return getLeadingValues(numElements); }
+  /// The values a check that depends only on a value and on its position
+  /// modulo `period` must see: all of them, or the first `period` of a splat
+  /// (gather_nd: one per tuple component).
+  auto getValuesModulo(int64_t period) const {
+    return getLeadingValues(isSplat() ? std::min(period, numElements)
+                                      : numElements);
+  }
+
+private:
+  ConstantIndices(DenseIntElementsAttr attr, int64_t numElements)
+      : attr(attr), numElements(numElements) {}
+
+  DenseIntElementsAttr attr;
+  int64_t numElements;
+};
 
 /// One index value that selects nothing: its row-major position in `indices`
 /// and the data dimension it indexes.
@@ -38,12 +76,18 @@ struct BadIndex {
   int64_t dimSize;
 };
 
+/// The most elements computeSourcePositions computes (and a folder
+/// materializes).
+constexpr int64_t kMaxMaterializedElements = 4096;
+
 /// For a gather op whose data, indices and result shapes are static, with
-/// index values `indexValues` (row-major): for each result element, the
-/// row-major position of the data element it reads, or -1 for a zero. Fails
-/// with the first index that selects nothing in a mode that does not fill.
+/// constant indices `indices`: for each result element, the row-major
+/// position of the data element it reads, or -1 for a zero. Fails, before any
+/// work, when the result has more than kMaxMaterializedElements elements or
+/// an operand's element count overflows int64_t; fails with the first index
+/// that selects nothing in a mode that does not fill.
 FailureOr<SmallVector<int64_t>>
-computeSourcePositions(Operation *op, ArrayRef<int64_t> indexValues,
+computeSourcePositions(Operation *op, const ConstantIndices &indices,
                        BadIndex *firstBad = nullptr);
 
 /// For a `check`-mode op with constant indices: the first index that

@@ -14,6 +14,8 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpDefinition.h"
 
+#include <optional>
+
 namespace mlir::gather {
 
 /// The operand dimensions that one result dimension equals. At least one is
@@ -27,6 +29,9 @@ struct ResultDimSource {
 struct GatherShape {
   /// False when an operand's rank is unknown so far that the result's rank is.
   bool ranked = false;
+  /// A lower bound on the result's rank that holds for every operand rank the
+  /// rules allow (the result's rank itself when `ranked`).
+  int64_t minResultRank = 0;
   /// Where each result dimension comes from (empty when !ranked).
   SmallVector<ResultDimSource> dims;
   /// `axis` in [0, r) (gather, gather_elements); 0 for gather_nd.
@@ -55,6 +60,10 @@ struct GatherShape {
                                      Value indices,
                                      ArrayRef<int64_t> resultShape) const;
 };
+
+/// The number of elements of the static `shape`, or std::nullopt when it
+/// overflows int64_t (ShapedType::getNumElements wraps silently).
+std::optional<int64_t> getCheckedNumElements(ArrayRef<int64_t> shape);
 
 /// Reports a rule violation; returns failure. The message starts lower-case.
 using ShapeErrorFn = function_ref<LogicalResult(const Twine &)>;
