@@ -39,6 +39,8 @@ if config.gather_sanitizers:
     host_env = ("env LD_PRELOAD=%s ASAN_OPTIONS=%s:detect_leaks=0 "
                 % (config.gather_asan_runtime, asan_options))
     config.environment.setdefault("UBSAN_OPTIONS", "print_stacktrace=1")
+    # tools/gather-fuzz is built with the sanitizers.
+    config.available_features.add("gather-fuzz")
 
 config.substitutions.append(("%gather_lib_dir", config.gather_lib_dir))
 config.substitutions.append(("%gather_obj_root", config.gather_obj_root))
@@ -56,6 +58,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.gather_tools_dir, config.llvm_tools_dir]
 tools = [
     "gather-opt",
+    ToolSubst("gather-fuzz", unresolved="ignore"),
     ToolSubst("mlir-runner", unresolved="fatal"),
     ToolSubst("mlir-translate", unresolved="fatal"),
 ]
