@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Writes gather-fuzz's seed corpus: every .mlir file under test/ and
-examples/ (but test/fuzz-crashes/), split at `// -----` like
+"""Writes gather-fuzz's seed corpus: every .mlir file under test/,
+examples/ and tools/gather-fuzz/seeds/ (edge cases: extreme index values,
+empty and huge dims), but not test/fuzz-crashes/, split at `// -----` like
 -split-input-file does, with comment lines dropped (RUN/CHECK lines are
 noise to the fuzzer), keeping the chunks that mention gather.
 
@@ -28,7 +29,7 @@ def main():
     root, out = sys.argv[1], sys.argv[2]
     os.makedirs(out, exist_ok=True)
     count = 0
-    for top in ("test", "examples"):
+    for top in ("test", "examples", os.path.join("tools", "gather-fuzz", "seeds")):
         for dirpath, dirnames, filenames in os.walk(os.path.join(root, top)):
             # Known crashes are not seeds: the run would stop at the first.
             dirnames[:] = sorted(d for d in dirnames if d != "fuzz-crashes")
