@@ -5,8 +5,9 @@
 #
 # Configures build-fuzz/ (GATHER_ENABLE_FUZZER=ON: ASan, UBSan, libFuzzer
 # coverage), builds only tools/gather-fuzz, and fuzzes on one core for
-# SECONDS, going on past crashes (-fork=1 -ignore_crashes=1). Inputs that
-# crash go to build-fuzz/fuzz/crashes/; the corpus (build-fuzz/fuzz/corpus/)
+# SECONDS, going on past crashes (-fork=1 -ignore_crashes=1), after one
+# in-process replay of the seeds and corpus. Inputs that crash go to
+# build-fuzz/fuzz/crashes/; the corpus (build-fuzz/fuzz/corpus/)
 # grows from run to run. Prints "gather-fuzz: N executions (N/s), N crashes,
 # N timeouts, N out-of-memory" and exits 1 if this run found a crash.
 #
@@ -47,9 +48,24 @@ rm -rf "$out/seeds"
 # and an input that takes 20 s is a timeout report. Neither stops the run.
 # Leak checks stay on (each input gets its own MLIRContext, freed after it).
 log="$out/fuzz.log"
+export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
+
+# Fork mode drops the inputs that crash while it loads the corpus, so first
+# replay the seeds and the corpus once in-process: a crashing seed (a test
+# that breaks a pass) is a finding too. This stops at the first such input.
+replay_crash=0
+if ! "$build/bin/gather-fuzz" -runs=0 -max_len=8192 -rss_limit_mb=2048 \
+    -malloc_limit_mb=1024 -timeout=20 -artifact_prefix="$out/crashes/" \
+    "$out/seeds" "$out/corpus" >"$out/replay.log" 2>&1; then
+  replay_crash=1
+  echo "gather-fuzz: an input of the seeds or corpus crashes:" \
+    "$(grep -m1 -E 'ERROR|runtime error|gather-fuzz: pass' "$out/replay.log" || true)"
+  grep -m1 -E '^Test unit written to|^artifact_prefix' "$out/replay.log" || true
+  echo "  (full report: $out/replay.log)"
+fi
+
 status=0
-ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1} \
-UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
 "$build/bin/gather-fuzz" "$out/corpus" "$out/seeds" \
   -dict="$root/tools/gather-fuzz/gather.dict" \
   -max_len=8192 -rss_limit_mb=2048 -malloc_limit_mb=1024 -timeout=20 \
@@ -67,6 +83,7 @@ cov=$(field '.* cov: ([0-9]+).*'); cov=${cov:-0}
 ooms=$(field '.* oom\/timeout\/crash: ([0-9]+)\/.*'); ooms=${ooms:-0}
 timeouts=$(field '.* oom\/timeout\/crash: [0-9]+\/([0-9]+)\/.*'); timeouts=${timeouts:-0}
 crashes=$(field '.* oom\/timeout\/crash: [0-9]+\/[0-9]+\/([0-9]+) .*'); crashes=${crashes:-0}
+crashes=$((crashes + replay_crash))
 echo "gather-fuzz: $execs executions ($rate/s) in ${seconds}s, coverage $cov," \
   "$crashes crashes, $timeouts timeouts, $ooms out-of-memory (log: $log)"
 if ((crashes > 0 || timeouts > 0 || ooms > 0)); then
