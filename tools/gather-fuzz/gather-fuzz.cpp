@@ -6,6 +6,8 @@
 //   --canonicalize
 //   --gather-shape-inference (with and without refine-function-signatures)
 //   --gather-to-llvm (options picked from a hash of the input)
+// A custom mutator also swaps whole numbers for extreme ones (huge dims,
+// INT64_MIN indices) that byte mutations rarely make.
 // Diagnostics are swallowed: a parse, verify or pass failure is a normal
 // outcome. A crash, an abort, an ASan or UBSan report is a finding, and so is
 // a pass that succeeds but leaves IR that does not verify (the fuzzer aborts
@@ -36,9 +38,14 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cctype>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
+#include <iterator>
+#include <random>
 #include <string>
+#include <vector>
 
 using namespace mlir;
 
@@ -129,7 +136,57 @@ bool onlyPipelineDialects(ModuleOp module) {
               .wasInterrupted();
 }
 
+/// Numbers that break shape and index arithmetic: zero, one, powers of two
+/// whose products overflow int64, the int64 extremes, and a dynamic dim.
+constexpr const char *kInterestingNumbers[] = {
+    "0", "1", "2", "3", "-1", "-2", "?", "65536", "2147483648",
+    "4294967296", "4611686018427387904", "9223372036854775807",
+    "-9223372036854775808"};
+
 } // namespace
+
+extern "C" size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t maxSize);
+
+/// Byte-level mutations seldom turn a dim or an index of valid IR into
+/// another valid but extreme number: one mutation in four replaces a whole
+/// number of the input (or every occurrence of it) by one of
+/// kInterestingNumbers instead.
+extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size,
+                                          size_t maxSize, unsigned seed) {
+  std::minstd_rand rng(seed);
+  if (rng() % 4 != 0)
+    return LLVMFuzzerMutate(data, size, maxSize);
+  std::vector<std::pair<size_t, size_t>> numbers;
+  for (size_t i = 0; i < size;) {
+    if (!std::isdigit(data[i])) {
+      ++i;
+      continue;
+    }
+    size_t begin = (i > 0 && data[i - 1] == '-') ? i - 1 : i;
+    while (i < size && std::isdigit(data[i]))
+      ++i;
+    numbers.emplace_back(begin, i);
+  }
+  if (numbers.empty())
+    return LLVMFuzzerMutate(data, size, maxSize);
+  auto [begin, end] = numbers[rng() % numbers.size()];
+  std::string replacement =
+      kInterestingNumbers[rng() % std::size(kInterestingNumbers)];
+  std::string text(reinterpret_cast<const char *>(data), size);
+  // A type is spelled at each use (signature, op, result): half the time
+  // replace every occurrence of the number, so that the IR still parses.
+  std::string original = text.substr(begin, end - begin);
+  bool everywhere = rng() % 2 == 0;
+  for (auto it = numbers.rbegin(); it != numbers.rend(); ++it)
+    if (it->first == begin ||
+        (everywhere &&
+         text.compare(it->first, it->second - it->first, original) == 0))
+      text.replace(it->first, it->second - it->first, replacement);
+  if (text.size() > maxSize)
+    return LLVMFuzzerMutate(data, size, maxSize);
+  std::memcpy(data, text.data(), text.size());
+  return text.size();
+}
 
 /// LLVM's BumpPtrAllocator poisons the slabs it allocates when its header is
 /// compiled with ASan (here) but unpoisons the pieces it hands out only in
