@@ -99,7 +99,7 @@ fi
 # test/fuzz-crashes/*.mlir is a known open finding and does not fail the run.
 signature() {
   "$build/bin/gather-fuzz" "$1" 2>&1 |
-    grep -m1 -oE '[A-Za-z0-9_.+-]+:[0-9]+:[0-9]+: runtime error: [^:0-9]*[a-z]|ERROR: AddressSanitizer: [a-z-]+|gather-fuzz: pass .*|ERROR: libFuzzer: [a-z-]+' |
+    grep -m1 -oE '[A-Za-z0-9_.+-]+:[0-9]+:[0-9]+: runtime error: [^:0-9]*[a-z]|ERROR: AddressSanitizer: [A-Za-z-]+|gather-fuzz: pass .*|LLVM ERROR: [A-Za-z ]*[a-z]|ERROR: libFuzzer: [a-z -]+' |
     sed -E 's/ +$//' || true
 }
 known=$(sed -n 's|^// signature: ||p' "$root"/test/fuzz-crashes/*.mlir 2>/dev/null || true)
