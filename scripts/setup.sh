@@ -11,6 +11,8 @@ PACKAGES=(
   # Toolchain and LLVM/MLIR 22.
   cmake ninja-build ccache clang-22 lld-22 llvm-22-dev llvm-22-tools
   libmlir-22-dev mlir-22-tools libomp-22-dev
+  # Sanitizer and libFuzzer runtimes (GATHER_ENABLE_SANITIZERS, scripts/fuzz.sh).
+  libclang-rt-22-dev
   # Python package and its tests (Debian's interpreter, /usr/bin/python3).
   python3 python3-dev pybind11-dev python3-numpy python3-pytest
   python3-hypothesis python3-onnx python3-torch

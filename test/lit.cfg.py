@@ -10,17 +10,44 @@ from lit.llvm.subst import ToolSubst
 config.name = "GATHER"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".c", ".cpp", ".test"]
-config.excludes = ["lib", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+# fuzz-crashes/ holds gather-fuzz reproducers (scripts/fuzz.sh), not tests.
+config.excludes = ["lib", "fuzz-crashes", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.gather_obj_root, "test")
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
+
+# GATHER_ENABLE_SANITIZERS: our libraries and tools are built with ASan and
+# UBSan against the shared ASan runtime. Programs the tests compile are linked
+# the same way; uninstrumented hosts that load our libraries (/usr/bin/python3,
+# mlir-runner) preload the runtime, and do not report their own leaks.
+# allow_user_poisoning=0: LLVM's BumpPtrAllocator poisons its slabs when the
+# header is compiled with ASan (our code) and unpoisons what it hands out only
+# when it is too (Debian's libMLIR.so is not), so an allocation made by both
+# halves reads as use-after-poison. See README, "Fuzzing and sanitizers".
+sanitize_link = ""
+host_env = ""
+if config.gather_sanitizers:
+    config.available_features.add("asan")
+    config.available_features.add("ubsan")
+    sanitize_link = (" -fsanitize=address,undefined -shared-libsan -Wl,-rpath,"
+                     + os.path.dirname(config.gather_asan_runtime))
+    asan_options = "allow_user_poisoning=0"
+    if os.environ.get("ASAN_OPTIONS"):
+        asan_options += ":" + os.environ["ASAN_OPTIONS"]
+    config.environment["ASAN_OPTIONS"] = asan_options
+    host_env = ("env LD_PRELOAD=%s ASAN_OPTIONS=%s:detect_leaks=0 "
+                % (config.gather_asan_runtime, asan_options))
+    config.environment.setdefault("UBSAN_OPTIONS", "print_stacktrace=1")
+    # tools/gather-fuzz is built with the sanitizers.
+    config.available_features.add("gather-fuzz")
+
 config.substitutions.append(("%gather_lib_dir", config.gather_lib_dir))
 config.substitutions.append(("%gather_obj_root", config.gather_obj_root))
 config.substitutions.append(("%llvm_lib_dir", config.llvm_lib_dir))
-config.substitutions.append(("%python", config.python_executable))
-config.substitutions.append(("%clangxx", os.path.join(config.llvm_tools_dir, "clang++")))
-config.substitutions.append(("%clang", os.path.join(config.llvm_tools_dir, "clang")))
+config.substitutions.append(("%python", host_env + config.python_executable))
+config.substitutions.append(("%clangxx", os.path.join(config.llvm_tools_dir, "clang++") + sanitize_link))
+config.substitutions.append(("%clang", os.path.join(config.llvm_tools_dir, "clang") + sanitize_link))
 config.substitutions.append(("%mlir_include_dir", config.mlir_include_dir))
 config.substitutions.append(("%gather_src_root",
                              os.path.dirname(config.test_source_root)))
@@ -31,6 +58,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.gather_tools_dir, config.llvm_tools_dir]
 tools = [
     "gather-opt",
+    ToolSubst("gather-fuzz", unresolved="ignore"),
     ToolSubst("mlir-runner", unresolved="fatal"),
     ToolSubst("mlir-translate", unresolved="fatal"),
 ]
@@ -42,7 +70,7 @@ runner_libs = ",".join([
     os.path.join(config.llvm_lib_dir, "libmlir_runner_utils.so"),
     os.path.join(config.llvm_lib_dir, "libmlir_c_runner_utils.so"),
 ])
-mlir_run = (os.path.join(config.llvm_tools_dir, "mlir-runner")
+mlir_run = (host_env + os.path.join(config.llvm_tools_dir, "mlir-runner")
             + " -entry-point-result=void -shared-libs=" + runner_libs)
 config.substitutions.append(("%run_main_omp", mlir_run + "," + os.path.join(
     config.llvm_lib_dir, "libomp.so") + " -e main"))

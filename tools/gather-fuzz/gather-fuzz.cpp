@@ -1,0 +1,246 @@
+//===- gather-fuzz.cpp - libFuzzer target for the gather compiler -*- C++ -*-===//
+//
+// Input: MLIR text. It is parsed with the upstream dialects and the gather
+// dialect registered (as gather-opt registers them), verified, and then each
+// of these runs on its own clone of the module:
+//   --canonicalize
+//   --gather-shape-inference (with and without refine-function-signatures)
+//   --gather-to-llvm (options picked from a hash of the input)
+// A custom mutator also swaps whole numbers for extreme ones (huge dims,
+// INT64_MIN indices) that byte mutations rarely make.
+// Diagnostics are swallowed: a parse, verify or pass failure is a normal
+// outcome. A crash, an abort, an ASan or UBSan report is a finding, and so is
+// a pass that succeeds but leaves IR that does not verify (the fuzzer aborts
+// and names the pass).
+//
+// Reproduce a finding: `gather-fuzz crash-<sha1>` (GATHER_FUZZ_VERBOSE=1
+// prints each pipeline as a gather-opt flag), or `gather-opt` with that flag.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gather/InitAll.h"
+#include "gather/Dialect/Gather/Transforms/Passes.h"
+#include "gather/Pipelines/Pipelines.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassInstrumentation.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cctype>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <iterator>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace mlir;
+
+namespace {
+
+/// Inputs longer than this are not parsed (libFuzzer's -max_len is the
+/// first cap; this one holds when the target is run by hand).
+constexpr size_t kMaxInputBytes = 16 * 1024;
+
+/// The dialects the fuzzed pipelines take as input. A module with an op of
+/// any other dialect is rejected, so the fuzzer does not spend its time (and
+/// report its crashes) in upstream dialects the gather pipeline never sees.
+const llvm::StringSet<> &pipelineDialects() {
+  static const llvm::StringSet<> names = {
+      "builtin", "func",   "arith",   "tensor",  "bufferization",
+      "memref",  "linalg", "affine",  "scf",     "cf",
+      "vector",  "complex", "index",  "math",    "ub",
+      "gather"};
+  return names;
+}
+
+const DialectRegistry &registry() {
+  static const DialectRegistry *registry = [] {
+    auto *r = new DialectRegistry;
+    registerAllDialects(*r);
+    registerAllExtensions(*r);
+    gather::registerAllGatherDialects(*r);
+    return r;
+  }();
+  return *registry;
+}
+
+bool verbose() {
+  static const bool on = std::getenv("GATHER_FUZZ_VERBOSE") != nullptr;
+  return on;
+}
+
+/// A successful pass must leave valid IR: the pass manager's own verifier
+/// would turn invalid IR into a quiet failure, so verify here and abort.
+struct AbortOnInvalidIR : public PassInstrumentation {
+  void runAfterPass(Pass *pass, Operation *op) override {
+    if (succeeded(verify(op)))
+      return;
+    llvm::errs() << "gather-fuzz: pass '" << pass->getArgument()
+                 << "' succeeded but produced IR that does not verify\n";
+    std::abort();
+  }
+};
+
+/// Runs the passes that `build` adds on a clone of `module`.
+template <typename BuildFn>
+void runOnClone(MLIRContext &ctx, ModuleOp module, BuildFn build) {
+  OwningOpRef<ModuleOp> clone = module.clone();
+  PassManager pm(&ctx, ModuleOp::getOperationName());
+  pm.enableVerifier(false);
+  pm.addInstrumentation(std::make_unique<AbortOnInvalidIR>());
+  build(pm);
+  if (verbose()) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    pm.printAsTextualPipeline(os);
+    llvm::errs() << "gather-fuzz: --pass-pipeline='" << text << "'\n";
+  }
+  (void)pm.run(*clone);
+}
+
+bool hasGatherOp(ModuleOp module) {
+  bool found = false;
+  module.walk([&](Operation *op) {
+    StringRef name = op->getName().getStringRef();
+    if (name.starts_with("gather.") || name == "tensor.gather") {
+      found = true;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return found;
+}
+
+bool onlyPipelineDialects(ModuleOp module) {
+  const llvm::StringSet<> &allowed = pipelineDialects();
+  return !module
+              .walk([&](Operation *op) {
+                return allowed.contains(op->getName().getDialectNamespace())
+                           ? WalkResult::advance()
+                           : WalkResult::interrupt();
+              })
+              .wasInterrupted();
+}
+
+/// Numbers that break shape and index arithmetic: zero, one, powers of two
+/// whose products overflow int64, the int64 extremes, and a dynamic dim.
+constexpr const char *kInterestingNumbers[] = {
+    "0", "1", "2", "3", "-1", "-2", "?", "65536", "2147483648",
+    "4294967296", "4611686018427387904", "9223372036854775807",
+    "-9223372036854775808"};
+
+} // namespace
+
+extern "C" size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t maxSize);
+
+/// Byte-level mutations seldom turn a dim or an index of valid IR into
+/// another valid but extreme number: one mutation in four replaces a whole
+/// number of the input (or every occurrence of it) by one of
+/// kInterestingNumbers instead.
+extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size,
+                                          size_t maxSize, unsigned seed) {
+  std::minstd_rand rng(seed);
+  if (rng() % 4 != 0)
+    return LLVMFuzzerMutate(data, size, maxSize);
+  std::vector<std::pair<size_t, size_t>> numbers;
+  for (size_t i = 0; i < size;) {
+    if (!std::isdigit(data[i])) {
+      ++i;
+      continue;
+    }
+    size_t begin = (i > 0 && data[i - 1] == '-') ? i - 1 : i;
+    while (i < size && std::isdigit(data[i]))
+      ++i;
+    numbers.emplace_back(begin, i);
+  }
+  if (numbers.empty())
+    return LLVMFuzzerMutate(data, size, maxSize);
+  auto [begin, end] = numbers[rng() % numbers.size()];
+  std::string replacement =
+      kInterestingNumbers[rng() % std::size(kInterestingNumbers)];
+  std::string text(reinterpret_cast<const char *>(data), size);
+  // A type is spelled at each use (signature, op, result): half the time
+  // replace every occurrence of the number, so that the IR still parses.
+  std::string original = text.substr(begin, end - begin);
+  bool everywhere = rng() % 2 == 0;
+  for (auto it = numbers.rbegin(); it != numbers.rend(); ++it)
+    if (it->first == begin ||
+        (everywhere &&
+         text.compare(it->first, it->second - it->first, original) == 0))
+      text.replace(it->first, it->second - it->first, replacement);
+  if (text.size() > maxSize)
+    return LLVMFuzzerMutate(data, size, maxSize);
+  std::memcpy(data, text.data(), text.size());
+  return text.size();
+}
+
+/// LLVM's BumpPtrAllocator poisons the slabs it allocates when its header is
+/// compiled with ASan (here) but unpoisons the pieces it hands out only in
+/// code compiled with ASan (not Debian's libMLIR.so): without this, the first
+/// attribute both halves allocate is a false use-after-poison.
+extern "C" const char *__asan_default_options() {
+  return "allow_user_poisoning=0";
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  if (size > kMaxInputBytes)
+    return -1;
+  // MLIR's lexer stops at a NUL, as file buffers end in one: libFuzzer's
+  // buffer does not, and the parser would read one byte past it.
+  std::string text(reinterpret_cast<const char *>(data), size);
+
+  MLIRContext ctx(registry(), MLIRContext::Threading::DISABLED);
+  ScopedDiagnosticHandler swallow(&ctx, [](Diagnostic &diag) {
+    if (verbose())
+      llvm::errs() << "gather-fuzz: diagnostic: " << diag << "\n";
+    return success();
+  });
+
+  ParserConfig config(&ctx, /*verifyAfterParse=*/false);
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, config);
+  if (!module || failed(verify(*module)))
+    return 0;
+  // Not worth keeping in the corpus: nothing of ours to exercise.
+  if (!onlyPipelineDialects(*module) || !hasGatherOp(*module))
+    return -1;
+
+  runOnClone(ctx, *module,
+             [](PassManager &pm) { pm.addPass(createCanonicalizerPass()); });
+  runOnClone(ctx, *module, [](PassManager &pm) {
+    pm.addPass(gather::createGatherShapeInference());
+  });
+  runOnClone(ctx, *module, [](PassManager &pm) {
+    gather::GatherShapeInferenceOptions options;
+    options.refineFunctionSignatures = true;
+    pm.addPass(gather::createGatherShapeInference(options));
+  });
+
+  // The lowering's options from the input's hash (FNV-1a, the same in every
+  // process): the same input always runs the same pipeline.
+  uint64_t hash = 14695981039346656037ull;
+  for (size_t i = 0; i < size; ++i)
+    hash = (hash ^ data[i]) * 1099511628211ull;
+  runOnClone(ctx, *module, [&](PassManager &pm) {
+    gather::GatherToLLVMOptions options;
+    options.vectorize = (hash & 3) != 0;
+    options.vectorBits = 128u << ((hash >> 2) % 3);
+    options.parallel = ((hash >> 4) & 7) == 0;
+    options.cInterface = ((hash >> 7) & 1) != 0;
+    gather::buildGatherToLLVMPipeline(pm, options);
+  });
+  return 0;
+}
