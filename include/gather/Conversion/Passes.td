@@ -126,4 +126,41 @@ def ConvertTensorToGather : Pass<"convert-tensor-to-gather"> {
   ];
 }
 
+def ConvertGatherToLinalg : Pass<"convert-gather-to-linalg"> {
+  let summary = "Lower gather ops to upstream linalg, tensor, arith and cf";
+  let description = [{
+    Lowers `gather.gather`, `gather.gather_elements` and `gather.gather_nd`
+    on ranked tensors to upstream ops only, for pipelines that know no
+    other dialect (IREE, torch-mlir); the output compiles with stock
+    `mlir-opt`:
+
+    * one `linalg.generic` over the result shape (into a `tensor.empty`
+      sized by GatherShape) whose body reads the index values with
+      `tensor.extract`, widens them to i64, applies the mode in arith and
+      reads `data` with `tensor.extract`;
+    * modes: negative values count from the end (`i < 0 ? i + s : i`);
+      `clamp` clamps to `[0, s-1]`; `wrap` is Python modulo; `fill` reads
+      inside an `scf.if` only when every component is in range and yields 0
+      otherwise; `unchecked` trusts the index;
+    * `check`: the indices first pass through a `linalg.generic` over their
+      own shape that `cf.assert`s each value in range (message naming the
+      op, the data dimension and its range) and yields it; the gather reads
+      these checked indices, so no data is read before all are validated;
+    * `clamp` and `wrap` `cf.assert` that a dimension indexed is not empty
+      when there are indices;
+    * in every mode but `unchecked`, the shape rules that the verifier could
+      not check because a dim is dynamic (equal batch dims; gather_elements'
+      `indices.shape[d] <= data.shape[d]` off the axis; static result dims)
+      are `cf.assert`ed first.
+
+    Unranked operands are an error (use `gather-shape-inference` or the
+    `gather-to-llvm` pipeline, which dispatches on run-time ranks).
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::cf::ControlFlowDialect",
+    "::mlir::complex::ComplexDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect"
+  ];
+}
+
 #endif // GATHER_CONVERSION_PASSES_TD
