@@ -131,7 +131,8 @@ Value LinalgGatherEmitter::zero(Type type) {
     return complex::ConstantOp::create(b, loc, complex,
                                        b.getArrayAttr({part, part}));
   }
-  return arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(type)));
+  return arith::ConstantOp::create(b, loc,
+                                   cast<TypedAttr>(b.getZeroAttr(type)));
 }
 
 void LinalgGatherEmitter::assertShapeRules(ArrayRef<int64_t> resultShape,
@@ -192,9 +193,9 @@ void LinalgGatherEmitter::assertNotEmpty() {
 
 Value LinalgGatherEmitter::checkIndices(ArrayRef<Value> sizes) {
   int64_t q = indicesType.getRank();
-  Value init = tensor::EmptyOp::create(b, loc,
-                                       tensor::getMixedSizes(b, loc, indices),
-                                       indicesType.getElementType());
+  Value init =
+      tensor::EmptyOp::create(b, loc, tensor::getMixedSizes(b, loc, indices),
+                              indicesType.getElementType());
   AffineMap identity = b.getMultiDimIdentityMap(q);
   auto generic = linalg::GenericOp::create(
       b, loc, TypeRange{init.getType()}, ValueRange{indices}, ValueRange{init},
@@ -213,8 +214,8 @@ Value LinalgGatherEmitter::checkIndices(ArrayRef<Value> sizes) {
           // Component c of each tuple is checked against its own dimension.
           if (tuples)
             ok = arith::OrIOp::create(
-                b, loc,
-                cmp(arith::CmpIPredicate::ne, component, constIndex(c)), ok);
+                b, loc, cmp(arith::CmpIPredicate::ne, component, constIndex(c)),
+                ok);
           int64_t d = shape.indexedDim(c);
           int64_t s = dataType.getDimSize(d);
           std::string range =
@@ -316,8 +317,7 @@ Value LinalgGatherEmitter::gatherAt(ValueRange ivs, ArrayRef<Value> sizes,
 
 Value LinalgGatherEmitter::emit(Type resultType) {
   Type element = dataType.getElementType();
-  SmallVector<OpFoldResult> sizes =
-      shape.getMixedSizes(b, loc, data, indices);
+  SmallVector<OpFoldResult> sizes = shape.getMixedSizes(b, loc, data, indices);
   // The declared result shape where it is static (checked in step 1), the
   // operands' sizes elsewhere.
   auto declared = dyn_cast<RankedTensorType>(resultType);

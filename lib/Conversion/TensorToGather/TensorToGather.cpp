@@ -73,9 +73,9 @@ struct RaiseTensorGather : OpRewritePattern<tensor::GatherOp> {
     if (!llvm::equal(permutation, llvm::seq<int64_t>(0, r))) {
       SmallVector<OpFoldResult> sizes =
           tensor::getMixedSizes(rewriter, loc, data);
-      Value init = tensor::EmptyOp::create(
-          rewriter, loc, applyPermutation(sizes, permutation),
-          sourceType.getElementType());
+      Value init = tensor::EmptyOp::create(rewriter, loc,
+                                           applyPermutation(sizes, permutation),
+                                           sourceType.getElementType());
       data = linalg::TransposeOp::create(rewriter, loc, data, init, permutation)
                  .getResult()[0];
     }
@@ -113,7 +113,8 @@ struct RaiseTensorGather : OpRewritePattern<tensor::GatherOp> {
       // than the declared type); a cast below gives the declared type.
       SmallVector<int64_t> shape;
       for (OpFoldResult size : outputShape)
-        shape.push_back(getConstantIntValue(size).value_or(ShapedType::kDynamic));
+        shape.push_back(
+            getConstantIntValue(size).value_or(ShapedType::kDynamic));
       auto expandedType =
           RankedTensorType::get(shape, sourceType.getElementType());
       result = tensor::ExpandShapeOp::create(rewriter, loc, expandedType,
