@@ -76,3 +76,19 @@ config.substitutions.append(("%run_main_omp", mlir_run + "," + os.path.join(
     config.llvm_lib_dir, "libomp.so") + " -e main"))
 config.substitutions.append(("%run_main", mlir_run + " -e main"))
 config.substitutions.append(("%mlir_run", mlir_run))
+
+# Stock upstream mlir-opt, and the upstream-only pipeline that takes the
+# output of convert-gather-to-linalg (linalg, tensor, arith, scf, cf,
+# complex on tensors) to the LLVM dialect.
+mlir_opt = os.path.join(config.llvm_tools_dir, "mlir-opt")
+config.substitutions.append(("%upstream_to_llvm", mlir_opt + " " + " ".join([
+    "--one-shot-bufferize=\"bufferize-function-boundaries"
+    " function-boundary-type-conversion=identity-layout-map\"",
+    "--convert-linalg-to-loops", "--convert-scf-to-cf",
+    "--expand-strided-metadata", "--lower-affine",
+    "--finalize-memref-to-llvm", "--convert-complex-to-llvm",
+    "--convert-arith-to-llvm", "--convert-index-to-llvm",
+    "--convert-cf-to-llvm", "--convert-func-to-llvm",
+    "--reconcile-unrealized-casts",
+])))
+config.substitutions.append(("%mlir_opt", mlir_opt))

@@ -42,6 +42,8 @@ void mlir::gather::buildGatherToLLVMPipeline(
   lowering.vectorBits = options.vectorBits;
   lowering.parallel = options.parallel;
   lowering.maxUnrankedRank = options.maxUnrankedRank;
+  // Upstream tensor.gather, which MLIR cannot bufferize, becomes gather ops.
+  pm.addPass(createConvertTensorToGather());
   // Ranked results wherever the operands allow; then only what stays
   // unranked needs the run-time rank dispatch.
   pm.addPass(createGatherShapeInference());

@@ -75,4 +75,92 @@ def GatherDefineErrorHandlers
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def ConvertTensorToGather : Pass<"convert-tensor-to-gather"> {
+  let summary = "Raise upstream tensor.gather into gather ops";
+  let description = [{
+    Rewrites every upstream `tensor.gather` (which MLIR cannot bufferize or
+    lower, llvm-project#119805) into a `gather.gather_nd`:
+
+    * data is first permuted with `linalg.transpose` so that the
+      `gather_dims` lead, in order (no transpose when they already do);
+    * the `gather.gather_nd` (batch_dims 0) then gives the rank-reduced
+      result, `indices.shape[:-1]` followed by the dimensions not gathered;
+    * a result that keeps the gathered dims as unit dims (not rank-reduced)
+      is a `tensor.expand_shape` of it;
+    * coordinates of type i8, i16, i32, i64 or `index` are used as they are;
+      other integer widths up to 64 are sign-extended to i64 (`arith.extsi`);
+    * `unique` is a promise about the coordinates that changes nothing here.
+
+    Out-of-range coordinates are undefined for `tensor.gather`; the gather
+    ops get the `mode` option, `check` by default, so that they are caught.
+    `unchecked` trusts them as upstream does.
+
+    Example (gather_dims = [1]):
+
+    ```mlir
+    %r = tensor.gather %data[%idx] gather_dims([1])
+        : (tensor<4x5xf32>, tensor<3x1xindex>) -> tensor<3x4xf32>
+    ```
+    becomes a `linalg.transpose` of `%data` to `tensor<5x4xf32>` and
+    `gather.gather_nd` of it at `%idx`.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::gather::GatherDialect",
+    "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect"
+  ];
+  let options = [
+    Option<"mode", "mode", "::mlir::gather::GatherMode",
+           /*default=*/"::mlir::gather::GatherMode::check",
+           "What an out-of-range coordinate does (undefined upstream)",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::gather::GatherMode::check, "check",
+                        "run-time error (default)"),
+             clEnumValN(::mlir::gather::GatherMode::fill, "fill",
+                        "the slice is zero"),
+             clEnumValN(::mlir::gather::GatherMode::clamp, "clamp",
+                        "clamp to the dimension"),
+             clEnumValN(::mlir::gather::GatherMode::wrap, "wrap",
+                        "Python modulo"),
+             clEnumValN(::mlir::gather::GatherMode::unchecked, "unchecked",
+                        "undefined, as upstream"))}]>,
+  ];
+}
+
+def ConvertGatherToLinalg : Pass<"convert-gather-to-linalg"> {
+  let summary = "Lower gather ops to upstream linalg, tensor, arith and cf";
+  let description = [{
+    Lowers `gather.gather`, `gather.gather_elements` and `gather.gather_nd`
+    on ranked tensors to upstream ops only, for pipelines that know no
+    other dialect (IREE, torch-mlir); the output compiles with stock
+    `mlir-opt`:
+
+    * one `linalg.generic` over the result shape (into a `tensor.empty`
+      sized by GatherShape) whose body reads the index values with
+      `tensor.extract`, widens them to i64, applies the mode in arith and
+      reads `data` with `tensor.extract`;
+    * modes: negative values count from the end (`i < 0 ? i + s : i`);
+      `clamp` clamps to `[0, s-1]`; `wrap` is Python modulo; `fill` reads
+      inside an `scf.if` only when every component is in range and yields 0
+      otherwise; `unchecked` trusts the index;
+    * `check`: the indices first pass through a `linalg.generic` over their
+      own shape that `cf.assert`s each value in range (message naming the
+      op, the data dimension and its range) and yields it; the gather reads
+      these checked indices, so no data is read before all are validated;
+    * `clamp` and `wrap` `cf.assert` that a dimension indexed is not empty
+      when there are indices;
+    * in every mode but `unchecked`, the shape rules that the verifier could
+      not check because a dim is dynamic (equal batch dims; gather_elements'
+      `indices.shape[d] <= data.shape[d]` off the axis; static result dims)
+      are `cf.assert`ed first.
+
+    Unranked operands are an error (use `gather-shape-inference` or the
+    `gather-to-llvm` pipeline, which dispatches on run-time ranks).
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::cf::ControlFlowDialect",
+    "::mlir::complex::ComplexDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect"
+  ];
+}
+
 #endif // GATHER_CONVERSION_PASSES_TD

@@ -1,0 +1,414 @@
+//===- GatherToLinalg.cpp - Lower gather ops to upstream linalg -*- C++ -*-===//
+//
+// A lowering to upstream dialects only (linalg, tensor, arith, scf, cf,
+// complex), for compilers whose pipelines know no others. It trades the
+// affine kernels' vector paths and error hooks for portability:
+//
+//  1. in every mode but `unchecked`, cf.assert the shape rules that the
+//     verifier could not check because a dim is dynamic;
+//  2. `check`: a linalg.generic over the indices asserts each value in range
+//     and yields it; the gather reads these checked indices, so nothing of
+//     data is read before every index passed. `clamp`/`wrap`: assert that no
+//     index selects along an empty dimension;
+//  3. the gather: a linalg.generic over the result shape whose body reads
+//     the index components with tensor.extract, resolves them by the mode in
+//     i64 arith, and reads data with tensor.extract (inside an scf.if for
+//     `fill`).
+//
+// Which operand dimension each result dimension walks, and which data
+// dimension each index component selects along, come from GatherShape.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gather/Conversion/Passes.h"
+#include "gather/Dialect/Gather/IR/GatherOps.h"
+
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::gather {
+#define GEN_PASS_DEF_CONVERTGATHERTOLINALG
+#include "gather/Conversion/Passes.h.inc"
+} // namespace mlir::gather
+
+using namespace mlir;
+using namespace mlir::gather;
+
+namespace {
+
+/// Emits the lowering of one gather op at the builder's insertion point.
+class LinalgGatherEmitter {
+public:
+  LinalgGatherEmitter(OpBuilder &b, GatherOpInterface op,
+                      const GatherShape &shape, Value data, Value indices)
+      : b(b), loc(op->getLoc()), opName(op->getName().getStringRef()),
+        mode(op.getMode()), shape(shape), data(data), indices(indices),
+        dataType(cast<RankedTensorType>(data.getType())),
+        indicesType(cast<RankedTensorType>(indices.getType())),
+        tuples(isa<GatherNDOp>(op)), elements(isa<GatherElementsOp>(op)) {}
+
+  /// The gathered tensor, of the op's result type.
+  Value emit(Type resultType);
+
+private:
+  Value constIndex(int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  }
+  Value constI64(int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
+  }
+  /// Operand sizes, emitted once before the generics that use them.
+  Value dim(Value tensor, int64_t d) {
+    Value &size = dims[{tensor, d}];
+    if (!size)
+      size = getValueOrCreateConstantIndexOp(
+          b, loc, tensor::getMixedSize(b, loc, tensor, d));
+    return size;
+  }
+  Value cmp(arith::CmpIPredicate p, Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, p, x, y);
+  }
+  void check(Value cond, const Twine &msg) {
+    cf::AssertOp::create(b, loc, cond, (opName + ": " + msg).str());
+  }
+  /// The size of the data dimension component `c` selects along, as i64.
+  Value indexedSize(int64_t c) {
+    int64_t d = shape.indexedDim(c);
+    if (!dataType.isDynamicDim(d))
+      return constI64(dataType.getDimSize(d));
+    return arith::IndexCastOp::create(b, loc, b.getI64Type(), dim(data, d));
+  }
+  /// An index element (any integer width or index) as i64, signed.
+  Value toI64(Value raw) {
+    Type type = raw.getType();
+    if (type.isIndex())
+      return arith::IndexCastOp::create(b, loc, b.getI64Type(), raw);
+    if (type.getIntOrFloatBitWidth() < 64)
+      return arith::ExtSIOp::create(b, loc, b.getI64Type(), raw);
+    return raw;
+  }
+  /// -s <= i < 0 means i + s. Cannot overflow: s >= 0 > i.
+  Value normalize(Value i, Value s) {
+    Value negative = cmp(arith::CmpIPredicate::slt, i, constI64(0));
+    return arith::SelectOp::create(b, loc, negative,
+                                   arith::AddIOp::create(b, loc, i, s), i);
+  }
+  /// Whether the normalized n is in [0, s): one unsigned compare.
+  Value inRange(Value n, Value s) {
+    return cmp(arith::CmpIPredicate::ult, n, s);
+  }
+  Value zero(Type type);
+
+  void assertShapeRules(ArrayRef<int64_t> resultShape,
+                        ArrayRef<OpFoldResult> resultSizes);
+  void assertNotEmpty();
+  Value checkIndices(ArrayRef<Value> sizes);
+  /// The subscript into data dimension indexedDim(c) for index value `i`
+  /// (i64) along a dimension of size `s` (i64), and whether it is in range
+  /// (`fill` only; null otherwise).
+  std::pair<Value, Value> resolve(Value i, Value s);
+  /// The body of the gather at result position `ivs`.
+  Value gatherAt(ValueRange ivs, ArrayRef<Value> sizes, Type element);
+
+  OpBuilder &b;
+  Location loc;
+  StringRef opName;
+  GatherMode mode;
+  const GatherShape &shape;
+  Value data, indices;
+  RankedTensorType dataType, indicesType;
+  /// gather_nd: the last indices dim holds the tuples' components.
+  bool tuples;
+  /// gather_elements: data dims off the axis are walked by the indices'.
+  bool elements;
+  DenseMap<std::pair<Value, int64_t>, Value> dims;
+};
+
+Value LinalgGatherEmitter::zero(Type type) {
+  if (auto complex = dyn_cast<ComplexType>(type)) {
+    Attribute part = b.getZeroAttr(complex.getElementType());
+    return complex::ConstantOp::create(b, loc, complex,
+                                       b.getArrayAttr({part, part}));
+  }
+  return arith::ConstantOp::create(b, loc,
+                                   cast<TypedAttr>(b.getZeroAttr(type)));
+}
+
+void LinalgGatherEmitter::assertShapeRules(ArrayRef<int64_t> resultShape,
+                                           ArrayRef<OpFoldResult> resultSizes) {
+  if (mode == GatherMode::unchecked)
+    return;
+  // Only pairs with a dynamic dim: the verifier checked the static ones.
+  auto dynamic = [&](int64_t d) {
+    return dataType.isDynamicDim(d) || indicesType.isDynamicDim(d);
+  };
+  if (elements) {
+    for (int64_t d = 0; d < dataType.getRank(); ++d)
+      if (d != shape.axis && dynamic(d))
+        check(cmp(arith::CmpIPredicate::ule, dim(indices, d), dim(data, d)),
+              "indices dimension " + Twine(d) +
+                  " is larger than data dimension " + Twine(d));
+  } else {
+    for (int64_t d = 0; d < shape.batchDims; ++d)
+      if (dynamic(d))
+        check(cmp(arith::CmpIPredicate::eq, dim(data, d), dim(indices, d)),
+              "batch dimension " + Twine(d) +
+                  " has different sizes in data and indices");
+  }
+  // A result dim the op declares static that the operands leave dynamic.
+  for (auto [d, size] : llvm::enumerate(resultSizes)) {
+    auto value = dyn_cast<Value>(size);
+    if (!value || ShapedType::isDynamic(resultShape[d]))
+      continue;
+    check(cmp(arith::CmpIPredicate::eq, value, constIndex(resultShape[d])),
+          "result dimension " + Twine(d) + " has size " +
+              Twine(resultShape[d]) + ", but the operands give another");
+  }
+}
+
+void LinalgGatherEmitter::assertNotEmpty() {
+  if (mode != GatherMode::clamp && mode != GatherMode::wrap)
+    return;
+  // Any index at all along an empty dimension is an error: assert that the
+  // dimension is not empty or that there are no indices.
+  int64_t positions = indicesType.getRank() - (tuples ? 1 : 0);
+  Value count;
+  for (int64_t c = 0; c < shape.tupleSize; ++c) {
+    int64_t d = shape.indexedDim(c);
+    if (dataType.getDimSize(d) > 0)
+      continue;
+    if (!count) {
+      count = constIndex(1);
+      for (int64_t p = 0; p < positions; ++p)
+        count = arith::MulIOp::create(b, loc, count, dim(indices, p));
+    }
+    Value noIndices = cmp(arith::CmpIPredicate::eq, count, constIndex(0));
+    Value nonEmpty = cmp(arith::CmpIPredicate::ne, dim(data, d), constIndex(0));
+    check(arith::OrIOp::create(b, loc, noIndices, nonEmpty),
+          "an index selects along data dimension " + Twine(d) +
+              ", which is empty (size 0)");
+  }
+}
+
+Value LinalgGatherEmitter::checkIndices(ArrayRef<Value> sizes) {
+  int64_t q = indicesType.getRank();
+  Value init =
+      tensor::EmptyOp::create(b, loc, tensor::getMixedSizes(b, loc, indices),
+                              indicesType.getElementType());
+  AffineMap identity = b.getMultiDimIdentityMap(q);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{init.getType()}, ValueRange{indices}, ValueRange{init},
+      ArrayRef<AffineMap>{identity, identity},
+      SmallVector<utils::IteratorType>(q, utils::IteratorType::parallel),
+      [&](OpBuilder &nested, Location, ValueRange args) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(nested.getInsertionBlock(),
+                            nested.getInsertionPoint());
+        Value i = toI64(args[0]);
+        Value component =
+            tuples ? linalg::IndexOp::create(b, loc, q - 1).getResult()
+                   : Value();
+        for (int64_t c = 0; c < shape.tupleSize; ++c) {
+          Value ok = inRange(normalize(i, sizes[c]), sizes[c]);
+          // Component c of each tuple is checked against its own dimension.
+          if (tuples)
+            ok = arith::OrIOp::create(
+                b, loc, cmp(arith::CmpIPredicate::ne, component, constIndex(c)),
+                ok);
+          int64_t d = shape.indexedDim(c);
+          int64_t s = dataType.getDimSize(d);
+          std::string range =
+              ShapedType::isDynamic(s)
+                  ? "[-size, size - 1] for data dimension " +
+                        std::to_string(d) + " of dynamic size"
+                  : "[" + std::to_string(-s) + ", " + std::to_string(s - 1) +
+                        "] for data dimension " + std::to_string(d) +
+                        " of size " + std::to_string(s);
+          check(ok, "index out of range " + range);
+        }
+        linalg::YieldOp::create(b, loc, args[0]);
+      });
+  return generic.getResult(0);
+}
+
+std::pair<Value, Value> LinalgGatherEmitter::resolve(Value i, Value s) {
+  Value c0 = constI64(0);
+  auto toIndex = [&](Value v) -> Value {
+    return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
+  };
+  if (mode == GatherMode::wrap) {
+    // Python modulo: the remainder takes the divisor's sign. An empty
+    // dimension was asserted against; the max keeps the division defined.
+    Value divisor = arith::MaxSIOp::create(b, loc, s, constI64(1));
+    Value rem = arith::RemSIOp::create(b, loc, i, divisor);
+    Value negative = cmp(arith::CmpIPredicate::slt, rem, c0);
+    Value shifted = arith::AddIOp::create(b, loc, rem, divisor);
+    return {toIndex(arith::SelectOp::create(b, loc, negative, shifted, rem)),
+            nullptr};
+  }
+  Value n = normalize(i, s);
+  switch (mode) {
+  case GatherMode::clamp: {
+    Value upper = arith::SubIOp::create(b, loc, s, constI64(1));
+    Value clamped = arith::MaxSIOp::create(
+        b, loc, arith::MinSIOp::create(b, loc, n, upper), c0);
+    return {toIndex(clamped), nullptr};
+  }
+  case GatherMode::fill: {
+    Value valid = inRange(n, s);
+    return {toIndex(arith::SelectOp::create(b, loc, valid, n, c0)), valid};
+  }
+  case GatherMode::check:     // The indices were checked before.
+  case GatherMode::unchecked: // The caller promised in-range indices.
+  case GatherMode::wrap:
+    break;
+  }
+  return {toIndex(n), nullptr};
+}
+
+Value LinalgGatherEmitter::gatherAt(ValueRange ivs, ArrayRef<Value> sizes,
+                                    Type element) {
+  int64_t r = dataType.getRank(), q = indicesType.getRank();
+  // The result dims that walk each operand dim.
+  SmallVector<Value> dataSub(r), indexSub(q);
+  for (auto [d, src] : llvm::enumerate(shape.dims)) {
+    if (src.dataDim >= 0)
+      dataSub[src.dataDim] = ivs[d];
+    if (src.indicesDim >= 0)
+      indexSub[src.indicesDim] = ivs[d];
+  }
+  // gather_elements: result positions are index positions, and a data dim
+  // off the axis is walked with its indices dim (indices are no larger).
+  if (elements)
+    for (int64_t d = 0; d < r; ++d)
+      if (d != shape.axis)
+        dataSub[d] = indexSub[d];
+
+  Value valid;
+  for (int64_t c = 0; c < shape.tupleSize; ++c) {
+    if (tuples)
+      indexSub[q - 1] = constIndex(c);
+    Value i = toI64(tensor::ExtractOp::create(b, loc, indices, indexSub));
+    auto [subscript, inRange] = resolve(i, sizes[c]);
+    dataSub[shape.indexedDim(c)] = subscript;
+    if (inRange)
+      valid = valid ? arith::AndIOp::create(b, loc, valid, inRange) : inRange;
+  }
+  if (!valid)
+    return tensor::ExtractOp::create(b, loc, data, dataSub);
+  // fill: read only when every component is in range, so that nothing is
+  // read out of bounds even along an empty dimension.
+  auto ifOp = scf::IfOp::create(
+      b, loc, valid,
+      [&](OpBuilder &nested, Location l) {
+        scf::YieldOp::create(
+            nested, l,
+            tensor::ExtractOp::create(nested, l, data, dataSub).getResult());
+      },
+      [&](OpBuilder &nested, Location l) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(nested.getInsertionBlock(),
+                            nested.getInsertionPoint());
+        scf::YieldOp::create(b, l, zero(element));
+      });
+  return ifOp.getResult(0);
+}
+
+Value LinalgGatherEmitter::emit(Type resultType) {
+  Type element = dataType.getElementType();
+  SmallVector<OpFoldResult> sizes = shape.getMixedSizes(b, loc, data, indices);
+  // The declared result shape where it is static (checked in step 1), the
+  // operands' sizes elsewhere.
+  auto declared = dyn_cast<RankedTensorType>(resultType);
+  SmallVector<int64_t> resultShape =
+      declared ? llvm::to_vector(declared.getShape())
+               : SmallVector<int64_t>(sizes.size(), ShapedType::kDynamic);
+  assertShapeRules(resultShape, sizes);
+  SmallVector<OpFoldResult> emptySizes;
+  for (auto [size, declaredSize] : llvm::zip_equal(sizes, resultShape))
+    emptySizes.push_back(ShapedType::isDynamic(declaredSize)
+                             ? size
+                             : OpFoldResult(b.getIndexAttr(declaredSize)));
+
+  assertNotEmpty();
+  SmallVector<Value> axisSizes;
+  for (int64_t c = 0; c < shape.tupleSize; ++c)
+    axisSizes.push_back(indexedSize(c));
+  if (mode == GatherMode::check)
+    indices = checkIndices(axisSizes);
+  Value init = tensor::EmptyOp::create(b, loc, emptySizes, element);
+  int64_t rank = emptySizes.size();
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{init.getType()}, ValueRange{}, ValueRange{init},
+      ArrayRef<AffineMap>{b.getMultiDimIdentityMap(rank)},
+      SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+      [&](OpBuilder &nested, Location, ValueRange) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(nested.getInsertionBlock(),
+                            nested.getInsertionPoint());
+        SmallVector<Value> ivs;
+        for (int64_t d = 0; d < rank; ++d)
+          ivs.push_back(linalg::IndexOp::create(b, loc, d));
+        linalg::YieldOp::create(b, loc, gatherAt(ivs, axisSizes, element));
+      });
+  Value result = generic.getResult(0);
+  if (result.getType() != resultType)
+    result = tensor::CastOp::create(b, loc, resultType, result);
+  return result;
+}
+
+struct GatherToLinalg : OpInterfaceConversionPattern<GatherOpInterface> {
+  using Base::Base;
+
+  LogicalResult
+  matchAndRewrite(GatherOpInterface op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value data = operands[0], indices = operands[1];
+    if (!isa<RankedTensorType>(data.getType()) ||
+        !isa<RankedTensorType>(indices.getType()))
+      return rewriter.notifyMatchFailure(op, "needs ranked operands");
+    FailureOr<GatherShape> shape = op.getGatherShape();
+    if (failed(shape) || !shape->ranked)
+      return rewriter.notifyMatchFailure(op, "op does not verify");
+    LinalgGatherEmitter emitter(rewriter, op, *shape, data, indices);
+    rewriter.replaceOp(op, emitter.emit(op->getResult(0).getType()));
+    return success();
+  }
+};
+
+struct ConvertGatherToLinalgPass
+    : gather::impl::ConvertGatherToLinalgBase<ConvertGatherToLinalgPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    MLIRContext *context = &getContext();
+    WalkResult unranked = getOperation()->walk([](GatherOpInterface op) {
+      if (isa<RankedTensorType>(op.getData().getType()) &&
+          isa<RankedTensorType>(op.getIndices().getType()))
+        return WalkResult::advance();
+      op->emitError("convert-gather-to-linalg needs ranked operands (refine "
+                    "them with gather-shape-inference, or lower with "
+                    "gather-to-llvm, which dispatches on run-time ranks)");
+      return WalkResult::interrupt();
+    });
+    if (unranked.wasInterrupted())
+      return signalPassFailure();
+
+    ConversionTarget target(*context);
+    target.addIllegalDialect<GatherDialect>();
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    RewritePatternSet patterns(context);
+    populateGatherToLinalgPatterns(patterns);
+    ConversionConfig config;
+    config.foldingMode = DialectConversionFoldingMode::Never;
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns), config)))
+      signalPassFailure();
+  }
+};
+} // namespace
+
+void mlir::gather::populateGatherToLinalgPatterns(RewritePatternSet &patterns) {
+  patterns.add<GatherToLinalg>(patterns.getContext());
+}
