@@ -10,7 +10,7 @@ from lit.llvm.subst import ToolSubst
 config.name = "GATHER"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".c", ".cpp", ".test"]
-config.excludes = ["lib", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.excludes = ["lib", "tools", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.gather_obj_root, "test")
 
@@ -31,6 +31,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.gather_tools_dir, config.llvm_tools_dir]
 tools = [
     "gather-opt",
+    "gather-test-opt",
     ToolSubst("mlir-runner", unresolved="fatal"),
     ToolSubst("mlir-translate", unresolved="fatal"),
 ]
