@@ -16,6 +16,7 @@ config.test_exec_root = os.path.join(config.gather_obj_root, "test")
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%gather_lib_dir", config.gather_lib_dir))
+config.substitutions.append(("%gather_tools_dir", config.gather_tools_dir))
 config.substitutions.append(("%gather_obj_root", config.gather_obj_root))
 config.substitutions.append(("%llvm_lib_dir", config.llvm_lib_dir))
 config.substitutions.append(("%python", config.python_executable))
@@ -32,6 +33,8 @@ tool_dirs = [config.gather_tools_dir, config.llvm_tools_dir]
 tools = [
     "gather-opt",
     "gather-test-opt",
+    "gather-reduce",
+    ToolSubst("mlir-opt", unresolved="fatal"),
     ToolSubst("mlir-runner", unresolved="fatal"),
     ToolSubst("mlir-translate", unresolved="fatal"),
 ]
