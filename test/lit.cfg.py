@@ -11,7 +11,7 @@ config.name = "GATHER"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".c", ".cpp", ".test"]
 # fuzz-crashes/ holds gather-fuzz reproducers (scripts/fuzz.sh), not tests.
-config.excludes = ["lib", "fuzz-crashes", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.excludes = ["lib", "tools", "fuzz-crashes", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.gather_obj_root, "test")
 
@@ -43,6 +43,10 @@ if config.gather_sanitizers:
     config.available_features.add("gather-fuzz")
 
 config.substitutions.append(("%gather_lib_dir", config.gather_lib_dir))
+config.substitutions.append(("%gather_tools_dir", config.gather_tools_dir))
+config.substitutions.append(("%cmake", config.cmake_command))
+config.substitutions.append(("%make_program", config.make_program))
+config.substitutions.append(("%llvm_prefix", os.path.dirname(config.llvm_lib_dir)))
 config.substitutions.append(("%gather_obj_root", config.gather_obj_root))
 config.substitutions.append(("%llvm_lib_dir", config.llvm_lib_dir))
 config.substitutions.append(("%python", host_env + config.python_executable))
@@ -59,6 +63,9 @@ tool_dirs = [config.gather_tools_dir, config.llvm_tools_dir]
 tools = [
     "gather-opt",
     ToolSubst("gather-fuzz", unresolved="ignore"),
+    "gather-test-opt",
+    "gather-reduce",
+    ToolSubst("mlir-opt", unresolved="fatal"),
     ToolSubst("mlir-runner", unresolved="fatal"),
     ToolSubst("mlir-translate", unresolved="fatal"),
 ]

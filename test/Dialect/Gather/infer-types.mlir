@@ -1,4 +1,4 @@
-// RUN: gather-opt %s --test-gather-infer-types --split-input-file | FileCheck %s
+// RUN: gather-test-opt %s --test-gather-infer-types --split-input-file | FileCheck %s
 
 // Each op is rebuilt from operands and attributes alone; the result type
 // comes from InferTypeOpInterface, cast back to the written type if it

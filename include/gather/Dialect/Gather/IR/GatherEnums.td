@@ -21,9 +21,30 @@ def Gather_Mode : I32EnumAttr<"GatherMode",
   let genSpecializedAttr = 0;
 }
 
-/// Prints and parses as `#gather<mode fill>`.
+/// Prints and parses as `#gather<mode fill>`: the dialect's attribute syntax
+/// with the mnemonic `mode` and the bare case name. The parser and printer are
+/// hand-written (GatherAttrs.cpp) because mlir-tblgen documents every
+/// declarative attribute format as `#dialect.mnemonic<...>`, which is not
+/// how this attribute is spelled.
 def Gather_ModeAttr : EnumAttr<Gather_Dialect, Gather_Mode, "mode"> {
-  let assemblyFormat = "$value";
+  let summary = "what an out-of-range index does";
+  let description = [{
+    Syntax:
+
+    ```
+    mode-attribute ::= `#gather<mode ` mode-name `>`
+    mode-name      ::= `check` | `fill` | `clamp` | `wrap` | `unchecked`
+    ```
+
+    The `mode` attribute of every gather op. Left out, it is `check`.
+
+    ```mlir
+    %f = gather.gather %v[%i] {mode = #gather<mode fill>}
+        : (tensor<5xi32>, tensor<3xi64>) -> tensor<3xi32>
+    ```
+  }];
+  let assemblyFormat = ?;
+  let hasCustomAssemblyFormat = 1;
 }
 
 #endif // GATHER_DIALECT_GATHER_IR_GATHERENUMS_TD

@@ -81,6 +81,8 @@ class Gather_GatherLikeOp<string mnemonic, list<Trait> traits = []>
 
 defvar Gather_ModeDefault = "::mlir::gather::GatherMode::check";
 
+// Spliced into descriptions with !strconcat: the paste operator `#` after a
+// code literal would take the name itself as text.
 defvar Gather_ModeDoc = [{
     An index value `i` along a dimension of size `s` is first normalized: if
     `-s <= i < 0` it means `i + s` (64-bit arithmetic). A value still outside
@@ -106,7 +108,7 @@ def Gather_GatherOp : Gather_GatherLikeOp<"gather"> {
   // Slices and compositions; mode relaxation is the dialect's (all ops).
   let hasCanonicalizer = 1;
   let summary = "gather slices along one axis (ONNX Gather, OpenVINO Gather-8)";
-  let description = [{
+  let description = !strconcat([{
     Takes slices of `data` along `axis` at the positions given by `indices`.
     With `b = batch_dims` leading batch dimensions shared by `data` and
     `indices`:
@@ -124,7 +126,7 @@ def Gather_GatherOp : Gather_GatherLikeOp<"gather"> {
     * result shape: `data.shape[:axis] + indices.shape[batch_dims:] +
       data.shape[axis+1:]`. Scalar (0-D) indices remove the axis. Rank-0
       data is an error.
-  }] # Gather_ModeDoc # [{
+  }], Gather_ModeDoc, [{
 
     Example (OpenVINO Gather-8 example 2, `batch_dims = 1`, `axis = 1`):
     data `[[1, 2, 3, 4, 5], [6, 7, 8, 9, 10]]`, indices
@@ -137,7 +139,7 @@ def Gather_GatherOp : Gather_GatherLikeOp<"gather"> {
     %f = gather.gather %v[%oob] {mode = #gather<mode fill>}
         : (tensor<5xi32>, tensor<3xi64>) -> tensor<3xi32>
     ```
-  }];
+  }]);
   let arguments = (ins Gather_DataTensor:$data,
                        Gather_IndexTensor:$indices,
                        DefaultValuedAttr<I64Attr, "0">:$axis,
@@ -153,7 +155,7 @@ def Gather_GatherOp : Gather_GatherLikeOp<"gather"> {
 def Gather_GatherElementsOp : Gather_GatherLikeOp<"gather_elements"> {
   let summary = "gather single elements along one axis (ONNX GatherElements, "
                 "torch.gather)";
-  let description = [{
+  let description = !strconcat([{
     Each element of `indices` selects one element of `data` along `axis`:
 
     ```
@@ -166,7 +168,7 @@ def Gather_GatherElementsOp : Gather_GatherLikeOp<"gather_elements"> {
       (torch's rule; ONNX's equal shapes are a special case); along `axis`
       `indices` may be longer or shorter than `data`;
     * the result has the shape of `indices`.
-  }] # Gather_ModeDoc # [{
+  }], Gather_ModeDoc, [{
 
     Example (OpenVINO GatherElements-6 example 2, `axis = 1`):
     data `[[1, 7], [4, 3]]`, indices `[[1, 1, 0], [1, 0, 1]]` give
@@ -176,7 +178,7 @@ def Gather_GatherElementsOp : Gather_GatherLikeOp<"gather_elements"> {
     %r = gather.gather_elements %data[%idx] {axis = 1 : i64}
         : (tensor<2x2xi32>, tensor<2x3xi64>) -> tensor<2x3xi32>
     ```
-  }];
+  }]);
   let arguments = (ins Gather_DataTensor:$data,
                        Gather_IndexTensor:$indices,
                        DefaultValuedAttr<I64Attr, "0">:$axis,
@@ -191,7 +193,7 @@ def Gather_GatherElementsOp : Gather_GatherLikeOp<"gather_elements"> {
 def Gather_GatherNDOp : Gather_GatherLikeOp<"gather_nd"> {
   let summary = "gather slices by N-D index tuples (ONNX GatherND, TF "
                 "gather_nd)";
-  let description = [{
+  let description = !strconcat([{
     The last dimension of `indices` holds index tuples of length
     `k = indices.shape[-1]` into the dimensions `batch_dims .. batch_dims+k-1`
     of `data`; each tuple selects a slice of the remaining dimensions:
@@ -208,7 +210,7 @@ def Gather_GatherNDOp : Gather_GatherLikeOp<"gather_nd"> {
 
     Each component of a tuple is normalized and checked against its own
     dimension.
-  }] # Gather_ModeDoc # [{
+  }], Gather_ModeDoc, [{
 
     Example (ONNX GatherND, `batch_dims = 1`): data
     `[[[0, 1], [2, 3]], [[4, 5], [6, 7]]]`, indices `[[1], [0]]` give
@@ -218,7 +220,7 @@ def Gather_GatherNDOp : Gather_GatherLikeOp<"gather_nd"> {
     %r = gather.gather_nd %data[%idx] {batch_dims = 1 : i64}
         : (tensor<2x2x2xi32>, tensor<2x1xi64>) -> tensor<2x2xi32>
     ```
-  }];
+  }]);
   let arguments = (ins Gather_DataTensor:$data,
                        Gather_IndexTensor:$indices,
                        DefaultValuedAttr<I64Attr, "0">:$batch_dims,
