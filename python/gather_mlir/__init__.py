@@ -45,6 +45,7 @@ import sys
 import numpy as np
 
 from . import _native
+from ._version import __version__
 
 __all__ = ["gather", "gather_elements", "gather_nd", "compile_count"]
 
@@ -54,7 +55,9 @@ _INT64_MAX = np.iinfo(np.int64).max
 
 
 def compile_count():
-    """How many kernels have been compiled in this process (cache misses)."""
+    """How many kernels this process has compiled: the misses of the
+    kernel cache. Calls with the same op, element width, index type, ranks,
+    attributes and mode reuse a kernel (shapes are not part of the key)."""
     return _native.compile_count()
 
 
