@@ -24,6 +24,15 @@ index along an empty dimension, except in ``fill`` mode); ``ValueError`` for
 bad ``axis``/``batch_dims``/shapes/``mode``; ``TypeError`` for unsupported
 dtypes or an ``out`` of the wrong dtype. Nothing is ever read out of bounds.
 
+torch tensors work too (torch is never imported by the package itself):
+CPU tensors are read in place through ``Tensor.numpy()``, strided views
+included, and torch ``data`` gives a torch result (``torch.from_numpy`` of
+the result, no copy). ``torch.bfloat16``, which numpy lacks, moves as its
+16-bit pattern: a gather only moves bits. ``out`` may be a tensor. A tensor
+on another device is a ``TypeError`` (nothing is copied to the CPU behind
+your back) and one that requires grad a ``ValueError``: gathers here record
+no gradient, so pass ``t.detach()`` (or use ``torch.gather``) explicitly.
+
 Kernels are compiled once per (op, element width, index type, ranks,
 attributes, mode) and cached; shapes are dynamic, so new shapes reuse them.
 Calls release the GIL while the kernel runs and are safe from many threads.
@@ -31,10 +40,12 @@ Calls release the GIL while the kernel runs and are safe from many threads.
 """
 
 import operator
+import sys
 
 import numpy as np
 
 from . import _native
+from ._version import __version__
 
 __all__ = ["gather", "gather_elements", "gather_nd", "compile_count"]
 
@@ -44,7 +55,9 @@ _INT64_MAX = np.iinfo(np.int64).max
 
 
 def compile_count():
-    """How many kernels have been compiled in this process (cache misses)."""
+    """How many kernels this process has compiled: the misses of the
+    kernel cache. Calls with the same op, element width, index type, ranks,
+    attributes and mode reuse a kernel (shapes are not part of the key)."""
     return _native.compile_count()
 
 
@@ -121,6 +134,101 @@ def _indices(op, indices, mode, sizes):
     return _contiguous(array)
 
 
+# --- torch tensors -----------------------------------------------------------
+# torch is looked up in sys.modules, never imported: a tensor cannot exist
+# unless its caller imported torch, and numpy callers pay nothing.
+
+
+def _torch():
+    return sys.modules.get("torch")
+
+
+def _is_tensor(value):
+    torch = _torch()
+    return torch is not None and isinstance(value, torch.Tensor)
+
+
+def _carrier(dtype):
+    """The numpy-representable torch dtype of the same width that a torch
+    dtype without a numpy twin moves as (None if it has a twin or none)."""
+    torch = _torch()
+    return {torch.bfloat16: torch.int16}.get(dtype)
+
+
+def _tensor_array(op, name, tensor):
+    """A numpy view of a CPU tensor's elements (its strides, no copy);
+    bfloat16 is viewed as int16. A tensor with a lazy conjugate or negative
+    bit is resolved first (a copy: its storage does not hold its values)."""
+    torch = _torch()
+    if tensor.device.type != "cpu":
+        raise TypeError(f"{op}: {name} is a torch tensor on {tensor.device}; "
+                        f"gather_mlir runs on the CPU: pass {name}.cpu()")
+    if tensor.layout != torch.strided:
+        raise TypeError(f"{op}: {name} is a {tensor.layout} torch tensor; "
+                        "only dense (torch.strided) tensors are supported")
+    if tensor.requires_grad:
+        raise ValueError(f"{op}: {name} requires grad, and gather_mlir "
+                         f"records no gradient: pass {name}.detach() (or "
+                         "use torch.gather)")
+    tensor = tensor.resolve_conj().resolve_neg()
+    carrier = _carrier(tensor.dtype)
+    if carrier is not None:
+        if name == "indices":
+            raise TypeError(f"{op}: indices must have an integer dtype, not "
+                            f"{tensor.dtype}")
+        tensor = tensor.view(carrier)
+    try:
+        return tensor.numpy()
+    except TypeError:
+        raise TypeError(f"{op}: unsupported {name} dtype "
+                        f"{tensor.dtype}") from None
+
+
+def _same(result):
+    return result
+
+
+def _check_out(op, data, out):
+    """The dtype rules numpy cannot check once bfloat16 moves as int16."""
+    data_is_tensor, out_is_tensor = _is_tensor(data), _is_tensor(out)
+    if not out_is_tensor and not isinstance(out, np.ndarray):
+        raise TypeError(f"{op}: out must be a numpy array or a torch "
+                        f"tensor, not {type(out).__name__}")
+    if data_is_tensor and out_is_tensor and out.dtype != data.dtype:
+        raise TypeError(f"{op}: out has dtype {out.dtype}, data has "
+                        f"{data.dtype}")
+    if data_is_tensor and not out_is_tensor and _carrier(data.dtype):
+        raise TypeError(f"{op}: out for {data.dtype} data must be a "
+                        f"{data.dtype} tensor, not a numpy array")
+    if out_is_tensor and not data_is_tensor and _carrier(out.dtype):
+        raise TypeError(f"{op}: out has dtype {out.dtype}, which numpy data "
+                        "cannot have")
+
+
+def _from_torch(op, data, indices, out):
+    """``data``, ``indices`` and ``out`` with CPU torch tensors replaced by
+    numpy views of them, and what turns the native result into the value
+    to return: ``out`` itself if given, else a tensor if ``data`` is one."""
+    if _torch() is None:
+        return data, indices, out, _same
+    if out is not None:
+        _check_out(op, data, out)
+    if _is_tensor(indices):
+        indices = _tensor_array(op, "indices", indices)
+    dtype = data.dtype if _is_tensor(data) else None
+    if dtype is not None:
+        data = _tensor_array(op, "data", data)
+    if out is not None:
+        given = out
+        if _is_tensor(out):
+            out = _tensor_array(op, "out", out)
+        return data, indices, out, lambda result: given
+    if dtype is None:
+        return data, indices, out, _same
+    return (data, indices, out,
+            lambda result: _torch().from_numpy(result).view(dtype))
+
+
 _KERNELS = {"gather": _native.gather,
             "gather_elements": _native.gather_elements,
             "gather_nd": _native.gather_nd}
@@ -135,20 +243,22 @@ def _run(op, data, indices, axis, batch_dims, mode, out):
 _SHARED_DOC = """
     Parameters
     ----------
-    data : array_like
-        bool, int8..int64, uint8..uint64, float16/32/64 or complex64/128.
-    indices : array_like of integers
+    data : array_like or torch.Tensor
+        bool, int8..int64, uint8..uint64, float16/32/64 or complex64/128
+        (and torch.bfloat16 for tensors). CPU tensors are read in place.
+    indices : array_like of integers or torch.Tensor
         Read as signed values; negative values count from the end.
 {attributes}    mode : {{"check", "fill", "clamp", "wrap", "unchecked"}}
         What an index outside ``[-s, s)`` does (see the package docstring).
-    out : numpy.ndarray, optional
-        C-contiguous array of the result's shape and ``data``'s dtype to
-        write into; it is returned.
+    out : numpy.ndarray or torch.Tensor, optional
+        C-contiguous array or CPU tensor of the result's shape and
+        ``data``'s dtype to write into; it is returned.
 
     Returns
     -------
-    numpy.ndarray
-        The gathered values, with ``data``'s dtype.
+    numpy.ndarray or torch.Tensor
+        The gathered values, with ``data``'s dtype: ``out`` if given, else
+        a torch tensor if ``data`` is one, else a numpy array.
 
     Raises
     ------
@@ -156,9 +266,11 @@ _SHARED_DOC = """
         An index out of range in ``check`` mode, or any index along an
         empty dimension (except in ``fill`` mode).
     ValueError
-        Bad {names}, shapes that do not fit, or an unknown ``mode``.
+        Bad {names}, shapes that do not fit, an unknown ``mode``, or a
+        torch tensor that requires grad (pass ``t.detach()``).
     TypeError
-        Unsupported dtypes, or an ``out`` of the wrong dtype.
+        Unsupported dtypes, an ``out`` of the wrong dtype, or a torch tensor
+        that is not on the CPU or not dense.
 """
 
 _ATTRIBUTE_DOC = {
@@ -202,10 +314,11 @@ def gather(data, indices, axis=0, batch_dims=0, mode="check", out=None):
     mode = _mode(mode)
     axis = _attribute("axis", axis)
     batch_dims = _attribute("batch_dims", batch_dims)
+    data, indices, out, wrap = _from_torch("gather", data, indices, out)
     data = _data(data)
     indices = _indices("gather", indices, mode,
                        lambda: _axis_size(data, axis))
-    return _run("gather", data, indices, axis, batch_dims, mode, out)
+    return wrap(_run("gather", data, indices, axis, batch_dims, mode, out))
 
 
 @_documented("axis")
@@ -224,10 +337,12 @@ def gather_elements(data, indices, axis=0, mode="check", out=None):
     """
     mode = _mode(mode)
     axis = _attribute("axis", axis)
+    data, indices, out, wrap = _from_torch("gather_elements", data, indices,
+                                           out)
     data = _data(data)
     indices = _indices("gather_elements", indices, mode,
                        lambda: _axis_size(data, axis))
-    return _run("gather_elements", data, indices, axis, 0, mode, out)
+    return wrap(_run("gather_elements", data, indices, axis, 0, mode, out))
 
 
 @_documented("batch_dims")
@@ -244,6 +359,7 @@ def gather_nd(data, indices, batch_dims=0, mode="check", out=None):
     """
     mode = _mode(mode)
     batch_dims = _attribute("batch_dims", batch_dims)
+    data, indices, out, wrap = _from_torch("gather_nd", data, indices, out)
     data = _data(data)
 
     def sizes():
@@ -251,4 +367,4 @@ def gather_nd(data, indices, batch_dims=0, mode="check", out=None):
         return data.shape[batch_dims:batch_dims + k]
 
     indices = _indices("gather_nd", indices, mode, sizes)
-    return _run("gather_nd", data, indices, 0, batch_dims, mode, out)
+    return wrap(_run("gather_nd", data, indices, 0, batch_dims, mode, out))

@@ -1004,7 +1004,7 @@ private:
 PYBIND11_MODULE(_native, m) {
   m.doc() = "Native core of gather_mlir (see the gather_mlir package).";
 
-  auto bindOp = [&](const char *name, OpKind kind) {
+  auto bindOp = [&](const char *name, OpKind kind, const char *doc) {
     m.def(
         name,
         [kind](py::array data, py::array indices, int64_t axis,
@@ -1013,11 +1013,18 @@ PYBIND11_MODULE(_native, m) {
           return runGather(kind, data, indices, axis, batchDims, mode, out);
         },
         py::arg("data"), py::arg("indices"), py::arg("axis"),
-        py::arg("batch_dims"), py::arg("mode"), py::arg("out"));
+        py::arg("batch_dims"), py::arg("mode"), py::arg("out"), doc);
   };
-  bindOp("gather", OpKind::Gather);
-  bindOp("gather_elements", OpKind::Elements);
-  bindOp("gather_nd", OpKind::ND);
+  bindOp("gather", OpKind::Gather,
+         "gather.gather on numpy arrays, attributes given explicitly; "
+         "gather_mlir.gather is the documented entry point. Checks dtypes, "
+         "layouts, shapes and `out` itself; returns `out` or a new array.");
+  bindOp("gather_elements", OpKind::Elements,
+         "gather.gather_elements on numpy arrays (`batch_dims` is ignored); "
+         "see gather_mlir.gather_elements.");
+  bindOp("gather_nd", OpKind::ND,
+         "gather.gather_nd on numpy arrays (`axis` is ignored); see "
+         "gather_mlir.gather_nd.");
   m.def(
       "compile_count", [] { return KernelCache::get().compileCount(); },
       "Number of kernels compiled so far (the cache's misses).");
@@ -1029,8 +1036,10 @@ A parsed MLIR module (any registered dialect, including gather).
     m.run("gather-to-llvm")
     print(m)
 )doc")
-      .def(py::init<const std::string &>(), py::arg("source"))
-      .def("__str__", &PyModule::str)
+      .def(py::init<const std::string &>(), py::arg("source"),
+           "Parse and verify MLIR text; ValueError with the located "
+           "diagnostics (`<source>:line:col: error: ...`).")
+      .def("__str__", &PyModule::str, "The module as MLIR text.")
       .def("verify", &PyModule::verify,
            "Verify the module; ValueError with the diagnostics.")
       .def("run", &PyModule::run, py::arg("pipeline"),
@@ -1051,9 +1060,14 @@ return None or one new array:
 )doc")
       .def(py::init<PyModule &, const std::string &, int>(),
            py::arg("module"), py::arg("pipeline") = "gather-to-llvm",
-           py::arg("opt_level") = 3)
+           py::arg("opt_level") = 3,
+           "Lower a copy of `module` with `pipeline` and JIT-compile every "
+           "public function at `opt_level` (0..3); ValueError for pipeline "
+           "errors, a bad opt_level or unresolved symbols.")
       .def("call", &PyJitModule::call, py::arg("name"),
-           "Call a public function with arrays; ValueError for a wrong "
-           "count, rank, static dim or layout, TypeError for a wrong dtype; "
-           "IndexError/ValueError for kernel failures.");
+           "Call the public function `name` with arrays (one per memref or "
+           "tensor argument; C-contiguous) and return None or one new "
+           "array. ValueError for a wrong count, rank, static dim or layout, "
+           "TypeError for a wrong dtype; IndexError/ValueError for kernel "
+           "failures.");
 }

@@ -1,0 +1,63 @@
+# Type stubs of gather_mlir (PEP 561; the package ships py.typed).
+# torch is optional at run time: a checker without torch sees Tensor as Any.
+from typing import Literal, TypeVar, overload
+
+import numpy as np
+import torch
+from numpy.typing import ArrayLike
+
+__version__: str
+__all__: list[str]
+
+_Mode = Literal["check", "fill", "clamp", "wrap", "unchecked"]
+MODES: tuple[str, ...]
+
+_Indices = ArrayLike | torch.Tensor
+_Out = TypeVar("_Out", np.ndarray, torch.Tensor)
+
+def compile_count() -> int: ...
+
+# The result is `out` if given, else a tensor for tensor data, else an array.
+@overload
+def gather(data: torch.Tensor, indices: _Indices, axis: int = ...,
+           batch_dims: int = ..., mode: _Mode = ...,
+           out: None = ...) -> torch.Tensor: ...
+@overload
+def gather(data: ArrayLike, indices: _Indices, axis: int = ...,
+           batch_dims: int = ..., mode: _Mode = ...,
+           out: None = ...) -> np.ndarray: ...
+@overload
+def gather(data: ArrayLike | torch.Tensor, indices: _Indices, axis: int,
+           batch_dims: int, mode: _Mode, out: _Out) -> _Out: ...
+@overload
+def gather(data: ArrayLike | torch.Tensor, indices: _Indices, axis: int = ...,
+           batch_dims: int = ..., mode: _Mode = ..., *,
+           out: _Out) -> _Out: ...
+
+@overload
+def gather_elements(data: torch.Tensor, indices: _Indices, axis: int = ...,
+                    mode: _Mode = ..., out: None = ...) -> torch.Tensor: ...
+@overload
+def gather_elements(data: ArrayLike, indices: _Indices, axis: int = ...,
+                    mode: _Mode = ..., out: None = ...) -> np.ndarray: ...
+@overload
+def gather_elements(data: ArrayLike | torch.Tensor, indices: _Indices,
+                    axis: int, mode: _Mode, out: _Out) -> _Out: ...
+@overload
+def gather_elements(data: ArrayLike | torch.Tensor, indices: _Indices,
+                    axis: int = ..., mode: _Mode = ..., *,
+                    out: _Out) -> _Out: ...
+
+@overload
+def gather_nd(data: torch.Tensor, indices: _Indices, batch_dims: int = ...,
+              mode: _Mode = ..., out: None = ...) -> torch.Tensor: ...
+@overload
+def gather_nd(data: ArrayLike, indices: _Indices, batch_dims: int = ...,
+              mode: _Mode = ..., out: None = ...) -> np.ndarray: ...
+@overload
+def gather_nd(data: ArrayLike | torch.Tensor, indices: _Indices,
+              batch_dims: int, mode: _Mode, out: _Out) -> _Out: ...
+@overload
+def gather_nd(data: ArrayLike | torch.Tensor, indices: _Indices,
+              batch_dims: int = ..., mode: _Mode = ..., *,
+              out: _Out) -> _Out: ...
