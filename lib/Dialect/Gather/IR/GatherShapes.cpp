@@ -310,10 +310,15 @@ mlir::gather::inferGatherNDShape(Type dataType, Type indicesType,
   }
 
   int64_t r = data.getRank();
-  if (b + k > r)
+  if (k > r - b) {
+    int64_t needed;
+    std::string rank = llvm::AddOverflow(b, k, needed)
+                           ? (Twine(b) + " + " + Twine(k)).str()
+                           : std::to_string(needed);
     return report("index tuples of length " + Twine(k) + " after " + Twine(b) +
-                  " batch dimensions need data of rank >= " + Twine(b + k) +
+                  " batch dimensions need data of rank >= " + rank +
                   ", but data has rank " + Twine(r));
+  }
   if (failed(checkBatchDims(data, indices, b, report)))
     return failure();
   std::optional<int64_t> tuples = staticProduct(indices, 0, q - 1);
