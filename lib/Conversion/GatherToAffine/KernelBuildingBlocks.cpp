@@ -6,6 +6,8 @@
 
 #include "KernelEmitter.h"
 
+#include "gather/Conversion/Utils/IndexArithmetic.h"
+
 using namespace mlir;
 using namespace mlir::gather;
 using namespace mlir::gather::detail;
@@ -105,12 +107,7 @@ Value KernelEmitter::zero(Type type) {
 }
 
 Value KernelEmitter::constI64Like(Type like, int64_t v) {
-  auto vectorType = dyn_cast<VectorType>(like);
-  if (!vectorType)
-    return constI64(v);
-  auto type = VectorType::get(vectorType.getShape(), b.getI64Type());
-  return arith::ConstantOp::create(
-      b, loc, type, DenseElementsAttr::get(type, b.getI64IntegerAttr(v)));
+  return createI64Like(b, loc, like, v);
 }
 
 Value KernelEmitter::toI64(Value raw) {
@@ -130,20 +127,11 @@ Value KernelEmitter::readIndex(ValueRange subscripts) {
 }
 
 Value KernelEmitter::normalize(Value i, Value s) {
-  if (isa<VectorType>(i.getType()))
-    s = vector::BroadcastOp::create(b, loc, i.getType(), s);
-  Value negative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, i,
-                                         constI64Like(i.getType(), 0));
-  return arith::SelectOp::create(b, loc, negative,
-                                 arith::AddIOp::create(b, loc, i, s), i);
+  return normalizeIndex(b, loc, i, s);
 }
 
 Value KernelEmitter::inRange(Value n, Value s, bool outside) {
-  if (isa<VectorType>(n.getType()))
-    s = vector::BroadcastOp::create(b, loc, n.getType(), s);
-  return arith::CmpIOp::create(
-      b, loc, outside ? arith::CmpIPredicate::uge : arith::CmpIPredicate::ult,
-      n, s);
+  return isIndexInRange(b, loc, n, s, outside);
 }
 
 void KernelEmitter::forEachChunk(
@@ -178,63 +166,10 @@ void KernelEmitter::forEachChunk(
 }
 
 Subscript KernelEmitter::resolve(Value i, Value size) {
-  // Works lane-wise on vectors of indices too: constants and the size are
-  // splat to i's type.
-  auto vectorType = dyn_cast<VectorType>(i.getType());
-  auto constI64 = [&](int64_t v) { return constI64Like(i.getType(), v); };
-  Value s =
-      vectorType ? vector::BroadcastOp::create(b, loc, vectorType, size) : size;
-  Value c0 = constI64(0);
-  auto toIndex = [&](Value v) -> Value {
-    if (vectorType) // vector.gather takes i64 offsets as they are.
-      return v;
-    return arith::IndexCastOp::create(b, loc, b.getIndexType(), v).getResult();
-  };
-  Value n = normalize(i, size);
-  if (mode == GatherMode::wrap) {
-    // Indices in [-s, s) need only the normalization; the remainder (a
-    // division, split into one per lane on vectors) runs only when some
-    // index lies outside.
-    Value inside = inRange(n, size);
-    Value allInside =
-        vectorType ? vector::ReductionOp::create(
-                         b, loc, vector::CombiningKind::AND, inside)
-                         .getResult()
-                   : inside;
-    auto ifOp = scf::IfOp::create(b, loc, TypeRange{n.getType()}, allInside,
-                                  /*withElseRegion=*/true);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
-    scf::YieldOp::create(b, loc, n);
-    b.setInsertionPointToStart(ifOp.elseBlock());
-    // Python modulo: the remainder takes the divisor's sign. Validation has
-    // already rejected s == 0; the max keeps the division defined anyway.
-    Value divisor = arith::MaxSIOp::create(b, loc, s, constI64(1));
-    Value rem = arith::RemSIOp::create(b, loc, i, divisor);
-    Value negative =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, rem, c0);
-    Value shifted = arith::AddIOp::create(b, loc, rem, divisor);
-    scf::YieldOp::create(b, loc,
-                         ValueRange{arith::SelectOp::create(b, loc, negative,
-                                                            shifted, rem)});
-    b.setInsertionPointAfter(ifOp);
-    return {toIndex(ifOp.getResult(0)), nullptr};
-  }
-  switch (mode) {
-  case GatherMode::clamp: {
-    Value upper = arith::SubIOp::create(b, loc, s, constI64(1));
-    Value clamped = arith::MaxSIOp::create(
-        b, loc, arith::MinSIOp::create(b, loc, n, upper), c0);
-    return {toIndex(clamped), nullptr};
-  }
-  case GatherMode::fill: {
-    Value valid = inRange(n, size);
-    return {toIndex(arith::SelectOp::create(b, loc, valid, n, c0)), valid};
-  }
-  case GatherMode::check:     // Validated before the gather runs.
-  case GatherMode::unchecked: // The caller promised in-range indices.
-  case GatherMode::wrap:
-    break;
-  }
-  return {toIndex(n), nullptr};
+  ResolvedIndex r = resolveIndex(b, loc, mode, i, size);
+  // vector.gather takes i64 offsets as they are; loads take an index.
+  if (isa<VectorType>(r.index.getType()))
+    return {r.index, r.valid};
+  return {arith::IndexCastOp::create(b, loc, b.getIndexType(), r.index),
+          r.valid};
 }

@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gather/Conversion/Passes.h"
+#include "gather/Conversion/Utils/IndexArithmetic.h"
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -87,16 +88,6 @@ private:
     if (type.getIntOrFloatBitWidth() < 64)
       return arith::ExtSIOp::create(b, loc, b.getI64Type(), raw);
     return raw;
-  }
-  /// -s <= i < 0 means i + s. Cannot overflow: s >= 0 > i.
-  Value normalize(Value i, Value s) {
-    Value negative = cmp(arith::CmpIPredicate::slt, i, constI64(0));
-    return arith::SelectOp::create(b, loc, negative,
-                                   arith::AddIOp::create(b, loc, i, s), i);
-  }
-  /// Whether the normalized n is in [0, s): one unsigned compare.
-  Value inRange(Value n, Value s) {
-    return cmp(arith::CmpIPredicate::ult, n, s);
   }
   Value zero(Type type);
 
@@ -210,7 +201,8 @@ Value LinalgGatherEmitter::checkIndices(ArrayRef<Value> sizes) {
             tuples ? linalg::IndexOp::create(b, loc, q - 1).getResult()
                    : Value();
         for (int64_t c = 0; c < shape.tupleSize; ++c) {
-          Value ok = inRange(normalize(i, sizes[c]), sizes[c]);
+          Value ok = isIndexInRange(b, loc, normalizeIndex(b, loc, i, sizes[c]),
+                                    sizes[c]);
           // Component c of each tuple is checked against its own dimension.
           if (tuples)
             ok = arith::OrIOp::create(
@@ -233,38 +225,9 @@ Value LinalgGatherEmitter::checkIndices(ArrayRef<Value> sizes) {
 }
 
 std::pair<Value, Value> LinalgGatherEmitter::resolve(Value i, Value s) {
-  Value c0 = constI64(0);
-  auto toIndex = [&](Value v) -> Value {
-    return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
-  };
-  if (mode == GatherMode::wrap) {
-    // Python modulo: the remainder takes the divisor's sign. An empty
-    // dimension was asserted against; the max keeps the division defined.
-    Value divisor = arith::MaxSIOp::create(b, loc, s, constI64(1));
-    Value rem = arith::RemSIOp::create(b, loc, i, divisor);
-    Value negative = cmp(arith::CmpIPredicate::slt, rem, c0);
-    Value shifted = arith::AddIOp::create(b, loc, rem, divisor);
-    return {toIndex(arith::SelectOp::create(b, loc, negative, shifted, rem)),
-            nullptr};
-  }
-  Value n = normalize(i, s);
-  switch (mode) {
-  case GatherMode::clamp: {
-    Value upper = arith::SubIOp::create(b, loc, s, constI64(1));
-    Value clamped = arith::MaxSIOp::create(
-        b, loc, arith::MinSIOp::create(b, loc, n, upper), c0);
-    return {toIndex(clamped), nullptr};
-  }
-  case GatherMode::fill: {
-    Value valid = inRange(n, s);
-    return {toIndex(arith::SelectOp::create(b, loc, valid, n, c0)), valid};
-  }
-  case GatherMode::check:     // The indices were checked before.
-  case GatherMode::unchecked: // The caller promised in-range indices.
-  case GatherMode::wrap:
-    break;
-  }
-  return {toIndex(n), nullptr};
+  ResolvedIndex r = resolveIndex(b, loc, mode, i, s);
+  return {arith::IndexCastOp::create(b, loc, b.getIndexType(), r.index),
+          r.valid};
 }
 
 Value LinalgGatherEmitter::gatherAt(ValueRange ivs, ArrayRef<Value> sizes,
