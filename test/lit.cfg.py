@@ -28,6 +28,7 @@ config.substitutions.append(("%PATH%", config.environment["PATH"]))
 sanitize_link = ""
 host_env = ""
 if config.gather_sanitizers:
+    config.available_features.add("sanitizers")
     config.available_features.add("asan")
     config.available_features.add("ubsan")
     sanitize_link = (" -fsanitize=address,undefined -shared-libsan -Wl,-rpath,"
@@ -82,6 +83,20 @@ mlir_run = (host_env + os.path.join(config.llvm_tools_dir, "mlir-runner")
 config.substitutions.append(("%run_main_omp", mlir_run + "," + os.path.join(
     config.llvm_lib_dir, "libomp.so") + " -e main"))
 config.substitutions.append(("%run_main", mlir_run + " -e main"))
+# For code that aborts (cf.assert): stdout unbuffered so nothing is lost;
+# stdbuf appends its preload after the sanitizer runtime's.
+runner = os.path.join(config.llvm_tools_dir, "mlir-runner")
+config.substitutions.append(("%unbuffered_mlir_run",
+                             mlir_run.replace(runner, "stdbuf -o0 " + runner)))
+# Stock mlir-opt loading our (possibly sanitized) plugin.
+config.substitutions.append(("%plugin_mlir_opt", host_env + os.path.join(
+    config.llvm_tools_dir, "mlir-opt") + " --load-dialect-plugin="
+    + os.path.join(config.gather_lib_dir, "GatherPlugin.so")))
+# A memory limit for tests that must finish in bounded memory; sanitizers
+# reserve terabytes of address space for their shadow, so none there.
+config.substitutions.append(("%limit_memory",
+                             "true" if config.gather_sanitizers
+                             else "ulimit -v 1000000"))
 config.substitutions.append(("%mlir_run", mlir_run))
 
 # Stock upstream mlir-opt, and the upstream-only pipeline that takes the

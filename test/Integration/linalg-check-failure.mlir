@@ -1,11 +1,11 @@
 // RUN: gather-opt %s --convert-gather-to-linalg | %upstream_to_llvm > %t.mlir
 // RUN: %mlir_run -e in_range %t.mlir | FileCheck %s --check-prefix=OK
-// RUN: not --crash stdbuf -o0 %mlir_run -e gather_oob %t.mlir 2>&1 | FileCheck %s --check-prefix=GATHER
-// RUN: not --crash stdbuf -o0 %mlir_run -e gather_elements_oob %t.mlir 2>&1 | FileCheck %s --check-prefix=ELEMENTS
-// RUN: not --crash stdbuf -o0 %mlir_run -e gather_nd_oob %t.mlir 2>&1 | FileCheck %s --check-prefix=ND
-// RUN: not --crash stdbuf -o0 %mlir_run -e clamp_empty_dim %t.mlir 2>&1 | FileCheck %s --check-prefix=EMPTY
-// RUN: not --crash stdbuf -o0 %mlir_run -e batch_dim_mismatch %t.mlir 2>&1 | FileCheck %s --check-prefix=BATCH
-// RUN: not --crash stdbuf -o0 %mlir_run -e elements_rule %t.mlir 2>&1 | FileCheck %s --check-prefix=RULE
+// RUN: not --crash %unbuffered_mlir_run -e gather_oob %t.mlir 2>&1 | FileCheck %s --check-prefix=GATHER
+// RUN: not --crash %unbuffered_mlir_run -e gather_elements_oob %t.mlir 2>&1 | FileCheck %s --check-prefix=ELEMENTS
+// RUN: not --crash %unbuffered_mlir_run -e gather_nd_oob %t.mlir 2>&1 | FileCheck %s --check-prefix=ND
+// RUN: not --crash %unbuffered_mlir_run -e clamp_empty_dim %t.mlir 2>&1 | FileCheck %s --check-prefix=EMPTY
+// RUN: not --crash %unbuffered_mlir_run -e batch_dim_mismatch %t.mlir 2>&1 | FileCheck %s --check-prefix=BATCH
+// RUN: not --crash %unbuffered_mlir_run -e elements_rule %t.mlir 2>&1 | FileCheck %s --check-prefix=RULE
 
 // Through convert-gather-to-linalg and stock mlir-opt, a failed check is a
 // cf.assert: its message (printed with puts on stdout, hence stdbuf -o0

@@ -1,8 +1,8 @@
 // GatherPlugin.so in stock mlir-opt: the dialect parses and prints, and the
 // gather-to-llvm pipeline lowers a module that mlir-runner then runs.
 
-// RUN: mlir-opt %s --load-dialect-plugin=%gather_lib_dir/GatherPlugin.so | FileCheck %s --check-prefix=ROUNDTRIP
-// RUN: mlir-opt %s --load-dialect-plugin=%gather_lib_dir/GatherPlugin.so --load-pass-plugin=%gather_lib_dir/GatherPlugin.so --pass-pipeline="builtin.module(gather-to-llvm)" | %run_main | FileCheck %s
+// RUN: %plugin_mlir_opt %s | FileCheck %s --check-prefix=ROUNDTRIP
+// RUN: %plugin_mlir_opt %s --load-pass-plugin=%gather_lib_dir/GatherPlugin.so --pass-pipeline="builtin.module(gather-to-llvm)" | %run_main | FileCheck %s
 
 // ROUNDTRIP-LABEL: func.func @main
 // ROUNDTRIP: gather.gather %{{.*}}[%{{.*}}] {mode = #gather<mode fill>} : (tensor<5xf32>, tensor<4xi32>) -> tensor<4xf32>

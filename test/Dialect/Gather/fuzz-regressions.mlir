@@ -1,6 +1,6 @@
 // Fuzzer findings: canonicalization of verifier-valid IR with huge, empty or
 // overflowing shapes must finish quickly, in bounded memory, and verify.
-// RUN: ulimit -v 1000000 && timeout 60 gather-opt %s --canonicalize --split-input-file | FileCheck %s
+// RUN: %limit_memory && timeout 60 gather-opt %s --canonicalize --split-input-file | FileCheck %s
 
 //===----------------------------------------------------------------------===//
 // Splat indices are one value, whatever their shape
