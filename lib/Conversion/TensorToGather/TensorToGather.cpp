@@ -33,6 +33,31 @@ static bool isGatherDataElement(Type t) {
          t.isF64();
 }
 
+/// gather_dims first, in order; the other dims keep their order.
+static SmallVector<int64_t> gatherDimsFirst(tensor::GatherOp op) {
+  SmallVector<int64_t> permutation(op.getGatherDims());
+  for (int64_t d = 0; d < op.getSourceType().getRank(); ++d)
+    if (!llvm::is_contained(op.getGatherDims(), d))
+      permutation.push_back(d);
+  return permutation;
+}
+
+/// The gather_nd shape rules on the operands the rewrite would give it:
+/// with `mode` they may reject statically known cases (an index into an
+/// empty dim in check mode), which must be a diagnostic, not a failed
+/// builder.
+static LogicalResult checkRaisedShape(tensor::GatherOp op, GatherMode mode,
+                                      ShapeErrorFn report) {
+  RankedTensorType source = op.getSourceType();
+  auto data = RankedTensorType::get(
+      applyPermutation(source.getShape(), gatherDimsFirst(op)),
+      source.getElementType());
+  auto indices = cast<RankedTensorType>(op.getIndices().getType());
+  return inferGatherNDShape(data, indices.clone(IntegerType::get(
+                                      op.getContext(), 64)),
+                            /*batchDims=*/0, mode, report);
+}
+
 namespace {
 struct RaiseTensorGather : OpRewritePattern<tensor::GatherOp> {
   RaiseTensorGather(MLIRContext *context, GatherMode mode)
@@ -64,11 +89,11 @@ struct RaiseTensorGather : OpRewritePattern<tensor::GatherOp> {
             rewriter, loc, indicesType.clone(rewriter.getI64Type()), indices);
     }
 
+    if (failed(checkRaisedShape(op, mode, nullptr)))
+      return rewriter.notifyMatchFailure(op, "gather_nd's rules reject it");
+
     // Bring gather_dims to the front, in order; the rest keep their order.
-    SmallVector<int64_t> permutation(gatherDims);
-    for (int64_t d = 0; d < r; ++d)
-      if (!llvm::is_contained(gatherDims, d))
-        permutation.push_back(d);
+    SmallVector<int64_t> permutation = gatherDimsFirst(op);
     Value data = op.getSource();
     if (!llvm::equal(permutation, llvm::seq<int64_t>(0, r))) {
       SmallVector<OpFoldResult> sizes =
@@ -134,6 +159,18 @@ struct ConvertTensorToGatherPass
   using Base::Base;
 
   void runOnOperation() override {
+    // What the rules reject statically (every coordinate into an empty dim
+    // in check mode) is an error here, as it is for the gather ops.
+    WalkResult rejected = getOperation()->walk([&](tensor::GatherOp op) {
+      if (!isGatherDataElement(op.getSourceType().getElementType()))
+        return WalkResult::advance();
+      return WalkResult(checkRaisedShape(op, mode, [&](const Twine &message) {
+        return op.emitOpError("cannot be raised to gather.gather_nd: ")
+               << message;
+      }));
+    });
+    if (rejected.wasInterrupted())
+      return signalPassFailure();
     RewritePatternSet patterns(&getContext());
     populateTensorToGatherPatterns(patterns, mode);
     // One walk, no folding: every tensor.gather is rewritten once.
