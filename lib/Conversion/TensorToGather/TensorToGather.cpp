@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gather/Conversion/Passes.h"
+#include "gather/Dialect/Gather/IR/GatherIndexing.h"
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 
 #include "mlir/Dialect/Utils/IndexingUtils.h"
@@ -42,20 +43,33 @@ static SmallVector<int64_t> gatherDimsFirst(tensor::GatherOp op) {
   return permutation;
 }
 
-/// The gather_nd shape rules on the operands the rewrite would give it:
-/// with `mode` they may reject statically known cases (an index into an
-/// empty dim in check mode), which must be a diagnostic, not a failed
-/// builder.
+/// The gather_nd rules on the operands the rewrite would give it: with
+/// `mode` they may reject statically known cases (an index into an empty dim
+/// in check mode, a constant coordinate out of range in check mode), which
+/// must be a diagnostic, not a failed builder or an op that does not verify.
 static LogicalResult checkRaisedShape(tensor::GatherOp op, GatherMode mode,
                                       ShapeErrorFn report) {
   RankedTensorType source = op.getSourceType();
   auto data = RankedTensorType::get(
       applyPermutation(source.getShape(), gatherDimsFirst(op)),
       source.getElementType());
-  auto indices = cast<RankedTensorType>(op.getIndices().getType());
-  return inferGatherNDShape(data, indices.clone(IntegerType::get(
-                                      op.getContext(), 64)),
-                            /*batchDims=*/0, mode, report);
+  auto indices = cast<RankedTensorType>(op.getIndices().getType())
+                     .clone(IntegerType::get(op.getContext(), 64));
+  FailureOr<GatherShape> shape =
+      inferGatherNDShape(data, indices, /*batchDims=*/0, mode, report);
+  if (failed(shape))
+    return failure();
+  std::optional<ConstantIndices> values =
+      ConstantIndices::match(op.getIndices());
+  if (!values)
+    return success();
+  std::optional<BadIndex> bad =
+      findBadConstantIndex(*shape, mode, data, indices, *values);
+  if (!bad)
+    return success();
+  // Named by the source dimension, as the tensor.gather is written.
+  bad->dataDim = op.getGatherDims()[bad->dataDim];
+  return report ? report(bad->describe()) : failure();
 }
 
 namespace {

@@ -85,22 +85,41 @@ static std::optional<OpView> viewOf(Operation *op) {
   return view;
 }
 
+std::string BadIndex::describe() const {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "index " << value << " at indices[";
+  llvm::interleaveComma(position, os);
+  os << "] is out of range [" << -dimSize << ", " << dimSize - 1
+     << "] for data dimension " << dataDim << " of size " << dimSize;
+  return text;
+}
+
 std::optional<BadIndex> mlir::gather::findBadConstantIndex(Operation *op) {
   std::optional<OpView> view = viewOf(op);
-  if (!view || view->mode != GatherMode::check ||
-      !view->indices.hasStaticShape())
+  if (!view)
     return std::nullopt;
   std::optional<ConstantIndices> indices =
       ConstantIndices::match(op->getOperand(1));
   if (!indices)
     return std::nullopt;
-  int64_t k = view->shape.tupleSize;
-  for (auto [flat, value] : llvm::enumerate(indices->getValuesModulo(k))) {
-    int64_t dim = view->shape.indexedDim(flat % k);
-    int64_t size = view->data.getDimSize(dim);
-    if (ShapedType::isDynamic(size) || resolveIndex(value, size, view->mode))
+  return findBadConstantIndex(view->shape, view->mode, view->data,
+                              view->indices, *indices);
+}
+
+std::optional<BadIndex> mlir::gather::findBadConstantIndex(
+    const GatherShape &shape, GatherMode mode, ShapedType data,
+    ShapedType indicesType, const ConstantIndices &indices) {
+  if (mode != GatherMode::check || !shape.ranked || !data.hasRank() ||
+      !indicesType.hasStaticShape())
+    return std::nullopt;
+  int64_t k = shape.tupleSize;
+  for (auto [flat, value] : llvm::enumerate(indices.getValuesModulo(k))) {
+    int64_t dim = shape.indexedDim(flat % k);
+    int64_t size = data.getDimSize(dim);
+    if (ShapedType::isDynamic(size) || resolveIndex(value, size, mode))
       continue;
-    return BadIndex{delinearizeInShape(flat, view->indices.getShape()), value,
+    return BadIndex{delinearizeInShape(flat, indicesType.getShape()), value,
                     dim, size};
   }
   return std::nullopt;

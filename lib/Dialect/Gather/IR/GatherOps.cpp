@@ -66,16 +66,8 @@ template <typename OpTy> static LogicalResult verifyGatherLike(OpTy op) {
 
   // Constant indices that check mode would reject at run time are rejected
   // now, as ONNX Runtime and onnx-mlir do.
-  if (std::optional<BadIndex> bad = findBadConstantIndex(op)) {
-    std::string position;
-    llvm::raw_string_ostream os(position);
-    llvm::interleaveComma(bad->position, os);
-    return op.emitOpError("index ")
-           << bad->value << " at indices[" << position << "] is out of range ["
-           << -bad->dimSize << ", " << bad->dimSize - 1
-           << "] for data dimension " << bad->dataDim << " of size "
-           << bad->dimSize;
-  }
+  if (std::optional<BadIndex> bad = findBadConstantIndex(op))
+    return op.emitOpError(bad->describe());
 
   auto data = cast<ShapedType>(op.getData().getType());
   auto indices = cast<ShapedType>(op.getIndices().getType());

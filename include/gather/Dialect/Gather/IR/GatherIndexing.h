@@ -10,6 +10,7 @@
 #define GATHER_DIALECT_GATHER_IR_GATHERINDEXING_H
 
 #include "gather/Dialect/Gather/IR/GatherDialect.h"
+#include "gather/Dialect/Gather/IR/GatherShapes.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Operation.h"
 
@@ -74,6 +75,10 @@ struct BadIndex {
   int64_t value;
   int64_t dataDim;
   int64_t dimSize;
+
+  /// "index V at indices[P] is out of range [-S, S-1] for data dimension D
+  /// of size S".
+  std::string describe() const;
 };
 
 /// The most elements computeSourcePositions computes (and a folder
@@ -93,6 +98,14 @@ computeSourcePositions(Operation *op, const ConstantIndices &indices,
 /// For a `check`-mode op with constant indices: the first index that
 /// selects nothing along a data dimension of static size.
 std::optional<BadIndex> findBadConstantIndex(Operation *op);
+
+/// The same on the parts of an op (one that may not exist yet, such as the
+/// one a rewrite is about to build): the rules' result `shape`, the operand
+/// types and the constant `indices`.
+std::optional<BadIndex> findBadConstantIndex(const GatherShape &shape,
+                                             GatherMode mode, ShapedType data,
+                                             ShapedType indicesType,
+                                             const ConstantIndices &indices);
 
 } // namespace mlir::gather
 
