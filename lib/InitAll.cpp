@@ -2,6 +2,7 @@
 
 #include "gather/InitAll.h"
 
+#include "gather/Conversion/GatherToAffine/GatherToAffine.h"
 #include "gather/Conversion/Passes.h"
 #include "gather/Dialect/Gather/IR/GatherDialect.h"
 #include "gather/Dialect/Gather/Transforms/BufferizableOpInterfaceImpl.h"
@@ -13,6 +14,7 @@
 void mlir::gather::registerAllGatherDialects(DialectRegistry &registry) {
   registry.insert<GatherDialect>();
   registerBufferizableOpInterfaceExternalModels(registry);
+  registerStreamingFenceExternalModel(registry);
 }
 
 void mlir::gather::registerAllGatherPasses() {

@@ -41,6 +41,7 @@ void mlir::gather::buildGatherToLLVMPipeline(
   lowering.vectorize = options.vectorize;
   lowering.vectorBits = options.vectorBits;
   lowering.parallel = options.parallel;
+  lowering.streamingMinBytes = options.streamingMinBytes;
   lowering.maxUnrankedRank = options.maxUnrankedRank;
   // Upstream tensor.gather, which MLIR cannot bufferize, becomes gather ops.
   pm.addPass(createConvertTensorToGather());

@@ -29,6 +29,12 @@ def ConvertGatherToAffine : Pass<"convert-gather-to-affine", "ModuleOp"> {
       gather_nd (collapsed to one row when contiguous) moves with
       `vector.load`/`vector.store` plus a masked tail, and gather and
       gather_elements along the last axis use `vector.gather`;
+    * rows of 256 bytes or more of a result of at least
+      `streaming-min-bytes` bytes (tested once at run time when sizes are
+      dynamic) are written with non-temporal vector stores that skip the
+      cache: a masked head up to the first vector-aligned element, aligned
+      `vector.store {nontemporal = true}`, a masked tail; an `llvm.fence`
+      follows the loops;
     * with `parallel`, the outermost loop over result slices is an
       `scf.parallel` (each iteration writes its own part of the result);
     * a result stored by `bufferization.materialize_in_destination` into a
@@ -43,8 +49,9 @@ def ConvertGatherToAffine : Pass<"convert-gather-to-affine", "ModuleOp"> {
     "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
     "::mlir::bufferization::BufferizationDialect",
     "::mlir::complex::ComplexDialect", "::mlir::func::FuncDialect",
-    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
-    "::mlir::tensor::TensorDialect", "::mlir::vector::VectorDialect"
+    "::mlir::LLVM::LLVMDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect",
+    "::mlir::vector::VectorDialect"
   ];
   let options = [
     Option<"vectorize", "vectorize", "bool", /*default=*/"true",
@@ -56,6 +63,10 @@ def ConvertGatherToAffine : Pass<"convert-gather-to-affine", "ModuleOp"> {
     Option<"maxUnrankedRank", "max-unranked-rank", "int64_t",
            /*default=*/"4",
            "Highest rank of unranked operands that gets a kernel">,
+    Option<"streamingMinBytes", "streaming-min-bytes", "int64_t",
+           /*default=*/"40 << 20",
+           "Results of at least this many bytes write rows of 256 bytes or "
+           "more with non-temporal stores (-1: never)">,
   ];
 }
 

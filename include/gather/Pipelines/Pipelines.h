@@ -23,6 +23,11 @@ struct GatherToLLVMOptions : public PassPipelineOptions<GatherToLLVMOptions> {
       llvm::cl::desc("Run the outermost gather loop on OpenMP threads "
                      "(link libomp)"),
       llvm::cl::init(false)};
+  PassOptions::Option<int64_t> streamingMinBytes{
+      *this, "streaming-min-bytes",
+      llvm::cl::desc("Results of at least this many bytes write rows of 256 "
+                     "bytes or more with non-temporal stores (-1: never)"),
+      llvm::cl::init(40 << 20)};
   PassOptions::Option<int64_t> maxUnrankedRank{
       *this, "max-unranked-rank",
       llvm::cl::desc("Highest rank of unranked operands that gets a kernel "

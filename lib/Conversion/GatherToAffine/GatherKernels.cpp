@@ -67,6 +67,7 @@ void KernelEmitter::emitGather(const GatherShape &shape) {
       dataPrefix.push_back(s.index);
       copySlice(dataPrefix, ivs, extents, s.valid);
     });
+    finishStreaming();
   });
 }
 
@@ -131,6 +132,7 @@ void KernelEmitter::emitGatherND(const GatherShape &shape) {
       }
       copySlice(dataPrefix, ivs, extents, valid);
     });
+    finishStreaming();
   });
 }
 

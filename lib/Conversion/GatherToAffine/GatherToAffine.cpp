@@ -123,7 +123,12 @@ struct ConvertGatherToAffinePass
     target.addIllegalDialect<GatherDialect>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     RewritePatternSet patterns(context);
-    populateGatherToAffinePatterns(patterns, {vectorize, vectorBits, parallel});
+    GatherLoweringOptions options;
+    options.vectorize = vectorize;
+    options.vectorBits = vectorBits;
+    options.parallel = parallel;
+    options.streamingMinBytes = streamingMinBytes;
+    populateGatherToAffinePatterns(patterns, options);
     // Lower every gather as written: folding belongs to --canonicalize (a
     // constant gather folded here would never reach its kernel).
     ConversionConfig config;

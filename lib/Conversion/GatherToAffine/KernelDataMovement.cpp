@@ -44,6 +44,22 @@ void KernelEmitter::copyRow(ValueRange dataPrefix, ValueRange outPrefix,
     });
     return;
   }
+  if (streaming && !zeros && lanes == vectorLanes(element)) {
+    return ifThenElse(
+        streaming, [&] { copyRowStreaming(dataPrefix, outPrefix, n, lanes); },
+        [&] { copyRowCached(dataPrefix, outPrefix, n, lanes, zeros); });
+  }
+  copyRowCached(dataPrefix, outPrefix, n, lanes, zeros);
+}
+
+void KernelEmitter::copyRowCached(ValueRange dataPrefix, ValueRange outPrefix,
+                                  Value n, int64_t lanes, bool zeros) {
+  Type element = cast<MemRefType>(out.getType()).getElementType();
+  auto at = [](ValueRange prefix, Value j) {
+    SmallVector<Value> s(prefix);
+    s.push_back(j);
+    return s;
+  };
   auto vectorType = VectorType::get({lanes}, element);
   // Long rows are memory-bound: blocks of four vectors keep several loads in
   // flight per iteration.
@@ -85,10 +101,21 @@ SmallVector<Value> KernelEmitter::prepareSlices(int64_t dataFrom,
     return true;
   };
   int64_t rank = cast<MemRefType>(data.getType()).getRank();
-  int64_t outRank = cast<MemRefType>(out.getType()).getRank();
+  SmallVector<Value> extents;
   if (rank - dataFrom < 2 || !contiguous(data) || !contiguous(out) ||
       !collapsible(data, dataFrom) || !collapsible(out, outFrom))
-    return dims(data, dataFrom, rank);
+    extents = dims(data, dataFrom, rank);
+  else
+    extents = collapseSlices(dataFrom, outFrom);
+  if (!extents.empty())
+    streaming = planStreamingStores(extents.back());
+  return extents;
+}
+
+SmallVector<Value> KernelEmitter::collapseSlices(int64_t dataFrom,
+                                                 int64_t outFrom) {
+  int64_t rank = cast<MemRefType>(data.getType()).getRank();
+  int64_t outRank = cast<MemRefType>(out.getType()).getRank();
   auto collapse = [&](Value memref, int64_t from, int64_t r) -> Value {
     SmallVector<ReassociationIndices> groups;
     for (int64_t d = 0; d < from; ++d)
@@ -99,6 +126,54 @@ SmallVector<Value> KernelEmitter::prepareSlices(int64_t dataFrom,
   sliceData = collapse(data, dataFrom, rank);
   sliceOut = collapse(out, outFrom, outRank);
   return {dim(sliceData, dataFrom)};
+}
+
+void KernelEmitter::copyRowStreaming(ValueRange dataPrefix,
+                                     ValueRange outPrefix, Value n,
+                                     int64_t lanes) {
+  Type element = cast<MemRefType>(out.getType()).getElementType();
+  int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
+  int64_t vectorBytes = lanes * elementBytes;
+  auto vectorType = VectorType::get({lanes}, element);
+  auto maskType = VectorType::get({lanes}, b.getI1Type());
+  auto at = [](ValueRange prefix, Value j) {
+    SmallVector<Value> s(prefix);
+    s.push_back(j);
+    return s;
+  };
+  auto maskedCopy = [&](Value j, Value mask) {
+    Value v = vector::MaskedLoadOp::create(b, loc, vectorType, sliceData,
+                                           at(dataPrefix, j), mask,
+                                           zero(vectorType));
+    vector::MaskedStoreOp::create(b, loc, sliceOut, at(outPrefix, j), mask, v);
+  };
+  // Elements before the first vector-aligned one: (-address mod vector
+  // bytes) / element bytes, fewer than a vector.
+  Value misalignment = arith::AndIOp::create(
+      b, loc,
+      arith::SubIOp::create(b, loc, constIndex(0), rowAddress(outPrefix)),
+      constIndex(vectorBytes - 1));
+  Value head = arith::MinUIOp::create(
+      b, loc,
+      arith::DivUIOp::create(b, loc, misalignment, constIndex(elementBytes)),
+      n);
+  ifThenElse(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, head,
+                                   constIndex(0)),
+             [&] {
+               maskedCopy(constIndex(0),
+                          vector::CreateMaskOp::create(b, loc, maskType, head));
+             });
+  Value rest = arith::SubIOp::create(b, loc, n, head);
+  forEachChunk(rest, lanes, /*unroll=*/4, [&](Value j, Value mask, Value) {
+    Value column = arith::AddIOp::create(b, loc, head, j);
+    if (mask)
+      return maskedCopy(column, mask);
+    Value v = vector::LoadOp::create(b, loc, vectorType, sliceData,
+                                     at(dataPrefix, column));
+    vector::StoreOp::create(b, loc, v, sliceOut, at(outPrefix, column),
+                            /*nontemporal=*/true,
+                            b.getI64IntegerAttr(vectorBytes));
+  });
 }
 
 void KernelEmitter::copySlice(ValueRange dataPrefix, ValueRange outPrefix,

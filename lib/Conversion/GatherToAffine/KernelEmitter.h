@@ -5,6 +5,7 @@
 //   KernelBuildingBlocks.cpp  loops, loads and stores, index arithmetic
 //   KernelValidation.cpp      phase 1: run-time shape rules, index checks
 //   KernelDataMovement.cpp    phase 2: rows, slices, vector gathers
+//   KernelCostModel.cpp       which way phase 2 moves data, and when
 //   GatherKernels.cpp         the three ops' loop nests, emitGatherKernel
 //
 //===----------------------------------------------------------------------===//
@@ -168,6 +169,9 @@ private:
   /// The contiguous innermost run of copySlice: vector chunks, masked tail.
   void copyRow(ValueRange dataPrefix, ValueRange outPrefix, Value n,
                bool zeros);
+  /// copyRow through the cache, in vectors of `lanes`.
+  void copyRowCached(ValueRange dataPrefix, ValueRange outPrefix, Value n,
+                     int64_t lanes, bool zeros);
   /// A row of `n` results along the innermost dimension of both `indices`
   /// and `out`, each reading `data` along its innermost dimension (gather
   /// along the last axis, gather_elements along the last axis): vector.gather
@@ -180,8 +184,27 @@ private:
   int64_t vectorLanes(Type element) const;
   /// Prepares copySlice for slices that are data dims [dataFrom, r) and out
   /// dims [outFrom, R): when both are contiguous, views them as one row so
-  /// short trailing dims still fill whole vectors. Returns the extents.
+  /// short trailing dims still fill whole vectors; then lets the cost model
+  /// choose how rows are stored. Returns the extents.
   SmallVector<Value> prepareSlices(int64_t dataFrom, int64_t outFrom);
+  /// The collapsing part of prepareSlices, for slices that allow it.
+  SmallVector<Value> collapseSlices(int64_t dataFrom, int64_t outFrom);
+  /// copyRow with non-temporal stores: a masked vector up to the first
+  /// vector-aligned element of the destination row, aligned streaming
+  /// vectors, a masked tail.
+  void copyRowStreaming(ValueRange dataPrefix, ValueRange outPrefix, Value n,
+                        int64_t lanes);
+  /// Called after the gather loops: orders streaming stores before what the
+  /// caller does next.
+  void finishStreaming();
+
+  //===--- Cost model (KernelCostModel.cpp) -------------------------------===//
+
+  /// Whether rows of `rowLength` elements are written with streaming
+  /// stores: an i1 computed once, before the loops (null: never).
+  Value planStreamingStores(Value rowLength);
+  /// The address of sliceOut[prefix, 0] in bytes, for alignment.
+  Value rowAddress(ValueRange prefix);
 
   OpBuilder &b;
   Operation *op;
@@ -194,6 +217,11 @@ private:
   /// What copySlice reads and writes: data and out, or views of them with
   /// the slice dims collapsed (prepareSlices).
   Value sliceData, sliceOut;
+  /// The cost model's choice for this kernel's rows (null: regular stores).
+  Value streaming;
+  /// sliceOut's strided metadata, for rowAddress (set with `streaming`).
+  Value outBase;
+  SmallVector<Value> outStrides;
 };
 
 /// Whether the innermost dimension of `memref` has unit stride.

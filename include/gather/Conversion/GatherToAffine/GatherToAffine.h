@@ -7,6 +7,7 @@
 #include "mlir/Pass/Pass.h"
 
 namespace mlir {
+class DialectRegistry;
 class RewritePatternSet;
 namespace gather {
 
@@ -20,6 +21,11 @@ struct GatherLoweringOptions {
   /// Make the outermost loop of the gather (not of the validation, which
   /// reports the first bad index) an scf.parallel, for scf-to-openmp.
   bool parallel = false;
+  /// Results of at least this many bytes write their contiguous rows with
+  /// non-temporal (streaming) vector stores, which skip the cache instead of
+  /// first reading every destination line into it; smaller results stay in
+  /// the cache for whoever reads them next. -1 never streams.
+  int64_t streamingMinBytes = 40 << 20;
 };
 
 /// The run-time hooks a kernel calls before it returns without gathering
@@ -49,6 +55,13 @@ void declareErrorHook(OpBuilder &b, Operation *op, StringRef name);
 LogicalResult emitGatherKernel(OpBuilder &b, Operation *op, Value data,
                                Value indices, Value out,
                                const GatherLoweringOptions &options);
+
+/// Gives llvm.fence, which the kernels emit after streaming stores, the
+/// memory effects it has (upstream declares none, and passes such as the
+/// buffer deallocation pipeline reject ops with unknown effects). Kernels
+/// stream only in contexts where this is registered (registerAllGatherDialects
+/// does it).
+void registerStreamingFenceExternalModel(DialectRegistry &registry);
 
 /// Rewrites every gather op under `root` whose data or indices is unranked
 /// into an scf.index_switch on the run-time ranks (up to `maxRank`) whose

@@ -1,0 +1,122 @@
+//===- KernelCostModel.cpp - How phase 2 moves data -------------*- C++ -*-===//
+//
+// The one place that decides between ways of moving the same data, from
+// what is known when the kernel is emitted (element type, static sizes,
+// options) and, where sizes are dynamic, from one test at run time before
+// the loops. Each choice has a pass option that overrides it.
+//
+// Streaming stores: a store to a line that is not in the cache first reads
+// the line (read-for-ownership), so a gather into a large result moves each
+// result byte twice. Non-temporal stores write whole lines without reading
+// them, which pays once the result is larger than the caches would keep
+// anyway, and only for rows long enough to fill whole lines.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelEmitter.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+using namespace mlir;
+using namespace mlir::gather;
+using namespace mlir::gather::detail;
+
+/// Rows shorter than this (four cache lines) are not streamed: partly
+/// written lines cost more than the reads they save.
+static constexpr int64_t kMinStreamingRowBytes = 256;
+
+Value KernelEmitter::planStreamingStores(Value rowLength) {
+  Type element = cast<MemRefType>(out.getType()).getElementType();
+  int64_t lanes = vectorLanes(element);
+  // The fence after the loops is an llvm.fence with memory effects
+  // (registerStreamingFenceExternalModel).
+  std::optional<RegisteredOperationName> fence = RegisteredOperationName::lookup(
+      LLVM::FenceOp::getOperationName(), b.getContext());
+  if (options.streamingMinBytes < 0 || lanes < 2 ||
+      !hasUnitInnerStride(sliceData) || !hasUnitInnerStride(sliceOut) ||
+      !fence || !fence->hasInterface<MemoryEffectOpInterface>())
+    return nullptr;
+  int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
+  std::optional<int64_t> staticRow = getConstantIntValue(rowLength);
+  if (staticRow && *staticRow * elementBytes < kMinStreamingRowBytes)
+    return nullptr;
+  auto outType = cast<MemRefType>(out.getType());
+  if (outType.hasStaticShape()) {
+    std::optional<int64_t> count = getCheckedNumElements(outType.getShape());
+    if (count && *count * elementBytes < options.streamingMinBytes)
+      return nullptr;
+  }
+
+  // At run time: the result's size, the row's, and whether the result's
+  // elements are aligned to their size (then one masked vector reaches an
+  // aligned address in every row).
+  Value bytes = constIndex(elementBytes);
+  for (Value size : dims(out, 0, outType.getRank()))
+    bytes = arith::MulIOp::create(b, loc, bytes, size);
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, sliceOut);
+  Value pointer =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, sliceOut);
+  outBase = arith::AddIOp::create(
+      b, loc, pointer,
+      arith::MulIOp::create(b, loc, metadata.getOffset(),
+                            constIndex(elementBytes)));
+  outStrides = llvm::to_vector_of<Value>(metadata.getStrides());
+  auto atLeast = [&](Value x, int64_t bound) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, x,
+                                 constIndex(bound));
+  };
+  Value large = atLeast(bytes, options.streamingMinBytes);
+  Value longRows = atLeast(
+      arith::MulIOp::create(b, loc, rowLength, constIndex(elementBytes)),
+      kMinStreamingRowBytes);
+  Value aligned = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq,
+      arith::RemUIOp::create(b, loc, outBase, constIndex(elementBytes)),
+      constIndex(0));
+  return arith::AndIOp::create(
+      b, loc, large, arith::AndIOp::create(b, loc, longRows, aligned));
+}
+
+Value KernelEmitter::rowAddress(ValueRange prefix) {
+  int64_t elementBytes =
+      cast<MemRefType>(out.getType()).getElementTypeBitWidth() / 8;
+  Value offset = constIndex(0);
+  for (auto [p, stride] : llvm::zip(prefix, outStrides))
+    offset = arith::AddIOp::create(b, loc, offset,
+                                   arith::MulIOp::create(b, loc, p, stride));
+  return arith::AddIOp::create(
+      b, loc, outBase,
+      arith::MulIOp::create(b, loc, offset, constIndex(elementBytes)));
+}
+
+void KernelEmitter::finishStreaming() {
+  if (!streaming)
+    return;
+  // Streaming stores are weakly ordered: a fence before the caller hands
+  // the result on (a lock-free flag would not order them). Worker threads
+  // of a parallel loop are ordered by the barrier that ends it.
+  ifThenElse(streaming, [&] {
+    LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::seq_cst);
+  });
+}
+
+namespace {
+/// llvm.fence orders memory accesses: model it as reading and writing memory.
+struct FenceMemoryEffects
+    : MemoryEffectOpInterface::ExternalModel<FenceMemoryEffects,
+                                             LLVM::FenceOp> {
+  void getEffects(Operation *op,
+                  SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+                      &effects) const {
+    effects.emplace_back(MemoryEffects::Read::get());
+    effects.emplace_back(MemoryEffects::Write::get());
+  }
+};
+} // namespace
+
+void mlir::gather::registerStreamingFenceExternalModel(
+    DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *context, LLVM::LLVMDialect *) {
+    LLVM::FenceOp::attachInterface<FenceMemoryEffects>(*context);
+  });
+}
