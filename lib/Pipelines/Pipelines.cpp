@@ -42,6 +42,7 @@ void mlir::gather::buildGatherToLLVMPipeline(
   lowering.vectorBits = options.vectorBits;
   lowering.parallel = options.parallel;
   lowering.streamingMinBytes = options.streamingMinBytes;
+  lowering.prefetchDistance = options.prefetchDistance;
   lowering.maxUnrankedRank = options.maxUnrankedRank;
   // Upstream tensor.gather, which MLIR cannot bufferize, becomes gather ops.
   pm.addPass(createConvertTensorToGather());

@@ -1,4 +1,5 @@
 // RUN: gather-opt %s --gather-to-llvm | %run_main | FileCheck %s
+// RUN: gather-opt %s --gather-to-llvm="prefetch-distance=1" | %run_main | FileCheck %s
 // RUN: gather-opt %s --gather-to-llvm="parallel=true" | %run_main_omp | FileCheck %s
 // RUN: gather-opt %s --gather-to-llvm="vectorize=false" | %run_main | FileCheck %s
 

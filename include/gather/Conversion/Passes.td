@@ -35,6 +35,9 @@ def ConvertGatherToAffine : Pass<"convert-gather-to-affine", "ModuleOp"> {
       cache: a masked head up to the first vector-aligned element, aligned
       `vector.store {nontemporal = true}`, a masked tail; an `llvm.fence`
       follows the loops;
+    * with `prefetch-distance` > 0, slices of at most 512 bytes (gather_nd
+      tuples, short rows) are prefetched (`memref.prefetch`) that many index
+      positions ahead along the innermost loop, at the clamped index;
     * with `parallel`, the outermost loop over result slices is an
       `scf.parallel` (each iteration writes its own part of the result);
     * a result stored by `bufferization.materialize_in_destination` into a
@@ -67,6 +70,10 @@ def ConvertGatherToAffine : Pass<"convert-gather-to-affine", "ModuleOp"> {
            /*default=*/"40 << 20",
            "Results of at least this many bytes write rows of 256 bytes or "
            "more with non-temporal stores (-1: never)">,
+    Option<"prefetchDistance", "prefetch-distance", "int64_t",
+           /*default=*/"0",
+           "Prefetch slices of at most 512 bytes this many index positions "
+           "ahead (0: never)">,
   ];
 }
 

@@ -28,6 +28,11 @@ struct GatherToLLVMOptions : public PassPipelineOptions<GatherToLLVMOptions> {
       llvm::cl::desc("Results of at least this many bytes write rows of 256 "
                      "bytes or more with non-temporal stores (-1: never)"),
       llvm::cl::init(40 << 20)};
+  PassOptions::Option<int64_t> prefetchDistance{
+      *this, "prefetch-distance",
+      llvm::cl::desc("Prefetch slices of at most 512 bytes this many index "
+                     "positions ahead (0: never)"),
+      llvm::cl::init(0)};
   PassOptions::Option<int64_t> maxUnrankedRank{
       *this, "max-unranked-rank",
       llvm::cl::desc("Highest rank of unranked operands that gets a kernel "

@@ -59,10 +59,23 @@ void KernelEmitter::emitGather(const GatherShape &shape) {
     // Loop over the result's leading dims: data[:axis] then indices[b:].
     SmallVector<Value> ubs = dims(out, 0, a + q - bd);
     SmallVector<Value> extents = prepareSlices(a + 1, a + q - bd);
+    // The innermost loop walks indices when there is an index dim past
+    // the batch dims; then slices can be prefetched ahead along it.
+    if (q > bd)
+      prefetching = planPrefetch(extents, axisSize);
+    auto indexAt = [&](ValueRange ivs) {
+      SmallVector<Value> at(ivs.take_front(bd));
+      at.append(ivs.begin() + a, ivs.end());
+      return at;
+    };
     parallelNest(ubs, [&](ValueRange ivs) {
-      SmallVector<Value> indexAt(ivs.take_front(bd));
-      indexAt.append(ivs.begin() + a, ivs.end());
-      Subscript s = resolve(readIndex(indexAt), axisSize);
+      prefetchAhead(ivs, ubs.back(), [&](ValueRange ahead) {
+        SmallVector<Value> prefix(ahead.take_front(a));
+        prefix.push_back(
+            clampedSubscript(readIndex(indexAt(ahead)), axisSize));
+        return prefix;
+      });
+      Subscript s = resolve(readIndex(indexAt(ivs)), axisSize);
       SmallVector<Value> dataPrefix(ivs.take_front(a));
       dataPrefix.push_back(s.index);
       copySlice(dataPrefix, ivs, extents, s.valid);
@@ -120,7 +133,17 @@ void KernelEmitter::emitGatherND(const GatherShape &shape) {
       validate(dims(indices, 0, q - 1), sizes, tuple, validateShapes(shape));
   guarded(ok, [&] {
     SmallVector<Value> extents = prepareSlices(bd + k, q - 1);
-    parallelNest(dims(out, 0, q - 1), [&](ValueRange ivs) {
+    SmallVector<Value> ubs = dims(out, 0, q - 1);
+    // The innermost loop walks index tuples unless they are all batch.
+    if (q - 1 > bd)
+      prefetching = planPrefetch(extents, sizes);
+    parallelNest(ubs, [&](ValueRange ivs) {
+      prefetchAhead(ivs, ubs.back(), [&](ValueRange ahead) {
+        SmallVector<Value> prefix(ahead.take_front(bd));
+        for (const IndexComponent &c : tuple(ahead))
+          prefix.push_back(clampedSubscript(c.value, c.size));
+        return prefix;
+      });
       SmallVector<Value> dataPrefix(ivs.take_front(bd));
       Value valid;
       for (const IndexComponent &c : tuple(ivs)) {

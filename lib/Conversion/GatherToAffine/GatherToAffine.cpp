@@ -128,6 +128,7 @@ struct ConvertGatherToAffinePass
     options.vectorBits = vectorBits;
     options.parallel = parallel;
     options.streamingMinBytes = streamingMinBytes;
+    options.prefetchDistance = prefetchDistance;
     populateGatherToAffinePatterns(patterns, options);
     // Lower every gather as written: folding belongs to --canonicalize (a
     // constant gather folded here would never reach its kernel).

@@ -15,6 +15,8 @@
 
 #include "KernelEmitter.h"
 
+#include "gather/Conversion/Utils/IndexArithmetic.h"
+
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
 using namespace mlir;
@@ -87,6 +89,67 @@ Value KernelEmitter::rowAddress(ValueRange prefix) {
   return arith::AddIOp::create(
       b, loc, outBase,
       arith::MulIOp::create(b, loc, offset, constIndex(elementBytes)));
+}
+
+/// Slices longer than this (eight cache lines) are left to the hardware
+/// prefetcher, which streams within a row.
+static constexpr int64_t kMaxPrefetchSliceBytes = 512;
+
+Value KernelEmitter::planPrefetch(ArrayRef<Value> extents,
+                                  ArrayRef<Value> indexedSizes) {
+  Type element = cast<MemRefType>(data.getType()).getElementType();
+  int64_t elementBytes =
+      isa<ComplexType>(element)
+          ? 2 * cast<ComplexType>(element).getElementType().getIntOrFloatBitWidth() / 8
+          : std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
+  if (options.prefetchDistance <= 0)
+    return nullptr;
+  int64_t staticBytes = elementBytes;
+  Value bytes = constIndex(elementBytes);
+  for (Value extent : extents) {
+    std::optional<int64_t> c = getConstantIntValue(extent);
+    if (c && (*c > kMaxPrefetchSliceBytes ||
+              (staticBytes *= *c) > kMaxPrefetchSliceBytes))
+      return nullptr;
+    bytes = b.createOrFold<arith::MulIOp>(loc, bytes, extent);
+  }
+  Value worth = b.createOrFold<arith::CmpIOp>(
+      loc, arith::CmpIPredicate::ule, bytes,
+      constIndex(kMaxPrefetchSliceBytes));
+  for (Value size : indexedSizes)
+    worth = b.createOrFold<arith::AndIOp>(
+        loc, worth,
+        b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::sgt, size,
+                                      constI64(0)));
+  return worth;
+}
+
+void KernelEmitter::prefetchAhead(
+    ValueRange ivs, Value ub,
+    function_ref<SmallVector<Value>(ValueRange)> slicePrefix) {
+  if (!prefetching || getConstantIntValue(prefetching) == 0)
+    return;
+  Value next = arith::AddIOp::create(b, loc, ivs.back(),
+                                     constIndex(options.prefetchDistance));
+  Value inRange = arith::AndIOp::create(
+      b, loc, prefetching,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, next, ub));
+  ifThenElse(inRange, [&] {
+    SmallVector<Value> ahead(ivs);
+    ahead.back() = next;
+    SmallVector<Value> at = slicePrefix(ahead);
+    int64_t rank = cast<MemRefType>(sliceData.getType()).getRank();
+    while (static_cast<int64_t>(at.size()) < rank)
+      at.push_back(constIndex(0));
+    memref::PrefetchOp::create(b, loc, sliceData, at, b.getBoolAttr(false),
+                               b.getI32IntegerAttr(3), b.getBoolAttr(true));
+  });
+}
+
+Value KernelEmitter::clampedSubscript(Value i, Value s) {
+  return arith::IndexCastOp::create(
+      b, loc, b.getIndexType(),
+      resolveIndex(b, loc, GatherMode::clamp, i, s).index);
 }
 
 void KernelEmitter::finishStreaming() {

@@ -205,6 +205,21 @@ private:
   Value planStreamingStores(Value rowLength);
   /// The address of sliceOut[prefix, 0] in bytes, for alignment.
   Value rowAddress(ValueRange prefix);
+  /// Whether the slices of `extents` (after prepareSlices) are prefetched
+  /// options.prefetchDistance index positions ahead: an i1 computed once,
+  /// before the loops (null: never). `indexedSizes` are the sizes (i64) of
+  /// the data dims the indices select along: none may be empty.
+  Value planPrefetch(ArrayRef<Value> extents, ArrayRef<Value> indexedSizes);
+
+  /// Inside the loops over index positions `ivs`, whose innermost runs to
+  /// `ub`: prefetches the slice that the position prefetchDistance further
+  /// along the innermost loop reads (when there is one and `prefetching`).
+  /// `slicePrefix` gives the data subscripts of a position's slice; indices
+  /// are clamped there, so even a bad one names an element of data.
+  void prefetchAhead(ValueRange ivs, Value ub,
+                     function_ref<SmallVector<Value>(ValueRange)> slicePrefix);
+  /// An index value clamped into a dimension of size `s` (> 0), as an index.
+  Value clampedSubscript(Value i, Value s);
 
   OpBuilder &b;
   Operation *op;
@@ -219,6 +234,8 @@ private:
   Value sliceData, sliceOut;
   /// The cost model's choice for this kernel's rows (null: regular stores).
   Value streaming;
+  /// The cost model's choice of prefetching slices (null: never).
+  Value prefetching;
   /// sliceOut's strided metadata, for rowAddress (set with `streaming`).
   Value outBase;
   SmallVector<Value> outStrides;

@@ -26,6 +26,13 @@ struct GatherLoweringOptions {
   /// first reading every destination line into it; smaller results stay in
   /// the cache for whoever reads them next. -1 never streams.
   int64_t streamingMinBytes = 40 << 20;
+  /// Slices of at most 512 bytes (gather_nd tuples, short rows) are
+  /// prefetched this many index positions ahead: the hardware prefetcher
+  /// follows a long row by itself, but not jumps from slice to slice.
+  /// 0 never prefetches: the default, as on the development machine (2 MiB
+  /// L2, 260 MiB L3) every distance from 4 to 64 cost 5-25% (gather_nd
+  /// 512x512x32 f32 with 65536 pairs; 65536 rows of 1,000,000x64 f32).
+  int64_t prefetchDistance = 0;
 };
 
 /// The run-time hooks a kernel calls before it returns without gathering
