@@ -41,6 +41,7 @@ void mlir::gather::buildGatherToLLVMPipeline(
   lowering.vectorize = options.vectorize;
   lowering.vectorBits = options.vectorBits;
   lowering.parallel = options.parallel;
+  lowering.parallelMinBytes = options.parallelMinBytes;
   lowering.streamingMinBytes = options.streamingMinBytes;
   lowering.prefetchDistance = options.prefetchDistance;
   lowering.maxUnrankedRank = options.maxUnrankedRank;
@@ -70,8 +71,11 @@ void mlir::gather::buildGatherToLLVMPipeline(
   pm.addPass(createCSEPass());
   pm.addPass(createLoopInvariantCodeMotionPass());
   pm.addPass(createLowerAffinePass());
-  if (options.parallel)
-    pm.addPass(createConvertSCFToOpenMPPass());
+  if (options.parallel) {
+    ConvertSCFToOpenMPPassOptions openmp;
+    openmp.numThreads = options.numThreads;
+    pm.addPass(createConvertSCFToOpenMPPass(openmp));
+  }
   if (options.cInterface)
     pm.addPass(createGatherEmitCInterface());
 

@@ -1,6 +1,6 @@
 // RUN: gather-opt %s --gather-to-llvm | %run_main | FileCheck %s
 // RUN: gather-opt %s --gather-to-llvm="prefetch-distance=1" | %run_main | FileCheck %s
-// RUN: gather-opt %s --gather-to-llvm="parallel=true" | %run_main_omp | FileCheck %s
+// RUN: gather-opt %s --gather-to-llvm="parallel=true parallel-min-bytes=0" | %run_main_omp | FileCheck %s
 // RUN: gather-opt %s --gather-to-llvm="vectorize=false" | %run_main | FileCheck %s
 
 // Every mode with negative and out-of-range indices, including INT64_MIN and

@@ -1,5 +1,5 @@
 // RUN: gather-opt %s --gather-to-llvm="streaming-min-bytes=0" | %run_main | FileCheck %s
-// RUN: gather-opt %s --gather-to-llvm="streaming-min-bytes=0 parallel=true" | %run_main_omp | FileCheck %s
+// RUN: gather-opt %s --gather-to-llvm="streaming-min-bytes=0 parallel=true parallel-min-bytes=0" | %run_main_omp | FileCheck %s
 
 /// Streaming (non-temporal) row stores, forced on for a small result: rows
 /// of 67 f32 (268 bytes) into a destination whose rows start at different

@@ -293,7 +293,7 @@ def test_jit_parallel_lowering_loads_openmp():
     out = run_isolated("""
         import numpy as np
         from gather_mlir.compiler import JitModule, Module
-        jit = JitModule(Module(ir), "gather-to-llvm{parallel=true}")
+        jit = JitModule(Module(ir), "gather-to-llvm{parallel=true parallel-min-bytes=0}")
         data = np.arange(3000, dtype=np.float32).reshape(1000, 3)
         idx = np.arange(1000)[::-1].copy()
         assert (jit.call("rows", data, idx) == data[idx]).all()

@@ -39,7 +39,10 @@ def ConvertGatherToAffine : Pass<"convert-gather-to-affine", "ModuleOp"> {
       tuples, short rows) are prefetched (`memref.prefetch`) that many index
       positions ahead along the innermost loop, at the clamped index;
     * with `parallel`, the outermost loop over result slices is an
-      `scf.parallel` (each iteration writes its own part of the result);
+      `scf.parallel` (each iteration writes its own part of the result) for
+      results of at least `parallel-min-bytes` bytes; smaller ones keep a
+      serial nest (both are emitted when sizes are dynamic, chosen by one
+      test at run time);
     * a result stored by `bufferization.materialize_in_destination` into a
       memref is computed in that memref;
     * a gather on unranked operands first becomes an `scf.index_switch`
@@ -63,6 +66,10 @@ def ConvertGatherToAffine : Pass<"convert-gather-to-affine", "ModuleOp"> {
            "Bits per vector (lanes = vector-bits / element bits)">,
     Option<"parallel", "parallel", "bool", /*default=*/"false",
            "Make the outermost gather loop an scf.parallel">,
+    Option<"parallelMinBytes", "parallel-min-bytes", "int64_t",
+           /*default=*/"8 << 20",
+           "With parallel: results smaller than this keep a serial loop "
+           "nest (a run-time test when sizes are dynamic)">,
     Option<"maxUnrankedRank", "max-unranked-rank", "int64_t",
            /*default=*/"4",
            "Highest rank of unranked operands that gets a kernel">,

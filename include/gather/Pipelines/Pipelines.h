@@ -23,6 +23,16 @@ struct GatherToLLVMOptions : public PassPipelineOptions<GatherToLLVMOptions> {
       llvm::cl::desc("Run the outermost gather loop on OpenMP threads "
                      "(link libomp)"),
       llvm::cl::init(false)};
+  PassOptions::Option<int64_t> parallelMinBytes{
+      *this, "parallel-min-bytes",
+      llvm::cl::desc("With parallel: results smaller than this keep a "
+                     "serial loop nest"),
+      llvm::cl::init(8 << 20)};
+  PassOptions::Option<unsigned> numThreads{
+      *this, "num-threads",
+      llvm::cl::desc("With parallel: OpenMP threads per parallel loop (0: "
+                     "the OpenMP runtime's default, OMP_NUM_THREADS)"),
+      llvm::cl::init(0)};
   PassOptions::Option<int64_t> streamingMinBytes{
       *this, "streaming-min-bytes",
       llvm::cl::desc("Results of at least this many bytes write rows of 256 "

@@ -127,6 +127,7 @@ struct ConvertGatherToAffinePass
     options.vectorize = vectorize;
     options.vectorBits = vectorBits;
     options.parallel = parallel;
+    options.parallelMinBytes = parallelMinBytes;
     options.streamingMinBytes = streamingMinBytes;
     options.prefetchDistance = prefetchDistance;
     populateGatherToAffinePatterns(patterns, options);

@@ -55,11 +55,18 @@ void KernelEmitter::loopNest(ArrayRef<Value> ubs,
 
 void KernelEmitter::parallelNest(ArrayRef<Value> ubs,
                                  function_ref<void(ValueRange)> body) {
-  if (ubs.empty() || !options.parallel)
+  Value worthThreads = ubs.empty() ? nullptr : planParallel();
+  if (!worthThreads)
     return loopNest(ubs, body);
-  forLoop(
-      ubs.front(), 1, [&](Value iv) { loopNest(ubs.drop_front(), body, {iv}); },
-      /*parallel=*/true);
+  auto threaded = [&] {
+    forLoop(
+        ubs.front(), 1,
+        [&](Value iv) { loopNest(ubs.drop_front(), body, {iv}); },
+        /*parallel=*/true);
+  };
+  if (getConstantIntValue(worthThreads) == 1)
+    return threaded();
+  ifThenElse(worthThreads, threaded, [&] { loopNest(ubs, body); });
 }
 
 void KernelEmitter::ifThenElse(Value cond, function_ref<void()> then,

@@ -27,6 +27,41 @@ using namespace mlir::gather::detail;
 /// written lines cost more than the reads they save.
 static constexpr int64_t kMinStreamingRowBytes = 256;
 
+/// The element's size in bytes (complex: both parts; i1: a byte).
+static int64_t elementBytes(Type element) {
+  if (auto complex = dyn_cast<ComplexType>(element))
+    return 2 * elementBytes(complex.getElementType());
+  return std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
+}
+
+Value KernelEmitter::resultBytes() {
+  auto outType = cast<MemRefType>(out.getType());
+  Value bytes = constIndex(elementBytes(outType.getElementType()));
+  for (Value size : dims(out, 0, outType.getRank()))
+    bytes = b.createOrFold<arith::MulIOp>(loc, bytes, size);
+  return bytes;
+}
+
+// Threads: a parallel region costs a few microseconds when the threads are
+// idle, and up to a scheduler time slice when another process holds a core
+// (the region waits for its slowest thread). Only results large enough to
+// take milliseconds on one thread are split.
+Value KernelEmitter::planParallel() {
+  if (!options.parallel)
+    return nullptr;
+  auto outType = cast<MemRefType>(out.getType());
+  if (outType.hasStaticShape()) {
+    std::optional<int64_t> count = getCheckedNumElements(outType.getShape());
+    bool large = !count || *count * elementBytes(outType.getElementType()) >=
+                               options.parallelMinBytes;
+    if (!large)
+      return nullptr;
+  }
+  return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::uge,
+                                       resultBytes(),
+                                       constIndex(options.parallelMinBytes));
+}
+
 Value KernelEmitter::planStreamingStores(Value rowLength) {
   Type element = cast<MemRefType>(out.getType()).getElementType();
   int64_t lanes = vectorLanes(element);
@@ -38,30 +73,28 @@ Value KernelEmitter::planStreamingStores(Value rowLength) {
       !hasUnitInnerStride(sliceData) || !hasUnitInnerStride(sliceOut) ||
       !fence || !fence->hasInterface<MemoryEffectOpInterface>())
     return nullptr;
-  int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
+  int64_t bytesPerElement = elementBytes(element);
   std::optional<int64_t> staticRow = getConstantIntValue(rowLength);
-  if (staticRow && *staticRow * elementBytes < kMinStreamingRowBytes)
+  if (staticRow && *staticRow * bytesPerElement < kMinStreamingRowBytes)
     return nullptr;
   auto outType = cast<MemRefType>(out.getType());
   if (outType.hasStaticShape()) {
     std::optional<int64_t> count = getCheckedNumElements(outType.getShape());
-    if (count && *count * elementBytes < options.streamingMinBytes)
+    if (count && *count * bytesPerElement < options.streamingMinBytes)
       return nullptr;
   }
 
   // At run time: the result's size, the row's, and whether the result's
   // elements are aligned to their size (then one masked vector reaches an
   // aligned address in every row).
-  Value bytes = constIndex(elementBytes);
-  for (Value size : dims(out, 0, outType.getRank()))
-    bytes = arith::MulIOp::create(b, loc, bytes, size);
+  Value bytes = resultBytes();
   auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, sliceOut);
   Value pointer =
       memref::ExtractAlignedPointerAsIndexOp::create(b, loc, sliceOut);
   outBase = arith::AddIOp::create(
       b, loc, pointer,
       arith::MulIOp::create(b, loc, metadata.getOffset(),
-                            constIndex(elementBytes)));
+                            constIndex(bytesPerElement)));
   outStrides = llvm::to_vector_of<Value>(metadata.getStrides());
   auto atLeast = [&](Value x, int64_t bound) {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, x,
@@ -69,26 +102,27 @@ Value KernelEmitter::planStreamingStores(Value rowLength) {
   };
   Value large = atLeast(bytes, options.streamingMinBytes);
   Value longRows = atLeast(
-      arith::MulIOp::create(b, loc, rowLength, constIndex(elementBytes)),
+      arith::MulIOp::create(b, loc, rowLength, constIndex(bytesPerElement)),
       kMinStreamingRowBytes);
   Value aligned = arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::eq,
-      arith::RemUIOp::create(b, loc, outBase, constIndex(elementBytes)),
+      arith::RemUIOp::create(b, loc, outBase, constIndex(bytesPerElement)),
       constIndex(0));
   return arith::AndIOp::create(
       b, loc, large, arith::AndIOp::create(b, loc, longRows, aligned));
 }
 
 Value KernelEmitter::rowAddress(ValueRange prefix) {
-  int64_t elementBytes =
-      cast<MemRefType>(out.getType()).getElementTypeBitWidth() / 8;
   Value offset = constIndex(0);
   for (auto [p, stride] : llvm::zip(prefix, outStrides))
     offset = arith::AddIOp::create(b, loc, offset,
                                    arith::MulIOp::create(b, loc, p, stride));
   return arith::AddIOp::create(
       b, loc, outBase,
-      arith::MulIOp::create(b, loc, offset, constIndex(elementBytes)));
+      arith::MulIOp::create(
+          b, loc, offset,
+          constIndex(elementBytes(cast<MemRefType>(out.getType())
+                                      .getElementType()))));
 }
 
 /// Slices longer than this (eight cache lines) are left to the hardware
@@ -97,15 +131,11 @@ static constexpr int64_t kMaxPrefetchSliceBytes = 512;
 
 Value KernelEmitter::planPrefetch(ArrayRef<Value> extents,
                                   ArrayRef<Value> indexedSizes) {
-  Type element = cast<MemRefType>(data.getType()).getElementType();
-  int64_t elementBytes =
-      isa<ComplexType>(element)
-          ? 2 * cast<ComplexType>(element).getElementType().getIntOrFloatBitWidth() / 8
-          : std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
   if (options.prefetchDistance <= 0)
     return nullptr;
-  int64_t staticBytes = elementBytes;
-  Value bytes = constIndex(elementBytes);
+  int64_t staticBytes =
+      elementBytes(cast<MemRefType>(data.getType()).getElementType());
+  Value bytes = constIndex(staticBytes);
   for (Value extent : extents) {
     std::optional<int64_t> c = getConstantIntValue(extent);
     if (c && (*c > kMaxPrefetchSliceBytes ||

@@ -100,8 +100,9 @@ private:
   /// A nest of unit-step loops over [0, ubs[i]).
   void loopNest(ArrayRef<Value> ubs, function_ref<void(ValueRange)> body,
                 SmallVector<Value> ivs = {});
-  /// loopNest whose outermost loop is parallel when the options ask for it:
-  /// for the gather phase, where iterations write disjoint results.
+  /// loopNest whose outermost loop is parallel when the cost model says so
+  /// (planParallel), else serial; both when it is decided at run time: for
+  /// the gather phase, where iterations write disjoint results.
   void parallelNest(ArrayRef<Value> ubs, function_ref<void(ValueRange)> body);
   /// if (cond) then() else otherwise().
   void ifThenElse(Value cond, function_ref<void()> then,
@@ -205,6 +206,12 @@ private:
   Value planStreamingStores(Value rowLength);
   /// The address of sliceOut[prefix, 0] in bytes, for alignment.
   Value rowAddress(ValueRange prefix);
+  /// Whether the gather loops run on threads: with options.parallel, when
+  /// the result has at least options.parallelMinBytes bytes. An i1 (a
+  /// constant when the sizes are static), or null: never.
+  Value planParallel();
+  /// The result's size in bytes (index), computed at the insertion point.
+  Value resultBytes();
   /// Whether the slices of `extents` (after prepareSlices) are prefetched
   /// options.prefetchDistance index positions ahead: an i1 computed once,
   /// before the loops (null: never). `indexedSizes` are the sizes (i64) of

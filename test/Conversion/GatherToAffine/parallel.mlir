@@ -26,3 +26,26 @@ func.func @gather_elements_parallel(%d: tensor<?x?xf32>, %i: tensor<?x?xi64>) ->
   %0 = gather.gather_elements %d[%i] {axis = 1 : i64, mode = #gather<mode unchecked>} : (tensor<?x?xf32>, tensor<?x?xi64>) -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
 }
+
+// -----
+
+/// The cost model: a result whose size is known only at run time gets both
+/// nests, chosen by one test of its size (parallel-min-bytes, 8 MiB by
+/// default); a result statically below it only the serial one.
+// CHECK-LABEL: func.func @threads_by_size
+// CHECK: %[[BIG:.*]] = arith.cmpi uge, %{{.*}}, %c8388608
+// CHECK: scf.if %[[BIG]] {
+// CHECK:   scf.parallel
+// CHECK: } else {
+// CHECK-NOT: scf.parallel
+// CHECK:   affine.for
+// CHECK-LABEL: func.func @small_static
+// CHECK-NOT: scf.parallel
+func.func @threads_by_size(%d: tensor<?x?xf32>, %i: tensor<?xi32>) -> tensor<?x?xf32> {
+  %0 = gather.gather %d[%i] {mode = #gather<mode unchecked>} : (tensor<?x?xf32>, tensor<?xi32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+func.func @small_static(%d: tensor<100x64xf32>, %i: tensor<1000xi32>) -> tensor<1000x64xf32> {
+  %0 = gather.gather %d[%i] {mode = #gather<mode unchecked>} : (tensor<100x64xf32>, tensor<1000xi32>) -> tensor<1000x64xf32>
+  return %0 : tensor<1000x64xf32>
+}

@@ -19,8 +19,11 @@ struct GatherLoweringOptions {
   /// Bits in one vector; its lane count is this over the element width.
   unsigned vectorBits = 256;
   /// Make the outermost loop of the gather (not of the validation, which
-  /// reports the first bad index) an scf.parallel, for scf-to-openmp.
+  /// reports the first bad index) an scf.parallel, for scf-to-openmp, for
+  /// results of at least `parallelMinBytes` bytes (a run-time test when the
+  /// sizes are dynamic; smaller results keep a serial loop nest).
   bool parallel = false;
+  int64_t parallelMinBytes = 8 << 20;
   /// Results of at least this many bytes write their contiguous rows with
   /// non-temporal (streaming) vector stores, which skip the cache instead of
   /// first reading every destination line into it; smaller results stay in
