@@ -44,6 +44,7 @@ void mlir::gather::buildGatherToLLVMPipeline(
   lowering.parallelMinBytes = options.parallelMinBytes;
   lowering.streamingMinBytes = options.streamingMinBytes;
   lowering.prefetchDistance = options.prefetchDistance;
+  lowering.gatherLoads = options.gatherLoads;
   lowering.maxUnrankedRank = options.maxUnrankedRank;
   // Upstream tensor.gather, which MLIR cannot bufferize, becomes gather ops.
   pm.addPass(createConvertTensorToGather());

@@ -28,7 +28,8 @@ def ConvertGatherToAffine : Pass<"convert-gather-to-affine", "ModuleOp"> {
     * with `vectorize`, the contiguous trailing slice of gather and
       gather_nd (collapsed to one row when contiguous) moves with
       `vector.load`/`vector.store` plus a masked tail, and gather and
-      gather_elements along the last axis use `vector.gather`;
+      gather_elements along the last axis use `vector.gather` (or scalar
+      loads, per `gather-loads`);
     * rows of 256 bytes or more of a result of at least
       `streaming-min-bytes` bytes (tested once at run time when sizes are
       dynamic) are written with non-temporal vector stores that skip the
@@ -77,6 +78,17 @@ def ConvertGatherToAffine : Pass<"convert-gather-to-affine", "ModuleOp"> {
            /*default=*/"40 << 20",
            "Results of at least this many bytes write rows of 256 bytes or "
            "more with non-temporal stores (-1: never)">,
+    Option<"gatherLoads", "gather-loads", "::mlir::gather::GatherLoads",
+           /*default=*/"::mlir::gather::GatherLoads::Auto",
+           "How rows along the last axis read data",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::gather::GatherLoads::Auto, "auto",
+                        "scalar on AMD Zen and with the Gather Data Sampling "
+                        "microcode mitigation, else vector (the host's)"),
+             clEnumValN(::mlir::gather::GatherLoads::Vector, "vector",
+                        "vector.gather"),
+             clEnumValN(::mlir::gather::GatherLoads::Scalar, "scalar",
+                        "one scalar load per element"))}]>,
     Option<"prefetchDistance", "prefetch-distance", "int64_t",
            /*default=*/"0",
            "Prefetch slices of at most 512 bytes this many index positions "

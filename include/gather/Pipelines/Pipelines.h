@@ -3,6 +3,7 @@
 #ifndef GATHER_PIPELINES_PIPELINES_H
 #define GATHER_PIPELINES_PIPELINES_H
 
+#include "gather/Conversion/GatherToAffine/GatherToAffine.h"
 #include "mlir/Pass/PassOptions.h"
 
 namespace mlir {
@@ -43,6 +44,17 @@ struct GatherToLLVMOptions : public PassPipelineOptions<GatherToLLVMOptions> {
       llvm::cl::desc("Prefetch slices of at most 512 bytes this many index "
                      "positions ahead (0: never)"),
       llvm::cl::init(0)};
+  PassOptions::Option<GatherLoads> gatherLoads{
+      *this, "gather-loads",
+      llvm::cl::desc("How rows along the last axis read data"),
+      llvm::cl::init(GatherLoads::Auto),
+      llvm::cl::values(
+          clEnumValN(GatherLoads::Auto, "auto",
+                     "scalar on AMD Zen and with the Gather Data Sampling "
+                     "microcode mitigation, else vector (the host's)"),
+          clEnumValN(GatherLoads::Vector, "vector", "vector.gather"),
+          clEnumValN(GatherLoads::Scalar, "scalar",
+                     "one scalar load per element"))};
   PassOptions::Option<int64_t> maxUnrankedRank{
       *this, "max-unranked-rank",
       llvm::cl::desc("Highest rank of unranked operands that gets a kernel "

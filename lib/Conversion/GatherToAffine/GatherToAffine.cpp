@@ -130,6 +130,7 @@ struct ConvertGatherToAffinePass
     options.parallelMinBytes = parallelMinBytes;
     options.streamingMinBytes = streamingMinBytes;
     options.prefetchDistance = prefetchDistance;
+    options.gatherLoads = gatherLoads;
     populateGatherToAffinePatterns(patterns, options);
     // Lower every gather as written: folding belongs to --canonicalize (a
     // constant gather folded here would never reach its kernel).

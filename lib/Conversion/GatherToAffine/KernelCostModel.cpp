@@ -18,6 +18,8 @@
 #include "gather/Conversion/Utils/IndexArithmetic.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/TargetParser/Host.h"
 
 using namespace mlir;
 using namespace mlir::gather;
@@ -123,6 +125,32 @@ Value KernelEmitter::rowAddress(ValueRange prefix) {
           b, loc, offset,
           constIndex(elementBytes(cast<MemRefType>(out.getType())
                                       .getElementType()))));
+}
+
+GatherLoads mlir::gather::getHostGatherLoads() {
+  static const GatherLoads host = [] {
+    if (llvm::sys::getHostCPUName().starts_with("znver"))
+      return GatherLoads::Scalar;
+    // "Mitigation: Microcode" makes every gather instruction slow.
+    auto status = llvm::MemoryBuffer::getFile(
+        "/sys/devices/system/cpu/vulnerabilities/gather_data_sampling",
+        /*IsText=*/true);
+    if (status && (*status)->getBuffer().contains("Microcode"))
+      return GatherLoads::Scalar;
+    return GatherLoads::Vector;
+  }();
+  return host;
+}
+
+// Gathers: measured on the development machine (Intel Xeon, AVX-512, not
+// affected by Gather Data Sampling), vector.gather beats scalar loads by
+// 1.2x (i64 indices) to 2.2x (i32) on gather_elements 4096x1024 f32 along
+// the last axis.
+bool KernelEmitter::useVectorGathers() const {
+  GatherLoads loads = options.gatherLoads == GatherLoads::Auto
+                          ? getHostGatherLoads()
+                          : options.gatherLoads;
+  return loads == GatherLoads::Vector;
 }
 
 /// Slices longer than this (eight cache lines) are left to the hardware

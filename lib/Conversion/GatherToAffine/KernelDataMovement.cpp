@@ -203,7 +203,7 @@ void KernelEmitter::copySlice(ValueRange dataPrefix, ValueRange outPrefix,
 int64_t KernelEmitter::gatherRowLanes() {
   Type element = cast<MemRefType>(data.getType()).getElementType();
   if (!hasUnitInnerStride(data) || !hasUnitInnerStride(indices) ||
-      !hasUnitInnerStride(out))
+      !hasUnitInnerStride(out) || !useVectorGathers())
     return 0;
   return vectorLanes(element);
 }

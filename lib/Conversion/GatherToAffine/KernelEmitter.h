@@ -206,6 +206,8 @@ private:
   Value planStreamingStores(Value rowLength);
   /// The address of sliceOut[prefix, 0] in bytes, for alignment.
   Value rowAddress(ValueRange prefix);
+  /// Whether rows read data with vector gathers (else scalar loads).
+  bool useVectorGathers() const;
   /// Whether the gather loops run on threads: with options.parallel, when
   /// the result has at least options.parallelMinBytes bytes. An i1 (a
   /// constant when the sizes are static), or null: never.

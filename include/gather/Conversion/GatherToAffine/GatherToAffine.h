@@ -11,6 +11,17 @@ class DialectRegistry;
 class RewritePatternSet;
 namespace gather {
 
+/// How a row of gather_elements (or of gather along the last axis) reads
+/// data: hardware vector gathers, or one scalar load per element, which is
+/// faster where gathers are slow (AMD Zen, and Intel cores with the Gather
+/// Data Sampling microcode mitigation).
+enum class GatherLoads { Auto, Vector, Scalar };
+
+/// What GatherLoads::Auto means on the host (the JIT's target): Scalar on
+/// AMD Zen CPUs and when /sys reports the Gather Data Sampling mitigation
+/// in microcode, else Vector.
+GatherLoads getHostGatherLoads();
+
 /// How the loop nests are emitted.
 struct GatherLoweringOptions {
   /// Move contiguous slices (and gather_elements rows along the innermost
@@ -36,6 +47,8 @@ struct GatherLoweringOptions {
   /// L2, 260 MiB L3) every distance from 4 to 64 cost 5-25% (gather_nd
   /// 512x512x32 f32 with 65536 pairs; 65536 rows of 1,000,000x64 f32).
   int64_t prefetchDistance = 0;
+  /// Vector gathers or scalar loads along rows (Auto: getHostGatherLoads).
+  GatherLoads gatherLoads = GatherLoads::Auto;
 };
 
 /// The run-time hooks a kernel calls before it returns without gathering

@@ -1,0 +1,19 @@
+// RUN: gather-opt %s --convert-gather-to-affine="gather-loads=vector" | FileCheck %s --check-prefix=VECTOR
+// RUN: gather-opt %s --convert-gather-to-affine="gather-loads=scalar" | FileCheck %s --check-prefix=SCALAR
+// RUN: gather-opt %s --convert-gather-to-affine | FileCheck %s --check-prefix=AUTO
+
+/// Rows along the last axis read data with vector gathers, or with one
+/// scalar load per element where gathers are slow; `auto` asks the host.
+// VECTOR-LABEL: func.func @last_axis
+// VECTOR: vector.gather
+// SCALAR-LABEL: func.func @last_axis
+// SCALAR-NOT: vector.gather
+// SCALAR: affine.for
+// SCALAR:   affine.for
+// SCALAR:     memref.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<?x?xf32>
+// AUTO-LABEL: func.func @last_axis
+// AUTO: {{vector.gather|memref.load %.*\[%.*, %.*\] : memref<\?x\?xf32>}}
+func.func @last_axis(%d: tensor<?x?xf32>, %i: tensor<?x?xi32>) -> tensor<?x?xf32> {
+  %r = gather.gather_elements %d[%i] {axis = 1 : i64, mode = #gather<mode unchecked>} : (tensor<?x?xf32>, tensor<?x?xi32>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
