@@ -45,6 +45,7 @@ void mlir::gather::buildGatherToLLVMPipeline(
   lowering.streamingMinBytes = options.streamingMinBytes;
   lowering.prefetchDistance = options.prefetchDistance;
   lowering.gatherLoads = options.gatherLoads;
+  lowering.validateRows = options.validateRows;
   lowering.maxUnrankedRank = options.maxUnrankedRank;
   // Upstream tensor.gather, which MLIR cannot bufferize, becomes gather ops.
   pm.addPass(createConvertTensorToGather());

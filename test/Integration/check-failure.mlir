@@ -4,6 +4,11 @@
 // RUN: not %mlir_run -e gather_nd_oob %t.mlir 2>&1 | FileCheck %s --check-prefix=ND
 // RUN: not %mlir_run -e clamp_empty_dim %t.mlir 2>&1 | FileCheck %s --check-prefix=EMPTY
 // RUN: not %mlir_run -e int64_min %t.mlir 2>&1 | FileCheck %s --check-prefix=MIN
+// RUN: not %mlir_run -e elements_first_of_two %t.mlir 2>&1 | FileCheck %s --check-prefix=FIRST
+/// Rows validated right before they are gathered report the same first index.
+// RUN: gather-opt %s --gather-to-llvm="validate-rows=true" > %t.rows.mlir
+// RUN: not %mlir_run -e gather_elements_oob %t.rows.mlir 2>&1 | FileCheck %s --check-prefix=ELEMENTS
+// RUN: not %mlir_run -e elements_first_of_two %t.rows.mlir 2>&1 | FileCheck %s --check-prefix=FIRST
 
 // A check-mode failure at run time names the op, the first bad index and
 // the valid range on stderr, exits non-zero, and prints no data. The indices
@@ -54,6 +59,17 @@ func.func @elements(%d: tensor<2x3xi32>, %i: tensor<2x3xi64>) -> tensor<2x3xi32>
 func.func @gather_elements_oob() {
   %d = arith.constant dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi32>
   %i = arith.constant dense<[[0, 1, 2], [-4, 0, 0]]> : tensor<2x3xi64>
+  %r = call @elements(%d, %i) : (tensor<2x3xi32>, tensor<2x3xi64>) -> tensor<2x3xi32>
+  %u = tensor.cast %r : tensor<2x3xi32> to tensor<*xi32>
+  call @printMemrefI32(%u) : (tensor<*xi32>) -> ()
+  return
+}
+
+// FIRST: error: gather.gather_elements: index 7 is out of range [-3, 2] for data dimension 1 of size 3
+// FIRST-NOT: Memref
+func.func @elements_first_of_two() {
+  %d = arith.constant dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi32>
+  %i = arith.constant dense<[[0, 7, 2], [-9, 0, 0]]> : tensor<2x3xi64>
   %r = call @elements(%d, %i) : (tensor<2x3xi32>, tensor<2x3xi64>) -> tensor<2x3xi32>
   %u = tensor.cast %r : tensor<2x3xi32> to tensor<*xi32>
   call @printMemrefI32(%u) : (tensor<*xi32>) -> ()

@@ -36,6 +36,10 @@ def ConvertGatherToAffine : Pass<"convert-gather-to-affine", "ModuleOp"> {
       cache: a masked head up to the first vector-aligned element, aligned
       `vector.store {nontemporal = true}`, a masked tail; an `llvm.fence`
       follows the loops;
+    * with `validate-rows`, `check` gather_elements along the last axis
+      validates each row of indices right before gathering it (serial
+      loops), instead of all indices first; the result may then be partly
+      written when an index error is reported;
     * with `prefetch-distance` > 0, slices of at most 512 bytes (gather_nd
       tuples, short rows) are prefetched (`memref.prefetch`) that many index
       positions ahead along the innermost loop, at the clamped index;
@@ -89,6 +93,9 @@ def ConvertGatherToAffine : Pass<"convert-gather-to-affine", "ModuleOp"> {
                         "vector.gather"),
              clEnumValN(::mlir::gather::GatherLoads::Scalar, "scalar",
                         "one scalar load per element"))}]>,
+    Option<"validateRows", "validate-rows", "bool", /*default=*/"false",
+           "check mode: validate each row of indices right before gathering "
+           "it (the result may be partly written when an index fails)">,
     Option<"prefetchDistance", "prefetch-distance", "int64_t",
            /*default=*/"0",
            "Prefetch slices of at most 512 bytes this many index positions "

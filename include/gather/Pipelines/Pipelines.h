@@ -55,6 +55,12 @@ struct GatherToLLVMOptions : public PassPipelineOptions<GatherToLLVMOptions> {
           clEnumValN(GatherLoads::Vector, "vector", "vector.gather"),
           clEnumValN(GatherLoads::Scalar, "scalar",
                      "one scalar load per element"))};
+  PassOptions::Option<bool> validateRows{
+      *this, "validate-rows",
+      llvm::cl::desc("check mode: validate each row of indices right before "
+                     "gathering it (the result may be partly written when "
+                     "an index fails)"),
+      llvm::cl::init(false)};
   PassOptions::Option<int64_t> maxUnrankedRank{
       *this, "max-unranked-rank",
       llvm::cl::desc("Highest rank of unranked operands that gets a kernel "

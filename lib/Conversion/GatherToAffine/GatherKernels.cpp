@@ -90,17 +90,19 @@ void KernelEmitter::emitGatherElements(const GatherShape &shape) {
   Value axisSize = dimI64(data, a);
   SmallVector<Value> ubs = dims(indices, 0, r);
 
-  Value ok = validate(
-      ubs, axisSize,
-      [&](ValueRange ivs) {
-        return SmallVector<IndexComponent>{{readIndex(ivs), axisSize, a}};
-      },
-      validateShapes(shape));
-  if (int64_t lanes = a == r - 1 ? gatherRowLanes() : 0) {
+  auto components = [&](ValueRange ivs) {
+    return SmallVector<IndexComponent>{{readIndex(ivs), axisSize, a}};
+  };
+  int64_t lanes = a == r - 1 ? gatherRowLanes() : 0;
+  auto rowAt = [&](ValueRange ivs) {
+    gatherRow(ivs, ivs, ivs, ubs.back(), axisSize, lanes);
+  };
+  if (lanes && validatesRows())
+    return gatherCheckedRows(shape, ubs, axisSize, components, rowAt);
+  Value ok = validate(ubs, axisSize, components, validateShapes(shape));
+  if (lanes) {
     return guarded(ok, [&] {
-      parallelNest(ArrayRef(ubs).drop_back(), [&](ValueRange ivs) {
-        gatherRow(ivs, ivs, ivs, ubs.back(), axisSize, lanes);
-      });
+      parallelNest(ArrayRef(ubs).drop_back(), rowAt);
     });
   }
   guarded(ok, [&] {
@@ -156,6 +158,29 @@ void KernelEmitter::emitGatherND(const GatherShape &shape) {
       copySlice(dataPrefix, ivs, extents, valid);
     });
     finishStreaming();
+  });
+}
+
+void KernelEmitter::gatherCheckedRows(
+    const GatherShape &shape, ArrayRef<Value> positions, Value axisSize,
+    function_ref<SmallVector<IndexComponent>(ValueRange)> components,
+    function_ref<void(ValueRange)> rowAt) {
+  guarded(validateShapes(shape), [&] {
+    // Threads need every index checked first: the error reported is the
+    // first in row-major order, whichever thread meets it.
+    auto upfront = [&] {
+      Value ok = validate(positions, axisSize, components, nullptr);
+      guarded(ok, [&] { threadedNest(positions.drop_back(), rowAt); });
+    };
+    auto byRows = [&] {
+      validate(positions, axisSize, components, nullptr, rowAt);
+    };
+    Value threads = positions.size() > 1 ? planParallel() : nullptr;
+    if (!threads)
+      return byRows();
+    if (getConstantIntValue(threads) == 1)
+      return upfront();
+    ifThenElse(threads, upfront, byRows);
   });
 }
 

@@ -131,6 +131,7 @@ struct ConvertGatherToAffinePass
     options.streamingMinBytes = streamingMinBytes;
     options.prefetchDistance = prefetchDistance;
     options.gatherLoads = gatherLoads;
+    options.validateRows = validateRows;
     populateGatherToAffinePatterns(patterns, options);
     // Lower every gather as written: folding belongs to --canonicalize (a
     // constant gather folded here would never reach its kernel).

@@ -58,15 +58,18 @@ void KernelEmitter::parallelNest(ArrayRef<Value> ubs,
   Value worthThreads = ubs.empty() ? nullptr : planParallel();
   if (!worthThreads)
     return loopNest(ubs, body);
-  auto threaded = [&] {
-    forLoop(
-        ubs.front(), 1,
-        [&](Value iv) { loopNest(ubs.drop_front(), body, {iv}); },
-        /*parallel=*/true);
-  };
   if (getConstantIntValue(worthThreads) == 1)
-    return threaded();
-  ifThenElse(worthThreads, threaded, [&] { loopNest(ubs, body); });
+    return threadedNest(ubs, body);
+  ifThenElse(
+      worthThreads, [&] { threadedNest(ubs, body); },
+      [&] { loopNest(ubs, body); });
+}
+
+void KernelEmitter::threadedNest(ArrayRef<Value> ubs,
+                                 function_ref<void(ValueRange)> body) {
+  forLoop(
+      ubs.front(), 1, [&](Value iv) { loopNest(ubs.drop_front(), body, {iv}); },
+      /*parallel=*/true);
 }
 
 void KernelEmitter::ifThenElse(Value cond, function_ref<void()> then,

@@ -66,6 +66,15 @@ public:
   void emitGatherElements(const GatherShape &shape);
   void emitGatherND(const GatherShape &shape);
 
+  /// check mode for kernels that gather by rows (`positions` are the index
+  /// positions, the innermost a row; rowAt(prefix) gathers one): each row
+  /// validated right before it is gathered on a serial path; validation
+  /// first where the cost model picks threads.
+  void gatherCheckedRows(
+      const GatherShape &shape, ArrayRef<Value> positions, Value axisSize,
+      function_ref<SmallVector<IndexComponent>(ValueRange)> components,
+      function_ref<void(ValueRange)> rowAt);
+
 private:
   //===--- Building blocks ------------------------------------------------===//
 
@@ -100,6 +109,8 @@ private:
   /// A nest of unit-step loops over [0, ubs[i]).
   void loopNest(ArrayRef<Value> ubs, function_ref<void(ValueRange)> body,
                 SmallVector<Value> ivs = {});
+  /// loopNest whose outermost loop is an scf.parallel.
+  void threadedNest(ArrayRef<Value> ubs, function_ref<void(ValueRange)> body);
   /// loopNest whose outermost loop is parallel when the cost model says so
   /// (planParallel), else serial; both when it is decided at run time: for
   /// the gather phase, where iterations write disjoint results.
@@ -149,11 +160,20 @@ private:
   /// index values to check at one position, `shapesOk` what validateShapes
   /// returned (an index error is reported only if the shapes hold). Returns
   /// an i1 that is true when the shapes hold and every index passed (null
-  /// when nothing can fail).
+  /// when nothing can fail). With `eachRow` (check mode, one index per
+  /// position, shapes already known to hold), each row of positions is
+  /// checked and then handed to eachRow(prefix) while no index has failed:
+  /// validation and gather interleave, so a result may be partly written
+  /// when an index error is reported.
   Value
   validate(ArrayRef<Value> positions, ArrayRef<Value> sizes,
            function_ref<SmallVector<IndexComponent>(ValueRange)> components,
-           Value shapesOk);
+           Value shapesOk, function_ref<void(ValueRange)> eachRow = nullptr);
+  /// Whether `check` validates rows right before gathering them
+  /// (options.validateRows), for kernels that gather by rows.
+  bool validatesRows() const {
+    return mode == GatherMode::check && options.validateRows;
+  }
   /// check mode along one row of `n` indices at `prefix`, all selecting
   /// along a dimension of size `s` (i64): vector chunks are tested at once;
   /// a chunk with a bad index is rescanned by `checkAt` to report the first.

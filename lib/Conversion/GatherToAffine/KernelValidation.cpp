@@ -90,7 +90,11 @@ Value KernelEmitter::validateShapes(const GatherShape &shape) {
 Value KernelEmitter::validate(
     ArrayRef<Value> positions, ArrayRef<Value> sizes,
     function_ref<SmallVector<IndexComponent>(ValueRange)> components,
-    Value shapesOk) {
+    Value shapesOk, function_ref<void(ValueRange)> eachRow) {
+  assert((!eachRow || (mode == GatherMode::check && sizes.size() == 1 &&
+                       !positions.empty() && !shapesOk)) &&
+         "rows are validated one at a time only for one check-mode index "
+         "per position, once the shapes hold");
   if (mode == GatherMode::fill || mode == GatherMode::unchecked)
     return shapesOk;
   // clamp and wrap define a result for every index except along an empty
@@ -150,12 +154,34 @@ Value KernelEmitter::validate(
   int64_t lanes = everyIndex && onePerPosition && hasUnitInnerStride(indices)
                       ? vectorLanes(indicesType.getElementType())
                       : 0;
-  if (!lanes)
-    loopNest(bounds, checkAt);
-  else
-    loopNest(ArrayRef(bounds).drop_back(), [&](ValueRange prefix) {
-      checkRow(prefix, bounds.back(), sizes.front(), lanes, checkAt);
+  auto noFailure = [&] {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                 memref::LoadOp::create(b, loc, report, c0),
+                                 constI64(0));
+  };
+  auto check = [&](ValueRange prefix) {
+    if (lanes)
+      return checkRow(prefix, bounds.back(), sizes.front(), lanes, checkAt);
+    forLoop(bounds.back(), 1, [&](Value j) {
+      SmallVector<Value> at(prefix);
+      at.push_back(j);
+      checkAt(at);
     });
+  };
+  if (eachRow) {
+    // Row by row, while the row's indices are in L1: check it, then gather
+    // it if no index so far failed; stop checking after a failure.
+    loopNest(ArrayRef(bounds).drop_back(), [&](ValueRange prefix) {
+      ifThenElse(noFailure(), [&] {
+        check(prefix);
+        ifThenElse(noFailure(), [&] { eachRow(prefix); });
+      });
+    });
+  } else if (!lanes) {
+    loopNest(bounds, checkAt);
+  } else {
+    loopNest(ArrayRef(bounds).drop_back(), check);
+  }
 
   Value failed = arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::ne,

@@ -1,4 +1,5 @@
 // RUN: gather-opt %s --convert-gather-to-affine --canonicalize --cse --split-input-file | FileCheck %s
+// RUN: gather-opt %s --convert-gather-to-affine="validate-rows=true gather-loads=vector" --split-input-file | FileCheck %s --check-prefix=ROWS
 
 /// Along the innermost axis each row is one vector.gather per chunk: the
 /// indices load as a vector, normalize lane-wise, and fill mode masks the
@@ -33,4 +34,27 @@ func.func @gather_elements_last_axis_fill(%d: tensor<4x9xf32>, %i: tensor<4x16xi
 func.func @gather_elements_axis_0_check(%d: tensor<3x3xf32>, %i: tensor<2x3xi64>) -> tensor<2x3xf32> {
   %0 = gather.gather_elements %d[%i] : (tensor<3x3xf32>, tensor<2x3xi64>) -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+/// validate-rows: each row of indices is checked (a vector at a time) and,
+/// while no index has failed, gathered right away; the hook is called after
+/// the loops for the first bad index.
+// CHECK-LABEL: func.func @rows_checked_then_gathered
+// ROWS-LABEL: func.func @rows_checked_then_gathered
+// ROWS: %[[REPORT:.*]] = memref.alloca() : memref<5xi64>
+// ROWS: affine.for
+// ROWS:   %[[F0:.*]] = memref.load %[[REPORT]][%c0
+// ROWS:   %[[CLEAN:.*]] = arith.cmpi eq, %[[F0]]
+// ROWS:   scf.if %[[CLEAN]] {
+// ROWS:     vector.reduction <or>
+// ROWS:     %[[F1:.*]] = memref.load %[[REPORT]][%c0
+// ROWS:     %[[STILL:.*]] = arith.cmpi eq, %[[F1]]
+// ROWS:     scf.if %[[STILL]] {
+// ROWS:       vector.gather
+// ROWS: func.call @gather_mlir_index_error
+func.func @rows_checked_then_gathered(%d: tensor<?x?xf32>, %i: tensor<?x?xi32>) -> tensor<?x?xf32> {
+  %r = gather.gather_elements %d[%i] {axis = 1 : i64} : (tensor<?x?xf32>, tensor<?x?xi32>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
 }

@@ -49,6 +49,13 @@ struct GatherLoweringOptions {
   int64_t prefetchDistance = 0;
   /// Vector gathers or scalar loads along rows (Auto: getHostGatherLoads).
   GatherLoads gatherLoads = GatherLoads::Auto;
+  /// In `check` mode, kernels that gather by rows along the last axis
+  /// (gather_elements, gather) validate each row of indices right before
+  /// gathering it, while it is in L1, instead of in a separate pass over all
+  /// of them; serial loops only. The result may then be partly written when
+  /// an index error is reported: for destinations nobody sees after an
+  /// error (a fresh result), not for a caller's buffer that must survive.
+  bool validateRows = false;
 };
 
 /// The run-time hooks a kernel calls before it returns without gathering
