@@ -67,21 +67,41 @@ private:
   Value constI64(int64_t v) {
     return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
   }
+  /// The rank of `tensor`: of its type, or of the ranked tensor that a
+  /// chain of tensor.casts made it from (shape inference leaves such casts
+  /// where a refined result still feeds an unranked use).
+  static std::optional<int64_t> knownRank(Value tensor) {
+    while (true) {
+      if (auto ranked = dyn_cast<RankedTensorType>(tensor.getType()))
+        return ranked.getRank();
+      auto cast = tensor.getDefiningOp<tensor::CastOp>();
+      if (!cast)
+        return std::nullopt;
+      tensor = cast.getSource();
+    }
+  }
   Value rankOf(Value tensor) {
-    if (auto ranked = dyn_cast<RankedTensorType>(tensor.getType()))
-      return constIndex(ranked.getRank());
+    if (std::optional<int64_t> rank = knownRank(tensor))
+      return constIndex(*rank);
     return tensor::RankOp::create(b, loc, tensor);
   }
-  /// `type` itself if ranked, else a dynamic shape of every rank in
-  /// [from, maxRank].
-  SmallVector<RankedTensorType> candidates(Type type, int64_t from) const {
+  /// A dynamic shape of the rank `tensor` is known to have, else of every
+  /// rank in [from, maxRank]. Cases only for ranks an operand can have: a
+  /// case that casts a ranked buffer to another rank through `*` would be
+  /// folded by the canonicalizer into an invalid memref.cast.
+  SmallVector<RankedTensorType> candidates(Value tensor, int64_t from) const {
+    Type type = tensor.getType();
     if (auto ranked = dyn_cast<RankedTensorType>(type))
       return {ranked};
+    Type element = cast<ShapedType>(type).getElementType();
+    if (std::optional<int64_t> rank = knownRank(tensor))
+      return {RankedTensorType::get(
+          SmallVector<int64_t>(*rank, ShapedType::kDynamic), element)};
     SmallVector<RankedTensorType> result;
     for (int64_t r = from; r <= maxRank; ++r)
       result.push_back(
           RankedTensorType::get(SmallVector<int64_t>(r, ShapedType::kDynamic),
-                                cast<ShapedType>(type).getElementType()));
+                                element));
     return result;
   }
   /// `indices` with its last dimension `k`.
@@ -195,9 +215,9 @@ Value RankDispatcher::build() {
   // One key per rank pair; ranks past the maximum get a key no case has.
   int64_t stride = maxRank + 1;
   SmallVector<RankCase> cases;
-  for (RankedTensorType data : candidates(op.getData().getType(), 1))
+  for (RankedTensorType data : candidates(op.getData(), 1))
     for (RankedTensorType indices :
-         candidates(op.getIndices().getType(), hasTupleSwitch() ? 1 : 0))
+         candidates(op.getIndices(), hasTupleSwitch() ? 1 : 0))
       if (data.getRank() <= maxRank && indices.getRank() <= maxRank &&
           accepts(data, indices))
         cases.push_back(
