@@ -21,6 +21,8 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/TargetParser/Host.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::gather;
 using namespace mlir::gather::detail;
@@ -34,6 +36,25 @@ static int64_t elementBytes(Type element) {
   if (auto complex = dyn_cast<ComplexType>(element))
     return 2 * elementBytes(complex.getElementType());
   return std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
+}
+
+/// `count` elements of `element` in bytes, saturated at INT64_MAX (static
+/// sizes may be any int64; the comparisons below only need "at least").
+static int64_t bytesOf(int64_t count, Type element) {
+  int64_t bytes;
+  if (llvm::MulOverflow(count, elementBytes(element), bytes))
+    return std::numeric_limits<int64_t>::max();
+  return bytes;
+}
+
+/// The static size of `type` in bytes, saturated; nullopt if it has a
+/// dynamic dim.
+static std::optional<int64_t> staticBytes(MemRefType type) {
+  if (!type.hasStaticShape())
+    return std::nullopt;
+  std::optional<int64_t> count = getCheckedNumElements(type.getShape());
+  return count ? bytesOf(*count, type.getElementType())
+               : std::numeric_limits<int64_t>::max();
 }
 
 Value KernelEmitter::resultBytes() {
@@ -51,14 +72,9 @@ Value KernelEmitter::resultBytes() {
 Value KernelEmitter::planParallel() {
   if (!options.parallel)
     return nullptr;
-  auto outType = cast<MemRefType>(out.getType());
-  if (outType.hasStaticShape()) {
-    std::optional<int64_t> count = getCheckedNumElements(outType.getShape());
-    bool large = !count || *count * elementBytes(outType.getElementType()) >=
-                               options.parallelMinBytes;
-    if (!large)
-      return nullptr;
-  }
+  std::optional<int64_t> bytes = staticBytes(cast<MemRefType>(out.getType()));
+  if (bytes && *bytes < options.parallelMinBytes)
+    return nullptr;
   return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::uge,
                                        resultBytes(),
                                        constIndex(options.parallelMinBytes));
@@ -77,19 +93,16 @@ Value KernelEmitter::planStreamingStores(Value rowLength) {
     return nullptr;
   int64_t bytesPerElement = elementBytes(element);
   std::optional<int64_t> staticRow = getConstantIntValue(rowLength);
-  if (staticRow && *staticRow * bytesPerElement < kMinStreamingRowBytes)
+  if (staticRow && bytesOf(*staticRow, element) < kMinStreamingRowBytes)
     return nullptr;
-  auto outType = cast<MemRefType>(out.getType());
-  if (outType.hasStaticShape()) {
-    std::optional<int64_t> count = getCheckedNumElements(outType.getShape());
-    if (count && *count * bytesPerElement < options.streamingMinBytes)
-      return nullptr;
-  }
+  std::optional<int64_t> bytes = staticBytes(cast<MemRefType>(out.getType()));
+  if (bytes && *bytes < options.streamingMinBytes)
+    return nullptr;
 
   // At run time: the result's size, the row's, and whether the result's
   // elements are aligned to their size (then one masked vector reaches an
   // aligned address in every row).
-  Value bytes = resultBytes();
+  Value total = resultBytes();
   auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, sliceOut);
   Value pointer =
       memref::ExtractAlignedPointerAsIndexOp::create(b, loc, sliceOut);
@@ -102,7 +115,7 @@ Value KernelEmitter::planStreamingStores(Value rowLength) {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, x,
                                  constIndex(bound));
   };
-  Value large = atLeast(bytes, options.streamingMinBytes);
+  Value large = atLeast(total, options.streamingMinBytes);
   Value longRows = atLeast(
       arith::MulIOp::create(b, loc, rowLength, constIndex(bytesPerElement)),
       kMinStreamingRowBytes);
@@ -161,13 +174,13 @@ Value KernelEmitter::planPrefetch(ArrayRef<Value> extents,
                                   ArrayRef<Value> indexedSizes) {
   if (options.prefetchDistance <= 0)
     return nullptr;
-  int64_t staticBytes =
+  int64_t sliceBytes =
       elementBytes(cast<MemRefType>(data.getType()).getElementType());
-  Value bytes = constIndex(staticBytes);
+  Value bytes = constIndex(sliceBytes);
   for (Value extent : extents) {
     std::optional<int64_t> c = getConstantIntValue(extent);
     if (c && (*c > kMaxPrefetchSliceBytes ||
-              (staticBytes *= *c) > kMaxPrefetchSliceBytes))
+              (sliceBytes *= *c) > kMaxPrefetchSliceBytes))
       return nullptr;
     bytes = b.createOrFold<arith::MulIOp>(loc, bytes, extent);
   }
