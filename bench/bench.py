@@ -78,7 +78,8 @@ if numba is not None:
 
 
 def filled(kernel, *args):
-    """Runs a numba kernel that fills its last argument; returns it."""
+    """Runs a numba kernel that fills its last argument; returns it. Like
+    every peer, it gets a new output array unless the case is about `out=`."""
     kernel(*args)
     return args[-1]
 
@@ -122,7 +123,7 @@ def cases(quick):
             if torch:
                 peers["torch"] = lambda: torch.index_select(td, 0, ti)
             if numba and dtype != np.float16:
-                peers["numba"] = lambda: filled(nb_rows, data, ids, res)
+                peers["numba"] = lambda: filled(nb_rows, data, ids, np.empty_like(res))
             out.append(Case(f"{label} {mode}",
                             lambda m=mode: g.gather(data, ids, mode=m), peers,
                             ref.nbytes, ids.nbytes))
@@ -152,7 +153,7 @@ def cases(quick):
                 tt, ti = torch.from_numpy(table), torch.from_numpy(ids)
                 peers["torch"] = lambda tt=tt, ti=ti: torch.index_select(tt, 0, ti)
             if numba:
-                peers["numba"] = lambda ids=ids, res=res: filled(nb_rows, table, ids, res)
+                peers["numba"] = lambda ids=ids, res=res: filled(nb_rows, table, ids, np.empty_like(res))
             out.append(Case(f"recsys 1Mx64 f32, 65536 ids {label}",
                             lambda ids=ids: g.gather(table, ids), peers,
                             res.nbytes, ids.nbytes))
@@ -168,7 +169,7 @@ def cases(quick):
             td, ti = torch.from_numpy(data), torch.from_numpy(ids)
             peers["torch"] = lambda: torch.index_select(td, 1, ti)
         if numba:
-            peers["numba"] = lambda: filled(nb_middle, data, ids, res)
+            peers["numba"] = lambda: filled(nb_middle, data, ids, np.empty_like(res))
         out.append(Case("middle axis 64x4096x64 f32, 1024 ids",
                         lambda: g.gather(data, ids, axis=1), peers, res.nbytes,
                         ids.nbytes))
@@ -186,7 +187,7 @@ def cases(quick):
             peers["torch"] = lambda: torch.gather(
                 td, 1, ti[:, :, None].expand(-1, -1, td.shape[2]))
         if numba:
-            peers["numba"] = lambda: filled(nb_batched, data, idx, res)
+            peers["numba"] = lambda: filled(nb_batched, data, idx, np.empty_like(res))
         out.append(Case("batched 8x2048x256 f32, batch_dims 1",
                         lambda: g.gather(data, idx, axis=1, batch_dims=1), peers,
                         res.nbytes, idx.nbytes))
@@ -207,7 +208,7 @@ def cases(quick):
                     # torch.gather takes int64 ids only: int32 ones are converted.
                     peers["torch"] = lambda td=td, ti=ti: torch.gather(td, 1, ti.long())
                 if numba:
-                    peers["numba"] = lambda idx=idx, res=res: filled(nb_along_last, data, idx, res)
+                    peers["numba"] = lambda idx=idx, res=res: filled(nb_along_last, data, idx, np.empty_like(res))
                 out.append(Case(
                     f"gather_elements 4096x1024 f32, {np.dtype(itype).name} ids {mode}",
                     lambda idx=idx, m=mode: g.gather_elements(data, idx, axis=1, mode=m),
@@ -225,7 +226,7 @@ def cases(quick):
             td, ti = torch.from_numpy(data), torch.from_numpy(idx)
             peers["torch"] = lambda: torch.gather(td, 1, ti)
         if numba:
-            peers["numba"] = lambda: filled(nb_along_last, data, idx, res)
+            peers["numba"] = lambda: filled(nb_along_last, data, idx, np.empty_like(res))
         out.append(Case("top-k gather_elements 64x128256 f32, 64x50 ids",
                         lambda: g.gather_elements(data, idx, axis=1), peers,
                         res.nbytes, idx.nbytes))
@@ -242,7 +243,7 @@ def cases(quick):
             td, ti = torch.from_numpy(data), torch.from_numpy(idx)
             peers["torch"] = lambda: td[ti[:, 0], ti[:, 1]]
         if numba:
-            peers["numba"] = lambda: filled(nb_nd2, data, idx, res)
+            peers["numba"] = lambda: filled(nb_nd2, data, idx, np.empty_like(res))
         out.append(Case("gather_nd 512x512x32 f32, 65536x2 ids",
                         lambda: g.gather_nd(data, idx), peers, res.nbytes,
                         idx.nbytes))
