@@ -233,6 +233,15 @@ _KERNELS = {"gather": _native.gather,
             "gather_elements": _native.gather_elements,
             "gather_nd": _native.gather_nd}
 
+# The per-call fast path: numpy arrays the kernels read as they are, plain
+# int attributes and a valid mode go straight to one native call, which
+# returns None for anything else (torch tensors, array-likes, unsigned or
+# byte-swapped indices, ...): the general path below then converts and
+# checks, with the same results and errors.
+_try_gather = _native.try_gather
+_try_gather_elements = _native.try_gather_elements
+_try_gather_nd = _native.try_gather_nd
+
 
 def _run(op, data, indices, axis, batch_dims, mode, out):
     """The native op; it checks the operands and ``out`` (dtype, shape,
@@ -311,6 +320,9 @@ def gather(data, indices, axis=0, batch_dims=0, mode="check", out=None):
     array([[ 1,  1,  5],
            [10,  6,  6]])
     """
+    result = _try_gather(data, indices, axis, batch_dims, mode, out)
+    if result is not None:
+        return result
     mode = _mode(mode)
     axis = _attribute("axis", axis)
     batch_dims = _attribute("batch_dims", batch_dims)
@@ -335,6 +347,9 @@ def gather_elements(data, indices, axis=0, mode="check", out=None):
     array([[1, 1],
            [4, 3]])
     """
+    result = _try_gather_elements(data, indices, axis, 0, mode, out)
+    if result is not None:
+        return result
     mode = _mode(mode)
     axis = _attribute("axis", axis)
     data, indices, out, wrap = _from_torch("gather_elements", data, indices,
@@ -357,6 +372,9 @@ def gather_nd(data, indices, batch_dims=0, mode="check", out=None):
     >>> gather_mlir.gather_nd([[0, 1], [2, 3]], [[0, 0], [1, 1]])
     array([0, 3])
     """
+    result = _try_gather_nd(data, indices, 0, batch_dims, mode, out)
+    if result is not None:
+        return result
     mode = _mode(mode)
     batch_dims = _attribute("batch_dims", batch_dims)
     data, indices, out, wrap = _from_torch("gather_nd", data, indices, out)

@@ -4,15 +4,20 @@
 //  * gather / gather_elements / gather_nd on numpy arrays: the result shape
 //    (and every ValueError) comes from the dialect's shape rules; the kernel
 //    is a gather op in a destination-passing function, lowered by the
-//    gather-to-llvm pipeline, JIT-compiled by MLIR's ExecutionEngine and
-//    cached by what must differ (op, element width, index type, ranks,
-//    attributes, mode). Shapes stay dynamic, so new shapes reuse kernels.
+//    gather-to-llvm pipeline, compiled to an object for the host CPU and
+//    linked by an ORC JIT (KernelJit.h), and cached by what must differ (op,
+//    element width, index type, ranks, attributes, mode) in memory and on
+//    disk (KernelStore.h). Shapes stay dynamic, so new shapes reuse kernels.
+//    try_gather & co. are the per-call fast path: one C call, no MLIR.
 //  * Module / JitModule: parse, verify, run pipelines, JIT and call
 //    functions, for compiler users.
 //
 // pybind11 needs C++ exceptions; this file alone is built with them.
 //
 //===----------------------------------------------------------------------===//
+
+#include "KernelJit.h"
+#include "KernelStore.h"
 
 #include "gather-c/Runtime.h"
 #include "gather/Conversion/GatherToAffine/GatherToAffine.h"
@@ -35,6 +40,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/TargetSelect.h"
 
@@ -42,15 +48,22 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+// numpy's own C API, for the per-call path (after pybind11's numpy.h, whose
+// names do not clash with it).
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#include <numpy/arrayobject.h>
+
+#include <atomic>
 #include <complex>
-#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <unordered_map>
 
 namespace py = pybind11;
 using namespace mlir;
 using namespace mlir::gather;
+using namespace mlir::gather::python;
 
 namespace {
 
@@ -264,29 +277,77 @@ private:
 };
 
 //===----------------------------------------------------------------------===//
-// Memref descriptors of numpy arrays
+// Arrays as the kernels see them
 //===----------------------------------------------------------------------===//
 
-/// The StridedMemRefType layout, for any rank: allocated and aligned
-/// pointers, offset, sizes, strides (in elements).
-std::vector<int64_t> descriptorOf(const py::array &a) {
-  int64_t rank = a.ndim();
-  std::vector<int64_t> d(3 + 2 * rank);
-  auto ptr = reinterpret_cast<int64_t>(a.data());
-  d[0] = d[1] = ptr;
-  d[2] = 0;
-  for (int64_t i = 0; i < rank; ++i) {
-    d[3 + i] = a.shape(i);
-    d[3 + rank + i] = a.strides(i) / static_cast<int64_t>(a.itemsize());
+/// Ranks numpy allows (32 before numpy 2, 64 since).
+constexpr int kMaxRank = 64;
+static_assert(NPY_MAXDIMS <= kMaxRank, "descriptors are too small");
+static_assert(sizeof(npy_intp) == sizeof(int64_t), "shapes are not int64");
+
+/// The StridedMemRefType layout of an array, for any rank: allocated and
+/// aligned pointers, offset, sizes, strides (in elements).
+struct Descriptor {
+  int64_t words[3 + 2 * kMaxRank];
+
+  explicit Descriptor(PyArrayObject *a) {
+    int rank = PyArray_NDIM(a);
+    int64_t itemsize = PyArray_ITEMSIZE(a);
+    words[0] = words[1] = reinterpret_cast<int64_t>(PyArray_DATA(a));
+    words[2] = 0;
+    for (int i = 0; i < rank; ++i) {
+      words[3 + i] = PyArray_DIM(a, i);
+      words[3 + rank + i] = PyArray_STRIDE(a, i) / itemsize;
+    }
   }
-  return d;
+};
+
+/// The shape of `a` as the dialect's shape rules read it.
+ShapeView shapeOf(PyArrayObject *a) {
+  return ArrayRef<int64_t>(reinterpret_cast<const int64_t *>(PyArray_DIMS(a)),
+                           PyArray_NDIM(a));
+}
+
+/// Whether `a` is laid out in C order (its kernel can use vector loads).
+bool isCContiguous(const py::array &a) {
+  return a.flags() & py::array::c_style;
+}
+
+/// Whether two numpy dtypes are the same (byte order included).
+bool sameDtype(const py::dtype &a, const py::dtype &b) {
+  return PyObject_RichCompareBool(a.ptr(), b.ptr(), Py_EQ) == 1;
+}
+
+/// `str(obj)`, for messages.
+std::string strOf(PyObject *obj) {
+  return std::string(py::str(py::handle(obj)));
+}
+
+/// The addresses [first, last) of the bytes `a`'s elements occupy.
+std::pair<uintptr_t, uintptr_t> byteBounds(PyArrayObject *a) {
+  auto first = reinterpret_cast<uintptr_t>(PyArray_DATA(a)), last = first;
+  if (PyArray_SIZE(a) == 0)
+    return {first, first};
+  for (int i = 0; i < PyArray_NDIM(a); ++i) {
+    npy_intp extent = (PyArray_DIM(a, i) - 1) * PyArray_STRIDE(a, i);
+    (extent < 0 ? first : last) += extent;
+  }
+  return {first, last + PyArray_ITEMSIZE(a)};
+}
+
+/// Whether `a` and `b` may share memory: their byte bounds intersect (what
+/// np.may_share_memory tells, without its Python call).
+bool mayOverlap(PyArrayObject *a, PyArrayObject *b) {
+  auto [a0, a1] = byteBounds(a);
+  auto [b0, b1] = byteBounds(b);
+  return a0 < a1 && b0 < b1 && a0 < b1 && b0 < a1;
 }
 
 //===----------------------------------------------------------------------===//
-// High-level ops
+// Kernels and their cache
 //===----------------------------------------------------------------------===//
 
-enum class OpKind { Gather, Elements, ND };
+enum class OpKind : uint8_t { Gather, Elements, ND };
 
 const char *opName(OpKind k) {
   switch (k) {
@@ -320,11 +381,6 @@ std::string shapedTypeText(const char *kind, int64_t rank, int64_t lastStatic,
   return text + ">";
 }
 
-/// Whether `a` is laid out in C order (its kernel can use vector loads).
-bool isCContiguous(const py::array &a) {
-  return a.flags() & py::array::c_style;
-}
-
 using KernelFn = void (*)(void *, void *, void *);
 
 /// Results of at least this many bytes use the parallel kernel.
@@ -333,70 +389,241 @@ constexpr int64_t kParallelBytes = 4 << 20;
 /// than releasing and reacquiring it.
 constexpr int64_t kReleaseGilBytes = 16 << 10;
 
-/// Compiled kernels by key; each engine lives as long as the process.
-class KernelCache {
+/// What tells kernels apart: everything their MLIR depends on (normalized
+/// attributes, element widths, ranks, mode, layouts, parallel or not), and
+/// no shape. Plain bytes, compared and hashed as two words.
+struct KernelKey {
+  enum Flags : uint8_t { Parallel = 1, StridedData = 2, StridedIndices = 4 };
+
+  OpKind op;
+  uint8_t mode, dataBytes, indexBytes, dataRank, indexRank, axis, batchDims;
+  /// gather_nd's index tuple length; 0 for the other ops.
+  uint8_t tupleSize;
+  uint8_t flags;
+  uint8_t unused[6];
+
+  KernelKey() { std::memset(this, 0, sizeof(*this)); }
+  bool operator==(const KernelKey &other) const {
+    return std::memcmp(this, &other, sizeof(*this)) == 0;
+  }
+  uint64_t hash() const {
+    uint64_t w[2];
+    std::memcpy(w, this, sizeof(w));
+    uint64_t h = (w[0] ^ (w[1] * 0x9e3779b97f4a7c15ULL)) * 0xbf58476d1ce4e5b9ULL;
+    return h ^ (h >> 31);
+  }
+
+  /// The kernel's function: the gather op in a destination-passing
+  /// function `@kernel(data, indices, result)` over memrefs.
+  std::string source() const {
+    GatherMode gatherMode = static_cast<GatherMode>(mode);
+    std::string element = "i" + std::to_string(dataBytes * 8);
+    std::string indexElement = "i" + std::to_string(indexBytes * 8);
+    int64_t tuple = op == OpKind::ND ? tupleSize : -1;
+    int64_t resultRank = 0;
+    switch (op) {
+    case OpKind::Gather:
+      resultRank = dataRank - 1 + indexRank - batchDims;
+      break;
+    case OpKind::Elements:
+      resultRank = indexRank;
+      break;
+    case OpKind::ND:
+      resultRank = indexRank - 1 + dataRank - batchDims - tupleSize;
+      break;
+    }
+    std::string dm = shapedTypeText("memref", dataRank, -1, element,
+                                    flags & StridedData);
+    std::string im = shapedTypeText("memref", indexRank, tuple, indexElement,
+                                    flags & StridedIndices);
+    std::string om = shapedTypeText("memref", resultRank, -1, element);
+    std::string dt = shapedTypeText("tensor", dataRank, -1, element);
+    std::string it = shapedTypeText("tensor", indexRank, tuple, indexElement);
+    std::string ot = shapedTypeText("tensor", resultRank, -1, element);
+    std::string attrs;
+    if (op != OpKind::ND)
+      attrs += "axis = " + std::to_string(axis) + " : i64, ";
+    if (op != OpKind::Elements)
+      attrs += "batch_dims = " + std::to_string(batchDims) + " : i64, ";
+    attrs += "mode = #gather<mode " + stringifyGatherMode(gatherMode).str() +
+             ">";
+    return "func.func @kernel(%dm: " + dm + ", %im: " + im + ", %om: " + om +
+           ") attributes {llvm.emit_c_interface} {\n"
+           "  %d = bufferization.to_tensor %dm restrict : " +
+           dm + " to " + dt +
+           "\n  %i = bufferization.to_tensor %im restrict : " + im + " to " +
+           it + "\n  %r = gather." + opName(op) + " %d[%i] {" + attrs +
+           "} : (" + dt + ", " + it + ") -> " + ot +
+           "\n  bufferization.materialize_in_destination %r in restrict "
+           "writable %om : (" +
+           ot + ", " + om + ") -> ()\n  return\n}\n";
+  }
+};
+static_assert(sizeof(KernelKey) == 16, "a key is two words");
+
+/// Kernels by key. Reads take no lock: a bucket is a list of immutable
+/// nodes, published by a release store of its head and never freed (kernels
+/// live as long as the process); only one thread inserts at a time.
+class KernelTable {
 public:
-  static KernelCache &get() {
-    static KernelCache *cache = new KernelCache();
-    return *cache;
+  KernelFn find(const KernelKey &key) const {
+    for (const Node *n = bucketOf(key).load(std::memory_order_acquire); n;
+         n = n->next)
+      if (n->key == key)
+        return n->kernel;
+    return nullptr;
   }
-
-  KernelFn lookup(StringRef key, bool parallel,
-                  function_ref<std::string()> source) {
-    Compiler &compiler = Compiler::get();
-    std::lock_guard<std::mutex> lock(compiler.mutex());
-    auto it = kernels.find(key);
-    if (it != kernels.end())
-      return it->second;
-    OwningOpRef<ModuleOp> module = compiler.parse(source());
-    compiler.runPipeline(*module, parallel ? "gather-to-llvm{parallel=true}"
-                                           : "gather-to-llvm");
-    std::unique_ptr<ExecutionEngine> engine =
-        compiler.jit(*module, 3);
-    auto fn = engine->lookup("_mlir_ciface_kernel");
-    if (!fn)
-      throw py::value_error("compiled kernel not found: " +
-                            llvm::toString(fn.takeError()));
-    auto kernel = reinterpret_cast<KernelFn>(*fn);
-    engines.push_back(std::move(engine));
-    ++compilations;
-    return kernels[key] = kernel;
-  }
-
-  int64_t compileCount() {
-    std::lock_guard<std::mutex> lock(Compiler::get().mutex());
-    return compilations;
+  /// The caller holds the lock that serializes inserts.
+  void insert(const KernelKey &key, KernelFn kernel) {
+    std::atomic<const Node *> &head = bucketOf(key);
+    head.store(new Node{key, kernel, head.load(std::memory_order_relaxed)},
+               std::memory_order_release);
   }
 
 private:
-  llvm::StringMap<KernelFn> kernels;
-  std::vector<std::unique_ptr<ExecutionEngine>> engines;
-  int64_t compilations = 0;
+  struct Node {
+    KernelKey key;
+    KernelFn kernel;
+    const Node *next;
+  };
+  static constexpr size_t kBuckets = 1024;
+  std::atomic<const Node *> &bucketOf(const KernelKey &key) const {
+    return buckets[key.hash() & (kBuckets - 1)];
+  }
+  mutable std::atomic<const Node *> buckets[kBuckets] = {};
 };
 
-/// Whether two numpy dtypes are the same (byte order included).
-bool sameDtype(const py::dtype &a, const py::dtype &b) {
-  return PyObject_RichCompareBool(a.ptr(), b.ptr(), Py_EQ) == 1;
-}
+/// Flags of a kept kernel (KernelStore keeps them with the object).
+enum StoredKernelFlags : uint32_t { kNeedsOpenMP = 1 };
 
-/// The addresses [first, last) of the bytes `a`'s elements occupy.
-std::pair<uintptr_t, uintptr_t> byteBounds(const py::array &a) {
-  auto first = reinterpret_cast<uintptr_t>(a.data()), last = first;
-  if (a.size() == 0)
-    return {first, first};
-  for (py::ssize_t i = 0; i < a.ndim(); ++i) {
-    py::ssize_t extent = (a.shape(i) - 1) * a.strides(i);
-    (extent < 0 ? first : last) += extent;
+/// The symbol a kernel object is called through.
+constexpr StringLiteral kKernelEntry = "_mlir_ciface_kernel";
+
+/// Compiled kernels: in memory by KernelKey, on disk by a key that also
+/// names this build, LLVM and the host CPU (see KernelStore.h), compiled
+/// only when neither has them.
+class KernelCache {
+public:
+  static KernelCache &get() {
+    static KernelCache *cache = new KernelCache(); // Lives until exit.
+    return *cache;
   }
-  return {first, last + a.itemsize()};
-}
 
-/// Whether `a` and `b` may share memory (numpy's may_share_memory).
-bool mayOverlap(const py::array &a, const py::array &b) {
-  auto [a0, a1] = byteBounds(a);
-  auto [b0, b1] = byteBounds(b);
-  return a0 < a1 && b0 < b1 && a0 < b1 && b0 < a1;
-}
+  KernelFn lookup(const KernelKey &key) {
+    if (KernelFn kernel = table.find(key))
+      return kernel;
+    return miss(key);
+  }
+
+  std::atomic<int64_t> compiled{0}, loaded{0}, stored{0}, rejected{0};
+
+private:
+  KernelFn miss(const KernelKey &key) {
+    // The environment is read while the GIL keeps os.environ from
+    // changing it.
+    std::optional<std::string> dir = getKernelStoreDir();
+    // Other threads' calls go on while this one compiles or reads.
+    py::gil_scoped_release release;
+    std::lock_guard<std::mutex> lock(mu);
+    if (KernelFn kernel = table.find(key))
+      return kernel;
+    std::string source = key.source();
+    const char *pipeline = key.flags & KernelKey::Parallel
+                               ? "gather-to-llvm{parallel=true}"
+                               : "gather-to-llvm";
+    std::string storeKey = storeKeyOf(source, pipeline);
+    KernelFn kernel = nullptr;
+    if (dir) {
+      StoredKernel entry;
+      switch (readStoredKernel(*dir, storeKey, entry)) {
+      case StoreReadResult::Missing:
+        break;
+      case StoreReadResult::Rejected:
+        ++rejected;
+        break;
+      case StoreReadResult::Found:
+        llvm::Expected<void *> linked = getLinker().link(
+            std::move(entry.object), entry.flags & kNeedsOpenMP, kKernelEntry);
+        if (linked) {
+          kernel = reinterpret_cast<KernelFn>(*linked);
+          ++loaded;
+        } else {
+          llvm::consumeError(linked.takeError());
+          ++rejected;
+        }
+        break;
+      }
+    }
+    if (!kernel) {
+      auto [object, flags] = compile(source, pipeline);
+      ++compiled;
+      if (dir && writeStoredKernel(*dir, storeKey, flags, object))
+        ++stored;
+      llvm::Expected<void *> linked = getLinker().link(
+          llvm::MemoryBuffer::getMemBufferCopy(
+              StringRef(object.data(), object.size()), "gather_mlir_kernel"),
+          flags & kNeedsOpenMP, kKernelEntry);
+      if (!linked)
+        throw py::value_error("cannot link the compiled kernel: " +
+                              llvm::toString(linked.takeError()));
+      kernel = reinterpret_cast<KernelFn>(*linked);
+    }
+    table.insert(key, kernel);
+    return kernel;
+  }
+
+  /// The key of a kernel on disk: what made its object (this build, LLVM,
+  /// the host CPU, the pipeline) and its source.
+  static std::string storeKeyOf(const std::string &source,
+                                const char *pipeline) {
+    const HostTarget &host = HostTarget::get();
+    return "gather_mlir kernel\nversion " GATHER_MLIR_VERSION "\n" +
+           getBuildIdentity() + "\nllvm " LLVM_VERSION_STRING "\ntriple " +
+           host.triple + "\ncpu " + host.cpu + "\nfeatures " + host.features +
+           "\npipeline " + pipeline + "\n" + source;
+  }
+
+  /// Lowers `source` with `pipeline` and compiles it to an object file.
+  static std::pair<SmallVector<char, 0>, uint32_t>
+  compile(const std::string &source, const char *pipeline) {
+    Compiler &compiler = Compiler::get();
+    std::lock_guard<std::mutex> lock(compiler.mutex());
+    OwningOpRef<ModuleOp> module = compiler.parse(source);
+    compiler.runPipeline(*module, pipeline);
+    uint32_t flags = usesOpenMP(*module) ? kNeedsOpenMP : 0;
+    takeOverErrorHooks(*module);
+    DiagnosticCollector diags(compiler.context());
+    llvm::Expected<SmallVector<char, 0>> object = compileToObject(*module);
+    if (!object)
+      throw py::value_error("cannot compile the kernel: " +
+                            llvm::toString(object.takeError()) + "\n" +
+                            diags.take(""));
+    return {std::move(*object), flags};
+  }
+
+  KernelLinker &getLinker() {
+    if (!linker) {
+      std::pair<StringRef, void *> hooks[] = {
+          {kIndexErrorHook, reinterpret_cast<void *>(&recordIndexError)},
+          {kShapeErrorHook, reinterpret_cast<void *>(&recordShapeError)}};
+      auto created = KernelLinker::create(hooks, GATHER_OPENMP_LIBRARY);
+      if (!created)
+        throw py::value_error("cannot create the kernel JIT: " +
+                              llvm::toString(created.takeError()));
+      linker = std::move(*created);
+    }
+    return *linker;
+  }
+
+  KernelTable table;
+  /// Serializes misses (and so inserts into the table).
+  std::mutex mu;
+  std::unique_ptr<KernelLinker> linker;
+};
+
+//===----------------------------------------------------------------------===//
+// High-level ops
+//===----------------------------------------------------------------------===//
 
 /// Throws unless the kernels can read `data` and `indices` in place: data
 /// of the contract's dtypes (bool, integers, floats, complex: plain bits
@@ -422,64 +649,73 @@ void checkOperands(const std::string &op, const py::array &data,
                               " strides must be whole elements");
 }
 
+/// The mode named `mode`; ValueError naming the modes otherwise.
+GatherMode parseMode(const std::string &mode) {
+  if (std::optional<GatherMode> m = symbolizeGatherMode(mode))
+    return *m;
+  std::string names;
+  for (uint32_t m = 0; m <= getMaxEnumValForGatherMode(); ++m)
+    names += (m ? ", '" : "'") +
+             stringifyGatherMode(static_cast<GatherMode>(m)).str() + "'";
+  throw py::value_error("mode must be one of " + names + ", not '" + mode +
+                        "'");
+}
+
+/// A new C-ordered array of `shape` with `data`'s dtype.
+py::object newArray(PyArrayObject *data, ArrayRef<int64_t> shape) {
+  PyArray_Descr *dtype = PyArray_DESCR(data);
+  Py_INCREF(dtype); // PyArray_NewFromDescr steals it.
+  PyObject *array = PyArray_NewFromDescr(
+      &PyArray_Type, dtype, static_cast<int>(shape.size()),
+      const_cast<npy_intp *>(reinterpret_cast<const npy_intp *>(shape.data())),
+      nullptr, nullptr, 0, nullptr);
+  if (!array)
+    throw py::error_already_set();
+  return py::reinterpret_steal<py::object>(array);
+}
+
 /// The array a kernel writes the result of `resultShape` into: `out` if it
 /// can take it in place (ValueError or TypeError if it cannot take it at
 /// all), a new array if there is no `out` or it overlaps the operands
 /// (then the caller copies the result into `out`).
-py::array resultArray(const std::string &op, const py::array &data,
-                      const py::array &indices, ArrayRef<int64_t> resultShape,
-                      const std::optional<py::object> &out) {
-  std::vector<py::ssize_t> dims(resultShape.begin(), resultShape.end());
-  if (!out)
-    return py::array(data.dtype(), dims);
-  if (!py::isinstance<py::array>(*out))
-    throw py::type_error(op + ": out must be a numpy array, not " +
-                         std::string(py::str(
-                             out->get_type().attr("__name__"))));
-  auto array = py::reinterpret_borrow<py::array>(*out);
-  if (!sameDtype(array.dtype(), data.dtype()))
-    throw py::type_error(op + ": out has dtype " +
-                         std::string(py::str(array.dtype())) +
-                         ", the result has " +
-                         std::string(py::str(data.dtype())));
-  if (SmallVector<int64_t>(array.shape(), array.shape() + array.ndim()) !=
-      resultShape)
-    throw py::value_error(op + ": out has the wrong shape");
-  if (!isCContiguous(array))
-    throw py::value_error(op + ": out must be C-contiguous");
-  if (!array.writeable())
-    throw py::value_error(op + ": out is read-only");
+py::object resultArray(const char *op, PyArrayObject *data,
+                       PyArrayObject *indices, ArrayRef<int64_t> resultShape,
+                       PyObject *out) {
+  if (!out || out == Py_None)
+    return newArray(data, resultShape);
+  if (!PyArray_Check(out))
+    throw py::type_error(
+        std::string(op) + ": out must be a numpy array, not " +
+        std::string(py::str(py::handle(reinterpret_cast<PyObject *>(
+                                           Py_TYPE(out)))
+                                .attr("__name__"))));
+  auto *array = reinterpret_cast<PyArrayObject *>(out);
+  if (!PyArray_EquivTypes(PyArray_DESCR(array), PyArray_DESCR(data)))
+    throw py::type_error(
+        std::string(op) + ": out has dtype " +
+        strOf(reinterpret_cast<PyObject *>(PyArray_DESCR(array))) +
+        ", the result has " +
+        strOf(reinterpret_cast<PyObject *>(PyArray_DESCR(data))));
+  if (ArrayRef<int64_t>(reinterpret_cast<const int64_t *>(PyArray_DIMS(array)),
+                        PyArray_NDIM(array)) != resultShape)
+    throw py::value_error(std::string(op) + ": out has the wrong shape");
+  if (!PyArray_IS_C_CONTIGUOUS(array))
+    throw py::value_error(std::string(op) + ": out must be C-contiguous");
+  if (!PyArray_ISWRITEABLE(array))
+    throw py::value_error(std::string(op) + ": out is read-only");
   if (mayOverlap(array, data) || mayOverlap(array, indices))
-    return py::array(data.dtype(), dims);
-  return array;
+    return newArray(data, resultShape);
+  return py::reinterpret_borrow<py::object>(out);
 }
 
-/// gather, gather_elements or gather_nd: checks the operands and `out`
-/// itself (whatever the Python layer did), then fills `out` (or a new
-/// array) and returns it.
-py::array runGather(OpKind kind, py::array data, py::array indices,
-                    int64_t axis, int64_t batchDims, const std::string &mode,
-                    std::optional<py::object> out) {
-  checkOperands(opName(kind), data, indices);
-  if (!symbolizeGatherMode(mode)) {
-    std::string names;
-    for (uint32_t m = 0; m <= getMaxEnumValForGatherMode(); ++m)
-      names += (m ? ", '" : "'") +
-               stringifyGatherMode(static_cast<GatherMode>(m)).str() + "'";
-    throw py::value_error("mode must be one of " + names + ", not '" + mode +
-                          "'");
-  }
-  MLIRContext &ctx = Compiler::get().context();
-  int64_t width = data.itemsize() * 8;
-  int64_t indexWidth = indices.itemsize() * 8;
-  auto tensorOf = [&](const py::array &a, unsigned bits) {
-    SmallVector<int64_t> shape(a.shape(), a.shape() + a.ndim());
-    return RankedTensorType::get(shape, IntegerType::get(&ctx, bits));
-  };
-  RankedTensorType dataType = tensorOf(data, width);
-  RankedTensorType indicesType = tensorOf(indices, indexWidth);
-
-  // The dialect's shape rules give the result shape and the ValueErrors.
+/// gather, gather_elements or gather_nd on operands that checkOperands
+/// accepts: the result shape and every ValueError come from the dialect's
+/// shape rules (on the arrays' shapes; no MLIR type is built); fills `out`
+/// (or a new array) and returns it.
+py::object runGather(OpKind kind, PyArrayObject *data, PyArrayObject *indices,
+                     int64_t axis, int64_t batchDims, GatherMode mode,
+                     PyObject *out) {
+  ShapeView dataShape = shapeOf(data), indicesShape = shapeOf(indices);
   // An empty axis is not a shape error here: the kernel reports it as an
   // IndexError, as numpy does, so the rules see a mode without that check.
   std::string error;
@@ -490,94 +726,191 @@ py::array runGather(OpKind kind, py::array data, py::array indices,
   FailureOr<GatherShape> shape = failure();
   switch (kind) {
   case OpKind::Gather:
-    shape = inferGatherShape(dataType, indicesType, axis, batchDims,
+    shape = inferGatherShape(dataShape, indicesShape, axis, batchDims,
                              GatherMode::fill, capture);
     break;
   case OpKind::Elements:
-    shape = inferGatherElementsShape(dataType, indicesType, axis,
+    shape = inferGatherElementsShape(dataShape, indicesShape, axis,
                                      GatherMode::fill, capture);
     break;
   case OpKind::ND:
-    shape = inferGatherNDShape(dataType, indicesType, batchDims,
+    shape = inferGatherNDShape(dataShape, indicesShape, batchDims,
                                GatherMode::fill, capture);
     break;
   }
   if (failed(shape))
     throw py::value_error(std::string(opName(kind)) + ": " + error);
-  SmallVector<int64_t> resultShape =
-      shape->getStaticShape(dataType, indicesType);
+  SmallVector<int64_t, 8> resultShape(
+      shape->getStaticShape(dataShape, indicesShape));
 
-  py::array result =
+  py::object result =
       resultArray(opName(kind), data, indices, resultShape, out);
+  auto *resultArray = reinterpret_cast<PyArrayObject *>(result.ptr());
 
   // Large results are worth OpenMP threads (a parallel region costs
   // microseconds); small ones run on the calling thread.
-  int64_t resultBytes = data.itemsize();
-  for (int64_t d : resultShape)
-    resultBytes *= d;
-  bool parallel = resultBytes >= kParallelBytes;
+  int64_t resultBytes = PyArray_NBYTES(resultArray);
+  KernelKey key;
+  key.op = kind;
+  key.mode = static_cast<uint8_t>(mode);
+  key.dataBytes = PyArray_ITEMSIZE(data);
+  key.indexBytes = PyArray_ITEMSIZE(indices);
+  key.dataRank = PyArray_NDIM(data);
+  key.indexRank = PyArray_NDIM(indices);
+  key.axis = shape->axis;
+  key.batchDims = shape->batchDims;
+  key.tupleSize = kind == OpKind::ND ? shape->tupleSize : 0;
+  key.flags = (resultBytes >= kParallelBytes ? KernelKey::Parallel : 0) |
+              (PyArray_IS_C_CONTIGUOUS(data) ? 0 : KernelKey::StridedData) |
+              (PyArray_IS_C_CONTIGUOUS(indices) ? 0
+                                                : KernelKey::StridedIndices);
+  KernelFn kernel = KernelCache::get().lookup(key);
 
-  // The kernel: normalized attributes, element widths, ranks, mode.
-  int64_t dataRank = data.ndim(), indexRank = indices.ndim();
-  int64_t tuple = kind == OpKind::ND ? shape->tupleSize : -1;
-  bool stridedData = !isCContiguous(data);
-  bool stridedIndices = !isCContiguous(indices);
-  char key[160];
-  std::snprintf(
-      key, sizeof(key), "%s:%lld:%lld:%lld:%lld:%lld:%lld:%lld:%s%s%s%s",
-      opName(kind), static_cast<long long>(width),
-      static_cast<long long>(indexWidth), static_cast<long long>(dataRank),
-      static_cast<long long>(indexRank), static_cast<long long>(shape->axis),
-      static_cast<long long>(shape->batchDims), static_cast<long long>(tuple),
-      mode.c_str(), parallel ? ":parallel" : "", stridedData ? ":sd" : "",
-      stridedIndices ? ":si" : "");
-  auto source = [&] {
-    std::string element = "i" + std::to_string(width);
-    std::string indexElement = "i" + std::to_string(indexWidth);
-    int64_t resultRank = resultShape.size();
-    std::string dm =
-        shapedTypeText("memref", dataRank, -1, element, stridedData);
-    std::string im = shapedTypeText("memref", indexRank, tuple, indexElement,
-                                    stridedIndices);
-    std::string om = shapedTypeText("memref", resultRank, -1, element);
-    std::string dt = shapedTypeText("tensor", dataRank, -1, element);
-    std::string it = shapedTypeText("tensor", indexRank, tuple, indexElement);
-    std::string ot = shapedTypeText("tensor", resultRank, -1, element);
-    std::string attrs;
-    if (kind != OpKind::ND)
-      attrs += "axis = " + std::to_string(shape->axis) + " : i64, ";
-    if (kind != OpKind::Elements)
-      attrs += "batch_dims = " + std::to_string(shape->batchDims) + " : i64, ";
-    attrs += "mode = #gather<mode " + mode + ">";
-    return "func.func @kernel(%dm: " + dm + ", %im: " + im + ", %om: " + om +
-           ") attributes {llvm.emit_c_interface} {\n"
-           "  %d = bufferization.to_tensor %dm restrict : " +
-           dm + " to " + dt +
-           "\n  %i = bufferization.to_tensor %im restrict : " + im + " to " +
-           it + "\n  %r = gather." + opName(kind) + " %d[%i] {" + attrs +
-           "} : (" + dt + ", " + it + ") -> " + ot +
-           "\n  bufferization.materialize_in_destination %r in restrict "
-           "writable %om : (" +
-           ot + ", " + om + ") -> ()\n  return\n}\n";
-  };
-  KernelFn kernel = KernelCache::get().lookup(key, parallel, source);
-
-  std::vector<int64_t> d = descriptorOf(data), i = descriptorOf(indices),
-                       o = descriptorOf(result);
+  Descriptor d(data), i(indices), o(resultArray);
   lastKernelError = {};
-  if (resultBytes + indices.nbytes() < kReleaseGilBytes) {
-    kernel(d.data(), i.data(), o.data()); // Shorter than a GIL hand-off.
+  if (resultBytes + PyArray_NBYTES(indices) < kReleaseGilBytes) {
+    kernel(d.words, i.words, o.words); // Shorter than a GIL hand-off.
   } else {
     py::gil_scoped_release release;
-    kernel(d.data(), i.data(), o.data());
+    kernel(d.words, i.words, o.words);
   }
   raiseKernelErrorIfAny();
-  if (out && !out->is(result)) {
-    out->attr("__setitem__")(py::ellipsis(), result);
-    return py::reinterpret_borrow<py::array>(*out);
+  if (out && out != Py_None && result.ptr() != out) {
+    if (PyArray_CopyInto(reinterpret_cast<PyArrayObject *>(out),
+                         resultArray) < 0)
+      throw py::error_already_set();
+    return py::reinterpret_borrow<py::object>(out);
   }
   return result;
 }
+
+//===----------------------------------------------------------------------===//
+// The per-call fast path
+//===----------------------------------------------------------------------===//
+//
+// gather_mlir.gather & co. first call try_gather & co. with their arguments
+// as given. These take the common case, numpy arrays that the kernels read
+// as they are, with one C call and no conversion; anything else (torch
+// tensors, array-likes, unsigned or byte-swapped indices, odd strides,
+// attributes that are not plain ints, an unknown mode) returns None, and the
+// package's general path takes over, with its conversions and messages.
+
+/// The modes' names, interned: the package's default `"check"`, like any
+/// identifier-like literal, is the same object.
+PyObject *internedModes[8];
+
+std::optional<GatherMode> fastMode(PyObject *name) {
+  uint32_t count = getMaxEnumValForGatherMode() + 1;
+  for (uint32_t m = 0; m < count; ++m)
+    if (name == internedModes[m])
+      return static_cast<GatherMode>(m);
+  if (!PyUnicode_CheckExact(name))
+    return std::nullopt;
+  for (uint32_t m = 0; m < count; ++m)
+    if (PyUnicode_Compare(name, internedModes[m]) == 0)
+      return static_cast<GatherMode>(m);
+  return std::nullopt;
+}
+
+/// A Python int (not a subclass such as bool) that fits int64.
+bool fastInt64(PyObject *value, int64_t &result) {
+  if (!PyLong_CheckExact(value))
+    return false;
+  int overflow;
+  long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
+  result = v;
+  return !overflow;
+}
+
+/// What checkOperands accepts of data, without building a dtype object.
+bool isKernelData(PyArrayObject *a) {
+  switch (PyArray_TYPE(a)) {
+  case NPY_BOOL:
+  case NPY_BYTE:
+  case NPY_UBYTE:
+  case NPY_SHORT:
+  case NPY_USHORT:
+  case NPY_INT:
+  case NPY_UINT:
+  case NPY_LONG:
+  case NPY_ULONG:
+  case NPY_LONGLONG:
+  case NPY_ULONGLONG:
+  case NPY_HALF:
+  case NPY_FLOAT:
+  case NPY_DOUBLE:
+  case NPY_CFLOAT:
+  case NPY_CDOUBLE:
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool hasWholeElementStrides(PyArrayObject *a) {
+  npy_intp itemsize = PyArray_ITEMSIZE(a);
+  for (int i = 0; i < PyArray_NDIM(a); ++i)
+    if (PyArray_STRIDE(a, i) % itemsize)
+      return false;
+  return true;
+}
+
+/// try_gather & co.: (data, indices, axis, batch_dims, mode, out), all
+/// positional.
+template <OpKind kind>
+PyObject *tryGather(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
+  if (nargs != 6) {
+    PyErr_Format(PyExc_TypeError, "try_%s() takes 6 arguments (%zd given)",
+                 opName(kind), nargs);
+    return nullptr;
+  }
+  PyObject *data = args[0], *indices = args[1], *out = args[5];
+  int64_t axis, batchDims;
+  std::optional<GatherMode> mode;
+  if (!PyArray_CheckExact(data) || !PyArray_CheckExact(indices) ||
+      (out != Py_None && !PyArray_CheckExact(out)) ||
+      !fastInt64(args[2], axis) || !fastInt64(args[3], batchDims) ||
+      !(mode = fastMode(args[4])))
+    Py_RETURN_NONE;
+  auto *d = reinterpret_cast<PyArrayObject *>(data);
+  auto *i = reinterpret_cast<PyArrayObject *>(indices);
+  PyArray_Descr *index = PyArray_DESCR(i);
+  if (!isKernelData(d) || index->kind != 'i' ||
+      !PyArray_ISNBO(index->byteorder) || !hasWholeElementStrides(d) ||
+      !hasWholeElementStrides(i))
+    Py_RETURN_NONE;
+  try {
+    return runGather(kind, d, i, axis, batchDims, *mode, out).release().ptr();
+  } catch (py::error_already_set &e) {
+    e.restore();
+  } catch (const py::builtin_exception &e) {
+    e.set_error();
+  } catch (const std::exception &e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  }
+  return nullptr;
+}
+
+#define GATHER_TRY_DOC(op)                                                     \
+  "try_" op "(data, indices, axis, batch_dims, mode, out)\n--\n\n"             \
+  "gather_mlir." op "'s fast path: the result (or `out`) for numpy arrays "    \
+  "the kernels read as they are, plain int attributes and a valid mode; "      \
+  "None for anything else, which the package's general path takes."
+
+PyMethodDef tryGatherMethods[] = {
+    {"try_gather",
+     reinterpret_cast<PyCFunction>(
+         reinterpret_cast<void (*)()>(&tryGather<OpKind::Gather>)),
+     METH_FASTCALL, GATHER_TRY_DOC("gather")},
+    {"try_gather_elements",
+     reinterpret_cast<PyCFunction>(
+         reinterpret_cast<void (*)()>(&tryGather<OpKind::Elements>)),
+     METH_FASTCALL, GATHER_TRY_DOC("gather_elements")},
+    {"try_gather_nd",
+     reinterpret_cast<PyCFunction>(
+         reinterpret_cast<void (*)()>(&tryGather<OpKind::ND>)),
+     METH_FASTCALL, GATHER_TRY_DOC("gather_nd")},
+};
 
 //===----------------------------------------------------------------------===//
 // Low-level API: modules, pipelines, JIT
@@ -1003,6 +1336,8 @@ private:
 
 PYBIND11_MODULE(_native, m) {
   m.doc() = "Native core of gather_mlir (see the gather_mlir package).";
+  if (_import_array() < 0)
+    throw py::error_already_set();
 
   auto bindOp = [&](const char *name, OpKind kind, const char *doc) {
     m.def(
@@ -1010,7 +1345,12 @@ PYBIND11_MODULE(_native, m) {
         [kind](py::array data, py::array indices, int64_t axis,
                int64_t batchDims, const std::string &mode,
                std::optional<py::object> out) {
-          return runGather(kind, data, indices, axis, batchDims, mode, out);
+          checkOperands(opName(kind), data, indices);
+          GatherMode gatherMode = parseMode(mode);
+          return runGather(
+              kind, reinterpret_cast<PyArrayObject *>(data.ptr()),
+              reinterpret_cast<PyArrayObject *>(indices.ptr()), axis,
+              batchDims, gatherMode, out ? out->ptr() : nullptr);
         },
         py::arg("data"), py::arg("indices"), py::arg("axis"),
         py::arg("batch_dims"), py::arg("mode"), py::arg("out"), doc);
@@ -1025,9 +1365,41 @@ PYBIND11_MODULE(_native, m) {
   bindOp("gather_nd", OpKind::ND,
          "gather.gather_nd on numpy arrays (`axis` is ignored); see "
          "gather_mlir.gather_nd.");
+
+  static_assert(std::size(internedModes) > getMaxEnumValForGatherMode(),
+                "a mode has no interned name");
+  for (uint32_t mode = 0; mode <= getMaxEnumValForGatherMode(); ++mode)
+    internedModes[mode] = PyUnicode_InternFromString(
+        stringifyGatherMode(static_cast<GatherMode>(mode)).str().c_str());
+  py::object moduleName = m.attr("__name__");
+  for (PyMethodDef &method : tryGatherMethods) {
+    PyObject *fn = PyCFunction_NewEx(&method, nullptr, moduleName.ptr());
+    if (!fn)
+      throw py::error_already_set();
+    m.add_object(method.ml_name, py::reinterpret_steal<py::object>(fn));
+  }
+
   m.def(
-      "compile_count", [] { return KernelCache::get().compileCount(); },
-      "Number of kernels compiled so far (the cache's misses).");
+      "compile_count", [] { return KernelCache::get().compiled.load(); },
+      "Number of kernels compiled so far: the misses of both the memory "
+      "and the disk cache.");
+  m.def(
+      "kernel_cache_stats",
+      [] {
+        KernelCache &cache = KernelCache::get();
+        py::dict stats;
+        stats["compiled"] = cache.compiled.load();
+        stats["loaded"] = cache.loaded.load();
+        stats["stored"] = cache.stored.load();
+        stats["rejected"] = cache.rejected.load();
+        std::optional<std::string> dir = getKernelStoreDir();
+        stats["directory"] = dir ? py::object(py::str(*dir)) : py::none();
+        return stats;
+      },
+      "Counts of the kernel cache since the process started: kernels "
+      "'compiled', 'loaded' from disk, 'stored' on disk, and disk entries "
+      "'rejected' (corrupt, truncated or foreign; rebuilt); and the "
+      "'directory' kernels are kept in now (None when that is off).");
 
   py::class_<PyModule>(m, "Module", R"doc(
 A parsed MLIR module (any registered dialect, including gather).

@@ -1,5 +1,17 @@
 import os
+import shutil
 import sys
+import tempfile
 
 # The reference module sits next to the tests.
 sys.path.insert(0, os.path.dirname(__file__))
+
+# Kernels compiled by the tests are kept in a directory of this run's own,
+# never in ~/.cache/gather_mlir (or wherever GATHER_MLIR_CACHE_DIR pointed):
+# a run starts from an empty cache, and subprocesses inherit the variable.
+_CACHE_DIR = tempfile.mkdtemp(prefix="gather_mlir_test_cache_")
+os.environ["GATHER_MLIR_CACHE_DIR"] = _CACHE_DIR
+
+
+def pytest_unconfigure(config):
+    shutil.rmtree(_CACHE_DIR, ignore_errors=True)

@@ -1,7 +1,8 @@
 //===- GatherShapes.cpp - Shape rules of the gather ops ---------*- C++ -*-===//
 //
-// Every rule of SEMANTICS.md that the operand types decide is checked here,
-// once; see GatherShapes.h for who uses it.
+// Every rule of SEMANTICS.md that the operand shapes decide is checked here,
+// once, on ShapeViews; the forms taking types check that the operands are
+// tensors and read their shapes. See GatherShapes.h for who uses them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -71,7 +72,7 @@ static int64_t minRankForAxis(int64_t axis) {
 /// The number of elements in dims [from, to) of `t`: 0 if any is 0, otherwise
 /// std::nullopt if any is dynamic (or t is unranked), and -1 if the product
 /// overflows int64_t.
-static std::optional<int64_t> staticProduct(ShapedType t, int64_t from,
+static std::optional<int64_t> staticProduct(ShapeView t, int64_t from,
                                             int64_t to) {
   if (!t.hasRank())
     return std::nullopt;
@@ -84,7 +85,7 @@ static std::optional<int64_t> staticProduct(ShapedType t, int64_t from,
 }
 
 /// data.shape[:b] == indices.shape[:b] where both sizes are static.
-static LogicalResult checkBatchDims(ShapedType data, ShapedType indices,
+static LogicalResult checkBatchDims(ShapeView data, ShapeView indices,
                                     int64_t b, Reporter report) {
   for (int64_t d = 0; d < b; ++d) {
     int64_t x = data.getDimSize(d), y = indices.getDimSize(d);
@@ -98,7 +99,7 @@ static LogicalResult checkBatchDims(ShapedType data, ShapedType indices,
 /// A static data dimension of size 0 has no valid index: an error when the
 /// mode does not define a result for it and `indexCount` (a staticProduct)
 /// is known non-zero.
-static LogicalResult checkEmptyDim(ShapedType data, int64_t dim,
+static LogicalResult checkEmptyDim(ShapeView data, int64_t dim,
                                    std::optional<int64_t> indexCount,
                                    GatherMode mode, Reporter report) {
   if (data.getDimSize(dim) != 0 || !modeRejectsEmptyDims(mode) || !indexCount ||
@@ -122,7 +123,7 @@ static FailureOr<int64_t> normalizeAxis(int64_t axis, int64_t r,
 }
 
 /// Data of rank 0 has nothing to gather along.
-static LogicalResult checkDataRank(ShapedType data, Reporter report) {
+static LogicalResult checkDataRank(ShapeView data, Reporter report) {
   if (data.hasRank() && data.getRank() == 0)
     return report("data must have rank >= 1, but has rank 0");
   return success();
@@ -145,10 +146,44 @@ FailureOr<GatherShape>
 mlir::gather::inferGatherShape(Type dataType, Type indicesType, int64_t axis,
                                int64_t batchDims, GatherMode mode,
                                ShapeErrorFn emitError) {
-  Reporter report{emitError};
   ShapedType data, indices;
-  if (failed(getOperandTypes(dataType, indicesType, data, indices, report)))
+  if (failed(getOperandTypes(dataType, indicesType, data, indices,
+                             Reporter{emitError})))
     return failure();
+  return inferGatherShape(ShapeView::get(data), ShapeView::get(indices), axis,
+                          batchDims, mode, emitError);
+}
+
+FailureOr<GatherShape>
+mlir::gather::inferGatherElementsShape(Type dataType, Type indicesType,
+                                       int64_t axis, GatherMode mode,
+                                       ShapeErrorFn emitError) {
+  ShapedType data, indices;
+  if (failed(getOperandTypes(dataType, indicesType, data, indices,
+                             Reporter{emitError})))
+    return failure();
+  return inferGatherElementsShape(ShapeView::get(data),
+                                  ShapeView::get(indices), axis, mode,
+                                  emitError);
+}
+
+FailureOr<GatherShape>
+mlir::gather::inferGatherNDShape(Type dataType, Type indicesType,
+                                 int64_t batchDims, GatherMode mode,
+                                 ShapeErrorFn emitError) {
+  ShapedType data, indices;
+  if (failed(getOperandTypes(dataType, indicesType, data, indices,
+                             Reporter{emitError})))
+    return failure();
+  return inferGatherNDShape(ShapeView::get(data), ShapeView::get(indices),
+                            batchDims, mode, emitError);
+}
+
+FailureOr<GatherShape>
+mlir::gather::inferGatherShape(ShapeView data, ShapeView indices, int64_t axis,
+                               int64_t batchDims, GatherMode mode,
+                               ShapeErrorFn emitError) {
+  Reporter report{emitError};
   GatherShape shape;
   shape.axis = axis;
   shape.batchDims = batchDims;
@@ -210,13 +245,10 @@ mlir::gather::inferGatherShape(Type dataType, Type indicesType, int64_t axis,
 }
 
 FailureOr<GatherShape>
-mlir::gather::inferGatherElementsShape(Type dataType, Type indicesType,
+mlir::gather::inferGatherElementsShape(ShapeView data, ShapeView indices,
                                        int64_t axis, GatherMode mode,
                                        ShapeErrorFn emitError) {
   Reporter report{emitError};
-  ShapedType data, indices;
-  if (failed(getOperandTypes(dataType, indicesType, data, indices, report)))
-    return failure();
   GatherShape shape;
   shape.axis = axis;
   if (!data.hasRank() && !indices.hasRank()) {
@@ -262,13 +294,10 @@ mlir::gather::inferGatherElementsShape(Type dataType, Type indicesType,
 }
 
 FailureOr<GatherShape>
-mlir::gather::inferGatherNDShape(Type dataType, Type indicesType,
+mlir::gather::inferGatherNDShape(ShapeView data, ShapeView indices,
                                  int64_t batchDims, GatherMode mode,
                                  ShapeErrorFn emitError) {
   Reporter report{emitError};
-  ShapedType data, indices;
-  if (failed(getOperandTypes(dataType, indicesType, data, indices, report)))
-    return failure();
   GatherShape shape;
   shape.batchDims = batchDims;
   if (batchDims < 0)
@@ -336,12 +365,12 @@ mlir::gather::inferGatherNDShape(Type dataType, Type indicesType,
 }
 
 /// The static size of `t`'s dimension `d`, or dynamic when unknown.
-static int64_t sizeOf(ShapedType t, int64_t d) {
+static int64_t sizeOf(ShapeView t, int64_t d) {
   return d >= 0 && t.hasRank() ? t.getDimSize(d) : ShapedType::kDynamic;
 }
 
-SmallVector<int64_t> GatherShape::getStaticShape(ShapedType data,
-                                                 ShapedType indices) const {
+SmallVector<int64_t> GatherShape::getStaticShape(ShapeView data,
+                                                 ShapeView indices) const {
   assert(ranked && "the result rank is unknown");
   SmallVector<int64_t> result;
   for (const ResultDimSource &src : dims) {

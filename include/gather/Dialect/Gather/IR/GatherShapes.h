@@ -1,8 +1,10 @@
 //===- GatherShapes.h - Shape rules of the gather ops -----------*- C++ -*-===//
 //
 // The one home of the gather ops' shape logic. Each op's rules are written
-// once, as a function from operand types and attributes to a GatherShape; the
-// verifier, type inference, shape reification and the lowering all use it.
+// once, as a function from operand shapes and attributes to a GatherShape; the
+// verifier, type inference, shape reification and the lowering all use it
+// through the forms taking MLIR types, and hosts that hold plain shape arrays
+// (the Python package, on every call) through the forms taking ShapeViews.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +19,34 @@
 #include <optional>
 
 namespace mlir::gather {
+
+/// An operand's shape as the rules read it: sizes (ShapedType::kDynamic where
+/// a size is known only at run time), or no rank at all. A view: it does not
+/// own the sizes.
+class ShapeView {
+public:
+  /// A ranked shape of these sizes.
+  ShapeView(ArrayRef<int64_t> sizes) : sizes(sizes), ranked(true) {}
+  /// A shape of unknown rank.
+  static ShapeView getUnranked() { return ShapeView(); }
+  /// The shape of `type` (unranked if `type` is).
+  static ShapeView get(ShapedType type) {
+    return type.hasRank() ? ShapeView(type.getShape()) : getUnranked();
+  }
+
+  bool hasRank() const { return ranked; }
+  int64_t getRank() const {
+    assert(ranked && "the shape is unranked");
+    return sizes.size();
+  }
+  ArrayRef<int64_t> getShape() const { return sizes; }
+  int64_t getDimSize(int64_t d) const { return sizes[d]; }
+
+private:
+  ShapeView() = default;
+  ArrayRef<int64_t> sizes;
+  bool ranked = false;
+};
 
 /// The operand dimensions that one result dimension equals. At least one is
 /// set; batch dimensions are shared by data and indices and set both.
@@ -47,8 +77,11 @@ struct GatherShape {
 
   /// The static result shape: a dimension is static when any of its sources
   /// is. Requires `ranked`.
+  SmallVector<int64_t> getStaticShape(ShapeView data, ShapeView indices) const;
   SmallVector<int64_t> getStaticShape(ShapedType data,
-                                      ShapedType indices) const;
+                                      ShapedType indices) const {
+    return getStaticShape(ShapeView::get(data), ShapeView::get(indices));
+  }
   /// The result type: a ranked tensor of the static shape, or unranked.
   TensorType getResultType(ShapedType data, ShapedType indices) const;
   /// The result's sizes as values or constants (for shape reification).
@@ -70,16 +103,30 @@ using ShapeErrorFn = function_ref<LogicalResult(const Twine &)>;
 
 /// Rules of `gather.gather`. `axis` and `batchDims` as written (may be
 /// negative).
-FailureOr<GatherShape> inferGatherShape(Type data, Type indices, int64_t axis,
-                                        int64_t batchDims, GatherMode mode,
+FailureOr<GatherShape> inferGatherShape(ShapeView data, ShapeView indices,
+                                        int64_t axis, int64_t batchDims,
+                                        GatherMode mode,
                                         ShapeErrorFn emitError);
 
 /// Rules of `gather.gather_elements`.
-FailureOr<GatherShape> inferGatherElementsShape(Type data, Type indices,
-                                                int64_t axis, GatherMode mode,
+FailureOr<GatherShape> inferGatherElementsShape(ShapeView data,
+                                                ShapeView indices, int64_t axis,
+                                                GatherMode mode,
                                                 ShapeErrorFn emitError);
 
 /// Rules of `gather.gather_nd`.
+FailureOr<GatherShape> inferGatherNDShape(ShapeView data, ShapeView indices,
+                                          int64_t batchDims, GatherMode mode,
+                                          ShapeErrorFn emitError);
+
+/// The same rules on operand types, which must be tensors (that is an error
+/// too).
+FailureOr<GatherShape> inferGatherShape(Type data, Type indices, int64_t axis,
+                                        int64_t batchDims, GatherMode mode,
+                                        ShapeErrorFn emitError);
+FailureOr<GatherShape> inferGatherElementsShape(Type data, Type indices,
+                                                int64_t axis, GatherMode mode,
+                                                ShapeErrorFn emitError);
 FailureOr<GatherShape> inferGatherNDShape(Type data, Type indices,
                                           int64_t batchDims, GatherMode mode,
                                           ShapeErrorFn emitError);

@@ -1,0 +1,140 @@
+//===- KernelJit.cpp - Kernel objects for the host, linked in process -----===//
+//
+// Compilation follows what mlir::ExecutionEngine does for a module (translate,
+// set the target's triple and data layout, makeOptimizingTransformer, code
+// generation for the host), but stops at an object file, which can be kept;
+// linking is a plain LLJIT, which needs no MLIR at all.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelJit.h"
+
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ExecutionEngine/Orc/AbsoluteSymbols.h"
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <algorithm>
+
+using namespace llvm;
+using namespace mlir::gather::python;
+
+const HostTarget &HostTarget::get() {
+  static const HostTarget host = [] {
+    InitializeNativeTarget();
+    InitializeNativeTargetAsmPrinter();
+    HostTarget t;
+    t.triple = sys::getProcessTriple();
+    t.cpu = sys::getHostCPUName().str();
+    SmallVector<std::string> features;
+    for (const auto &feature : sys::getHostCPUFeatures())
+      features.push_back((feature.second ? "+" : "-") + feature.first().str());
+    llvm::sort(features);
+    t.features = join(features, ",");
+    return t;
+  }();
+  return host;
+}
+
+orc::JITTargetMachineBuilder HostTarget::getMachineBuilder() const {
+  orc::JITTargetMachineBuilder builder{Triple(triple)};
+  builder.setCPU(cpu)
+      .setFeatures(features)
+      .setCodeGenOptLevel(CodeGenOptLevel::Aggressive)
+      .setRelocationModel(Reloc::PIC_)
+      .setCodeModel(CodeModel::Small);
+  return builder;
+}
+
+Expected<SmallVector<char, 0>>
+mlir::gather::python::compileToObject(ModuleOp module) {
+  Expected<std::unique_ptr<TargetMachine>> machine =
+      HostTarget::get().getMachineBuilder().createTargetMachine();
+  if (!machine)
+    return machine.takeError();
+  LLVMContext context;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, context, "gather_mlir_kernel");
+  if (!llvmModule)
+    return createStringError("cannot translate the kernel to LLVM IR");
+  ExecutionEngine::setupTargetTripleAndDataLayout(llvmModule.get(),
+                                                  machine->get());
+  if (Error error =
+          makeOptimizingTransformer(3, 0, machine->get())(llvmModule.get()))
+    return std::move(error);
+  // The JIT runs no initializers for objects it links.
+  if (llvmModule->getNamedGlobal("llvm.global_ctors"))
+    return createStringError("the kernel has static initializers");
+
+  SmallVector<char, 0> object;
+  raw_svector_ostream os(object);
+  legacy::PassManager codegen;
+  if ((*machine)->addPassesToEmitFile(codegen, os, nullptr,
+                                      CodeGenFileType::ObjectFile))
+    return createStringError("the host target cannot emit object files");
+  codegen.run(*llvmModule);
+  return object;
+}
+
+Expected<std::unique_ptr<KernelLinker>>
+KernelLinker::create(ArrayRef<std::pair<StringRef, void *>> hostSymbols,
+                     std::string openMPLibrary) {
+  // Kernels need no platform support (no initializers, no TLS); the
+  // inactive platform spares compiling the generic one's runtime IR.
+  Expected<std::unique_ptr<orc::LLJIT>> jit =
+      orc::LLJITBuilder()
+          .setJITTargetMachineBuilder(HostTarget::get().getMachineBuilder())
+          .setPlatformSetUp(orc::setUpInactivePlatform)
+          .create();
+  if (!jit)
+    return jit.takeError();
+  // Failures reach the caller as errors; nothing is printed.
+  (*jit)->getExecutionSession().setErrorReporter(consumeError);
+  orc::MangleAndInterner mangle((*jit)->getExecutionSession(),
+                                (*jit)->getDataLayout());
+  orc::SymbolMap symbols;
+  for (auto [name, address] : hostSymbols)
+    symbols[mangle(name)] = {orc::ExecutorAddr::fromPtr(address),
+                             JITSymbolFlags::Exported |
+                                 JITSymbolFlags::Absolute};
+  if (Error error = (*jit)->getMainJITDylib().define(
+          orc::absoluteSymbols(std::move(symbols))))
+    return std::move(error);
+  return std::unique_ptr<KernelLinker>(
+      new KernelLinker(std::move(*jit), std::move(openMPLibrary)));
+}
+
+Expected<void *>
+KernelLinker::link(std::unique_ptr<MemoryBuffer> object, bool needsOpenMP,
+                   StringRef entry) {
+  if (needsOpenMP && !openMPLinked) {
+    auto openMP = orc::DynamicLibrarySearchGenerator::Load(
+        openMPLibrary.c_str(), jit->getDataLayout().getGlobalPrefix());
+    if (!openMP)
+      return openMP.takeError();
+    jit->getMainJITDylib().addGenerator(std::move(*openMP));
+    openMPLinked = true;
+  }
+  // Every kernel defines the same entry name: each gets a JITDylib, which
+  // links against the main one (host symbols, libomp) and the process.
+  Expected<orc::JITDylib &> dylib =
+      jit->createJITDylib("gather_mlir_kernel_" + std::to_string(linked++));
+  if (!dylib)
+    return dylib.takeError();
+  dylib->addToLinkOrder(jit->getMainJITDylib());
+  if (Error error = jit->addObjectFile(*dylib, std::move(object)))
+    return std::move(error);
+  Expected<orc::ExecutorAddr> address = jit->lookup(*dylib, entry);
+  if (!address)
+    return address.takeError();
+  return address->toPtr<void *>();
+}

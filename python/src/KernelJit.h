@@ -1,0 +1,68 @@
+//===- KernelJit.h - Kernel objects for the host, linked in process -*- C++ -*-===//
+//
+// The Python package's kernels are object files: compiled for the host CPU
+// from a module the gather-to-llvm pipeline lowered, then linked into the
+// process by one ORC LLJIT. An object file is what KernelStore keeps on
+// disk, so a kernel compiled in one process and one read back in another go
+// through the same linking.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GATHER_PYTHON_KERNELJIT_H
+#define GATHER_PYTHON_KERNELJIT_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <memory>
+#include <string>
+#include <utility>
+
+namespace mlir::gather::python {
+
+/// The machine kernels are compiled for: the host's triple, CPU and CPU
+/// features (as `+a,-b,...`, sorted).
+struct HostTarget {
+  std::string triple, cpu, features;
+
+  static const HostTarget &get();
+  /// What kernels are compiled with: the host, -O3 code generation, and the
+  /// position-independent small code model the JIT linker takes.
+  llvm::orc::JITTargetMachineBuilder getMachineBuilder() const;
+};
+
+/// Compiles an LLVM-dialect module to an object file for the host:
+/// translation to LLVM IR, the -O3 pipeline for the host's target machine,
+/// code generation.
+llvm::Expected<llvm::SmallVector<char, 0>> compileToObject(ModuleOp module);
+
+/// Links kernel objects into the process, each in a JITDylib of its own (so
+/// that they may define the same names). Their undefined symbols resolve to
+/// the host symbols given at creation, then to libomp's (once an object that
+/// needs it was linked), then to the process's.
+class KernelLinker {
+public:
+  static llvm::Expected<std::unique_ptr<KernelLinker>>
+  create(llvm::ArrayRef<std::pair<llvm::StringRef, void *>> hostSymbols,
+         std::string openMPLibrary);
+
+  /// Links `object` and returns the address of its symbol `entry`.
+  llvm::Expected<void *> link(std::unique_ptr<llvm::MemoryBuffer> object,
+                              bool needsOpenMP, llvm::StringRef entry);
+
+private:
+  KernelLinker(std::unique_ptr<llvm::orc::LLJIT> jit, std::string openMP)
+      : jit(std::move(jit)), openMPLibrary(std::move(openMP)) {}
+
+  std::unique_ptr<llvm::orc::LLJIT> jit;
+  std::string openMPLibrary;
+  bool openMPLinked = false;
+  unsigned linked = 0;
+};
+
+} // namespace mlir::gather::python
+
+#endif // GATHER_PYTHON_KERNELJIT_H
