@@ -1,4 +1,4 @@
-// RUN: gather-opt %s --convert-gather-to-affine --canonicalize --cse --split-input-file | FileCheck %s
+// RUN: gather-opt %s --convert-gather-to-affine="gather-loads=vector" --canonicalize --cse --split-input-file | FileCheck %s
 // RUN: gather-opt %s --convert-gather-to-affine="vectorize=false" --canonicalize --cse --split-input-file | FileCheck %s --check-prefix=SCALAR
 
 /// check mode: a validation pass over every index reports the first bad one

@@ -1,4 +1,4 @@
-// RUN: gather-opt %s --convert-gather-to-affine="parallel=true" --canonicalize --cse --split-input-file | FileCheck %s
+// RUN: gather-opt %s --convert-gather-to-affine="parallel=true gather-loads=vector" --canonicalize --cse --split-input-file | FileCheck %s
 
 /// The validation stays sequential (it records the first bad index); the
 /// gather's outermost loop runs its iterations in parallel.
