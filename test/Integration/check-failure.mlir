@@ -6,9 +6,13 @@
 // RUN: not %mlir_run -e int64_min %t.mlir 2>&1 | FileCheck %s --check-prefix=MIN
 // RUN: not %mlir_run -e elements_first_of_two %t.mlir 2>&1 | FileCheck %s --check-prefix=FIRST
 /// Rows validated right before they are gathered report the same first index.
-// RUN: gather-opt %s --gather-to-llvm="validate-rows=true" > %t.rows.mlir
+/// (Rows read with vector gathers and with scalar loads.)
+// RUN: gather-opt %s --gather-to-llvm="validate-rows=true gather-loads=vector" > %t.rows.mlir
 // RUN: not %mlir_run -e gather_elements_oob %t.rows.mlir 2>&1 | FileCheck %s --check-prefix=ELEMENTS
 // RUN: not %mlir_run -e elements_first_of_two %t.rows.mlir 2>&1 | FileCheck %s --check-prefix=FIRST
+// RUN: gather-opt %s --gather-to-llvm="validate-rows=true gather-loads=scalar" > %t.scalar-rows.mlir
+// RUN: not %mlir_run -e gather_elements_oob %t.scalar-rows.mlir 2>&1 | FileCheck %s --check-prefix=ELEMENTS
+// RUN: not %mlir_run -e elements_first_of_two %t.scalar-rows.mlir 2>&1 | FileCheck %s --check-prefix=FIRST
 
 // A check-mode failure at run time names the op, the first bad index and
 // the valid range on stderr, exits non-zero, and prints no data. The indices

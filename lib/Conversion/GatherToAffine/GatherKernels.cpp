@@ -93,11 +93,15 @@ void KernelEmitter::emitGatherElements(const GatherShape &shape) {
   auto components = [&](ValueRange ivs) {
     return SmallVector<IndexComponent>{{readIndex(ivs), axisSize, a}};
   };
-  int64_t lanes = a == r - 1 ? gatherRowLanes() : 0;
+  // Along the last axis, a result row reads one data row at the positions
+  // of one index row; validate-rows checks each right before gathering it,
+  // with vector or scalar loads.
+  bool lastAxis = a == r - 1;
+  int64_t lanes = lastAxis ? gatherRowLanes() : 0;
   auto rowAt = [&](ValueRange ivs) {
     gatherRow(ivs, ivs, ivs, ubs.back(), axisSize, lanes);
   };
-  if (lanes && validatesRows())
+  if (lastAxis && validatesRows())
     return gatherCheckedRows(shape, ubs, axisSize, components, rowAt);
   Value ok = validate(ubs, axisSize, components, validateShapes(shape));
   if (lanes) {

@@ -211,16 +211,24 @@ int64_t KernelEmitter::gatherRowLanes() {
 void KernelEmitter::gatherRow(ValueRange dataPrefix, ValueRange indexPrefix,
                               ValueRange outPrefix, Value n, Value axisSize,
                               int64_t lanes) {
-  Type element = cast<MemRefType>(data.getType()).getElementType();
-  Type indexElement = cast<MemRefType>(indices.getType()).getElementType();
-  auto valueType = VectorType::get({lanes}, element);
-  auto indexType = VectorType::get({lanes}, indexElement);
-  auto maskType = VectorType::get({lanes}, b.getI1Type());
   auto at = [](ValueRange p, Value j) {
     SmallVector<Value> s(p);
     s.push_back(j);
     return s;
   };
+  if (lanes == 0) {
+    forLoop(n, 1, [&](Value j) {
+      Subscript s = resolve(readIndex(at(indexPrefix, j)), axisSize);
+      copySlice(at(dataPrefix, s.index), at(outPrefix, j), /*extents=*/{},
+                s.valid);
+    });
+    return;
+  }
+  Type element = cast<MemRefType>(data.getType()).getElementType();
+  Type indexElement = cast<MemRefType>(indices.getType()).getElementType();
+  auto valueType = VectorType::get({lanes}, element);
+  auto indexType = VectorType::get({lanes}, indexElement);
+  auto maskType = VectorType::get({lanes}, b.getI1Type());
   SmallVector<Value> rowBase(dataPrefix);
   rowBase.push_back(constIndex(0));
 

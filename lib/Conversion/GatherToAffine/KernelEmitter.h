@@ -196,10 +196,12 @@ private:
   /// A row of `n` results along the innermost dimension of both `indices`
   /// and `out`, each reading `data` along its innermost dimension (gather
   /// along the last axis, gather_elements along the last axis): vector.gather
-  /// over full vectors and a masked tail.
+  /// over full vectors and a masked tail, or with `lanes` 0 one scalar load
+  /// per element.
   void gatherRow(ValueRange dataPrefix, ValueRange indexPrefix,
                  ValueRange outPrefix, Value n, Value axisSize, int64_t lanes);
-  /// Lanes for gatherRow, or 0 when the row does not vectorize.
+  /// Lanes for gatherRow, or 0 for scalar loads (the row does not vectorize,
+  /// or the cost model prefers scalar loads).
   int64_t gatherRowLanes();
   /// Lanes per vector for the element type, or 0 when it does not vectorize.
   int64_t vectorLanes(Type element) const;

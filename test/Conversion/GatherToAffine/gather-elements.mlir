@@ -1,5 +1,6 @@
-// RUN: gather-opt %s --convert-gather-to-affine --canonicalize --cse --split-input-file | FileCheck %s
+// RUN: gather-opt %s --convert-gather-to-affine="gather-loads=vector" --canonicalize --cse --split-input-file | FileCheck %s
 // RUN: gather-opt %s --convert-gather-to-affine="validate-rows=true gather-loads=vector" --split-input-file | FileCheck %s --check-prefix=ROWS
+// RUN: gather-opt %s --convert-gather-to-affine="validate-rows=true gather-loads=scalar" --split-input-file | FileCheck %s --check-prefix=SCALAR-ROWS
 
 /// Along the innermost axis each row is one vector.gather per chunk: the
 /// indices load as a vector, normalize lane-wise, and fill mode masks the
@@ -54,6 +55,20 @@ func.func @gather_elements_axis_0_check(%d: tensor<3x3xf32>, %i: tensor<2x3xi64>
 // ROWS:     scf.if %[[STILL]] {
 // ROWS:       vector.gather
 // ROWS: func.call @gather_mlir_index_error
+/// With scalar loads the checked row is gathered one element at a time,
+/// inside the same loop over rows.
+// SCALAR-ROWS-LABEL: func.func @rows_checked_then_gathered
+// SCALAR-ROWS: %[[REPORT:.*]] = memref.alloca() : memref<5xi64>
+// SCALAR-ROWS: affine.for %[[ROW:.*]] = 0 to
+// SCALAR-ROWS:   %[[F0:.*]] = memref.load %[[REPORT]][%c0
+// SCALAR-ROWS:   %[[CLEAN:.*]] = arith.cmpi eq, %[[F0]]
+// SCALAR-ROWS:   scf.if %[[CLEAN]] {
+// SCALAR-ROWS:     vector.reduction <or>
+// SCALAR-ROWS-NOT: vector.gather
+// SCALAR-ROWS:     %[[V:.*]] = memref.load %{{.*}}[%[[ROW]], %{{.*}}] : memref<?x?xf32>
+// SCALAR-ROWS-NEXT: affine.store %[[V]], %{{.*}}[%[[ROW]], %{{.*}}] : memref<?x?xf32>
+// SCALAR-ROWS-NOT: vector.gather
+// SCALAR-ROWS: func.call @gather_mlir_index_error
 func.func @rows_checked_then_gathered(%d: tensor<?x?xf32>, %i: tensor<?x?xi32>) -> tensor<?x?xf32> {
   %r = gather.gather_elements %d[%i] {axis = 1 : i64} : (tensor<?x?xf32>, tensor<?x?xi32>) -> tensor<?x?xf32>
   return %r : tensor<?x?xf32>
