@@ -35,6 +35,10 @@ no gradient, so pass ``t.detach()`` (or use ``torch.gather``) explicitly.
 
 Kernels are compiled once per (op, element width, index type, ranks,
 attributes, mode) and cached; shapes are dynamic, so new shapes reuse them.
+Compiled kernels are also kept on disk under ``$GATHER_MLIR_CACHE_DIR``
+(default ``~/.cache/gather_mlir``; the empty string turns it off), so a new
+process links them instead of compiling again; an entry that does not match
+its key, length and checksum is ignored and rebuilt.
 Calls release the GIL while the kernel runs and are safe from many threads.
 ``gather_mlir.compiler`` has the lower-level API (parse, run pipelines, JIT).
 """

@@ -383,17 +383,26 @@ std::string shapedTypeText(const char *kind, int64_t rank, int64_t lastStatic,
 
 using KernelFn = void (*)(void *, void *, void *);
 
-/// Results of at least this many bytes use the parallel kernel.
-constexpr int64_t kParallelBytes = 4 << 20;
 /// Calls moving less than this keep the GIL: the kernel takes less time
 /// than releasing and reacquiring it.
 constexpr int64_t kReleaseGilBytes = 16 << 10;
 
 /// What tells kernels apart: everything their MLIR depends on (normalized
-/// attributes, element widths, ranks, mode, layouts, parallel or not), and
-/// no shape. Plain bytes, compared and hashed as two words.
+/// attributes, element widths, ranks, mode, layouts, threads, row
+/// validation), and no shape. Plain bytes, compared and hashed as two words.
 struct KernelKey {
-  enum Flags : uint8_t { Parallel = 1, StridedData = 2, StridedIndices = 4 };
+  enum Flags : uint8_t {
+    /// The kernel writes a result array of its own (not the caller's out),
+    /// so check mode may validate each row of indices right before gathering
+    /// it: an IndexError then discards a partly written result, which no
+    /// one sees.
+    ValidateRows = 1,
+    StridedData = 2,
+    StridedIndices = 4,
+    /// The kernel is lowered with parallel=true: results of at least the
+    /// lowering's parallel-min-bytes may run on OpenMP threads.
+    Parallel = 8,
+  };
 
   OpKind op;
   uint8_t mode, dataBytes, indexBytes, dataRank, indexRank, axis, batchDims;
@@ -528,9 +537,12 @@ private:
     if (KernelFn kernel = table.find(key))
       return kernel;
     std::string source = key.source();
-    const char *pipeline = key.flags & KernelKey::Parallel
-                               ? "gather-to-llvm{parallel=true}"
-                               : "gather-to-llvm";
+    std::string pipeline = "gather-to-llvm{";
+    if (key.flags & KernelKey::Parallel)
+      pipeline += "parallel=true ";
+    if (key.flags & KernelKey::ValidateRows)
+      pipeline += "validate-rows=true";
+    pipeline += "}";
     std::string storeKey = storeKeyOf(source, pipeline);
     KernelFn kernel = nullptr;
     if (dir) {
@@ -575,7 +587,7 @@ private:
   /// The key of a kernel on disk: what made its object (this build, LLVM,
   /// the host CPU, the pipeline) and its source.
   static std::string storeKeyOf(const std::string &source,
-                                const char *pipeline) {
+                                const std::string &pipeline) {
     const HostTarget &host = HostTarget::get();
     return "gather_mlir kernel\nversion " GATHER_MLIR_VERSION "\n" +
            getBuildIdentity() + "\nllvm " LLVM_VERSION_STRING "\ntriple " +
@@ -585,7 +597,7 @@ private:
 
   /// Lowers `source` with `pipeline` and compiles it to an object file.
   static std::pair<SmallVector<char, 0>, uint32_t>
-  compile(const std::string &source, const char *pipeline) {
+  compile(const std::string &source, const std::string &pipeline) {
     Compiler &compiler = Compiler::get();
     std::lock_guard<std::mutex> lock(compiler.mutex());
     OwningOpRef<ModuleOp> module = compiler.parse(source);
@@ -747,9 +759,18 @@ py::object runGather(OpKind kind, PyArrayObject *data, PyArrayObject *indices,
       resultArray(opName(kind), data, indices, resultShape, out);
   auto *resultArray = reinterpret_cast<PyArrayObject *>(result.ptr());
 
-  // Large results are worth OpenMP threads (a parallel region costs
-  // microseconds); small ones run on the calling thread.
   int64_t resultBytes = PyArray_NBYTES(resultArray);
+  // Threads are the lowering's choice: a result below its parallel-min-bytes
+  // would take the serial loops of a parallel kernel, so it gets a serial
+  // kernel, which compiles in about half the time.
+  static const int64_t parallelMinBytes =
+      GatherLoweringOptions().parallelMinBytes;
+  bool parallel = resultBytes >= parallelMinBytes;
+  // Row validation only changes check-mode gather_elements kernels; other
+  // kernels keep one key for both kinds of result.
+  bool ownResult = !out || out == Py_None || result.ptr() != out;
+  bool validateRows =
+      ownResult && kind == OpKind::Elements && mode == GatherMode::check;
   KernelKey key;
   key.op = kind;
   key.mode = static_cast<uint8_t>(mode);
@@ -760,7 +781,8 @@ py::object runGather(OpKind kind, PyArrayObject *data, PyArrayObject *indices,
   key.axis = shape->axis;
   key.batchDims = shape->batchDims;
   key.tupleSize = kind == OpKind::ND ? shape->tupleSize : 0;
-  key.flags = (resultBytes >= kParallelBytes ? KernelKey::Parallel : 0) |
+  key.flags = (parallel ? KernelKey::Parallel : 0) |
+              (validateRows ? KernelKey::ValidateRows : 0) |
               (PyArray_IS_C_CONTIGUOUS(data) ? 0 : KernelKey::StridedData) |
               (PyArray_IS_C_CONTIGUOUS(indices) ? 0
                                                 : KernelKey::StridedIndices);

@@ -109,6 +109,37 @@ def test_check_mode_names_each_op():
         g.gather_nd(np.ones((2, 3)), [[1, 2], [1, 3]])
 
 
+@pytest.mark.parametrize("rows", [4, 4096])  # One thread; 16 MiB: threads.
+def test_failed_check_leaves_out_untouched(rows):
+    # A kernel writing the caller's out validates every index before it
+    # writes anything; one writing its own result may validate row by row
+    # (gather_elements), and that result is discarded with the IndexError.
+    # The bad index sits in the last row, which a thread reaches last.
+    rng = np.random.default_rng(7)
+    data = rng.random((rows, 1024), dtype=np.float32)
+    elements = rng.integers(0, 1024, (rows, 1024))
+    elements[rows - 1, 1000] = 1024
+    rows_ids = np.arange(rows)
+    rows_ids[-1] = rows
+    pairs = np.stack([np.arange(rows), elements[:, 1000]], axis=1)
+    calls = [
+        (lambda out: g.gather_elements(data, elements, axis=1, out=out),
+         (rows, 1024)),
+        (lambda out: g.gather(data, rows_ids, out=out), (rows, 1024)),
+        (lambda out: g.gather_nd(data, pairs, out=out), (rows,)),
+    ]
+    for call, shape in calls:
+        with pytest.raises(IndexError, match="out of range"):
+            call(None)
+        out = np.full(shape, -1.0, np.float32)
+        with pytest.raises(IndexError, match="out of range"):
+            call(out)
+        assert (out == -1.0).all()
+    elements[rows - 1, 1000] = 3
+    np.testing.assert_array_equal(g.gather_elements(data, elements, axis=1),
+                                  np.take_along_axis(data, elements, axis=1))
+
+
 def test_empty_axis_with_indices_is_an_index_error_except_fill():
     data = np.zeros((0, 3), np.float32)
     for mode in ("check", "clamp", "wrap"):
@@ -356,18 +387,23 @@ def test_help_reads_well():
 
 
 def test_large_results_use_parallel_kernels():
-    # >= 4 MiB of result runs the OpenMP variant of the kernel.
+    # Results of 8 MiB or more (the lowering's parallel-min-bytes) get
+    # kernels that may run on OpenMP threads.
     rng = np.random.default_rng(2)
     data = rng.random((3000, 128), dtype=np.float32)
-    idx = rng.integers(-3000, 3000, 9000)
-    before = _kernel_cache_misses()
+    idx = rng.integers(-3000, 3000, 20000)
     for mode in ("check", "wrap", "fill"):
         out = g.gather(data, idx, mode=mode)
         np.testing.assert_array_equal(out, data[idx])
-    assert _kernel_cache_misses() > before
-    elements = g.gather_elements(data, rng.integers(0, 128, (3000, 400)),
-                                 axis=1, mode="clamp")
-    assert elements.shape == (3000, 400)
+    before = _kernel_cache_misses()
+    for mode in ("check", "wrap", "fill"):  # Also to a larger result.
+        out = g.gather(data, np.tile(idx, 2), mode=mode)
+        np.testing.assert_array_equal(out, data[np.tile(idx, 2)])
+    assert _kernel_cache_misses() == before
+    elements_idx = rng.integers(0, 128, (3000, 800))
+    elements = g.gather_elements(data, elements_idx, axis=1, mode="clamp")
+    np.testing.assert_array_equal(
+        elements, np.take_along_axis(data, elements_idx, axis=1))
     with pytest.raises(IndexError, match="index 3000 is out of range"):
         g.gather(data, np.append(idx, 3000))
 

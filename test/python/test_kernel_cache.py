@@ -11,7 +11,7 @@ import textwrap
 
 import pytest
 
-# A gather, a parallel (OpenMP) gather and a gather_nd; prints the results'
+# A gather, a 2 MiB gather in wrap mode and a gather_nd; prints the results'
 # sums and the cache's counts as JSON.
 WORKLOAD = """
     import json
