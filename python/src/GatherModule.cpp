@@ -18,6 +18,7 @@
 
 #include "KernelJit.h"
 #include "KernelStore.h"
+#include "ResultMemory.h"
 
 #include "gather-c/Runtime.h"
 #include "gather/Conversion/GatherToAffine/GatherToAffine.h"
@@ -673,14 +674,43 @@ GatherMode parseMode(const std::string &mode) {
                         "'");
 }
 
-/// A new C-ordered array of `shape` with `data`'s dtype.
+/// A new C-ordered array of `shape` with `data`'s dtype; large ones get
+/// their memory from ResultMemory's handler (see ResultMemory.h).
 py::object newArray(PyArrayObject *data, ArrayRef<int64_t> shape) {
   PyArray_Descr *dtype = PyArray_DESCR(data);
-  Py_INCREF(dtype); // PyArray_NewFromDescr steals it.
-  PyObject *array = PyArray_NewFromDescr(
-      &PyArray_Type, dtype, static_cast<int>(shape.size()),
-      const_cast<npy_intp *>(reinterpret_cast<const npy_intp *>(shape.data())),
-      nullptr, nullptr, 0, nullptr);
+  int64_t bytes = dtype->elsize;
+  for (int64_t d : shape)
+    if (__builtin_mul_overflow(bytes, d, &bytes))
+      bytes = INT64_MAX; // numpy reports the size error.
+  auto create = [&] {
+    Py_INCREF(dtype); // PyArray_NewFromDescr steals it.
+    return PyArray_NewFromDescr(
+        &PyArray_Type, dtype, static_cast<int>(shape.size()),
+        const_cast<npy_intp *>(
+            reinterpret_cast<const npy_intp *>(shape.data())),
+        nullptr, nullptr, 0, nullptr);
+  };
+  PyObject *array = nullptr;
+  if (bytes < kResultMemoryMinBytes) {
+    array = create();
+  } else {
+    // The handler is numpy's per-context setting: set it for this one
+    // allocation and put the caller's back.
+    static PyObject *handler = PyCapsule_New(getResultMemoryHandler(),
+                                             "mem_handler", nullptr);
+    if (!handler)
+      throw py::error_already_set();
+    PyObject *previous = PyDataMem_SetHandler(handler);
+    if (!previous)
+      throw py::error_already_set();
+    array = create();
+    PyObject *error_type, *error_value, *error_trace;
+    PyErr_Fetch(&error_type, &error_value, &error_trace);
+    PyObject *ours = PyDataMem_SetHandler(previous);
+    Py_DECREF(previous);
+    Py_XDECREF(ours);
+    PyErr_Restore(error_type, error_value, error_trace);
+  }
   if (!array)
     throw py::error_already_set();
   return py::reinterpret_steal<py::object>(array);
@@ -1422,6 +1452,18 @@ PYBIND11_MODULE(_native, m) {
       "'compiled', 'loaded' from disk, 'stored' on disk, and disk entries "
       "'rejected' (corrupt, truncated or foreign; rebuilt); and the "
       "'directory' kernels are kept in now (None when that is off).");
+  m.def(
+      "result_memory_stats",
+      [] {
+        ResultMemoryStats stats = getResultMemoryStats();
+        py::dict result;
+        result["min_bytes"] = kResultMemoryMinBytes;
+        result["mapped"] = stats.mapped;
+        result["reused"] = stats.reused;
+        return result;
+      },
+      "Results of at least 'min_bytes' get memory that is reused: how many "
+      "blocks were 'mapped' and how many results 'reused' a freed one.");
 
   py::class_<PyModule>(m, "Module", R"doc(
 A parsed MLIR module (any registered dialect, including gather).
