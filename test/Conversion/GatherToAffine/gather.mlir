@@ -11,12 +11,14 @@
 // CHECK-DAG: %[[IB:.*]] = bufferization.to_buffer %[[I]] read_only
 // CHECK-DAG: %[[OUT:.*]] = memref.alloc() : memref<3x16xf32>
 // CHECK-DAG: %[[REPORT:.*]] = memref.alloca() : memref<5xi64>
-/// Indices are validated a vector at a time; only a chunk with a bad
-/// index is rescanned one by one, to report the first.
-// CHECK: %[[MASK:.*]] = vector.constant_mask [3] : vector<8xi1>
+/// Indices are validated four vectors at a time, each -s <= i < s tested
+/// as one add and one unsigned compare; only a chunk with a bad index is
+/// rescanned one by one, to report the first.
+// CHECK: %[[MASK:.*]] = vector.constant_mask [3] : vector<32xi1>
 // CHECK: %[[IV:.*]] = vector.maskedload %[[IB]][%{{.*}}], %[[MASK]]
-// CHECK: arith.extsi %[[IV]] : vector<8xi32> to vector<8xi64>
-// CHECK: arith.cmpi uge
+// CHECK: %[[WIDE:.*]] = arith.extsi %[[IV]] : vector<32xi32> to vector<32xi64>
+// CHECK: %[[SHIFTED:.*]] = arith.addi %[[WIDE]], %{{.*}} : vector<32xi64>
+// CHECK: arith.cmpi uge, %[[SHIFTED]], %{{.*}} : vector<32xi64>
 // CHECK: %[[ANY:.*]] = vector.reduction <or>
 // CHECK: scf.if %[[ANY]] {
 // CHECK:   affine.for %{{.*}} = 0 to 3 {
