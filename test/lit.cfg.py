@@ -97,6 +97,8 @@ config.substitutions.append(("%plugin_mlir_opt", host_env + os.path.join(
 config.substitutions.append(("%limit_memory",
                              "true" if config.gather_sanitizers
                              else "ulimit -v 1000000"))
+config.substitutions.append(("%mlir_run_omp", mlir_run + "," + os.path.join(
+    config.llvm_lib_dir, "libomp.so")))
 config.substitutions.append(("%mlir_run", mlir_run))
 
 # Stock upstream mlir-opt, and the upstream-only pipeline that takes the

@@ -13,6 +13,20 @@
 // RUN: gather-opt %s --gather-to-llvm="validate-rows=true gather-loads=scalar" > %t.scalar-rows.mlir
 // RUN: not %mlir_run -e gather_elements_oob %t.scalar-rows.mlir 2>&1 | FileCheck %s --check-prefix=ELEMENTS
 // RUN: not %mlir_run -e elements_first_of_two %t.scalar-rows.mlir 2>&1 | FileCheck %s --check-prefix=FIRST
+/// Threads check and gather rows too, and still report the first bad index
+/// in row-major order (of a 2-D and of a 3-D gather), and gather good
+/// indices right.
+// RUN: gather-opt %s --gather-to-llvm="validate-rows=true parallel=true parallel-min-bytes=0 gather-loads=vector" > %t.threads.mlir
+// RUN: not %mlir_run_omp -e elements_first_of_two %t.threads.mlir 2>&1 | FileCheck %s --check-prefix=FIRST
+// RUN: not %mlir_run_omp -e elements3_first_of_two %t.threads.mlir 2>&1 | FileCheck %s --check-prefix=FIRST3
+// RUN: %mlir_run_omp -e elements3_good %t.threads.mlir 2>&1 | FileCheck %s --check-prefix=GOOD3
+// RUN: gather-opt %s --gather-to-llvm="validate-rows=true parallel=true parallel-min-bytes=0 gather-loads=scalar" > %t.scalar-threads.mlir
+// RUN: not %mlir_run_omp -e elements_first_of_two %t.scalar-threads.mlir 2>&1 | FileCheck %s --check-prefix=FIRST
+// RUN: not %mlir_run_omp -e elements3_first_of_two %t.scalar-threads.mlir 2>&1 | FileCheck %s --check-prefix=FIRST3
+// RUN: %mlir_run_omp -e elements3_good %t.scalar-threads.mlir 2>&1 | FileCheck %s --check-prefix=GOOD3
+/// The same functions without row validation.
+// RUN: not %mlir_run -e elements3_first_of_two %t.mlir 2>&1 | FileCheck %s --check-prefix=FIRST3
+// RUN: %mlir_run -e elements3_good %t.mlir 2>&1 | FileCheck %s --check-prefix=GOOD3
 
 // A check-mode failure at run time names the op, the first bad index and
 // the valid range on stderr, exits non-zero, and prints no data. The indices
@@ -76,6 +90,37 @@ func.func @elements_first_of_two() {
   %i = arith.constant dense<[[0, 7, 2], [-9, 0, 0]]> : tensor<2x3xi64>
   %r = call @elements(%d, %i) : (tensor<2x3xi32>, tensor<2x3xi64>) -> tensor<2x3xi32>
   %u = tensor.cast %r : tensor<2x3xi32> to tensor<*xi32>
+  call @printMemrefI32(%u) : (tensor<*xi32>) -> ()
+  return
+}
+
+func.func @elements3(%d: tensor<3x2x3xi32>, %i: tensor<3x2x3xi64>) -> tensor<3x2x3xi32> {
+  %r = gather.gather_elements %d[%i] {axis = 2 : i64} : (tensor<3x2x3xi32>, tensor<3x2x3xi64>) -> tensor<3x2x3xi32>
+  return %r : tensor<3x2x3xi32>
+}
+
+// FIRST3: error: gather.gather_elements: index 5 is out of range [-3, 2] for data dimension 2 of size 3
+// FIRST3-NOT: Memref
+func.func @elements3_first_of_two() {
+  %d = arith.constant dense<[[[1, 2, 3], [4, 5, 6]], [[7, 8, 9], [10, 11, 12]], [[13, 14, 15], [16, 17, 18]]]> : tensor<3x2x3xi32>
+  %i = arith.constant dense<[[[0, 1, 2], [2, 1, 0]], [[0, 0, 0], [1, 1, 5]], [[-7, 0, 0], [0, 0, 9]]]> : tensor<3x2x3xi64>
+  %r = call @elements3(%d, %i) : (tensor<3x2x3xi32>, tensor<3x2x3xi64>) -> tensor<3x2x3xi32>
+  %u = tensor.cast %r : tensor<3x2x3xi32> to tensor<*xi32>
+  call @printMemrefI32(%u) : (tensor<*xi32>) -> ()
+  return
+}
+
+// GOOD3: {{\[}}[1,   3,   2],
+// GOOD3-NEXT: [6,   4,   4]],
+// GOOD3-NEXT: {{\[}}[9,   7,   8],
+// GOOD3-NEXT: [10,   12,   10]],
+// GOOD3-NEXT: {{\[}}[13,   15,   15],
+// GOOD3-NEXT: [17,   16,   18]]]
+func.func @elements3_good() {
+  %d = arith.constant dense<[[[1, 2, 3], [4, 5, 6]], [[7, 8, 9], [10, 11, 12]], [[13, 14, 15], [16, 17, 18]]]> : tensor<3x2x3xi32>
+  %i = arith.constant dense<[[[0, 2, 1], [2, 0, 0]], [[2, 0, -2], [0, -1, 0]], [[0, 2, -1], [1, 0, 2]]]> : tensor<3x2x3xi64>
+  %r = call @elements3(%d, %i) : (tensor<3x2x3xi32>, tensor<3x2x3xi64>) -> tensor<3x2x3xi32>
+  %u = tensor.cast %r : tensor<3x2x3xi32> to tensor<*xi32>
   call @printMemrefI32(%u) : (tensor<*xi32>) -> ()
   return
 }

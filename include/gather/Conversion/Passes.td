@@ -37,9 +37,11 @@ def ConvertGatherToAffine : Pass<"convert-gather-to-affine", "ModuleOp"> {
       `vector.store {nontemporal = true}`, a masked tail; an `llvm.fence`
       follows the loops;
     * with `validate-rows`, `check` gather_elements along the last axis
-      validates each row of indices right before gathering it (serial
-      loops), instead of all indices first; the result may then be partly
-      written when an index error is reported;
+      validates each row of indices right before gathering it, instead of
+      all indices first (threads too: each records the first outermost
+      position with a bad row, and that slab is checked again to report its
+      first bad index); the result may then be partly written when an index
+      error is reported;
     * with `prefetch-distance` > 0, slices of at most 512 bytes (gather_nd
       tuples, short rows) are prefetched (`memref.prefetch`) that many index
       positions ahead along the innermost loop, at the clamped index;

@@ -174,11 +174,13 @@ private:
   bool validatesRows() const {
     return mode == GatherMode::check && options.validateRows;
   }
+  /// Lanes for checkRow, or 0 when rows of indices are not contiguous.
+  int64_t checkLanes() const;
   /// check mode along one row of `n` indices at `prefix`, all selecting
   /// along a dimension of size `s` (i64): vector chunks are tested at once;
-  /// a chunk with a bad index is rescanned by `checkAt` to report the first.
+  /// badChunk(j, count) runs for a chunk [j, j + count) with a bad index.
   void checkRow(ValueRange prefix, Value n, Value s, int64_t lanes,
-                function_ref<void(ValueRange)> checkAt);
+                function_ref<void(Value, Value)> badChunk);
   /// Runs `body` only if `ok` (null means always).
   void guarded(Value ok, function_ref<void()> body);
 

@@ -87,9 +87,15 @@ Value KernelEmitter::validateShapes(const GatherShape &shape) {
   return ok;
 }
 
-/// check mode tests this many vectors of indices with one reduction and
-/// branch (LLVM splits the wide vector into the target's).
-static constexpr int64_t kCheckUnroll = 4;
+int64_t KernelEmitter::checkLanes() const {
+  // Four vectors of indices with one reduction and branch (LLVM splits the
+  // wide vector into the target's).
+  constexpr int64_t kCheckUnroll = 4;
+  if (!hasUnitInnerStride(indices))
+    return 0;
+  auto indicesType = cast<MemRefType>(indices.getType());
+  return vectorLanes(indicesType.getElementType()) * kCheckUnroll;
+}
 
 Value KernelEmitter::validate(
     ArrayRef<Value> positions, ArrayRef<Value> sizes,
@@ -155,17 +161,24 @@ Value KernelEmitter::validate(
   bool onePerPosition =
       sizes.size() == 1 && !bounds.empty() &&
       static_cast<int64_t>(bounds.size()) == indicesType.getRank();
-  int64_t lanes = everyIndex && onePerPosition && hasUnitInnerStride(indices)
-                      ? vectorLanes(indicesType.getElementType())
-                      : 0;
+  int64_t lanes = everyIndex && onePerPosition ? checkLanes() : 0;
   auto noFailure = [&] {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                  memref::LoadOp::create(b, loc, report, c0),
                                  constI64(0));
   };
   auto check = [&](ValueRange prefix) {
+    // Rescan a chunk with a bad index one position at a time, to report
+    // the first.
     if (lanes)
-      return checkRow(prefix, bounds.back(), sizes.front(), lanes * kCheckUnroll, checkAt);
+      return checkRow(prefix, bounds.back(), sizes.front(), lanes,
+                      [&](Value j, Value count) {
+                        forLoop(count, 1, [&](Value t) {
+                          SmallVector<Value> at(prefix);
+                          at.push_back(arith::AddIOp::create(b, loc, j, t));
+                          checkAt(at);
+                        });
+                      });
     forLoop(bounds.back(), 1, [&](Value j) {
       SmallVector<Value> at(prefix);
       at.push_back(j);
@@ -206,7 +219,7 @@ Value KernelEmitter::validate(
 }
 
 void KernelEmitter::checkRow(ValueRange prefix, Value n, Value s, int64_t lanes,
-                             function_ref<void(ValueRange)> checkAt) {
+                             function_ref<void(Value, Value)> badChunk) {
   Type element = cast<MemRefType>(indices.getType()).getElementType();
   auto indexType = VectorType::get({lanes}, element);
   auto at = [&](Value j) {
@@ -237,12 +250,7 @@ void KernelEmitter::checkRow(ValueRange prefix, Value n, Value s, int64_t lanes,
       bad = arith::AndIOp::create(b, loc, bad, mask);
     Value any =
         vector::ReductionOp::create(b, loc, vector::CombiningKind::OR, bad);
-    // Rescan positions [j, j + count) one by one to report the first.
-    ifThenElse(any, [&] {
-      forLoop(count, 1, [&](Value t) {
-        checkAt(at(arith::AddIOp::create(b, loc, j, t)));
-      });
-    });
+    ifThenElse(any, [&] { badChunk(j, count); });
   });
 }
 

@@ -1,6 +1,7 @@
 // RUN: gather-opt %s --convert-gather-to-affine="gather-loads=vector" --canonicalize --cse --split-input-file | FileCheck %s
 // RUN: gather-opt %s --convert-gather-to-affine="validate-rows=true gather-loads=vector" --split-input-file | FileCheck %s --check-prefix=ROWS
 // RUN: gather-opt %s --convert-gather-to-affine="validate-rows=true gather-loads=scalar" --split-input-file | FileCheck %s --check-prefix=SCALAR-ROWS
+// RUN: gather-opt %s --convert-gather-to-affine="validate-rows=true parallel=true parallel-min-bytes=0 gather-loads=scalar" --split-input-file | FileCheck %s --check-prefix=THREAD-ROWS
 
 /// Along the innermost axis each row is one vector.gather per chunk: the
 /// indices load as a vector, normalize lane-wise, and fill mode masks the
@@ -69,6 +70,26 @@ func.func @gather_elements_axis_0_check(%d: tensor<3x3xf32>, %i: tensor<2x3xi64>
 // SCALAR-ROWS-NEXT: affine.store %[[V]], %{{.*}}[%[[ROW]], %{{.*}}] : memref<?x?xf32>
 // SCALAR-ROWS-NOT: vector.gather
 // SCALAR-ROWS: func.call @gather_mlir_index_error
+/// With threads, each checks and gathers its rows, records the first
+/// outermost position with a bad row (an atomic min), and that slab is
+/// checked again after the loop to report its first bad index.
+// THREAD-ROWS-LABEL: func.func @rows_checked_then_gathered
+// THREAD-ROWS: %[[FIRST:.*]] = memref.alloca() : memref<1xi64>
+// THREAD-ROWS: scf.parallel (%[[ROW:.*]]) =
+// THREAD-ROWS:   memref.alloca_scope
+// THREAD-ROWS:     %[[FLAG:.*]] = memref.alloca() : memref<i1>
+// THREAD-ROWS:     vector.reduction <or>
+// THREAD-ROWS:       memref.store %true{{.*}}, %[[FLAG]][]
+// THREAD-ROWS:       memref.atomic_rmw mins %{{.*}}, %[[FIRST]]
+// THREAD-ROWS:     %[[F:.*]] = memref.load %[[FLAG]][]
+// THREAD-ROWS:     %[[CLEAN:.*]] = arith.cmpi eq, %[[F]]
+// THREAD-ROWS:     scf.if %[[CLEAN]] {
+// THREAD-ROWS:       memref.load %{{.*}}[%[[ROW]], %{{.*}}] : memref<?x?xf32>
+// THREAD-ROWS: %[[BAD:.*]] = memref.load %[[FIRST]]
+// THREAD-ROWS: %[[ANY:.*]] = arith.cmpi slt, %[[BAD]]
+// THREAD-ROWS: scf.if %[[ANY]] {
+// THREAD-ROWS:   memref.subview
+// THREAD-ROWS:   func.call @gather_mlir_index_error
 func.func @rows_checked_then_gathered(%d: tensor<?x?xf32>, %i: tensor<?x?xi32>) -> tensor<?x?xf32> {
   %r = gather.gather_elements %d[%i] {axis = 1 : i64} : (tensor<?x?xf32>, tensor<?x?xi32>) -> tensor<?x?xf32>
   return %r : tensor<?x?xf32>
