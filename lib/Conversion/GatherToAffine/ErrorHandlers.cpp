@@ -181,7 +181,9 @@ LogicalResult HandlerBuilder::defineShapeHook(LLVM::LLVMFuncOp hook) {
   Value name = opName(op);
   auto printer = [&](StringRef symbol, StringRef format,
                      SmallVector<Value> args) {
-    return [=, this] { return print(symbol, format, args); };
+    return [this, symbol, format, args] {
+      return print(symbol, format, args);
+    };
   };
   auto elements =
       printer("gather_mlir_elements_dim_error",
