@@ -173,79 +173,8 @@ void KernelEmitter::gatherCheckedRows(
     auto byRows = [&] {
       validate(positions, axisSize, components, nullptr, rowAt);
     };
-    // Threads check and gather rows too, but the error reported must be the
-    // first in row-major order, whichever thread meets it: each records the
-    // first outermost position with a bad row (an atomic min), and that
-    // slab is checked again, serially, to report its first bad index.
-    // Indices that are not contiguous along rows are checked first.
-    int64_t lanes = checkLanes();
     auto threaded = [&] {
-      if (!lanes) {
-        Value ok = validate(positions, axisSize, components, nullptr);
-        return guarded(ok,
-                       [&] { threadedNest(positions.drop_back(), rowAt); });
-      }
-      Type i64 = b.getI64Type();
-      Value c0 = constIndex(0);
-      Value slabs = positions.front();
-      Value slabsI64 = arith::IndexCastOp::create(b, loc, i64, slabs);
-      Value firstBad =
-          memref::AllocaOp::create(b, loc, MemRefType::get({1}, i64));
-      memref::StoreOp::create(b, loc, slabsI64, firstBad, c0);
-      forLoop(
-          slabs, 1,
-          [&](Value slab) {
-            // The slab's flag lives in an alloca scope: one stack slot per
-            // iteration, released after it.
-            auto scope = memref::AllocaScopeOp::create(b, loc, TypeRange{});
-            OpBuilder::InsertionGuard guard(b);
-            b.setInsertionPointToStart(&scope.getBodyRegion().emplaceBlock());
-            auto flagType = MemRefType::get({}, b.getI1Type());
-            Value flag = memref::AllocaOp::create(b, loc, flagType);
-            Type i1 = b.getI1Type();
-            Value isFalse = arith::ConstantIntOp::create(b, loc, i1, 0);
-            Value isTrue = arith::ConstantIntOp::create(b, loc, i1, 1);
-            memref::StoreOp::create(b, loc, isFalse, flag);
-            Value slabI64 = arith::IndexCastOp::create(b, loc, i64, slab);
-            loopNest(
-                positions.drop_front().drop_back(),
-                [&](ValueRange prefix) {
-                  checkRow(prefix, positions.back(), axisSize, lanes,
-                           [&](Value, Value) {
-                             memref::StoreOp::create(b, loc, isTrue, flag);
-                             memref::AtomicRMWOp::create(
-                                 b, loc, arith::AtomicRMWKind::mins, slabI64,
-                                 firstBad, ValueRange{c0});
-                           });
-                  Value clean = arith::CmpIOp::create(
-                      b, loc, arith::CmpIPredicate::eq,
-                      memref::LoadOp::create(b, loc, flag), isFalse);
-                  ifThenElse(clean, [&] { rowAt(prefix); });
-                },
-                {slab});
-            memref::AllocaScopeReturnOp::create(b, loc, ValueRange{});
-          },
-          /*parallel=*/true);
-      Value bad = memref::LoadOp::create(b, loc, firstBad, c0);
-      ifThenElse(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, bad,
-                                       slabsI64),
-                 [&] {
-                   // The slab as the indices (a subview), checked as usual.
-                   Value from = arith::IndexCastOp::create(
-                       b, loc, b.getIndexType(), bad);
-                   SmallVector<Value> slab(positions);
-                   slab.front() = constIndex(1);
-                   SmallVector<OpFoldResult> offsets(slab.size(),
-                                                     b.getIndexAttr(0));
-                   SmallVector<OpFoldResult> strides(slab.size(),
-                                                     b.getIndexAttr(1));
-                   offsets.front() = from;
-                   Value all = indices;
-                   indices = memref::SubViewOp::create(
-                       b, loc, all, offsets, getAsOpFoldResult(slab), strides);
-                   validate(slab, axisSize, components, nullptr);
-                   indices = all;
-                 });
+      threadedCheckedRows(positions, axisSize, components, rowAt);
     };
     Value threads = positions.size() > 1 ? planParallel() : nullptr;
     if (!threads)
@@ -254,6 +183,83 @@ void KernelEmitter::gatherCheckedRows(
       return threaded();
     ifThenElse(threads, threaded, byRows);
   });
+}
+
+void KernelEmitter::threadedCheckedRows(
+    ArrayRef<Value> positions, Value axisSize,
+    function_ref<SmallVector<IndexComponent>(ValueRange)> components,
+    function_ref<void(ValueRange)> rowAt) {
+  // Threads check and gather rows too, but the error reported must be the
+  // first in row-major order, whichever thread meets it: each records the
+  // first outermost position with a bad row (an atomic min), and that slab
+  // is checked again, serially, to report its first bad index. Indices that
+  // are not contiguous along rows are checked first.
+  int64_t lanes = checkLanes();
+  if (!lanes) {
+    Value ok = validate(positions, axisSize, components, nullptr);
+    return guarded(ok, [&] { threadedNest(positions.drop_back(), rowAt); });
+  }
+  Type i64 = b.getI64Type();
+  Value c0 = constIndex(0);
+  Value slabs = positions.front();
+  Value slabsI64 = arith::IndexCastOp::create(b, loc, i64, slabs);
+  Value firstBad =
+      memref::AllocaOp::create(b, loc, MemRefType::get({1}, i64));
+  memref::StoreOp::create(b, loc, slabsI64, firstBad, c0);
+  forLoop(
+      slabs, 1,
+      [&](Value slab) {
+        // The slab's flag lives in an alloca scope: one stack slot per
+        // iteration, released after it.
+        auto scope = memref::AllocaScopeOp::create(b, loc, TypeRange{});
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(&scope.getBodyRegion().emplaceBlock());
+        auto flagType = MemRefType::get({}, b.getI1Type());
+        Value flag = memref::AllocaOp::create(b, loc, flagType);
+        Type i1 = b.getI1Type();
+        Value isFalse = arith::ConstantIntOp::create(b, loc, i1, 0);
+        Value isTrue = arith::ConstantIntOp::create(b, loc, i1, 1);
+        memref::StoreOp::create(b, loc, isFalse, flag);
+        Value slabI64 = arith::IndexCastOp::create(b, loc, i64, slab);
+        loopNest(
+            positions.drop_front().drop_back(),
+            [&](ValueRange prefix) {
+              checkRow(prefix, positions.back(), axisSize, lanes,
+                       [&](Value, Value) {
+                         memref::StoreOp::create(b, loc, isTrue, flag);
+                         memref::AtomicRMWOp::create(
+                             b, loc, arith::AtomicRMWKind::mins, slabI64,
+                             firstBad, ValueRange{c0});
+                       });
+              Value clean = arith::CmpIOp::create(
+                  b, loc, arith::CmpIPredicate::eq,
+                  memref::LoadOp::create(b, loc, flag), isFalse);
+              ifThenElse(clean, [&] { rowAt(prefix); });
+            },
+            {slab});
+        memref::AllocaScopeReturnOp::create(b, loc, ValueRange{});
+      },
+      /*parallel=*/true);
+  Value bad = memref::LoadOp::create(b, loc, firstBad, c0);
+  ifThenElse(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, bad,
+                                   slabsI64),
+             [&] {
+               // The slab as the indices (a subview), checked as usual.
+               Value from = arith::IndexCastOp::create(
+                   b, loc, b.getIndexType(), bad);
+               SmallVector<Value> slab(positions);
+               slab.front() = constIndex(1);
+               SmallVector<OpFoldResult> offsets(slab.size(),
+                                                 b.getIndexAttr(0));
+               SmallVector<OpFoldResult> strides(slab.size(),
+                                                 b.getIndexAttr(1));
+               offsets.front() = from;
+               Value all = indices;
+               indices = memref::SubViewOp::create(
+                   b, loc, all, offsets, getAsOpFoldResult(slab), strides);
+               validate(slab, axisSize, components, nullptr);
+               indices = all;
+             });
 }
 
 LogicalResult

@@ -68,14 +68,20 @@ public:
 
   /// check mode for kernels that gather by rows (`positions` are the index
   /// positions, the innermost a row; rowAt(prefix) gathers one): each row
-  /// validated right before it is gathered on a serial path; validation
-  /// first where the cost model picks threads.
+  /// validated right before it is gathered, on one thread or on the threads
+  /// the cost model picks.
   void gatherCheckedRows(
       const GatherShape &shape, ArrayRef<Value> positions, Value axisSize,
       function_ref<SmallVector<IndexComponent>(ValueRange)> components,
       function_ref<void(ValueRange)> rowAt);
 
 private:
+  /// gatherCheckedRows' threaded path.
+  void threadedCheckedRows(
+      ArrayRef<Value> positions, Value axisSize,
+      function_ref<SmallVector<IndexComponent>(ValueRange)> components,
+      function_ref<void(ValueRange)> rowAt);
+
   //===--- Building blocks ------------------------------------------------===//
 
   Value constIndex(int64_t v) {
