@@ -95,12 +95,25 @@ if ((crashes > 0 || timeouts > 0 || ooms > 0)); then
 fi
 # Each crash of this run is replayed for its signature (the sanitizer's
 # first report line, path-free: "GatherShapes.cpp:55:15: runtime error:
-# signed integer overflow"). A signature listed by a "// signature:" line of
+# signed integer overflow"). An LLVM ERROR (a fatal error, no sanitizer
+# report) also names the first function on the stack that is neither LLVM's
+# support code nor the fuzzer's ("LLVM ERROR: SmallVector unable to grow in
+# mlir::tensor::FromElementsOp::parse"), so that a known one cannot hide
+# another from elsewhere. A signature listed by a "// signature:" line of
 # test/fuzz-crashes/*.mlir is a known open finding and does not fail the run.
 signature() {
-  "$build/bin/gather-fuzz" "$1" 2>&1 |
-    grep -m1 -oE '[A-Za-z0-9_.+-]+:[0-9]+:[0-9]+: runtime error: [^:0-9]*[a-z]|ERROR: AddressSanitizer: [A-Za-z-]+|gather-fuzz: pass .*|LLVM ERROR: [A-Za-z ]*[a-z]|ERROR: libFuzzer: [a-z -]+' |
-    sed -E 's/ +$//' || true
+  local report first frame
+  report=$("$build/bin/gather-fuzz" "$1" 2>&1)
+  first=$(grep -m1 -oE '[A-Za-z0-9_.+-]+:[0-9]+:[0-9]+: runtime error: [^:0-9]*[a-z]|ERROR: AddressSanitizer: [A-Za-z-]+|gather-fuzz: pass .*|LLVM ERROR: [A-Za-z ]*[a-z]|ERROR: libFuzzer: [a-z -]+' <<<"$report" |
+    sed -E 's/ +$//' || true)
+  if [[ $first == "LLVM ERROR:"* ]]; then
+    frame=$(grep -oE '^ +#[0-9]+ 0x[0-9a-f]+ in [^ (]+' <<<"$report" |
+      sed -E 's/.* in //' |
+      grep -vE '^(llvm::|fuzzer::|__|abort|raise|gsignal|LLVMFuzzer)' |
+      head -1 || true)
+    [[ -n $frame ]] && first="$first in $frame"
+  fi
+  echo "$first"
 }
 known=$(sed -n 's|^// signature: ||p' "$root"/test/fuzz-crashes/*.mlir 2>/dev/null || true)
 unknown=0

@@ -57,9 +57,9 @@ private:
   /// gather_nd with indices of the case's rank and a tuple length known
   /// only at run time: a switch on the length.
   Value emitTupleLengthSwitch(const RankCase &c);
-  /// An empty tensor of the result type (dynamic dims 0; rank 1 if the
-  /// result is unranked).
-  Value emptyResult();
+  /// An empty tensor of the result type (dynamic dims 0); of rank `rank`
+  /// if the result is unranked (1 if that is not known either).
+  Value emptyResult(std::optional<int64_t> rank);
 
   Value constIndex(int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v);
@@ -67,19 +67,35 @@ private:
   Value constI64(int64_t v) {
     return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
   }
-  /// The rank of `tensor`: of its type, or of the ranked tensor that a
-  /// chain of tensor.casts made it from (shape inference leaves such casts
-  /// where a refined result still feeds an unranked use).
-  static std::optional<int64_t> knownRank(Value tensor) {
-    while (true) {
-      if (auto ranked = dyn_cast<RankedTensorType>(tensor.getType()))
-        return ranked.getRank();
-      auto cast = tensor.getDefiningOp<tensor::CastOp>();
-      if (!cast)
+  /// The rank of `tensor`: of its type, of the ranked tensor that a chain
+  /// of tensor.casts made it from (shape inference leaves such casts where
+  /// a refined result still feeds an unranked use), or the one rank every
+  /// case of an earlier gather's dispatch yields.
+  static std::optional<int64_t> knownRank(Value tensor, int depth = 0) {
+    if (auto ranked = dyn_cast<RankedTensorType>(tensor.getType()))
+      return ranked.getRank();
+    if (depth > kMaxRankSearchDepth)
+      return std::nullopt;
+    if (auto cast = tensor.getDefiningOp<tensor::CastOp>())
+      return knownRank(cast.getSource(), depth + 1);
+    auto dispatch = tensor.getDefiningOp<scf::IndexSwitchOp>();
+    if (!dispatch)
+      return std::nullopt;
+    unsigned n = cast<OpResult>(tensor).getResultNumber();
+    std::optional<int64_t> rank;
+    for (Region &region : dispatch->getRegions()) {
+      if (region.empty())
         return std::nullopt;
-      tensor = cast.getSource();
+      std::optional<int64_t> r =
+          knownRank(region.front().getTerminator()->getOperand(n), depth + 1);
+      if (!r || (rank && *rank != *r))
+        return std::nullopt;
+      rank = r;
     }
+    return rank;
   }
+  /// How far knownRank follows casts and dispatches.
+  static constexpr int kMaxRankSearchDepth = 16;
   Value rankOf(Value tensor) {
     if (std::optional<int64_t> rank = knownRank(tensor))
       return constIndex(*rank);
@@ -155,10 +171,11 @@ Value RankDispatcher::emitCase(const RankCase &c) {
   return castTo(ranked->getResult(0), resultType);
 }
 
-Value RankDispatcher::emptyResult() {
+Value RankDispatcher::emptyResult(std::optional<int64_t> rank) {
   auto type = dyn_cast<RankedTensorType>(resultType);
   if (!type)
-    type = RankedTensorType::get({0}, resultType.getElementType());
+    type = RankedTensorType::get(SmallVector<int64_t>(rank.value_or(1), 0),
+                                 resultType.getElementType());
   SmallVector<Value> zeros(type.getNumDynamicDims(), constIndex(0));
   Value empty = tensor::EmptyOp::create(b, loc, type, zeros);
   if (type == resultType)
@@ -174,10 +191,20 @@ Value RankDispatcher::emitSwitch(Value key, ArrayRef<RankCase> cases,
   auto switchOp = scf::IndexSwitchOp::create(b, loc, TypeRange{resultType}, key,
                                              keys, keys.size());
   OpBuilder::InsertionGuard guard(b);
+  // The rank every case's result has, if they agree: the default's empty
+  // result gets it too, so that a later dispatch on this result knows it.
+  std::optional<int64_t> commonRank;
+  bool agree = true;
   for (auto [region, c] : llvm::zip_equal(switchOp.getCaseRegions(), cases)) {
     b.setInsertionPointToStart(&region.emplaceBlock());
-    scf::YieldOp::create(b, loc, body(c));
+    Value result = body(c);
+    std::optional<int64_t> rank = knownRank(result);
+    agree = agree && rank && (!commonRank || *commonRank == *rank);
+    commonRank = rank;
+    scf::YieldOp::create(b, loc, result);
   }
+  if (!agree)
+    commonRank = std::nullopt;
   b.setInsertionPointToStart(&switchOp.getDefaultRegion().emplaceBlock());
   declareErrorHook(b, op, kShapeErrorHook);
   int64_t code = isa<GatherNDOp>(op)         ? GATHER_MLIR_OP_GATHER_ND
@@ -189,7 +216,7 @@ Value RankDispatcher::emitSwitch(Value key, ArrayRef<RankCase> cases,
   func::CallOp::create(b, loc, kShapeErrorHook, TypeRange{},
                        ValueRange{constI64(code), rule, constI64(maxRank),
                                   toI64(dataRank), toI64(indicesRank)});
-  scf::YieldOp::create(b, loc, emptyResult());
+  scf::YieldOp::create(b, loc, emptyResult(commonRank));
   return switchOp.getResult(0);
 }
 
