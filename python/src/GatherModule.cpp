@@ -704,12 +704,12 @@ py::object newArray(PyArrayObject *data, ArrayRef<int64_t> shape) {
     if (!previous)
       throw py::error_already_set();
     array = create();
-    PyObject *error_type, *error_value, *error_trace;
-    PyErr_Fetch(&error_type, &error_value, &error_trace);
+    PyObject *errorType, *errorValue, *errorTrace;
+    PyErr_Fetch(&errorType, &errorValue, &errorTrace);
     PyObject *ours = PyDataMem_SetHandler(previous);
     Py_DECREF(previous);
     Py_XDECREF(ours);
-    PyErr_Restore(error_type, error_value, error_trace);
+    PyErr_Restore(errorType, errorValue, errorTrace);
   }
   if (!array)
     throw py::error_already_set();

@@ -168,22 +168,19 @@ Value KernelEmitter::validate(
                                  constI64(0));
   };
   auto check = [&](ValueRange prefix) {
-    // Rescan a chunk with a bad index one position at a time, to report
-    // the first.
+    // Positions [from, from + count) of the row at `prefix`, one at a time.
+    auto checkEach = [&](Value from, Value count) {
+      forLoop(count, 1, [&](Value t) {
+        SmallVector<Value> at(prefix);
+        at.push_back(b.createOrFold<arith::AddIOp>(loc, from, t));
+        checkAt(at);
+      });
+    };
+    // Vectors at a time; a chunk with a bad index is rescanned one position
+    // at a time, to report the first.
     if (lanes)
-      return checkRow(prefix, bounds.back(), sizes.front(), lanes,
-                      [&](Value j, Value count) {
-                        forLoop(count, 1, [&](Value t) {
-                          SmallVector<Value> at(prefix);
-                          at.push_back(arith::AddIOp::create(b, loc, j, t));
-                          checkAt(at);
-                        });
-                      });
-    forLoop(bounds.back(), 1, [&](Value j) {
-      SmallVector<Value> at(prefix);
-      at.push_back(j);
-      checkAt(at);
-    });
+      return checkRow(prefix, bounds.back(), sizes.front(), lanes, checkEach);
+    checkEach(c0, bounds.back());
   };
   if (eachRow) {
     // Row by row, while the row's indices are in L1: check it, then gather

@@ -82,12 +82,20 @@ private:
     if (!dispatch)
       return std::nullopt;
     unsigned n = cast<OpResult>(tensor).getResultNumber();
-    std::optional<int64_t> rank;
+    SmallVector<Value> yielded;
     for (Region &region : dispatch->getRegions()) {
       if (region.empty())
         return std::nullopt;
-      std::optional<int64_t> r =
-          knownRank(region.front().getTerminator()->getOperand(n), depth + 1);
+      yielded.push_back(region.front().getTerminator()->getOperand(n));
+    }
+    return commonKnownRank(yielded, depth + 1);
+  }
+  /// The one rank that knownRank finds for every value of `tensors`.
+  static std::optional<int64_t> commonKnownRank(ValueRange tensors,
+                                                int depth = 0) {
+    std::optional<int64_t> rank;
+    for (Value tensor : tensors) {
+      std::optional<int64_t> r = knownRank(tensor, depth);
       if (!r || (rank && *rank != *r))
         return std::nullopt;
       rank = r;
@@ -191,20 +199,12 @@ Value RankDispatcher::emitSwitch(Value key, ArrayRef<RankCase> cases,
   auto switchOp = scf::IndexSwitchOp::create(b, loc, TypeRange{resultType}, key,
                                              keys, keys.size());
   OpBuilder::InsertionGuard guard(b);
-  // The rank every case's result has, if they agree: the default's empty
-  // result gets it too, so that a later dispatch on this result knows it.
-  std::optional<int64_t> commonRank;
-  bool agree = true;
+  SmallVector<Value> results;
   for (auto [region, c] : llvm::zip_equal(switchOp.getCaseRegions(), cases)) {
     b.setInsertionPointToStart(&region.emplaceBlock());
-    Value result = body(c);
-    std::optional<int64_t> rank = knownRank(result);
-    agree = agree && rank && (!commonRank || *commonRank == *rank);
-    commonRank = rank;
-    scf::YieldOp::create(b, loc, result);
+    results.push_back(body(c));
+    scf::YieldOp::create(b, loc, results.back());
   }
-  if (!agree)
-    commonRank = std::nullopt;
   b.setInsertionPointToStart(&switchOp.getDefaultRegion().emplaceBlock());
   declareErrorHook(b, op, kShapeErrorHook);
   int64_t code = isa<GatherNDOp>(op)         ? GATHER_MLIR_OP_GATHER_ND
@@ -216,7 +216,9 @@ Value RankDispatcher::emitSwitch(Value key, ArrayRef<RankCase> cases,
   func::CallOp::create(b, loc, kShapeErrorHook, TypeRange{},
                        ValueRange{constI64(code), rule, constI64(maxRank),
                                   toI64(dataRank), toI64(indicesRank)});
-  scf::YieldOp::create(b, loc, emptyResult(commonRank));
+  // The default's empty result has the rank every case's result has, if
+  // they agree, so that a later dispatch on this result knows it.
+  scf::YieldOp::create(b, loc, emptyResult(commonKnownRank(results)));
   return switchOp.getResult(0);
 }
 
