@@ -394,9 +394,8 @@ constexpr int64_t kReleaseGilBytes = 16 << 10;
 struct KernelKey {
   enum Flags : uint8_t {
     /// The kernel writes a result array of its own (not the caller's out),
-    /// so check mode may validate each row of indices right before gathering
-    /// it: an IndexError then discards a partly written result, which no
-    /// one sees.
+    /// so check mode may check each row of indices as it gathers it: an
+    /// IndexError then discards a partly written result, which no one sees.
     ValidateRows = 1,
     StridedData = 2,
     StridedIndices = 4,

@@ -28,8 +28,10 @@ def ConvertGatherToAffine : Pass<"convert-gather-to-affine", "ModuleOp"> {
     * with `vectorize`, the contiguous trailing slice of gather and
       gather_nd (collapsed to one row when contiguous) moves with
       `vector.load`/`vector.store` plus a masked tail, and gather and
-      gather_elements along the last axis use `vector.gather` (or scalar
-      loads, per `gather-loads`);
+      gather_elements along the last axis turn a vector of indices into
+      in-bounds subscripts at once (`check` and `unchecked` clamp them too,
+      which changes no accepted index) and read with `vector.gather` or one
+      scalar load per lane, per `gather-loads`;
     * rows of 256 bytes or more of a result of at least
       `streaming-min-bytes` bytes (tested once at run time when sizes are
       dynamic) are written with non-temporal vector stores that skip the
@@ -37,11 +39,12 @@ def ConvertGatherToAffine : Pass<"convert-gather-to-affine", "ModuleOp"> {
       `vector.store {nontemporal = true}`, a masked tail; an `llvm.fence`
       follows the loops;
     * with `validate-rows`, `check` gather_elements along the last axis
-      validates each row of indices right before gathering it, instead of
-      all indices first (threads too: each records the first outermost
-      position with a bad row, and that slab is checked again to report its
-      first bad index); the result may then be partly written when an index
-      error is reported;
+      checks each row's indices as it gathers the row (the clamped
+      subscripts read nothing out of bounds), instead of all indices first;
+      a row with a bad index is checked again to report the first (threads
+      too: each records the first outermost position with a bad row, and
+      that slab is checked again); the result may then be partly written
+      when an index error is reported;
     * with `prefetch-distance` > 0, slices of at most 512 bytes (gather_nd
       tuples, short rows) are prefetched (`memref.prefetch`) that many index
       positions ahead along the innermost loop, at the clamped index;
@@ -94,10 +97,10 @@ def ConvertGatherToAffine : Pass<"convert-gather-to-affine", "ModuleOp"> {
              clEnumValN(::mlir::gather::GatherLoads::Vector, "vector",
                         "vector.gather"),
              clEnumValN(::mlir::gather::GatherLoads::Scalar, "scalar",
-                        "one scalar load per element"))}]>,
+                        "one scalar load per lane"))}]>,
     Option<"validateRows", "validate-rows", "bool", /*default=*/"false",
-           "check mode: validate each row of indices right before gathering "
-           "it (the result may be partly written when an index fails)">,
+           "check mode: check each row's indices as it is gathered (the "
+           "result may be partly written when an index fails)">,
     Option<"prefetchDistance", "prefetch-distance", "int64_t",
            /*default=*/"0",
            "Prefetch slices of at most 512 bytes this many index positions "

@@ -54,12 +54,12 @@ struct GatherToLLVMOptions : public PassPipelineOptions<GatherToLLVMOptions> {
                      "microcode mitigation, else vector (the host's)"),
           clEnumValN(GatherLoads::Vector, "vector", "vector.gather"),
           clEnumValN(GatherLoads::Scalar, "scalar",
-                     "one scalar load per element"))};
+                     "one scalar load per lane"))};
   PassOptions::Option<bool> validateRows{
       *this, "validate-rows",
-      llvm::cl::desc("check mode: validate each row of indices right before "
-                     "gathering it (the result may be partly written when "
-                     "an index fails)"),
+      llvm::cl::desc("check mode: check each row's indices as it is "
+                     "gathered (the result may be partly written when an "
+                     "index fails)"),
       llvm::cl::init(false)};
   PassOptions::Option<int64_t> maxUnrankedRank{
       *this, "max-unranked-rank",

@@ -94,19 +94,19 @@ void KernelEmitter::emitGatherElements(const GatherShape &shape) {
     return SmallVector<IndexComponent>{{readIndex(ivs), axisSize, a}};
   };
   // Along the last axis, a result row reads one data row at the positions
-  // of one index row; validate-rows checks each right before gathering it,
-  // with vector or scalar loads.
+  // of one index row; validate-rows checks the indices as it gathers.
   bool lastAxis = a == r - 1;
   int64_t lanes = lastAxis ? gatherRowLanes() : 0;
-  auto rowAt = [&](ValueRange ivs) {
-    gatherRow(ivs, ivs, ivs, ubs.back(), axisSize, lanes);
+  auto rowAt = [&](ValueRange ivs, Value badFlag) {
+    gatherRow(ivs, ivs, ivs, ubs.back(), axisSize, lanes, badFlag);
   };
   if (lastAxis && validatesRows())
     return gatherCheckedRows(shape, ubs, axisSize, components, rowAt);
   Value ok = validate(ubs, axisSize, components, validateShapes(shape));
   if (lanes) {
     return guarded(ok, [&] {
-      parallelNest(ArrayRef(ubs).drop_back(), rowAt);
+      parallelNest(ArrayRef(ubs).drop_back(),
+                   [&](ValueRange ivs) { rowAt(ivs, nullptr); });
     });
   }
   guarded(ok, [&] {
@@ -168,7 +168,7 @@ void KernelEmitter::emitGatherND(const GatherShape &shape) {
 void KernelEmitter::gatherCheckedRows(
     const GatherShape &shape, ArrayRef<Value> positions, Value axisSize,
     function_ref<SmallVector<IndexComponent>(ValueRange)> components,
-    function_ref<void(ValueRange)> rowAt) {
+    CheckedRowFn rowAt) {
   guarded(validateShapes(shape), [&] {
     auto byRows = [&] {
       validate(positions, axisSize, components, nullptr, rowAt);
@@ -188,18 +188,14 @@ void KernelEmitter::gatherCheckedRows(
 void KernelEmitter::threadedCheckedRows(
     ArrayRef<Value> positions, Value axisSize,
     function_ref<SmallVector<IndexComponent>(ValueRange)> components,
-    function_ref<void(ValueRange)> rowAt) {
-  // Threads check and gather rows too, but the error reported must be the
-  // first in row-major order, whichever thread meets it: each records the
-  // first outermost position with a bad row (an atomic min), and that slab
-  // is checked again, serially, to report its first bad index. Indices that
-  // are not contiguous along rows are checked first.
-  int64_t lanes = checkLanes();
-  if (!lanes) {
-    Value ok = validate(positions, axisSize, components, nullptr);
-    return guarded(ok, [&] { threadedNest(positions.drop_back(), rowAt); });
-  }
+    CheckedRowFn rowAt) {
+  // Threads check rows as they gather them, but the error reported must be
+  // the first in row-major order, whichever thread meets it: a bad row sets
+  // its slab's flag (the slab's later rows are skipped), each flagged slab
+  // takes part in an atomic min, and the first is checked again, serially,
+  // to report its first bad index.
   Type i64 = b.getI64Type();
+  Type i1 = b.getI1Type();
   Value c0 = constIndex(0);
   Value slabs = positions.front();
   Value slabsI64 = arith::IndexCastOp::create(b, loc, i64, slabs);
@@ -214,29 +210,24 @@ void KernelEmitter::threadedCheckedRows(
         auto scope = memref::AllocaScopeOp::create(b, loc, TypeRange{});
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPointToStart(&scope.getBodyRegion().emplaceBlock());
-        auto flagType = MemRefType::get({}, b.getI1Type());
-        Value flag = memref::AllocaOp::create(b, loc, flagType);
-        Type i1 = b.getI1Type();
+        Value flag = memref::AllocaOp::create(b, loc, MemRefType::get({}, i1));
         Value isFalse = arith::ConstantIntOp::create(b, loc, i1, 0);
-        Value isTrue = arith::ConstantIntOp::create(b, loc, i1, 1);
         memref::StoreOp::create(b, loc, isFalse, flag);
-        Value slabI64 = arith::IndexCastOp::create(b, loc, i64, slab);
+        auto flagged = [&] { return memref::LoadOp::create(b, loc, flag); };
         loopNest(
             positions.drop_front().drop_back(),
             [&](ValueRange prefix) {
-              checkRow(prefix, positions.back(), axisSize, lanes,
-                       [&](Value, Value) {
-                         memref::StoreOp::create(b, loc, isTrue, flag);
-                         memref::AtomicRMWOp::create(
-                             b, loc, arith::AtomicRMWKind::mins, slabI64,
-                             firstBad, ValueRange{c0});
-                       });
               Value clean = arith::CmpIOp::create(
-                  b, loc, arith::CmpIPredicate::eq,
-                  memref::LoadOp::create(b, loc, flag), isFalse);
-              ifThenElse(clean, [&] { rowAt(prefix); });
+                  b, loc, arith::CmpIPredicate::eq, flagged(), isFalse);
+              ifThenElse(clean, [&] { rowAt(prefix, flag); });
             },
             {slab});
+        ifThenElse(flagged(), [&] {
+          memref::AtomicRMWOp::create(
+              b, loc, arith::AtomicRMWKind::mins,
+              arith::IndexCastOp::create(b, loc, i64, slab), firstBad,
+              ValueRange{c0});
+        });
         memref::AllocaScopeReturnOp::create(b, loc, ValueRange{});
       },
       /*parallel=*/true);

@@ -6,6 +6,8 @@
 
 #include "KernelEmitter.h"
 
+#include "gather/Conversion/Utils/IndexArithmetic.h"
+
 using namespace mlir;
 using namespace mlir::gather;
 using namespace mlir::gather::detail;
@@ -203,27 +205,43 @@ void KernelEmitter::copySlice(ValueRange dataPrefix, ValueRange outPrefix,
 int64_t KernelEmitter::gatherRowLanes() {
   Type element = cast<MemRefType>(data.getType()).getElementType();
   if (!hasUnitInnerStride(data) || !hasUnitInnerStride(indices) ||
-      !hasUnitInnerStride(out) || !useVectorGathers())
+      !hasUnitInnerStride(out))
     return 0;
   return vectorLanes(element);
 }
 
 void KernelEmitter::gatherRow(ValueRange dataPrefix, ValueRange indexPrefix,
                               ValueRange outPrefix, Value n, Value axisSize,
-                              int64_t lanes) {
+                              int64_t lanes, Value badFlag) {
   auto at = [](ValueRange p, Value j) {
     SmallVector<Value> s(p);
     s.push_back(j);
     return s;
   };
-  if (lanes == 0) {
+  Value isTrue = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+  // One element at a time; a bad index (badFlag given) is flagged and not
+  // read.
+  auto scalarRow = [&] {
     forLoop(n, 1, [&](Value j) {
-      Subscript s = resolve(readIndex(at(indexPrefix, j)), axisSize);
-      copySlice(at(dataPrefix, s.index), at(outPrefix, j), /*extents=*/{},
-                s.valid);
+      Value i = readIndex(at(indexPrefix, j));
+      if (!badFlag) {
+        Subscript s = resolve(i, axisSize);
+        return copySlice(at(dataPrefix, s.index), at(outPrefix, j),
+                         /*extents=*/{}, s.valid);
+      }
+      Value bad = inRange(normalize(i, axisSize), axisSize, /*outside=*/true);
+      ifThenElse(
+          bad, [&] { memref::StoreOp::create(b, loc, isTrue, badFlag); },
+          [&] {
+            Subscript s = resolve(i, axisSize);
+            copySlice(at(dataPrefix, s.index), at(outPrefix, j),
+                      /*extents=*/{}, nullptr);
+          });
     });
-    return;
-  }
+  };
+  if (lanes == 0)
+    return scalarRow();
+
   Type element = cast<MemRefType>(data.getType()).getElementType();
   Type indexElement = cast<MemRefType>(indices.getType()).getElementType();
   auto valueType = VectorType::get({lanes}, element);
@@ -231,29 +249,78 @@ void KernelEmitter::gatherRow(ValueRange dataPrefix, ValueRange indexPrefix,
   auto maskType = VectorType::get({lanes}, b.getI1Type());
   SmallVector<Value> rowBase(dataPrefix);
   rowBase.push_back(constIndex(0));
-
-  forEachChunk(n, lanes, /*unroll=*/1, [&](Value j, Value inBounds, Value) {
-    Value raw = inBounds
-                    ? vector::MaskedLoadOp::create(b, loc, indexType, indices,
-                                                   at(indexPrefix, j), inBounds,
-                                                   zero(indexType))
-                          .getResult()
-                    : vector::LoadOp::create(b, loc, indexType, indices,
-                                             at(indexPrefix, j))
-                          .getResult();
-    Subscript s = resolve(toI64(raw), axisSize);
-    Value mask = s.valid;
-    if (inBounds)
-      mask = mask ? arith::AndIOp::create(b, loc, mask, inBounds).getResult()
-                  : inBounds;
-    if (!mask)
-      mask = vector::ConstantMaskOp::create(b, loc, maskType,
-                                            ArrayRef<int64_t>{lanes});
-    Value v = vector::GatherOp::create(b, loc, valueType, data, rowBase,
-                                       s.index, mask, zero(valueType));
-    if (inBounds)
-      vector::MaskedStoreOp::create(b, loc, out, at(outPrefix, j), inBounds, v);
-    else
-      vector::StoreOp::create(b, loc, v, out, at(outPrefix, j));
-  });
+  bool vectorGathers = useVectorGathers();
+  // Subscripts are computed a vector at a time and always name an element
+  // of the row: check and unchecked clamp the normalized index (a no-op on
+  // the indices they accept, and no read out of bounds if the indices
+  // change after validation or a caller breaks unchecked's promise). That
+  // needs a non-empty row; lanes past the end read element 0.
+  GatherMode subscriptMode = mode == GatherMode::check ||
+                                     mode == GatherMode::unchecked
+                                 ? GatherMode::clamp
+                                 : mode;
+  auto vectorRow = [&] {
+    forEachChunk(n, lanes, /*unroll=*/2, [&](Value j, Value inBounds, Value) {
+      Value raw =
+          inBounds
+              ? vector::MaskedLoadOp::create(b, loc, indexType, indices,
+                                             at(indexPrefix, j), inBounds,
+                                             zero(indexType))
+                    .getResult()
+              : vector::LoadOp::create(b, loc, indexType, indices,
+                                       at(indexPrefix, j))
+                    .getResult();
+      Value i = toI64(raw);
+      ResolvedIndex r = resolveIndex(b, loc, subscriptMode, i, axisSize);
+      if (badFlag) {
+        Value bad =
+            inRange(normalize(i, axisSize), axisSize, /*outside=*/true);
+        if (inBounds)
+          bad = arith::AndIOp::create(b, loc, bad, inBounds);
+        ifThenElse(vector::ReductionOp::create(b, loc,
+                                               vector::CombiningKind::OR, bad),
+                   [&] { memref::StoreOp::create(b, loc, isTrue, badFlag); });
+      }
+      Value v;
+      if (vectorGathers) {
+        Value mask = r.valid;
+        if (inBounds)
+          mask = mask ? arith::AndIOp::create(b, loc, mask, inBounds)
+                            .getResult()
+                      : inBounds;
+        if (!mask)
+          mask = vector::ConstantMaskOp::create(b, loc, maskType,
+                                                ArrayRef<int64_t>{lanes});
+        v = vector::GatherOp::create(b, loc, valueType, data, rowBase,
+                                     r.index, mask, zero(valueType));
+      } else {
+        // One scalar load per lane, from subscripts computed as a vector.
+        v = zero(valueType);
+        for (int64_t lane = 0; lane < lanes; ++lane) {
+          Value subscript = arith::IndexCastOp::create(
+              b, loc, b.getIndexType(),
+              vector::ExtractOp::create(b, loc, r.index, lane));
+          Value e = memref::LoadOp::create(b, loc, data,
+                                           at(dataPrefix, subscript));
+          v = vector::InsertOp::create(b, loc, e, v, lane);
+        }
+        if (r.valid)
+          v = arith::SelectOp::create(b, loc, r.valid, v, zero(valueType));
+      }
+      if (inBounds)
+        vector::MaskedStoreOp::create(b, loc, out, at(outPrefix, j), inBounds,
+                                      v);
+      else
+        vector::StoreOp::create(b, loc, v, out, at(outPrefix, j));
+    });
+  };
+  std::optional<int64_t> staticSize = getConstantIntValue(axisSize);
+  if (staticSize && *staticSize > 0)
+    return vectorRow();
+  // An empty row: only fill reads nothing and has results (zeros); check
+  // flags every index, clamp and wrap failed validation, unchecked is
+  // undefined.
+  ifThenElse(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
+                                   axisSize, constI64(0)),
+             vectorRow, scalarRow);
 }

@@ -66,21 +66,26 @@ public:
   void emitGatherElements(const GatherShape &shape);
   void emitGatherND(const GatherShape &shape);
 
+  /// A row gatherer for validated rows: rowAt(prefix, badFlag) gathers the
+  /// row at `prefix` and sets the memref<i1> `badFlag` if one of its indices
+  /// is out of range (reading nothing out of bounds for it).
+  using CheckedRowFn = function_ref<void(ValueRange, Value)>;
+
   /// check mode for kernels that gather by rows (`positions` are the index
-  /// positions, the innermost a row; rowAt(prefix) gathers one): each row
-  /// validated right before it is gathered, on one thread or on the threads
-  /// the cost model picks.
+  /// positions, the innermost a row): indices are checked as their row is
+  /// gathered, on one thread or on the threads the cost model picks; a row
+  /// with a bad index is checked again to report the first.
   void gatherCheckedRows(
       const GatherShape &shape, ArrayRef<Value> positions, Value axisSize,
       function_ref<SmallVector<IndexComponent>(ValueRange)> components,
-      function_ref<void(ValueRange)> rowAt);
+      CheckedRowFn rowAt);
 
 private:
   /// gatherCheckedRows' threaded path.
   void threadedCheckedRows(
       ArrayRef<Value> positions, Value axisSize,
       function_ref<SmallVector<IndexComponent>(ValueRange)> components,
-      function_ref<void(ValueRange)> rowAt);
+      CheckedRowFn rowAt);
 
   //===--- Building blocks ------------------------------------------------===//
 
@@ -168,13 +173,13 @@ private:
   /// an i1 that is true when the shapes hold and every index passed (null
   /// when nothing can fail). With `eachRow` (check mode, one index per
   /// position, shapes already known to hold), each row of positions is
-  /// checked and then handed to eachRow(prefix) while no index has failed:
-  /// validation and gather interleave, so a result may be partly written
-  /// when an index error is reported.
+  /// gathered by eachRow while no index has failed, and checked only when
+  /// eachRow flags it: validation and gather interleave, so a result may be
+  /// partly written when an index error is reported.
   Value
   validate(ArrayRef<Value> positions, ArrayRef<Value> sizes,
            function_ref<SmallVector<IndexComponent>(ValueRange)> components,
-           Value shapesOk, function_ref<void(ValueRange)> eachRow = nullptr);
+           Value shapesOk, CheckedRowFn eachRow = nullptr);
   /// Whether `check` validates rows right before gathering them
   /// (options.validateRows), for kernels that gather by rows.
   bool validatesRows() const {
@@ -203,13 +208,16 @@ private:
                      int64_t lanes, bool zeros);
   /// A row of `n` results along the innermost dimension of both `indices`
   /// and `out`, each reading `data` along its innermost dimension (gather
-  /// along the last axis, gather_elements along the last axis): vector.gather
-  /// over full vectors and a masked tail, or with `lanes` 0 one scalar load
-  /// per element.
+  /// along the last axis, gather_elements along the last axis). With `lanes`,
+  /// vectors of indices become in-bounds subscripts at once, the elements
+  /// are read with vector.gather or one scalar load each (the cost model's
+  /// choice) and stored as vectors; with `lanes` 0, one element at a time.
+  /// With `badFlag` (check mode, indices not yet validated), an index out
+  /// of range sets the memref<i1> `badFlag` instead of failing.
   void gatherRow(ValueRange dataPrefix, ValueRange indexPrefix,
-                 ValueRange outPrefix, Value n, Value axisSize, int64_t lanes);
-  /// Lanes for gatherRow, or 0 for scalar loads (the row does not vectorize,
-  /// or the cost model prefers scalar loads).
+                 ValueRange outPrefix, Value n, Value axisSize, int64_t lanes,
+                 Value badFlag = nullptr);
+  /// Lanes for gatherRow, or 0 when the row does not vectorize.
   int64_t gatherRowLanes();
   /// Lanes per vector for the element type, or 0 when it does not vectorize.
   int64_t vectorLanes(Type element) const;

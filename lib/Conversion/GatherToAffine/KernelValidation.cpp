@@ -100,7 +100,7 @@ int64_t KernelEmitter::checkLanes() const {
 Value KernelEmitter::validate(
     ArrayRef<Value> positions, ArrayRef<Value> sizes,
     function_ref<SmallVector<IndexComponent>(ValueRange)> components,
-    Value shapesOk, function_ref<void(ValueRange)> eachRow) {
+    Value shapesOk, CheckedRowFn eachRow) {
   assert((!eachRow || (mode == GatherMode::check && sizes.size() == 1 &&
                        !positions.empty() && !shapesOk)) &&
          "rows are validated one at a time only for one check-mode index "
@@ -183,12 +183,18 @@ Value KernelEmitter::validate(
     checkEach(c0, bounds.back());
   };
   if (eachRow) {
-    // Row by row, while the row's indices are in L1: check it, then gather
-    // it if no index so far failed; stop checking after a failure.
+    // Row by row while no index has failed: gather it, checking its indices
+    // on the way; a row flagged bad is scanned again, while its indices are
+    // in L1, to report the first.
+    Value flag = memref::AllocaOp::create(
+        b, loc, MemRefType::get({}, b.getI1Type()));
+    memref::StoreOp::create(
+        b, loc, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 0), flag);
     loopNest(ArrayRef(bounds).drop_back(), [&](ValueRange prefix) {
       ifThenElse(noFailure(), [&] {
-        check(prefix);
-        ifThenElse(noFailure(), [&] { eachRow(prefix); });
+        eachRow(prefix, flag);
+        ifThenElse(memref::LoadOp::create(b, loc, flag),
+                   [&] { check(prefix); });
       });
     });
   } else if (!lanes) {

@@ -3,13 +3,14 @@
 // RUN: gather-opt %s --convert-gather-to-affine="validate-rows=true gather-loads=scalar" --split-input-file | FileCheck %s --check-prefix=SCALAR-ROWS
 // RUN: gather-opt %s --convert-gather-to-affine="validate-rows=true parallel=true parallel-min-bytes=0 gather-loads=scalar" --split-input-file | FileCheck %s --check-prefix=THREAD-ROWS
 
-/// Along the innermost axis each row is one vector.gather per chunk: the
+/// Along the innermost axis each row is one vector.gather per chunk (two
+/// chunks an iteration): the
 /// indices load as a vector, normalize lane-wise, and fill mode masks the
 /// out-of-range lanes (the pass-through is zero).
 // CHECK-LABEL: func.func @gather_elements_last_axis_fill
 // CHECK-DAG: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<8xf32>
 // CHECK: affine.for %[[R:.*]] = 0 to 4 {
-// CHECK:   affine.for %[[C:.*]] = 0 to 16 step 8 {
+// CHECK:   affine.for %[[C:.*]] = 0 to 16 step 16 {
 // CHECK:     %[[I:.*]] = vector.load %{{.*}}[%[[R]], %[[C]]] : memref<4x16xi32>, vector<8xi32>
 // CHECK:     %[[W:.*]] = arith.extsi %[[I]] : vector<8xi32> to vector<8xi64>
 // CHECK:     %[[VALID:.*]] = arith.cmpi ult, %{{.*}} : vector<8xi64>
@@ -40,51 +41,79 @@ func.func @gather_elements_axis_0_check(%d: tensor<3x3xf32>, %i: tensor<2x3xi64>
 
 // -----
 
-/// validate-rows: each row of indices is checked (a vector at a time) and,
-/// while no index has failed, gathered right away; the hook is called after
-/// the loops for the first bad index.
+/// validate-rows: each row is gathered while no index has failed, its
+/// indices checked on the way (clamped subscripts: a bad index reads
+/// nothing out of bounds) and a bad one flagged; a flagged row is scanned
+/// again to report its first bad index, through the hook after the loops.
 // CHECK-LABEL: func.func @rows_checked_then_gathered
 // ROWS-LABEL: func.func @rows_checked_then_gathered
 // ROWS: %[[REPORT:.*]] = memref.alloca() : memref<5xi64>
-// ROWS: affine.for
+// ROWS: %[[FLAG:.*]] = memref.alloca() : memref<i1>
+// ROWS: affine.for %[[ROW:.*]] = 0 to
 // ROWS:   %[[F0:.*]] = memref.load %[[REPORT]][%c0
 // ROWS:   %[[CLEAN:.*]] = arith.cmpi eq, %[[F0]]
 // ROWS:   scf.if %[[CLEAN]] {
-// ROWS:     vector.reduction <or>
-// ROWS:     %[[F1:.*]] = memref.load %[[REPORT]][%c0
-// ROWS:     %[[STILL:.*]] = arith.cmpi eq, %[[F1]]
-// ROWS:     scf.if %[[STILL]] {
-// ROWS:       vector.gather
+// ROWS:     affine.for
+// ROWS:       %[[LOW:.*]] = arith.minsi
+// ROWS:       %[[SUB:.*]] = arith.maxsi %[[LOW]]
+// ROWS:       %[[BAD:.*]] = arith.cmpi uge
+// ROWS:       %[[ANY:.*]] = vector.reduction <or>, %[[BAD]]
+// ROWS:       scf.if %[[ANY]] {
+// ROWS-NEXT:    memref.store %true{{.*}}, %[[FLAG]][]
+// ROWS:       vector.gather %{{.*}}[%[[ROW]], %{{.*}}] [%[[SUB]]]
+// ROWS:     %[[FLAGGED:.*]] = memref.load %[[FLAG]][]
+// ROWS:     scf.if %[[FLAGGED]] {
+// ROWS:       vector.reduction <or>
 // ROWS: func.call @gather_mlir_index_error
-/// With scalar loads the checked row is gathered one element at a time,
-/// inside the same loop over rows.
+/// With scalar loads the subscripts are still computed a vector at a time,
+/// then read one lane each; an empty data row reads nothing and flags
+/// every index.
 // SCALAR-ROWS-LABEL: func.func @rows_checked_then_gathered
-// SCALAR-ROWS: %[[REPORT:.*]] = memref.alloca() : memref<5xi64>
+// SCALAR-ROWS: %[[FLAG:.*]] = memref.alloca() : memref<i1>
 // SCALAR-ROWS: affine.for %[[ROW:.*]] = 0 to
-// SCALAR-ROWS:   %[[F0:.*]] = memref.load %[[REPORT]][%c0
-// SCALAR-ROWS:   %[[CLEAN:.*]] = arith.cmpi eq, %[[F0]]
-// SCALAR-ROWS:   scf.if %[[CLEAN]] {
-// SCALAR-ROWS:     vector.reduction <or>
-// SCALAR-ROWS-NOT: vector.gather
-// SCALAR-ROWS:     %[[V:.*]] = memref.load %{{.*}}[%[[ROW]], %{{.*}}] : memref<?x?xf32>
-// SCALAR-ROWS-NEXT: affine.store %[[V]], %{{.*}}[%[[ROW]], %{{.*}}] : memref<?x?xf32>
+// SCALAR-ROWS:   %[[NONEMPTY:.*]] = arith.cmpi sgt
+// SCALAR-ROWS:   scf.if %[[NONEMPTY]] {
+// SCALAR-ROWS:     affine.for
+// SCALAR-ROWS:       %[[LOW:.*]] = arith.minsi
+// SCALAR-ROWS:       %[[SUB:.*]] = arith.maxsi %[[LOW]]
+// SCALAR-ROWS:       vector.reduction <or>
+// SCALAR-ROWS-NEXT:  scf.if
+// SCALAR-ROWS-NEXT:    memref.store %true{{.*}}, %[[FLAG]][]
+// SCALAR-ROWS-NOT:   vector.gather
+// SCALAR-ROWS:       %[[LANE:.*]] = vector.extract %[[SUB]][0]
+// SCALAR-ROWS:       %[[AT:.*]] = arith.index_cast %[[LANE]]
+// SCALAR-ROWS:       %[[V:.*]] = memref.load %{{.*}}[%[[ROW]], %[[AT]]] : memref<?x?xf32>
+// SCALAR-ROWS:       vector.insert %[[V]], %{{.*}} [0]
+// SCALAR-ROWS:       %[[LAST:.*]] = vector.insert %{{.*}} [7]
+// SCALAR-ROWS:       vector.store %[[LAST]], %{{.*}}[%[[ROW]], %{{.*}}]
+// SCALAR-ROWS:   } else {
+// SCALAR-ROWS:     affine.for
+// SCALAR-ROWS:       %[[OUT:.*]] = arith.cmpi uge
+// SCALAR-ROWS:       scf.if %[[OUT]] {
+// SCALAR-ROWS-NEXT:    memref.store %true{{.*}}, %[[FLAG]][]
+// SCALAR-ROWS-NEXT:  } else {
+// SCALAR-ROWS:         memref.load %{{.*}}[%[[ROW]], %{{.*}}] : memref<?x?xf32>
 // SCALAR-ROWS-NOT: vector.gather
 // SCALAR-ROWS: func.call @gather_mlir_index_error
-/// With threads, each checks and gathers its rows, records the first
-/// outermost position with a bad row (an atomic min), and that slab is
-/// checked again after the loop to report its first bad index.
+/// With threads, each gathers and checks its rows; a slab with a bad row
+/// skips its later rows and takes part in an atomic min of the first bad
+/// slab, which is checked again after the loop to report its first bad
+/// index.
 // THREAD-ROWS-LABEL: func.func @rows_checked_then_gathered
 // THREAD-ROWS: %[[FIRST:.*]] = memref.alloca() : memref<1xi64>
 // THREAD-ROWS: scf.parallel (%[[ROW:.*]]) =
 // THREAD-ROWS:   memref.alloca_scope
 // THREAD-ROWS:     %[[FLAG:.*]] = memref.alloca() : memref<i1>
-// THREAD-ROWS:     vector.reduction <or>
-// THREAD-ROWS:       memref.store %true{{.*}}, %[[FLAG]][]
-// THREAD-ROWS:       memref.atomic_rmw mins %{{.*}}, %[[FIRST]]
 // THREAD-ROWS:     %[[F:.*]] = memref.load %[[FLAG]][]
 // THREAD-ROWS:     %[[CLEAN:.*]] = arith.cmpi eq, %[[F]]
 // THREAD-ROWS:     scf.if %[[CLEAN]] {
+// THREAD-ROWS:       vector.reduction <or>
+// THREAD-ROWS-NEXT:  scf.if
+// THREAD-ROWS-NEXT:    memref.store %true{{.*}}, %[[FLAG]][]
 // THREAD-ROWS:       memref.load %{{.*}}[%[[ROW]], %{{.*}}] : memref<?x?xf32>
+// THREAD-ROWS:     %[[FLAGGED:.*]] = memref.load %[[FLAG]][]
+// THREAD-ROWS:     scf.if %[[FLAGGED]] {
+// THREAD-ROWS:       memref.atomic_rmw mins %{{.*}}, %[[FIRST]]
 // THREAD-ROWS: %[[BAD:.*]] = memref.load %[[FIRST]]
 // THREAD-ROWS: %[[ANY:.*]] = arith.cmpi slt, %[[BAD]]
 // THREAD-ROWS: scf.if %[[ANY]] {

@@ -2,15 +2,19 @@
 // RUN: gather-opt %s --convert-gather-to-affine="gather-loads=scalar" | FileCheck %s --check-prefix=SCALAR
 // RUN: gather-opt %s --convert-gather-to-affine | FileCheck %s --check-prefix=AUTO
 
-/// Rows along the last axis read data with vector gathers, or with one
-/// scalar load per element where gathers are slow; `auto` asks the host.
+/// Rows along the last axis compute subscripts a vector at a time and read
+/// data with vector gathers, or with one scalar load per lane where gathers
+/// are slow; `auto` asks the host.
 // VECTOR-LABEL: func.func @last_axis
 // VECTOR: vector.gather
 // SCALAR-LABEL: func.func @last_axis
 // SCALAR-NOT: vector.gather
 // SCALAR: affine.for
 // SCALAR:   affine.for
+// SCALAR:     vector.load %{{.*}} : memref<?x?xi32>, vector<8xi32>
 // SCALAR:     memref.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<?x?xf32>
+// SCALAR:     vector.insert
+// SCALAR:     vector.store
 // AUTO-LABEL: func.func @last_axis
 // AUTO: {{vector.gather|memref.load %.*\[%.*, %.*\] : memref<\?x\?xf32>}}
 func.func @last_axis(%d: tensor<?x?xf32>, %i: tensor<?x?xi32>) -> tensor<?x?xf32> {

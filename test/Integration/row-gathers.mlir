@@ -1,0 +1,131 @@
+// RUN: gather-opt %s --gather-to-llvm="gather-loads=scalar" | %run_main | FileCheck %s
+// RUN: gather-opt %s --gather-to-llvm="gather-loads=vector" | %run_main | FileCheck %s
+// RUN: gather-opt %s --gather-to-llvm="validate-rows=true gather-loads=scalar" | %run_main | FileCheck %s
+// RUN: gather-opt %s --gather-to-llvm="validate-rows=true gather-loads=vector" | %run_main | FileCheck %s
+// RUN: gather-opt %s --gather-to-llvm="validate-rows=true parallel=true parallel-min-bytes=0" | %run_main_omp | FileCheck %s
+// RUN: gather-opt %s --gather-to-llvm="vectorize=false" | %run_main | FileCheck %s
+/// check mode's failures: a bad index in a row's partial last vector, and
+/// any index along an empty axis.
+// RUN: gather-opt %s --gather-to-llvm="validate-rows=true gather-loads=scalar" > %t.scalar.mlir
+// RUN: not %mlir_run -e bad_in_tail %t.scalar.mlir 2>&1 | FileCheck %s --check-prefix=TAIL
+// RUN: not %mlir_run -e check_empty_axis %t.scalar.mlir 2>&1 | FileCheck %s --check-prefix=EMPTY
+// RUN: gather-opt %s --gather-to-llvm="validate-rows=true gather-loads=vector" > %t.vector.mlir
+// RUN: not %mlir_run -e bad_in_tail %t.vector.mlir 2>&1 | FileCheck %s --check-prefix=TAIL
+// RUN: not %mlir_run -e check_empty_axis %t.vector.mlir 2>&1 | FileCheck %s --check-prefix=EMPTY
+// RUN: gather-opt %s --gather-to-llvm > %t.mlir
+// RUN: not %mlir_run -e bad_in_tail %t.mlir 2>&1 | FileCheck %s --check-prefix=TAIL
+// RUN: not %mlir_run -e check_empty_axis %t.mlir 2>&1 | FileCheck %s --check-prefix=EMPTY
+
+// Gathers along the last axis, which read rows of data at a row of indices:
+// rows of 11 results (a full vector and a partial one), every mode, indices
+// out of range on both sides, dims known only at run time.
+
+func.func private @printMemrefF32(tensor<*xf32>)
+
+func.func @print(%t: tensor<?x?xf32>) {
+  %u = tensor.cast %t : tensor<?x?xf32> to tensor<*xf32>
+  call @printMemrefF32(%u) : (tensor<*xf32>) -> ()
+  return
+}
+
+func.func @check(%d: tensor<?x?xf32>, %i: tensor<?x?xi32>) -> tensor<?x?xf32> {
+  %r = gather.gather_elements %d[%i] {axis = 1 : i64} : (tensor<?x?xf32>, tensor<?x?xi32>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+func.func @fill(%d: tensor<?x?xf32>, %i: tensor<?x?xi32>) -> tensor<?x?xf32> {
+  %r = gather.gather_elements %d[%i] {axis = 1 : i64, mode = #gather<mode fill>} : (tensor<?x?xf32>, tensor<?x?xi32>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+func.func @clamp(%d: tensor<?x?xf32>, %i: tensor<?x?xi32>) -> tensor<?x?xf32> {
+  %r = gather.gather_elements %d[%i] {axis = 1 : i64, mode = #gather<mode clamp>} : (tensor<?x?xf32>, tensor<?x?xi32>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+func.func @wrap(%d: tensor<?x?xf32>, %i: tensor<?x?xi32>) -> tensor<?x?xf32> {
+  %r = gather.gather_elements %d[%i] {axis = 1 : i64, mode = #gather<mode wrap>} : (tensor<?x?xf32>, tensor<?x?xi32>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+func.func @unchecked(%d: tensor<?x?xf32>, %i: tensor<?x?xi32>) -> tensor<?x?xf32> {
+  %r = gather.gather_elements %d[%i] {axis = 1 : i64, mode = #gather<mode unchecked>} : (tensor<?x?xf32>, tensor<?x?xi32>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+/// gather along the last axis: each result row reads one data row.
+func.func @gather_last(%d: tensor<?x?xf32>, %i: tensor<?x?xi32>) -> tensor<?x?x?xf32> {
+  %r = gather.gather %d[%i] {axis = 1 : i64} : (tensor<?x?xf32>, tensor<?x?xi32>) -> tensor<?x?x?xf32>
+  return %r : tensor<?x?x?xf32>
+}
+
+func.func @data() -> tensor<?x?xf32> {
+  %m = arith.constant dense<[[0.0, 1.0, 2.0, 3.0, 4.0], [10.0, 11.0, 12.0, 13.0, 14.0]]> : tensor<2x5xf32>
+  %d = tensor.cast %m : tensor<2x5xf32> to tensor<?x?xf32>
+  return %d : tensor<?x?xf32>
+}
+
+func.func @main() {
+  %d = call @data() : () -> tensor<?x?xf32>
+  %good_c = arith.constant dense<[[0, 1, 2, 3, 4, -1, -5, 3, 2, 1, 0], [4, 3, 2, 1, 0, -2, -3, -4, 1, 2, 3]]> : tensor<2x11xi32>
+  %good = tensor.cast %good_c : tensor<2x11xi32> to tensor<?x?xi32>
+  %wild_c = arith.constant dense<[[0, 1, 2, 3, 4, -1, -5, 7, -7, 100, -100], [4, 3, 2, 1, 0, -2, 5, 6, -6, 9, -9]]> : tensor<2x11xi32>
+  %wild = tensor.cast %wild_c : tensor<2x11xi32> to tensor<?x?xi32>
+
+  // CHECK: {{\[}}[0,   1,   2,   3,   4,   4,   0,   3,   2,   1,   0],
+  // CHECK-NEXT: [14,   13,   12,   11,   10,   13,   12,   11,   11,   12,   13]]
+  %r0 = call @check(%d, %good) : (tensor<?x?xf32>, tensor<?x?xi32>) -> tensor<?x?xf32>
+  call @print(%r0) : (tensor<?x?xf32>) -> ()
+  // CHECK: {{\[}}[0,   1,   2,   3,   4,   4,   0,   3,   2,   1,   0],
+  // CHECK-NEXT: [14,   13,   12,   11,   10,   13,   12,   11,   11,   12,   13]]
+  %r1 = call @unchecked(%d, %good) : (tensor<?x?xf32>, tensor<?x?xi32>) -> tensor<?x?xf32>
+  call @print(%r1) : (tensor<?x?xf32>) -> ()
+  // CHECK: {{\[}}[0,   1,   2,   3,   4,   4,   0,   0,   0,   0,   0],
+  // CHECK-NEXT: [14,   13,   12,   11,   10,   13,   0,   0,   0,   0,   0]]
+  %r2 = call @fill(%d, %wild) : (tensor<?x?xf32>, tensor<?x?xi32>) -> tensor<?x?xf32>
+  call @print(%r2) : (tensor<?x?xf32>) -> ()
+  // CHECK: {{\[}}[0,   1,   2,   3,   4,   4,   0,   4,   0,   4,   0],
+  // CHECK-NEXT: [14,   13,   12,   11,   10,   13,   14,   14,   10,   14,   10]]
+  %r3 = call @clamp(%d, %wild) : (tensor<?x?xf32>, tensor<?x?xi32>) -> tensor<?x?xf32>
+  call @print(%r3) : (tensor<?x?xf32>) -> ()
+  // CHECK: {{\[}}[0,   1,   2,   3,   4,   4,   0,   2,   3,   0,   0],
+  // CHECK-NEXT: [14,   13,   12,   11,   10,   13,   10,   11,   14,   14,   11]]
+  %r4 = call @wrap(%d, %wild) : (tensor<?x?xf32>, tensor<?x?xi32>) -> tensor<?x?xf32>
+  call @print(%r4) : (tensor<?x?xf32>) -> ()
+
+  // gather: result[r, p, q] = data[r, good[p, q]].
+  // CHECK: {{\[}}{{\[}}[0,   1,   2,   3,   4,   4,   0,   3,   2,   1,   0],
+  // CHECK-NEXT: [4,   3,   2,   1,   0,   3,   2,   1,   1,   2,   3]],
+  // CHECK-NEXT: {{\[}}[10,   11,   12,   13,   14,   14,   10,   13,   12,   11,   10],
+  // CHECK-NEXT: [14,   13,   12,   11,   10,   13,   12,   11,   11,   12,   13]]]
+  %r5 = call @gather_last(%d, %good) : (tensor<?x?xf32>, tensor<?x?xi32>) -> tensor<?x?x?xf32>
+  %u5 = tensor.cast %r5 : tensor<?x?x?xf32> to tensor<*xf32>
+  call @printMemrefF32(%u5) : (tensor<*xf32>) -> ()
+
+  // An empty data axis: fill reads nothing and gives zeros.
+  // CHECK: {{\[}}[0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0],
+  // CHECK-NEXT: [0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0]]
+  %e = arith.constant dense<> : tensor<2x0xf32>
+  %de = tensor.cast %e : tensor<2x0xf32> to tensor<?x?xf32>
+  %r6 = call @fill(%de, %wild) : (tensor<?x?xf32>, tensor<?x?xi32>) -> tensor<?x?xf32>
+  call @print(%r6) : (tensor<?x?xf32>) -> ()
+  return
+}
+
+// TAIL: error: gather.gather_elements: index 5 is out of range [-5, 4] for data dimension 1 of size 5
+// TAIL-NOT: Memref
+func.func @bad_in_tail() {
+  %d = call @data() : () -> tensor<?x?xf32>
+  %c = arith.constant dense<[[0, 1, 2, 3, 4, -1, -5, 3, 2, 1, 0], [4, 3, 2, 1, 0, -2, -3, -4, 1, 5, -6]]> : tensor<2x11xi32>
+  %i = tensor.cast %c : tensor<2x11xi32> to tensor<?x?xi32>
+  %r = call @check(%d, %i) : (tensor<?x?xf32>, tensor<?x?xi32>) -> tensor<?x?xf32>
+  call @print(%r) : (tensor<?x?xf32>) -> ()
+  return
+}
+
+// EMPTY: error: gather.gather_elements: index 2 {{.*}}data dimension 1{{.*}}size 0
+// EMPTY-NOT: Memref
+func.func @check_empty_axis() {
+  %e = arith.constant dense<> : tensor<2x0xf32>
+  %d = tensor.cast %e : tensor<2x0xf32> to tensor<?x?xf32>
+  %c = arith.constant dense<[[2, 0, 0], [0, 0, 0]]> : tensor<2x3xi32>
+  %i = tensor.cast %c : tensor<2x3xi32> to tensor<?x?xi32>
+  %r = call @check(%d, %i) : (tensor<?x?xf32>, tensor<?x?xi32>) -> tensor<?x?xf32>
+  call @print(%r) : (tensor<?x?xf32>) -> ()
+  return
+}
