@@ -4,15 +4,22 @@
 // RUN: gather-opt %s --gather-to-llvm="validate-rows=true gather-loads=vector" | %run_main | FileCheck %s
 // RUN: gather-opt %s --gather-to-llvm="validate-rows=true parallel=true parallel-min-bytes=0" | %run_main_omp | FileCheck %s
 // RUN: gather-opt %s --gather-to-llvm="vectorize=false" | %run_main | FileCheck %s
-/// check mode's failures: a bad index in a row's partial last vector, and
-/// any index along an empty axis.
+/// check mode's failures: the first bad index in a full vector (another
+/// follows in the same row), one among a row's last elements, and any index
+/// along an empty axis.
 // RUN: gather-opt %s --gather-to-llvm="validate-rows=true gather-loads=scalar" > %t.scalar.mlir
+// RUN: not %mlir_run -e bad_in_vector %t.scalar.mlir 2>&1 | FileCheck %s --check-prefix=VECTOR
 // RUN: not %mlir_run -e bad_in_tail %t.scalar.mlir 2>&1 | FileCheck %s --check-prefix=TAIL
 // RUN: not %mlir_run -e check_empty_axis %t.scalar.mlir 2>&1 | FileCheck %s --check-prefix=EMPTY
 // RUN: gather-opt %s --gather-to-llvm="validate-rows=true gather-loads=vector" > %t.vector.mlir
+// RUN: not %mlir_run -e bad_in_vector %t.vector.mlir 2>&1 | FileCheck %s --check-prefix=VECTOR
 // RUN: not %mlir_run -e bad_in_tail %t.vector.mlir 2>&1 | FileCheck %s --check-prefix=TAIL
 // RUN: not %mlir_run -e check_empty_axis %t.vector.mlir 2>&1 | FileCheck %s --check-prefix=EMPTY
+// RUN: gather-opt %s --gather-to-llvm="validate-rows=true parallel=true parallel-min-bytes=0" > %t.threads.mlir
+// RUN: not %mlir_run_omp -e bad_in_vector %t.threads.mlir 2>&1 | FileCheck %s --check-prefix=VECTOR
+// RUN: not %mlir_run_omp -e bad_in_tail %t.threads.mlir 2>&1 | FileCheck %s --check-prefix=TAIL
 // RUN: gather-opt %s --gather-to-llvm > %t.mlir
+// RUN: not %mlir_run -e bad_in_vector %t.mlir 2>&1 | FileCheck %s --check-prefix=VECTOR
 // RUN: not %mlir_run -e bad_in_tail %t.mlir 2>&1 | FileCheck %s --check-prefix=TAIL
 // RUN: not %mlir_run -e check_empty_axis %t.mlir 2>&1 | FileCheck %s --check-prefix=EMPTY
 
@@ -104,6 +111,17 @@ func.func @main() {
   %de = tensor.cast %e : tensor<2x0xf32> to tensor<?x?xf32>
   %r6 = call @fill(%de, %wild) : (tensor<?x?xf32>, tensor<?x?xi32>) -> tensor<?x?xf32>
   call @print(%r6) : (tensor<?x?xf32>) -> ()
+  return
+}
+
+// VECTOR: error: gather.gather_elements: index -7 is out of range [-5, 4] for data dimension 1 of size 5
+// VECTOR-NOT: Memref
+func.func @bad_in_vector() {
+  %d = call @data() : () -> tensor<?x?xf32>
+  %c = arith.constant dense<[[0, 1, 2, 3, 4, -1, -5, 3, 2, 1, 0], [4, 3, 2, -7, 0, -2, 9, -4, 1, 5, -6]]> : tensor<2x11xi32>
+  %i = tensor.cast %c : tensor<2x11xi32> to tensor<?x?xi32>
+  %r = call @check(%d, %i) : (tensor<?x?xf32>, tensor<?x?xi32>) -> tensor<?x?xf32>
+  call @print(%r) : (tensor<?x?xf32>) -> ()
   return
 }
 

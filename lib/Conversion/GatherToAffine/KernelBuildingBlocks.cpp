@@ -144,9 +144,9 @@ Value KernelEmitter::inRange(Value n, Value s, bool outside) {
   return isIndexInRange(b, loc, n, s, outside);
 }
 
-void KernelEmitter::forEachChunk(
+Value KernelEmitter::forEachChunk(
     Value n, int64_t lanes, int64_t unroll,
-    function_ref<void(Value, Value, Value)> chunk) {
+    function_ref<void(Value, Value, Value)> chunk, bool maskedTail) {
   Value count = constIndex(lanes);
   Value blocks = fullVectors(n, lanes * unroll);
   forLoop(blocks, lanes * unroll, [&](Value j) {
@@ -162,17 +162,20 @@ void KernelEmitter::forEachChunk(
     chunk(arith::AddIOp::create(b, loc, blocks, t), nullptr, count);
   });
   std::optional<int64_t> staticN = getConstantIntValue(n);
-  if (staticN && *staticN % lanes == 0)
-    return;
+  if (!maskedTail || (staticN && *staticN % lanes == 0))
+    return full;
   auto tail = [&] {
     Value rest = b.createOrFold<arith::SubIOp>(loc, n, full);
     auto maskType = VectorType::get({lanes}, b.getI1Type());
     chunk(full, vector::CreateMaskOp::create(b, loc, maskType, rest), rest);
   };
-  if (staticN)
-    return tail();
+  if (staticN) {
+    tail();
+    return full;
+  }
   ifThenElse(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, n, full),
              tail);
+  return full;
 }
 
 Subscript KernelEmitter::resolve(Value i, Value size) {

@@ -219,26 +219,24 @@ void KernelEmitter::gatherRow(ValueRange dataPrefix, ValueRange indexPrefix,
     return s;
   };
   Value isTrue = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
-  // One element at a time; a bad index (badFlag given) is flagged and not
-  // read.
-  auto scalarRow = [&] {
-    forLoop(n, 1, [&](Value j) {
-      Value i = readIndex(at(indexPrefix, j));
-      if (!badFlag) {
-        Subscript s = resolve(i, axisSize);
-        return copySlice(at(dataPrefix, s.index), at(outPrefix, j),
-                         /*extents=*/{}, s.valid);
-      }
-      Value bad = inRange(normalize(i, axisSize), axisSize, /*outside=*/true);
-      ifThenElse(
-          bad, [&] { memref::StoreOp::create(b, loc, isTrue, badFlag); },
-          [&] {
-            Subscript s = resolve(i, axisSize);
-            copySlice(at(dataPrefix, s.index), at(outPrefix, j),
-                      /*extents=*/{}, nullptr);
-          });
-    });
+  // Element j alone; a bad index (badFlag given) is flagged and not read.
+  auto one = [&](Value j) {
+    Value i = readIndex(at(indexPrefix, j));
+    if (!badFlag) {
+      Subscript s = resolve(i, axisSize);
+      return copySlice(at(dataPrefix, s.index), at(outPrefix, j),
+                       /*extents=*/{}, s.valid);
+    }
+    Value bad = inRange(normalize(i, axisSize), axisSize, /*outside=*/true);
+    ifThenElse(
+        bad, [&] { memref::StoreOp::create(b, loc, isTrue, badFlag); },
+        [&] {
+          Subscript s = resolve(i, axisSize);
+          copySlice(at(dataPrefix, s.index), at(outPrefix, j),
+                    /*extents=*/{}, nullptr);
+        });
   };
+  auto scalarRow = [&] { forLoop(n, 1, one); };
   if (lanes == 0)
     return scalarRow();
 
@@ -254,64 +252,51 @@ void KernelEmitter::gatherRow(ValueRange dataPrefix, ValueRange indexPrefix,
   // of the row: check and unchecked clamp the normalized index (a no-op on
   // the indices they accept, and no read out of bounds if the indices
   // change after validation or a caller breaks unchecked's promise). That
-  // needs a non-empty row; lanes past the end read element 0.
+  // needs a non-empty row.
   GatherMode subscriptMode = mode == GatherMode::check ||
                                      mode == GatherMode::unchecked
                                  ? GatherMode::clamp
                                  : mode;
+  auto chunk = [&](Value j, Value, Value) {
+    Value i = toI64(
+        vector::LoadOp::create(b, loc, indexType, indices, at(indexPrefix, j)));
+    ResolvedIndex r = resolveIndex(b, loc, subscriptMode, i, axisSize);
+    if (badFlag) {
+      Value bad = inRange(normalize(i, axisSize), axisSize, /*outside=*/true);
+      ifThenElse(
+          vector::ReductionOp::create(b, loc, vector::CombiningKind::OR, bad),
+          [&] { memref::StoreOp::create(b, loc, isTrue, badFlag); });
+    }
+    Value v;
+    if (vectorGathers) {
+      Value mask = r.valid ? r.valid
+                           : vector::ConstantMaskOp::create(
+                                 b, loc, maskType, ArrayRef<int64_t>{lanes});
+      v = vector::GatherOp::create(b, loc, valueType, data, rowBase, r.index,
+                                   mask, zero(valueType));
+    } else {
+      // One scalar load per lane, from subscripts computed as a vector.
+      v = zero(valueType);
+      for (int64_t lane = 0; lane < lanes; ++lane) {
+        Value subscript = arith::IndexCastOp::create(
+            b, loc, b.getIndexType(),
+            vector::ExtractOp::create(b, loc, r.index, lane));
+        Value e =
+            memref::LoadOp::create(b, loc, data, at(dataPrefix, subscript));
+        v = vector::InsertOp::create(b, loc, e, v, lane);
+      }
+      if (r.valid)
+        v = arith::SelectOp::create(b, loc, r.valid, v, zero(valueType));
+    }
+    vector::StoreOp::create(b, loc, v, out, at(outPrefix, j));
+  };
+  // Full vectors, then the rest one element at a time (cheaper than a
+  // masked vector for the few elements of a short row's tail).
   auto vectorRow = [&] {
-    forEachChunk(n, lanes, /*unroll=*/2, [&](Value j, Value inBounds, Value) {
-      Value raw =
-          inBounds
-              ? vector::MaskedLoadOp::create(b, loc, indexType, indices,
-                                             at(indexPrefix, j), inBounds,
-                                             zero(indexType))
-                    .getResult()
-              : vector::LoadOp::create(b, loc, indexType, indices,
-                                       at(indexPrefix, j))
-                    .getResult();
-      Value i = toI64(raw);
-      ResolvedIndex r = resolveIndex(b, loc, subscriptMode, i, axisSize);
-      if (badFlag) {
-        Value bad =
-            inRange(normalize(i, axisSize), axisSize, /*outside=*/true);
-        if (inBounds)
-          bad = arith::AndIOp::create(b, loc, bad, inBounds);
-        ifThenElse(vector::ReductionOp::create(b, loc,
-                                               vector::CombiningKind::OR, bad),
-                   [&] { memref::StoreOp::create(b, loc, isTrue, badFlag); });
-      }
-      Value v;
-      if (vectorGathers) {
-        Value mask = r.valid;
-        if (inBounds)
-          mask = mask ? arith::AndIOp::create(b, loc, mask, inBounds)
-                            .getResult()
-                      : inBounds;
-        if (!mask)
-          mask = vector::ConstantMaskOp::create(b, loc, maskType,
-                                                ArrayRef<int64_t>{lanes});
-        v = vector::GatherOp::create(b, loc, valueType, data, rowBase,
-                                     r.index, mask, zero(valueType));
-      } else {
-        // One scalar load per lane, from subscripts computed as a vector.
-        v = zero(valueType);
-        for (int64_t lane = 0; lane < lanes; ++lane) {
-          Value subscript = arith::IndexCastOp::create(
-              b, loc, b.getIndexType(),
-              vector::ExtractOp::create(b, loc, r.index, lane));
-          Value e = memref::LoadOp::create(b, loc, data,
-                                           at(dataPrefix, subscript));
-          v = vector::InsertOp::create(b, loc, e, v, lane);
-        }
-        if (r.valid)
-          v = arith::SelectOp::create(b, loc, r.valid, v, zero(valueType));
-      }
-      if (inBounds)
-        vector::MaskedStoreOp::create(b, loc, out, at(outPrefix, j), inBounds,
-                                      v);
-      else
-        vector::StoreOp::create(b, loc, v, out, at(outPrefix, j));
+    Value full = forEachChunk(n, lanes, /*unroll=*/2, chunk,
+                              /*maskedTail=*/false);
+    forLoop(b.createOrFold<arith::SubIOp>(loc, n, full), 1, [&](Value t) {
+      one(b.createOrFold<arith::AddIOp>(loc, full, t));
     });
   };
   std::optional<int64_t> staticSize = getConstantIntValue(axisSize);

@@ -148,10 +148,12 @@ private:
   /// one unsigned compare.
   Value inRange(Value n, Value s, bool outside = false);
   /// Visits a row of `n` elements in vectors of `lanes`: chunk(j, null,
-  /// lanes) for each full vector (in blocks of `unroll`), then chunk(j,
-  /// mask, count) for the partial tail, if there can be one.
-  void forEachChunk(Value n, int64_t lanes, int64_t unroll,
-                    function_ref<void(Value, Value, Value)> chunk);
+  /// lanes) for each full vector (in blocks of `unroll`), then, with
+  /// `maskedTail`, chunk(j, mask, count) for the partial tail, if there can
+  /// be one. Returns where the full vectors end.
+  Value forEachChunk(Value n, int64_t lanes, int64_t unroll,
+                     function_ref<void(Value, Value, Value)> chunk,
+                     bool maskedTail = true);
   /// Applies normalization and the mode to index value `i` along a
   /// dimension of size `s` (both i64).
   Subscript resolve(Value i, Value s);
