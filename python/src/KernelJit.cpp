@@ -24,6 +24,7 @@
 #include "llvm/TargetParser/Host.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 using namespace llvm;
 using namespace mlir::gather::python;
@@ -117,6 +118,12 @@ Expected<void *>
 KernelLinker::link(std::unique_ptr<MemoryBuffer> object, bool needsOpenMP,
                    StringRef entry) {
   if (needsOpenMP && !openMPLinked) {
+    // Worker threads sleep as soon as a kernel's parallel loop ends instead
+    // of spinning for libomp's default 200 ms: the spinning held a core
+    // that other threads (or the next serial kernel) wanted, for no gain
+    // at the sizes that run on threads. A user's KMP_BLOCKTIME wins; so
+    // does a libomp that was loaded and initialized before this one.
+    setenv("KMP_BLOCKTIME", "0", /*overwrite=*/0);
     auto openMP = orc::DynamicLibrarySearchGenerator::Load(
         openMPLibrary.c_str(), jit->getDataLayout().getGlobalPrefix());
     if (!openMP)
