@@ -316,6 +316,10 @@ def machine():
         "torch threads": torch.get_num_threads() if torch else "-",
         "numba": numba.__version__ if numba else "absent",
         "gather_mlir": g.__version__,
+        "gather_mlir threads (OMP_NUM_THREADS)": os.environ.get(
+            "OMP_NUM_THREADS", "all cores"),
+        "KMP_BLOCKTIME": os.environ.get("KMP_BLOCKTIME",
+                                        "0 (gather_mlir's default)"),
     }
     return facts
 
