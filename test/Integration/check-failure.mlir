@@ -24,7 +24,17 @@
 // RUN: not %mlir_run_omp -e elements_first_of_two %t.scalar-threads.mlir 2>&1 | FileCheck %s --check-prefix=FIRST
 // RUN: not %mlir_run_omp -e elements3_first_of_two %t.scalar-threads.mlir 2>&1 | FileCheck %s --check-prefix=FIRST3
 // RUN: %mlir_run_omp -e elements3_good %t.scalar-threads.mlir 2>&1 | FileCheck %s --check-prefix=GOOD3
-/// The same functions without row validation.
+/// Without row validation, threads scan the indices first, with the same
+/// first bad index reported (gather_nd too), then gather.
+// RUN: gather-opt %s --gather-to-llvm="parallel=true parallel-min-bytes=0" > %t.scan-threads.mlir
+// RUN: not %mlir_run_omp -e gather_elements_oob %t.scan-threads.mlir 2>&1 | FileCheck %s --check-prefix=ELEMENTS
+// RUN: not %mlir_run_omp -e elements_first_of_two %t.scan-threads.mlir 2>&1 | FileCheck %s --check-prefix=FIRST
+// RUN: not %mlir_run_omp -e elements3_first_of_two %t.scan-threads.mlir 2>&1 | FileCheck %s --check-prefix=FIRST3
+// RUN: not %mlir_run_omp -e gather_nd_oob %t.scan-threads.mlir 2>&1 | FileCheck %s --check-prefix=ND
+// RUN: not %mlir_run_omp -e nd_first_of_two %t.scan-threads.mlir 2>&1 | FileCheck %s --check-prefix=ND2
+// RUN: not %mlir_run -e nd_first_of_two %t.mlir 2>&1 | FileCheck %s --check-prefix=ND2
+// RUN: %mlir_run_omp -e elements3_good %t.scan-threads.mlir 2>&1 | FileCheck %s --check-prefix=GOOD3
+/// The same functions without row validation, serially.
 // RUN: not %mlir_run -e elements3_first_of_two %t.mlir 2>&1 | FileCheck %s --check-prefix=FIRST3
 // RUN: %mlir_run -e elements3_good %t.mlir 2>&1 | FileCheck %s --check-prefix=GOOD3
 
@@ -137,6 +147,22 @@ func.func @gather_nd_oob() {
   %i = arith.constant dense<[[1, 2], [1, 3]]> : tensor<2x2xi64>
   %r = call @nd(%d, %i) : (tensor<2x3xi32>, tensor<2x2xi64>) -> tensor<2xi32>
   %u = tensor.cast %r : tensor<2xi32> to tensor<*xi32>
+  call @printMemrefI32(%u) : (tensor<*xi32>) -> ()
+  return
+}
+
+func.func @nd3(%d: tensor<2x3xi32>, %i: tensor<2x2x2xi64>) -> tensor<2x2xi32> {
+  %r = gather.gather_nd %d[%i] : (tensor<2x3xi32>, tensor<2x2x2xi64>) -> tensor<2x2xi32>
+  return %r : tensor<2x2xi32>
+}
+
+// ND2: error: gather.gather_nd: index -4 is out of range [-3, 2] for data dimension 1 of size 3
+// ND2-NOT: Memref
+func.func @nd_first_of_two() {
+  %d = arith.constant dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi32>
+  %i = arith.constant dense<[[[0, 0], [1, 1]], [[1, -4], [5, 0]]]> : tensor<2x2x2xi64>
+  %r = call @nd3(%d, %i) : (tensor<2x3xi32>, tensor<2x2x2xi64>) -> tensor<2x2xi32>
+  %u = tensor.cast %r : tensor<2x2xi32> to tensor<*xi32>
   call @printMemrefI32(%u) : (tensor<*xi32>) -> ()
   return
 }

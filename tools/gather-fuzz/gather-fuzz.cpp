@@ -240,6 +240,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     options.vectorBits = 128u << ((hash >> 2) % 3);
     options.parallel = ((hash >> 4) & 7) == 0;
     options.cInterface = ((hash >> 7) & 1) != 0;
+    // Threads for every size, so static shapes reach the threaded paths.
+    if (((hash >> 8) & 1) != 0)
+      options.parallelMinBytes = 0;
+    options.validateRows = ((hash >> 9) & 1) != 0;
+    options.gatherLoads = ((hash >> 10) & 1) != 0 ? gather::GatherLoads::Scalar
+                                                  : gather::GatherLoads::Vector;
     gather::buildGatherToLLVMPipeline(pm, options);
   });
   return 0;

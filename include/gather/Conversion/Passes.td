@@ -52,7 +52,9 @@ def ConvertGatherToAffine : Pass<"convert-gather-to-affine", "ModuleOp"> {
       `scf.parallel` (each iteration writes its own part of the result) for
       results of at least `parallel-min-bytes` bytes; smaller ones keep a
       serial nest (both are emitted when sizes are dynamic, chosen by one
-      test at run time);
+      test at run time); `check` mode scans an index array of at least
+      that many bytes on threads too (a slab of outermost positions each;
+      the first slab with a bad index is scanned again to report it);
     * a result stored by `bufferization.materialize_in_destination` into a
       memref is computed in that memref;
     * a gather on unranked operands first becomes an `scf.index_switch`
@@ -78,8 +80,9 @@ def ConvertGatherToAffine : Pass<"convert-gather-to-affine", "ModuleOp"> {
            "Make the outermost gather loop an scf.parallel">,
     Option<"parallelMinBytes", "parallel-min-bytes", "int64_t",
            /*default=*/"8 << 20",
-           "With parallel: results smaller than this keep a serial loop "
-           "nest (a run-time test when sizes are dynamic)">,
+           "With parallel: results (and, for check mode's scan, index "
+           "arrays) smaller than this keep a serial loop nest (a run-time "
+           "test when sizes are dynamic)">,
     Option<"maxUnrankedRank", "max-unranked-rank", "int64_t",
            /*default=*/"4",
            "Highest rank of unranked operands that gets a kernel">,

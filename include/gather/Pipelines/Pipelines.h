@@ -26,8 +26,9 @@ struct GatherToLLVMOptions : public PassPipelineOptions<GatherToLLVMOptions> {
       llvm::cl::init(false)};
   PassOptions::Option<int64_t> parallelMinBytes{
       *this, "parallel-min-bytes",
-      llvm::cl::desc("With parallel: results smaller than this keep a "
-                     "serial loop nest"),
+      llvm::cl::desc("With parallel: results (and, for check mode's scan, "
+                     "index arrays) smaller than this keep a serial loop "
+                     "nest"),
       llvm::cl::init(8 << 20)};
   PassOptions::Option<unsigned> numThreads{
       *this, "num-threads",

@@ -173,8 +173,12 @@ void KernelEmitter::gatherCheckedRows(
     auto byRows = [&] {
       validate(positions, axisSize, components, nullptr, rowAt);
     };
+    // Threads check rows as they gather them; the first flagged slab is
+    // checked again to report the first bad index in row-major order.
     auto threaded = [&] {
-      threadedCheckedRows(positions, axisSize, components, rowAt);
+      threadedSlabs(positions, rowAt, [&](ArrayRef<Value> slab) {
+        validate(slab, axisSize, components, nullptr);
+      });
     };
     Value threads = positions.size() > 1 ? planParallel() : nullptr;
     if (!threads)
@@ -183,74 +187,6 @@ void KernelEmitter::gatherCheckedRows(
       return threaded();
     ifThenElse(threads, threaded, byRows);
   });
-}
-
-void KernelEmitter::threadedCheckedRows(
-    ArrayRef<Value> positions, Value axisSize,
-    function_ref<SmallVector<IndexComponent>(ValueRange)> components,
-    CheckedRowFn rowAt) {
-  // Threads check rows as they gather them, but the error reported must be
-  // the first in row-major order, whichever thread meets it: a bad row sets
-  // its slab's flag (the slab's later rows are skipped), each flagged slab
-  // takes part in an atomic min, and the first is checked again, serially,
-  // to report its first bad index.
-  Type i64 = b.getI64Type();
-  Type i1 = b.getI1Type();
-  Value c0 = constIndex(0);
-  Value slabs = positions.front();
-  Value slabsI64 = arith::IndexCastOp::create(b, loc, i64, slabs);
-  Value firstBad =
-      memref::AllocaOp::create(b, loc, MemRefType::get({1}, i64));
-  memref::StoreOp::create(b, loc, slabsI64, firstBad, c0);
-  forLoop(
-      slabs, 1,
-      [&](Value slab) {
-        // The slab's flag lives in an alloca scope: one stack slot per
-        // iteration, released after it.
-        auto scope = memref::AllocaScopeOp::create(b, loc, TypeRange{});
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPointToStart(&scope.getBodyRegion().emplaceBlock());
-        Value flag = memref::AllocaOp::create(b, loc, MemRefType::get({}, i1));
-        Value isFalse = arith::ConstantIntOp::create(b, loc, i1, 0);
-        memref::StoreOp::create(b, loc, isFalse, flag);
-        auto flagged = [&] { return memref::LoadOp::create(b, loc, flag); };
-        loopNest(
-            positions.drop_front().drop_back(),
-            [&](ValueRange prefix) {
-              Value clean = arith::CmpIOp::create(
-                  b, loc, arith::CmpIPredicate::eq, flagged(), isFalse);
-              ifThenElse(clean, [&] { rowAt(prefix, flag); });
-            },
-            {slab});
-        ifThenElse(flagged(), [&] {
-          memref::AtomicRMWOp::create(
-              b, loc, arith::AtomicRMWKind::mins,
-              arith::IndexCastOp::create(b, loc, i64, slab), firstBad,
-              ValueRange{c0});
-        });
-        memref::AllocaScopeReturnOp::create(b, loc, ValueRange{});
-      },
-      /*parallel=*/true);
-  Value bad = memref::LoadOp::create(b, loc, firstBad, c0);
-  ifThenElse(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, bad,
-                                   slabsI64),
-             [&] {
-               // The slab as the indices (a subview), checked as usual.
-               Value from = arith::IndexCastOp::create(
-                   b, loc, b.getIndexType(), bad);
-               SmallVector<Value> slab(positions);
-               slab.front() = constIndex(1);
-               SmallVector<OpFoldResult> offsets(slab.size(),
-                                                 b.getIndexAttr(0));
-               SmallVector<OpFoldResult> strides(slab.size(),
-                                                 b.getIndexAttr(1));
-               offsets.front() = from;
-               Value all = indices;
-               indices = memref::SubViewOp::create(
-                   b, loc, all, offsets, getAsOpFoldResult(slab), strides);
-               validate(slab, axisSize, components, nullptr);
-               indices = all;
-             });
 }
 
 LogicalResult

@@ -57,26 +57,29 @@ static std::optional<int64_t> staticBytes(MemRefType type) {
                : std::numeric_limits<int64_t>::max();
 }
 
-Value KernelEmitter::resultBytes() {
-  auto outType = cast<MemRefType>(out.getType());
-  Value bytes = constIndex(elementBytes(outType.getElementType()));
-  for (Value size : dims(out, 0, outType.getRank()))
+Value KernelEmitter::sizeInBytes(Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  Value bytes = constIndex(elementBytes(type.getElementType()));
+  for (Value size : dims(memref, 0, type.getRank()))
     bytes = b.createOrFold<arith::MulIOp>(loc, bytes, size);
   return bytes;
 }
 
-// Threads: a parallel region costs a few microseconds when the threads are
-// idle, and up to a scheduler time slice when another process holds a core
-// (the region waits for its slowest thread). Only results large enough to
-// take milliseconds on one thread are split.
-Value KernelEmitter::planParallel() {
+// Threads: a parallel region costs from a few microseconds (workers
+// spinning) to a few hundred (workers asleep, on a VM) and up to a
+// scheduler time slice when another process holds a core (the region waits
+// for its slowest thread). Only results large enough to take milliseconds
+// on one thread are split, and only index arrays that large are scanned on
+// threads in check mode.
+Value KernelEmitter::planParallel(Value memref) {
   if (!options.parallel)
     return nullptr;
-  std::optional<int64_t> bytes = staticBytes(cast<MemRefType>(out.getType()));
+  std::optional<int64_t> bytes =
+      staticBytes(cast<MemRefType>(memref.getType()));
   if (bytes && *bytes < options.parallelMinBytes)
     return nullptr;
   return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::uge,
-                                       resultBytes(),
+                                       sizeInBytes(memref),
                                        constIndex(options.parallelMinBytes));
 }
 

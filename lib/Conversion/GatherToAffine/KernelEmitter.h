@@ -81,11 +81,15 @@ public:
       CheckedRowFn rowAt);
 
 private:
-  /// gatherCheckedRows' threaded path.
-  void threadedCheckedRows(
-      ArrayRef<Value> positions, Value axisSize,
-      function_ref<SmallVector<IndexComponent>(ValueRange)> components,
-      CheckedRowFn rowAt);
+  /// Rows of index positions on threads, a slab (outermost position) per
+  /// iteration: rowAt(prefix, flag) handles the row at `prefix` and sets
+  /// `flag` on a bad index, after which the slab's later rows are skipped.
+  /// If a slab was flagged, recheck(slabPositions) runs serially with
+  /// `indices` viewing only the first flagged slab (its outermost position
+  /// is 0 there), to report its first bad index: the first in row-major
+  /// order, whichever thread met it.
+  void threadedSlabs(ArrayRef<Value> positions, CheckedRowFn rowAt,
+                     function_ref<void(ArrayRef<Value>)> recheck);
 
   //===--- Building blocks ------------------------------------------------===//
 
@@ -248,12 +252,15 @@ private:
   Value rowAddress(ValueRange prefix);
   /// Whether rows read data with vector gathers (else scalar loads).
   bool useVectorGathers() const;
-  /// Whether the gather loops run on threads: with options.parallel, when
-  /// the result has at least options.parallelMinBytes bytes. An i1 (a
-  /// constant when the sizes are static), or null: never.
-  Value planParallel();
-  /// The result's size in bytes (index), computed at the insertion point.
-  Value resultBytes();
+  /// Whether loops over `memref` (the result for the gather loops, the
+  /// indices for check mode's scan) run on threads: with options.parallel,
+  /// when it has at least options.parallelMinBytes bytes. An i1 (a constant
+  /// when the sizes are static), or null: never.
+  Value planParallel(Value memref);
+  Value planParallel() { return planParallel(out); }
+  /// The size of `memref` in bytes (index), computed at the insertion point.
+  Value sizeInBytes(Value memref);
+  Value resultBytes() { return sizeInBytes(out); }
   /// Whether the slices of `extents` (after prepareSlices) are prefetched
   /// options.prefetchDistance index positions ahead: an i1 computed once,
   /// before the loops (null: never). `indexedSizes` are the sizes (i64) of
@@ -278,6 +285,8 @@ private:
   GatherMode mode;
   const GatherLoweringOptions &options;
   Value data, indices, out;
+  /// Set while threadedSlabs rechecks one slab: its checks stay serial.
+  bool checkingSlab = false;
   /// What copySlice reads and writes: data and out, or views of them with
   /// the slice dims collapsed (prepareSlices).
   Value sliceData, sliceOut;

@@ -182,6 +182,38 @@ Value KernelEmitter::validate(
       return checkRow(prefix, bounds.back(), sizes.front(), lanes, checkEach);
     checkEach(c0, bounds.back());
   };
+  // Every position of `bs` (the bounds, or one slab's), serially.
+  auto checkAll = [&](ArrayRef<Value> bs) {
+    if (!lanes)
+      return loopNest(bs, checkAt);
+    loopNest(bs.drop_back(), check);
+  };
+  // check mode's scan of a large index array runs on threads: each flags
+  // its bad rows, and the first flagged slab is scanned again for the
+  // report.
+  Value threads = everyIndex && !eachRow && bounds.size() > 1 && !checkingSlab
+                      ? planParallel(indices)
+                      : nullptr;
+  auto threaded = [&] {
+    Type i1 = b.getI1Type();
+    Value isTrue = arith::ConstantIntOp::create(b, loc, i1, 1);
+    auto flagRow = [&](ValueRange prefix, Value flag) {
+      auto raise = [&] { memref::StoreOp::create(b, loc, isTrue, flag); };
+      if (lanes) {
+        return checkRow(prefix, bounds.back(), sizes.front(), lanes,
+                        [&](Value, Value) { raise(); });
+      }
+      forLoop(bounds.back(), 1, [&](Value j) {
+        SmallVector<Value> at(prefix);
+        at.push_back(j);
+        for (const IndexComponent &c : components(at))
+          ifThenElse(inRange(normalize(c.value, c.size), c.size,
+                             /*outside=*/true),
+                     raise);
+      });
+    };
+    threadedSlabs(bounds, flagRow, checkAll);
+  };
   if (eachRow) {
     // Row by row while no index has failed: gather it, checking its indices
     // on the way; a row flagged bad is scanned again, while its indices are
@@ -197,10 +229,12 @@ Value KernelEmitter::validate(
                    [&] { check(prefix); });
       });
     });
-  } else if (!lanes) {
-    loopNest(bounds, checkAt);
+  } else if (!threads) {
+    checkAll(bounds);
+  } else if (getConstantIntValue(threads) == 1) {
+    threaded();
   } else {
-    loopNest(ArrayRef(bounds).drop_back(), check);
+    ifThenElse(threads, threaded, [&] { checkAll(bounds); });
   }
 
   Value failed = arith::CmpIOp::create(
@@ -255,6 +289,73 @@ void KernelEmitter::checkRow(ValueRange prefix, Value n, Value s, int64_t lanes,
         vector::ReductionOp::create(b, loc, vector::CombiningKind::OR, bad);
     ifThenElse(any, [&] { badChunk(j, count); });
   });
+}
+
+void KernelEmitter::threadedSlabs(
+    ArrayRef<Value> positions, CheckedRowFn rowAt,
+    function_ref<void(ArrayRef<Value>)> recheck) {
+  // Each flagged slab takes part in an atomic min of the first.
+  Type i64 = b.getI64Type();
+  Type i1 = b.getI1Type();
+  Value c0 = constIndex(0);
+  Value slabs = positions.front();
+  Value slabsI64 = arith::IndexCastOp::create(b, loc, i64, slabs);
+  Value firstBad =
+      memref::AllocaOp::create(b, loc, MemRefType::get({1}, i64));
+  memref::StoreOp::create(b, loc, slabsI64, firstBad, c0);
+  forLoop(
+      slabs, 1,
+      [&](Value slab) {
+        // The slab's flag lives in an alloca scope: one stack slot per
+        // iteration, released after it.
+        auto scope = memref::AllocaScopeOp::create(b, loc, TypeRange{});
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(&scope.getBodyRegion().emplaceBlock());
+        Value flag = memref::AllocaOp::create(b, loc, MemRefType::get({}, i1));
+        Value isFalse = arith::ConstantIntOp::create(b, loc, i1, 0);
+        memref::StoreOp::create(b, loc, isFalse, flag);
+        auto flagged = [&] { return memref::LoadOp::create(b, loc, flag); };
+        loopNest(
+            positions.drop_front().drop_back(),
+            [&](ValueRange prefix) {
+              Value clean = arith::CmpIOp::create(
+                  b, loc, arith::CmpIPredicate::eq, flagged(), isFalse);
+              ifThenElse(clean, [&] { rowAt(prefix, flag); });
+            },
+            {slab});
+        ifThenElse(flagged(), [&] {
+          memref::AtomicRMWOp::create(
+              b, loc, arith::AtomicRMWKind::mins,
+              arith::IndexCastOp::create(b, loc, i64, slab), firstBad,
+              ValueRange{c0});
+        });
+        memref::AllocaScopeReturnOp::create(b, loc, ValueRange{});
+      },
+      /*parallel=*/true);
+  Value bad = memref::LoadOp::create(b, loc, firstBad, c0);
+  ifThenElse(
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, bad, slabsI64),
+      [&] {
+        // The slab as the indices: a subview whose outermost dim is 1 (and
+        // whose dims past the positions, a gather_nd tuple's, are whole).
+        SmallVector<Value> slab(positions);
+        slab.front() = constIndex(1);
+        int64_t rank = cast<MemRefType>(indices.getType()).getRank();
+        SmallVector<Value> sizes(slab);
+        llvm::append_range(sizes, dims(indices, slab.size(), rank));
+        SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
+        SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
+        offsets.front() = getAsOpFoldResult(
+            arith::IndexCastOp::create(b, loc, b.getIndexType(), bad)
+                .getResult());
+        Value all = indices;
+        indices = memref::SubViewOp::create(b, loc, all, offsets,
+                                            getAsOpFoldResult(sizes), strides);
+        checkingSlab = true;
+        recheck(slab);
+        checkingSlab = false;
+        indices = all;
+      });
 }
 
 void KernelEmitter::guarded(Value ok, function_ref<void()> body) {

@@ -1,7 +1,8 @@
 // RUN: gather-opt %s --convert-gather-to-affine="parallel=true gather-loads=vector" --canonicalize --cse --split-input-file | FileCheck %s
 
-/// The validation stays sequential (it records the first bad index); the
-/// gather's outermost loop runs its iterations in parallel.
+/// One-dimensional indices are validated serially (one row: the first bad
+/// index is the first found); the gather's outermost loop runs its
+/// iterations in parallel.
 // CHECK-LABEL: func.func @gather_parallel_rows
 // CHECK: affine.for
 // CHECK:   arith.cmpi uge
@@ -48,4 +49,29 @@ func.func @threads_by_size(%d: tensor<?x?xf32>, %i: tensor<?xi32>) -> tensor<?x?
 func.func @small_static(%d: tensor<100x64xf32>, %i: tensor<1000xi32>) -> tensor<1000x64xf32> {
   %0 = gather.gather %d[%i] {mode = #gather<mode unchecked>} : (tensor<100x64xf32>, tensor<1000xi32>) -> tensor<1000x64xf32>
   return %0 : tensor<1000x64xf32>
+}
+
+// -----
+
+/// check mode scans an index array of parallel-min-bytes or more on threads
+/// too: each slab flags its first bad row, the first flagged slab (an
+/// atomic min) is scanned again serially for the report, then the gather
+/// runs.
+// CHECK-LABEL: func.func @check_scan_on_threads
+// CHECK: %[[FIRST:.*]] = memref.alloca() : memref<1xi64>
+// CHECK: scf.parallel
+// CHECK:   memref.alloca() : memref<i1>
+// CHECK:     vector.reduction <or>
+// CHECK:     memref.atomic_rmw mins %{{.*}}, %[[FIRST]]
+// CHECK: %[[BAD:.*]] = memref.load %[[FIRST]]
+// CHECK: %[[ANY:.*]] = arith.cmpi slt, %[[BAD]]
+// CHECK: scf.if %[[ANY]] {
+// CHECK:   memref.subview
+// CHECK-NOT: scf.parallel
+// CHECK: func.call @gather_mlir_index_error
+// CHECK: scf.parallel
+// CHECK:   vector.gather
+func.func @check_scan_on_threads(%d: tensor<4096x1024xf32>, %i: tensor<4096x1024xi64>) -> tensor<4096x1024xf32> {
+  %0 = gather.gather_elements %d[%i] {axis = 1 : i64} : (tensor<4096x1024xf32>, tensor<4096x1024xi64>) -> tensor<4096x1024xf32>
+  return %0 : tensor<4096x1024xf32>
 }
