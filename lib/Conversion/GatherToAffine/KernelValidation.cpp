@@ -294,6 +294,9 @@ void KernelEmitter::checkRow(ValueRange prefix, Value n, Value s, int64_t lanes,
 void KernelEmitter::threadedSlabs(
     ArrayRef<Value> positions, CheckedRowFn rowAt,
     function_ref<void(ArrayRef<Value>)> recheck) {
+  // No index at all: no row to handle, and no slab a subview could name.
+  if (llvm::is_contained(cast<MemRefType>(indices.getType()).getShape(), 0))
+    return;
   // Each flagged slab takes part in an atomic min of the first.
   Type i64 = b.getI64Type();
   Type i1 = b.getI1Type();
