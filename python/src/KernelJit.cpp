@@ -119,10 +119,12 @@ KernelLinker::link(std::unique_ptr<MemoryBuffer> object, bool needsOpenMP,
                    StringRef entry) {
   if (needsOpenMP && !openMPLinked) {
     // Worker threads sleep as soon as a kernel's parallel loop ends instead
-    // of spinning for libomp's default 200 ms: the spinning held a core
-    // that other threads (or the next serial kernel) wanted, for no gain
-    // at the sizes that run on threads. A user's KMP_BLOCKTIME wins; so
-    // does a libomp that was loaded and initialized before this one.
+    // of spinning for libomp's default 200 ms, which holds a core that
+    // other work may want: with another process on a core, threaded
+    // kernels stay as fast as serial ones; on idle cores waking the workers
+    // costs up to 1.6x on short kernels (docs/Design.md, the cost model). A
+    // user's KMP_BLOCKTIME wins; so does a libomp that was loaded and
+    // initialized before this one.
     setenv("KMP_BLOCKTIME", "0", /*overwrite=*/0);
     auto openMP = orc::DynamicLibrarySearchGenerator::Load(
         openMPLibrary.c_str(), jit->getDataLayout().getGlobalPrefix());

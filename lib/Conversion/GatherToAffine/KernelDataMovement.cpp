@@ -218,7 +218,6 @@ void KernelEmitter::gatherRow(ValueRange dataPrefix, ValueRange indexPrefix,
     s.push_back(j);
     return s;
   };
-  Value isTrue = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
   // Element j alone; a bad index (badFlag given) is flagged and not read.
   auto one = [&](Value j) {
     Value i = readIndex(at(indexPrefix, j));
@@ -227,9 +226,8 @@ void KernelEmitter::gatherRow(ValueRange dataPrefix, ValueRange indexPrefix,
       return copySlice(at(dataPrefix, s.index), at(outPrefix, j),
                        /*extents=*/{}, s.valid);
     }
-    Value bad = inRange(normalize(i, axisSize), axisSize, /*outside=*/true);
     ifThenElse(
-        bad, [&] { memref::StoreOp::create(b, loc, isTrue, badFlag); },
+        outOfRange(i, axisSize), [&] { setFlag(badFlag); },
         [&] {
           Subscript s = resolve(i, axisSize);
           copySlice(at(dataPrefix, s.index), at(outPrefix, j),
@@ -262,10 +260,9 @@ void KernelEmitter::gatherRow(ValueRange dataPrefix, ValueRange indexPrefix,
         vector::LoadOp::create(b, loc, indexType, indices, at(indexPrefix, j)));
     ResolvedIndex r = resolveIndex(b, loc, subscriptMode, i, axisSize);
     if (badFlag) {
-      Value bad = inRange(normalize(i, axisSize), axisSize, /*outside=*/true);
-      ifThenElse(
-          vector::ReductionOp::create(b, loc, vector::CombiningKind::OR, bad),
-          [&] { memref::StoreOp::create(b, loc, isTrue, badFlag); });
+      ifThenElse(vector::ReductionOp::create(b, loc, vector::CombiningKind::OR,
+                                             outOfRange(i, axisSize)),
+                 [&] { setFlag(badFlag); });
     }
     Value v;
     if (vectorGathers) {

@@ -99,6 +99,29 @@ private:
   Value constI64(int64_t v) {
     return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
   }
+  Value constBool(bool v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI1Type(), v);
+  }
+  /// A memref<i1> flag on the stack, false (at the insertion point: inside
+  /// a parallel loop, one per iteration of an alloca scope).
+  Value newFlag() {
+    Value flag =
+        memref::AllocaOp::create(b, loc, MemRefType::get({}, b.getI1Type()));
+    memref::StoreOp::create(b, loc, constBool(false), flag);
+    return flag;
+  }
+  /// Stores true to `flag` (the constant goes beside the flag's alloca, so
+  /// that the store is all a conditional block holds).
+  void setFlag(Value flag) {
+    Value isTrue;
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointAfterValue(flag);
+      isTrue = constBool(true);
+    }
+    memref::StoreOp::create(b, loc, isTrue, flag);
+  }
+  Value isSet(Value flag) { return memref::LoadOp::create(b, loc, flag); }
   /// n - n mod lanes: where full vectors end (a constant when n is).
   Value fullVectors(Value n, int64_t lanes) {
     AffineExpr s0 = b.getAffineSymbolExpr(0);
@@ -151,6 +174,11 @@ private:
   /// Whether the normalized index n is in [0, s) (or, if `outside`, not):
   /// one unsigned compare.
   Value inRange(Value n, Value s, bool outside = false);
+  /// Whether index value `i` (not yet normalized) is out of range along a
+  /// dimension of size `s`: what check mode rejects.
+  Value outOfRange(Value i, Value s) {
+    return inRange(normalize(i, s), s, /*outside=*/true);
+  }
   /// Visits a row of `n` elements in vectors of `lanes`: chunk(j, null,
   /// lanes) for each full vector (in blocks of `unroll`), then, with
   /// `maskedTail`, chunk(j, mask, count) for the partial tail, if there can

@@ -65,8 +65,8 @@ Value KernelEmitter::validateShapes(const GatherShape &shape) {
   if (rules.empty())
     return nullptr;
   declareErrorHook(b, op, kShapeErrorHook);
-  Value ok = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
-  Value isFalse = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 0);
+  Value ok = constBool(true);
+  Value isFalse = constBool(false);
   for (const Rule &r : rules) {
     Value holds = arith::CmpIOp::create(b, loc,
                                         r.rule == GATHER_MLIR_RULE_ELEMENTS_DIM
@@ -135,7 +135,7 @@ Value KernelEmitter::validate(
     for (const IndexComponent &c : components(ivs)) {
       Value s = c.size;
       Value bad = everyIndex
-                      ? inRange(normalize(c.value, s), s, /*outside=*/true)
+                      ? outOfRange(c.value, s)
                       : arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                               s, constI64(0))
                             .getResult();
@@ -195,21 +195,16 @@ Value KernelEmitter::validate(
                       ? planParallel(indices)
                       : nullptr;
   auto threaded = [&] {
-    Type i1 = b.getI1Type();
-    Value isTrue = arith::ConstantIntOp::create(b, loc, i1, 1);
     auto flagRow = [&](ValueRange prefix, Value flag) {
-      auto raise = [&] { memref::StoreOp::create(b, loc, isTrue, flag); };
       if (lanes) {
         return checkRow(prefix, bounds.back(), sizes.front(), lanes,
-                        [&](Value, Value) { raise(); });
+                        [&](Value, Value) { setFlag(flag); });
       }
       forLoop(bounds.back(), 1, [&](Value j) {
         SmallVector<Value> at(prefix);
         at.push_back(j);
         for (const IndexComponent &c : components(at))
-          ifThenElse(inRange(normalize(c.value, c.size), c.size,
-                             /*outside=*/true),
-                     raise);
+          ifThenElse(outOfRange(c.value, c.size), [&] { setFlag(flag); });
       });
     };
     threadedSlabs(bounds, flagRow, checkAll);
@@ -218,15 +213,11 @@ Value KernelEmitter::validate(
     // Row by row while no index has failed: gather it, checking its indices
     // on the way; a row flagged bad is scanned again, while its indices are
     // in L1, to report the first.
-    Value flag = memref::AllocaOp::create(
-        b, loc, MemRefType::get({}, b.getI1Type()));
-    memref::StoreOp::create(
-        b, loc, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 0), flag);
+    Value flag = newFlag();
     loopNest(ArrayRef(bounds).drop_back(), [&](ValueRange prefix) {
       ifThenElse(noFailure(), [&] {
         eachRow(prefix, flag);
-        ifThenElse(memref::LoadOp::create(b, loc, flag),
-                   [&] { check(prefix); });
+        ifThenElse(isSet(flag), [&] { check(prefix); });
       });
     });
   } else if (!threads) {
@@ -249,8 +240,7 @@ Value KernelEmitter::validate(
       args.push_back(memref::LoadOp::create(b, loc, report, constIndex(pos)));
     func::CallOp::create(b, loc, kIndexErrorHook, TypeRange{}, args);
   });
-  Value ok = arith::XOrIOp::create(
-      b, loc, failed, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
+  Value ok = arith::XOrIOp::create(b, loc, failed, constBool(true));
   return shapesOk ? arith::AndIOp::create(b, loc, ok, shapesOk).getResult()
                   : ok;
 }
@@ -299,7 +289,6 @@ void KernelEmitter::threadedSlabs(
     return;
   // Each flagged slab takes part in an atomic min of the first.
   Type i64 = b.getI64Type();
-  Type i1 = b.getI1Type();
   Value c0 = constIndex(0);
   Value slabs = positions.front();
   Value slabsI64 = arith::IndexCastOp::create(b, loc, i64, slabs);
@@ -314,19 +303,17 @@ void KernelEmitter::threadedSlabs(
         auto scope = memref::AllocaScopeOp::create(b, loc, TypeRange{});
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPointToStart(&scope.getBodyRegion().emplaceBlock());
-        Value flag = memref::AllocaOp::create(b, loc, MemRefType::get({}, i1));
-        Value isFalse = arith::ConstantIntOp::create(b, loc, i1, 0);
-        memref::StoreOp::create(b, loc, isFalse, flag);
-        auto flagged = [&] { return memref::LoadOp::create(b, loc, flag); };
+        Value flag = newFlag();
         loopNest(
             positions.drop_front().drop_back(),
             [&](ValueRange prefix) {
-              Value clean = arith::CmpIOp::create(
-                  b, loc, arith::CmpIPredicate::eq, flagged(), isFalse);
+              Value clean =
+                  arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        isSet(flag), constBool(false));
               ifThenElse(clean, [&] { rowAt(prefix, flag); });
             },
             {slab});
-        ifThenElse(flagged(), [&] {
+        ifThenElse(isSet(flag), [&] {
           memref::AtomicRMWOp::create(
               b, loc, arith::AtomicRMWKind::mins,
               arith::IndexCastOp::create(b, loc, i64, slab), firstBad,
