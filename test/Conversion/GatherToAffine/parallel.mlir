@@ -75,3 +75,19 @@ func.func @check_scan_on_threads(%d: tensor<4096x1024xf32>, %i: tensor<4096x1024
   %0 = gather.gather_elements %d[%i] {axis = 1 : i64} : (tensor<4096x1024xf32>, tensor<4096x1024xi64>) -> tensor<4096x1024xf32>
   return %0 : tensor<4096x1024xf32>
 }
+
+// -----
+
+/// The scan is sized by the indices, the gather by the result: 64x32 i64
+/// indices (16 KiB) into rows of 4096 floats make a 32 MiB result, whose
+/// gather runs on threads after a serial scan.
+// CHECK-LABEL: func.func @small_indices_serial_scan
+// CHECK-NOT: scf.parallel
+// CHECK: vector.reduction <or>
+// CHECK-NOT: scf.parallel
+// CHECK: func.call @gather_mlir_index_error
+// CHECK: scf.parallel
+func.func @small_indices_serial_scan(%d: tensor<1000x4096xf32>, %i: tensor<64x32xi64>) -> tensor<64x32x4096xf32> {
+  %0 = gather.gather %d[%i] : (tensor<1000x4096xf32>, tensor<64x32xi64>) -> tensor<64x32x4096xf32>
+  return %0 : tensor<64x32x4096xf32>
+}
