@@ -80,8 +80,9 @@ runner_libs = ",".join([
 ])
 mlir_run = (host_env + os.path.join(config.llvm_tools_dir, "mlir-runner")
             + " -entry-point-result=void -shared-libs=" + runner_libs)
-config.substitutions.append(("%run_main_omp", mlir_run + "," + os.path.join(
-    config.llvm_lib_dir, "libomp.so") + " -e main"))
+# The same with libomp, for code lowered with parallel=true.
+mlir_run_omp = mlir_run + "," + os.path.join(config.llvm_lib_dir, "libomp.so")
+config.substitutions.append(("%run_main_omp", mlir_run_omp + " -e main"))
 config.substitutions.append(("%run_main", mlir_run + " -e main"))
 # For code that aborts (cf.assert): stdout unbuffered so nothing is lost;
 # stdbuf appends its preload after the sanitizer runtime's.
@@ -97,8 +98,7 @@ config.substitutions.append(("%plugin_mlir_opt", host_env + os.path.join(
 config.substitutions.append(("%limit_memory",
                              "true" if config.gather_sanitizers
                              else "ulimit -v 1000000"))
-config.substitutions.append(("%mlir_run_omp", mlir_run + "," + os.path.join(
-    config.llvm_lib_dir, "libomp.so")))
+config.substitutions.append(("%mlir_run_omp", mlir_run_omp))
 config.substitutions.append(("%mlir_run", mlir_run))
 
 # Stock upstream mlir-opt, and the upstream-only pipeline that takes the
