@@ -31,10 +31,15 @@ using namespace mlir::gather::detail;
 /// written lines cost more than the reads they save.
 static constexpr int64_t kMinStreamingRowBytes = 256;
 
-/// The element's size in bytes (complex: both parts; i1: a byte).
+/// The element's size in bytes (complex: both parts; i1: a byte; index: the
+/// 64 bits the pipeline lowers it to). Data and index arrays both come here:
+/// index arrays may hold `index` elements, which have no bit width of their
+/// own.
 static int64_t elementBytes(Type element) {
   if (auto complex = dyn_cast<ComplexType>(element))
     return 2 * elementBytes(complex.getElementType());
+  if (element.isIndex())
+    return IndexType::kInternalStorageBitWidth / 8;
   return std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
 }
 

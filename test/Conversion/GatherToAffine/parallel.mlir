@@ -91,3 +91,28 @@ func.func @small_indices_serial_scan(%d: tensor<1000x4096xf32>, %i: tensor<64x32
   %0 = gather.gather %d[%i] : (tensor<1000x4096xf32>, tensor<64x32xi64>) -> tensor<64x32x4096xf32>
   return %0 : tensor<64x32x4096xf32>
 }
+
+// -----
+
+/// `index` ids are sized as the 64-bit integers they lower to when the cost
+/// model weighs a threaded check scan (they have no bit width of their own:
+/// sizing them crashed the pass).
+// CHECK-LABEL: func.func @index_ids_small
+// CHECK-NOT: scf.parallel
+// CHECK: func.call @gather_mlir_index_error
+func.func @index_ids_small(%d: tensor<4xf32>, %i: tensor<2x3xindex>) -> tensor<2x3xf32> {
+  %r = gather.gather %d[%i] : (tensor<4xf32>, tensor<2x3xindex>) -> tensor<2x3xf32>
+  return %r : tensor<2x3xf32>
+}
+
+// -----
+
+/// 1024x1024 `index` ids are 8 MiB: the check scan runs on threads.
+// CHECK-LABEL: func.func @index_ids_threaded_scan
+// CHECK: scf.parallel
+// CHECK:   memref.atomic_rmw mins
+// CHECK: func.call @gather_mlir_index_error
+func.func @index_ids_threaded_scan(%d: tensor<64xf32>, %i: tensor<1024x1024xindex>) -> tensor<1024x1024xf32> {
+  %r = gather.gather %d[%i] : (tensor<64xf32>, tensor<1024x1024xindex>) -> tensor<1024x1024xf32>
+  return %r : tensor<1024x1024xf32>
+}
