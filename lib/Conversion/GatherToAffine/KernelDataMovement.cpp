@@ -41,7 +41,7 @@ void KernelEmitter::copyRow(ValueRange dataPrefix, ValueRange outPrefix,
   if (lanes < 2 || !hasUnitInnerStride(sliceData) ||
       !hasUnitInnerStride(sliceOut)) {
     forLoop(n, 1, [&](Value j) {
-      store(zeros ? zero(element) : load(sliceData, at(dataPrefix, j)),
+      store(zeros ? zero(element) : loadData(sliceData, at(dataPrefix, j)),
             sliceOut, at(outPrefix, j));
     });
     return;
@@ -183,7 +183,7 @@ void KernelEmitter::copySlice(ValueRange dataPrefix, ValueRange outPrefix,
   Type element = cast<MemRefType>(data.getType()).getElementType();
   auto copy = [&](bool zeros) {
     if (extents.empty()) {
-      store(zeros ? zero(element) : load(sliceData, dataPrefix), sliceOut,
+      store(zeros ? zero(element) : loadData(sliceData, dataPrefix), sliceOut,
             outPrefix);
       return;
     }

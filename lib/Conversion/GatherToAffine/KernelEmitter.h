@@ -159,6 +159,14 @@ private:
 
   /// Loads and stores: affine forms where every subscript is an affine dim.
   Value load(Value memref, ValueRange subscripts);
+  /// A read of `data` (or a view of it) at subscripts that may come from
+  /// index values: always memref.load, never affine.load, whose folder reads
+  /// a constant global at constant subscripts without a bounds check (an
+  /// `unchecked` gather of a constant at a constant index out of range must
+  /// not crash the compiler).
+  Value loadData(Value memref, ValueRange subscripts) {
+    return memref::LoadOp::create(b, loc, memref, subscripts);
+  }
   void store(Value value, Value memref, ValueRange subscripts);
 
   Value zero(Type type);
