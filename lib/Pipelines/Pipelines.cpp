@@ -49,6 +49,8 @@ void mlir::gather::buildGatherToLLVMPipeline(
   lowering.maxUnrankedRank = options.maxUnrankedRank;
   // Upstream tensor.gather, which MLIR cannot bufferize, becomes gather ops.
   pm.addPass(createConvertTensorToGather());
+  // Constant indices that check mode will reject when they run: a warning.
+  pm.addPass(createGatherWarnConstantIndices());
   // Ranked results wherever the operands allow; then only what stays
   // unranked needs the run-time rank dispatch.
   pm.addPass(createGatherShapeInference());

@@ -38,10 +38,15 @@
 // RUN: not %mlir_run -e elements3_first_of_two %t.mlir 2>&1 | FileCheck %s --check-prefix=FIRST3
 // RUN: %mlir_run -e elements3_good %t.mlir 2>&1 | FileCheck %s --check-prefix=GOOD3
 
+/// A constant index out of range, in a branch: an error only when it runs.
+// RUN: not %mlir_run -e constant_in_taken_branch %t.mlir 2>&1 | FileCheck %s --check-prefix=TAKEN
+// RUN: %mlir_run -e constant_in_branch_not_taken %t.mlir 2>&1 | FileCheck %s --check-prefix=NOTTAKEN
+
 // A check-mode failure at run time names the op, the first bad index and
-// the valid range on stderr, exits non-zero, and prints no data. The indices
-// reach the gathers as function arguments: constant ones are rejected at
-// compile time (test/Dialect/Gather/invalid.mlir).
+// the valid range on stderr, exits non-zero, and prints no data. Most
+// indices reach the gathers as function arguments; a constant one is an
+// error too, if and only if its gather runs (the compiler only warns:
+// test/Dialect/Gather/warn-constant-indices.mlir).
 
 func.func private @printMemrefI32(tensor<*xi32>)
 
@@ -178,5 +183,37 @@ func.func @clamp_empty_dim() {
   %r = gather.gather %d[%i] {mode = #gather<mode clamp>} : (tensor<?x3xi32>, tensor<1xi32>) -> tensor<1x3xi32>
   %u = tensor.cast %r : tensor<1x3xi32> to tensor<*xi32>
   call @printMemrefI32(%u) : (tensor<*xi32>) -> ()
+  return
+}
+
+func.func @constant_in_branch(%c: i1) {
+  %d = arith.constant dense<[1, 2, 3, 4]> : tensor<4xi32>
+  %e = arith.constant dense<[-1]> : tensor<1xi32>
+  %r = scf.if %c -> (tensor<1xi32>) {
+    %k = arith.constant dense<[7]> : tensor<1xi64>
+    %i = tensor.cast %k : tensor<1xi64> to tensor<1xi64>
+    %g = gather.gather %d[%i] : (tensor<4xi32>, tensor<1xi64>) -> tensor<1xi32>
+    scf.yield %g : tensor<1xi32>
+  } else {
+    scf.yield %e : tensor<1xi32>
+  }
+  %u = tensor.cast %r : tensor<1xi32> to tensor<?xi32>
+  call @print(%u) : (tensor<?xi32>) -> ()
+  return
+}
+
+// TAKEN: error: gather.gather: index 7 is out of range [-4, 3] for data dimension 0 of size 4
+// TAKEN-NOT: Memref
+func.func @constant_in_taken_branch() {
+  %t = arith.constant true
+  call @constant_in_branch(%t) : (i1) -> ()
+  return
+}
+
+// NOTTAKEN: Memref
+// NOTTAKEN-NEXT: [-1]
+func.func @constant_in_branch_not_taken() {
+  %f = arith.constant false
+  call @constant_in_branch(%f) : (i1) -> ()
   return
 }

@@ -83,6 +83,8 @@ struct GatherToLLVMOptions : public PassPipelineOptions<GatherToLLVMOptions> {
 /// Tensor-level gather/func/arith/tensor/bufferization/memref IR down to the
 /// LLVM dialect:
 ///   1. convert-tensor-to-gather (upstream tensor.gather becomes gather ops),
+///      gather-warn-constant-indices (a warning per constant index that
+///      check mode rejects if it runs),
 ///      gather-shape-inference (results as static as the operands allow),
 ///      convert-gather-to-affine (the gather ops become loop nests; unranked
 ///      operands are dispatched on their run-time ranks),

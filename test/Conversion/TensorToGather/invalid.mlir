@@ -11,18 +11,3 @@ func.func @empty_gathered_dim(%data: tensor<0x5x?xf32>, %idx: tensor<2x3x2xindex
   %r = tensor.gather %data[%idx] gather_dims([0, 2]) : (tensor<0x5x?xf32>, tensor<2x3x2xindex>) -> tensor<2x3x1x5x1xf32>
   return %r : tensor<2x3x1x5x1xf32>
 }
-
-// -----
-
-/// A gather-fuzz finding: a constant coordinate out of range in check mode
-/// is rejected as the gather ops' verifier rejects it (the rewrite used to
-/// build a gather_nd that does not verify); in fill mode it reads a zero.
-/// The dimension named is the source's, as the tensor.gather is written.
-// FILL-LABEL: func.func @constant_out_of_range
-// FILL: gather.gather_nd %{{.*}} {mode = #gather<mode fill>}
-func.func @constant_out_of_range(%data: tensor<3x4xf32>) -> tensor<3x3xf32> {
-  %i = arith.constant dense<[[3], [0], [4294967296]]> : tensor<3x1xindex>
-  // expected-error @+1 {{'tensor.gather' op cannot be raised to gather.gather_nd: index 4294967296 at indices[2, 0] is out of range [-4, 3] for data dimension 1 of size 4}}
-  %r = tensor.gather %data[%i] gather_dims([1]) : (tensor<3x4xf32>, tensor<3x1xindex>) -> tensor<3x3xf32>
-  return %r : tensor<3x3xf32>
-}

@@ -106,3 +106,18 @@ func.func @unsupported_data_type_unchanged(%data: tensor<4xindex>, %idx: tensor<
   %r = tensor.gather %data[%idx] gather_dims([0]) : (tensor<4xindex>, tensor<3x1xi32>) -> tensor<3xindex>
   return %r : tensor<3xindex>
 }
+
+// -----
+
+/// A constant coordinate out of range is raised like any other: check mode
+/// reports it if the gather runs (the verifier checks no index values, and
+/// gather-warn-constant-indices warns). The transpose brings dim 1 first.
+// CHECK-LABEL: func.func @constant_out_of_range
+// CHECK: %[[T:.*]] = linalg.transpose
+// CHECK: gather.gather_nd %[[T]]
+// CHECK-NOT: mode
+func.func @constant_out_of_range(%data: tensor<3x4xf32>) -> tensor<3x3xf32> {
+  %i = arith.constant dense<[[3], [0], [4294967296]]> : tensor<3x1xindex>
+  %r = tensor.gather %data[%i] gather_dims([1]) : (tensor<3x4xf32>, tensor<3x1xindex>) -> tensor<3x3xf32>
+  return %r : tensor<3x3xf32>
+}

@@ -304,3 +304,23 @@ func.func @negative_relax_mode_dynamic_axis(%d: tensor<?x3xf32>) -> tensor<2x3xf
   %0 = gather.gather_elements %d[%i] : (tensor<?x3xf32>, tensor<2x3xi64>) -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }
+
+// -----
+
+/// Canonicalization exposes the constant behind the cast; the gather stays
+/// valid and unfolded (its index 7 is an error only if the branch runs).
+// CHECK-LABEL: func.func @constant_out_of_range_in_branch_stays
+// CHECK: %[[K:.*]] = arith.constant dense<7> : tensor<1xi64>
+// CHECK: scf.if
+// CHECK:   gather.gather %{{.*}}[%[[K]]]
+func.func @constant_out_of_range_in_branch_stays(%c: i1, %d: tensor<4xf32>, %e: tensor<1xf32>) -> tensor<1xf32> {
+  %r = scf.if %c -> (tensor<1xf32>) {
+    %k = arith.constant dense<[7]> : tensor<1xi64>
+    %i = tensor.cast %k : tensor<1xi64> to tensor<1xi64>
+    %g = gather.gather %d[%i] : (tensor<4xf32>, tensor<1xi64>) -> tensor<1xf32>
+    scf.yield %g : tensor<1xf32>
+  } else {
+    scf.yield %e : tensor<1xf32>
+  }
+  return %r : tensor<1xf32>
+}

@@ -4,6 +4,7 @@
 
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/Matchers.h"
 
@@ -33,6 +34,10 @@ bool mlir::gather::isInRange(int64_t lo, int64_t hi, int64_t s) {
 }
 
 std::optional<ConstantIndices> ConstantIndices::match(Value indices) {
+  // A cast changes what is known of the shape, never the values or their
+  // row-major order.
+  while (auto cast = indices.getDefiningOp<tensor::CastOp>())
+    indices = cast.getSource();
   DenseIntElementsAttr attr;
   if (!matchPattern(indices, m_Constant(&attr)))
     return std::nullopt;

@@ -1,7 +1,7 @@
 //===- GatherIndexing.h - What index values select --------------*- C++ -*-===//
 //
-// The index semantics of SEMANTICS.md on known values: the verifier (constant
-// indices out of range in check mode), the folders and the canonicalization
+// The index semantics of SEMANTICS.md on known values: the warning about constant
+// indices out of range in check mode, the folders and the canonicalization
 // patterns all use it.
 //
 //===----------------------------------------------------------------------===//
@@ -32,7 +32,8 @@ bool isInRange(int64_t lo, int64_t hi, int64_t s);
 /// non-splat constant costs what the attribute already stores.
 class ConstantIndices {
 public:
-  /// The constant that `indices` is, or std::nullopt when it is not one.
+  /// The constant that `indices` is (seen through tensor.cast), or
+  /// std::nullopt when it is not one.
   static std::optional<ConstantIndices> match(Value indices);
 
   /// The number of elements, saturated at INT64_MAX (only a splat has more).

@@ -43,4 +43,27 @@ def GatherShapeInference : Pass<"gather-shape-inference", "ModuleOp"> {
   ];
 }
 
+def GatherWarnConstantIndices
+    : Pass<"gather-warn-constant-indices"> {
+  let summary = "Warn about constant indices that check mode rejects when "
+                "the gather runs";
+  let description = [{
+    An out-of-range index in `check` mode is a run-time error, reported if,
+    and only if, the gather runs: the op may sit in a branch that never runs,
+    so the verifier (which checks only what an op carries) accepts it. This
+    pass warns about each `check`-mode gather whose indices are a constant
+    (seen through `tensor.cast`) with a value that is certainly out of range
+    of a data dimension of static size, naming the op, the value, its
+    position and the valid range. It changes nothing; `gather-to-llvm` runs
+    it first.
+
+    ```mlir
+    %i = arith.constant dense<[1, 10]> : tensor<2xi32>
+    // warning: 'gather.gather' op index 10 at indices[1] is out of range
+    // [-5, 4] for data dimension 0 of size 5 (an error if it runs)
+    %0 = gather.gather %d[%i] : (tensor<5xf32>, tensor<2xi32>) -> tensor<2xf32>
+    ```
+  }];
+}
+
 #endif // GATHER_DIALECT_GATHER_TRANSFORMS_PASSES_TD
