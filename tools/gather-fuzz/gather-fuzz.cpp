@@ -5,7 +5,13 @@
 // of these runs on its own clone of the module:
 //   --canonicalize
 //   --gather-shape-inference (with and without refine-function-signatures)
+//   --gather-warn-constant-indices
+//   --convert-tensor-to-gather (mode from the hash)
+//   --convert-gather-to-linalg, then --canonicalize
+//   --convert-gather-to-affine (options from the hash), then --canonicalize
 //   --gather-to-llvm (options picked from a hash of the input)
+//   --canonicalize, then --gather-to-llvm (constants that folding exposes
+//     behind casts and slices reach the kernels)
 // A custom mutator also swaps whole numbers for extreme ones (huge dims,
 // INT64_MIN indices) that byte mutations rarely make.
 // Diagnostics are swallowed: a parse, verify or pass failure is a normal
@@ -19,6 +25,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gather/InitAll.h"
+#include "gather/Conversion/Passes.h"
 #include "gather/Dialect/Gather/Transforms/Passes.h"
 #include "gather/Pipelines/Pipelines.h"
 
@@ -230,23 +237,66 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   });
 
   // The lowering's options from the input's hash (FNV-1a, the same in every
-  // process): the same input always runs the same pipeline.
+  // process): the same input always runs the same pipelines.
   uint64_t hash = 14695981039346656037ull;
   for (size_t i = 0; i < size; ++i)
     hash = (hash ^ data[i]) * 1099511628211ull;
+  // Threads half the time, for every size half of that, so that static
+  // shapes reach the threaded paths (check mode's threaded scan among them).
+  bool parallel = (hash & 1) != 0;
+  int64_t parallelMinBytes = ((hash >> 1) & 1) != 0 ? 0 : 8 << 20;
+  bool vectorize = ((hash >> 2) & 3) != 0;
+  unsigned vectorBits = 128u << ((hash >> 4) % 3);
+  bool validateRows = ((hash >> 6) & 1) != 0;
+  gather::GatherLoads loads = ((hash >> 7) & 1) != 0
+                                  ? gather::GatherLoads::Scalar
+                                  : gather::GatherLoads::Vector;
+  int64_t streamingMinBytes = ((hash >> 8) & 1) != 0 ? 0 : 40 << 20;
+  int64_t prefetchDistance = ((hash >> 9) & 1) != 0 ? 4 : 0;
+  auto mode = static_cast<gather::GatherMode>((hash >> 10) % 5);
+
+  runOnClone(ctx, *module, [](PassManager &pm) {
+    pm.addPass(gather::createGatherWarnConstantIndices());
+  });
   runOnClone(ctx, *module, [&](PassManager &pm) {
+    gather::ConvertTensorToGatherOptions options;
+    options.mode = mode;
+    pm.addPass(gather::createConvertTensorToGather(options));
+  });
+  runOnClone(ctx, *module, [](PassManager &pm) {
+    pm.addPass(gather::createConvertGatherToLinalg());
+    pm.addPass(createCanonicalizerPass());
+  });
+  runOnClone(ctx, *module, [&](PassManager &pm) {
+    gather::ConvertGatherToAffineOptions options;
+    options.vectorize = vectorize;
+    options.vectorBits = vectorBits;
+    options.parallel = parallel;
+    options.parallelMinBytes = parallelMinBytes;
+    options.validateRows = validateRows;
+    options.gatherLoads = loads;
+    options.streamingMinBytes = streamingMinBytes;
+    options.prefetchDistance = prefetchDistance;
+    pm.addPass(gather::createConvertGatherToAffine(options));
+    pm.addPass(createCanonicalizerPass());
+  });
+  auto lowering = [&](PassManager &pm) {
     gather::GatherToLLVMOptions options;
-    options.vectorize = (hash & 3) != 0;
-    options.vectorBits = 128u << ((hash >> 2) % 3);
-    options.parallel = ((hash >> 4) & 7) == 0;
-    options.cInterface = ((hash >> 7) & 1) != 0;
-    // Threads for every size, so static shapes reach the threaded paths.
-    if (((hash >> 8) & 1) != 0)
-      options.parallelMinBytes = 0;
-    options.validateRows = ((hash >> 9) & 1) != 0;
-    options.gatherLoads = ((hash >> 10) & 1) != 0 ? gather::GatherLoads::Scalar
-                                                  : gather::GatherLoads::Vector;
+    options.vectorize = vectorize;
+    options.vectorBits = vectorBits;
+    options.parallel = parallel;
+    options.parallelMinBytes = parallelMinBytes;
+    options.cInterface = ((hash >> 13) & 1) != 0;
+    options.validateRows = validateRows;
+    options.gatherLoads = loads;
+    options.streamingMinBytes = streamingMinBytes;
+    options.prefetchDistance = prefetchDistance;
     gather::buildGatherToLLVMPipeline(pm, options);
+  };
+  runOnClone(ctx, *module, lowering);
+  runOnClone(ctx, *module, [&](PassManager &pm) {
+    pm.addPass(createCanonicalizerPass());
+    lowering(pm);
   });
   return 0;
 }
