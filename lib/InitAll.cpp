@@ -7,6 +7,7 @@
 #include "gather/Dialect/Gather/IR/GatherDialect.h"
 #include "gather/Dialect/Gather/Transforms/BufferizableOpInterfaceImpl.h"
 #include "gather/Dialect/Gather/Transforms/Passes.h"
+#include "gather/Dialect/Gather/Transforms/TilingInterfaceImpl.h"
 #include "gather/Pipelines/Pipelines.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -14,6 +15,7 @@
 void mlir::gather::registerAllGatherDialects(DialectRegistry &registry) {
   registry.insert<GatherDialect>();
   registerBufferizableOpInterfaceExternalModels(registry);
+  registerTilingInterfaceExternalModels(registry);
   registerStreamingFenceExternalModel(registry);
 }
 

@@ -11,7 +11,7 @@ config.name = "GATHER"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".c", ".cpp", ".test"]
 # fuzz-crashes/ holds gather-fuzz reproducers (scripts/fuzz.sh), not tests.
-config.excludes = ["lib", "tools", "fuzz-crashes", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.excludes = ["Inputs", "lib", "tools", "fuzz-crashes", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.gather_obj_root, "test")
 

@@ -29,6 +29,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -69,12 +70,20 @@ void mlir::gather::buildGatherToLLVMPipeline(
   // The clones the deallocation pipeline inserts (a function that returns
   // an argument, a constant or a view) become allocations and copies.
   pm.addPass(createConvertBufferizationToMemRefPass());
-  pm.addNestedPass<func::FuncOp>(createConvertLinalgToAffineLoopsPass());
+  // scf loops, which are valid anywhere: affine loops are not inside the
+  // scf.for/scf.forall of tiled linalg ops (their bounds use scf ivs).
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
 
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createLoopInvariantCodeMotionPass());
   pm.addPass(createLowerAffinePass());
+  // scf.forall (tile_using_forall's loops): on threads with `parallel`,
+  // through scf.parallel and OpenMP; else one iteration after another.
+  if (options.parallel)
+    pm.addPass(createForallToParallelLoopPass());
+  else
+    pm.addPass(createForallToForLoopPass());
   if (options.parallel) {
     ConvertSCFToOpenMPPassOptions openmp;
     openmp.numThreads = options.numThreads;

@@ -59,5 +59,9 @@ struct TestGatherInferTypesPass
 } // namespace
 
 namespace mlir::gather {
-void registerTestPasses() { PassRegistration<TestGatherInferTypesPass>(); }
+void registerTestTileFromIndicesPass();
+void registerTestPasses() {
+  PassRegistration<TestGatherInferTypesPass>();
+  registerTestTileFromIndicesPass();
+}
 } // namespace mlir::gather

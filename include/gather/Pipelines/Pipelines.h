@@ -91,9 +91,10 @@ struct GatherToLLVMOptions : public PassPipelineOptions<GatherToLLVMOptions> {
 ///      convert-elementwise-to-linalg (elementwise arith on tensors),
 ///   2. one-shot-bufferize with function boundaries and identity layouts,
 ///      then the ownership-based buffer deallocation pipeline, and
-///      convert-linalg-to-affine-loops,
+///      convert-linalg-to-loops,
 ///   3. canonicalize, cse, loop-invariant code motion,
-///   4. lower-affine, (option parallel) convert-scf-to-openmp,
+///   4. lower-affine, scf-forall-to-for (or, with option parallel,
+///      scf-forall-to-parallel and convert-scf-to-openmp),
 ///   5. gather-emit-c-interface (option c-interface),
 ///   6. vector and memref to LLVM, convert-scf-to-cf, then complex, arith,
 ///      index, (parallel) openmp, func and cf to LLVM, and

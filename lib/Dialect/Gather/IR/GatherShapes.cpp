@@ -235,11 +235,11 @@ mlir::gather::inferGatherShape(ShapeView data, ShapeView indices, int64_t axis,
 
   shape.ranked = true;
   for (int64_t d = 0; d < a; ++d)
-    shape.dims.push_back({d, d < b ? d : -1});
+    shape.dims.push_back({d, d < b ? d : -1, d});
   for (int64_t d = b; d < q; ++d)
     shape.dims.push_back({-1, d});
   for (int64_t d = a + 1; d < r; ++d)
-    shape.dims.push_back({d, -1});
+    shape.dims.push_back({d, -1, d});
   shape.minResultRank = shape.dims.size();
   return shape;
 }
@@ -288,7 +288,7 @@ mlir::gather::inferGatherElementsShape(ShapeView data, ShapeView indices,
 
   shape.ranked = true;
   for (int64_t d = 0; d < r; ++d)
-    shape.dims.push_back({-1, d});
+    shape.dims.push_back({-1, d, d == a ? -1 : d});
   shape.minResultRank = r;
   return shape;
 }
@@ -357,9 +357,9 @@ mlir::gather::inferGatherNDShape(ShapeView data, ShapeView indices,
 
   shape.ranked = true;
   for (int64_t d = 0; d < q - 1; ++d)
-    shape.dims.push_back({d < b ? d : -1, d});
+    shape.dims.push_back({d < b ? d : -1, d, d < b ? d : -1});
   for (int64_t d = b + k; d < r; ++d)
-    shape.dims.push_back({d, -1});
+    shape.dims.push_back({d, -1, d});
   shape.minResultRank = shape.dims.size();
   return shape;
 }

@@ -53,6 +53,11 @@ private:
 struct ResultDimSource {
   int64_t dataDim = -1;
   int64_t indicesDim = -1;
+  /// The data dimension that a result position along this dimension reads
+  /// at the same position, or -1: `dataDim`, and gather_elements' dims off
+  /// the axis (where data may be larger than the result). What a tile of
+  /// the result reads of data follows from it.
+  int64_t readDataDim = -1;
 };
 
 /// The checked, normalized view of one gather op's operands.

@@ -1,0 +1,18 @@
+//===- TilingInterfaceImpl.h - TilingInterface for the gather ops -*- C++ -*-===//
+
+#ifndef GATHER_DIALECT_GATHER_TRANSFORMS_TILINGINTERFACEIMPL_H
+#define GATHER_DIALECT_GATHER_TRANSFORMS_TILINGINTERFACEIMPL_H
+
+namespace mlir {
+class DialectRegistry;
+namespace gather {
+
+/// Attaches upstream's TilingInterface to the gather ops: iteration domain =
+/// result dims, all parallel; tiles, producer fusion (result tiles) and
+/// operand tiles of the indices (the gather as consumer of an ids producer).
+void registerTilingInterfaceExternalModels(DialectRegistry &registry);
+
+} // namespace gather
+} // namespace mlir
+
+#endif // GATHER_DIALECT_GATHER_TRANSFORMS_TILINGINTERFACEIMPL_H

@@ -1,0 +1,236 @@
+//===- TilingInterfaceImpl.cpp - TilingInterface for the gather ops -------===//
+//
+// A gather's iteration domain is its result, every dimension parallel. A tile
+// of the result reads the indices at the tile's positions along the result
+// dims that come from them (gather_nd's tuple dim whole) and data at the
+// tile's positions along the dims a result position reads at the same
+// position (GatherShape's readDataDim), the gathered dims whole. So a tile is
+// the same op on two slices: index values keep their meaning, and every mode
+// holds per tile. Destinations come from shape reification (tensor.empty), as
+// for upstream's tensor.pad: the ops keep their value-semantics form.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gather/Dialect/Gather/Transforms/TilingInterfaceImpl.h"
+
+#include "gather/Dialect/Gather/IR/GatherOps.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
+#include "mlir/Interfaces/TilingInterface.h"
+
+using namespace mlir;
+using namespace mlir::gather;
+
+namespace {
+
+/// `sizes[r]` elements from `offsets[r]` along dim `d` of `source`, cut to
+/// what `source` has: a shape rule that the verifier could not check (a
+/// dynamic batch dim of the other operand, gather_elements' data no smaller
+/// than its indices) then fails in the tiled op's own run-time check instead
+/// of the slice reading out of bounds.
+static OpFoldResult sizeWithin(OpBuilder &b, Location loc, Value source,
+                               int64_t d, OpFoldResult offset,
+                               OpFoldResult size, OpFoldResult domainSize) {
+  auto type = cast<RankedTensorType>(source.getType());
+  std::optional<int64_t> staticDomain = getConstantIntValue(domainSize);
+  if (!type.isDynamicDim(d) && staticDomain &&
+      type.getDimSize(d) >= *staticDomain)
+    return size;
+  // The domain's size is this very dim (reification read it): nothing to cut.
+  if (auto value = dyn_cast<Value>(domainSize))
+    if (auto dimOp = value.getDefiningOp<tensor::DimOp>())
+      if (dimOp.getSource() == source &&
+          getConstantIntValue(dimOp.getIndex()) == d)
+        return size;
+  MLIRContext *ctx = b.getContext();
+  AffineExpr s0 = getAffineSymbolExpr(0, ctx), s1 = getAffineSymbolExpr(1, ctx);
+  OpFoldResult dimSize = tensor::getMixedSize(b, loc, source, d);
+  // max(dim - offset, 0): what is left of `source` from the offset on.
+  OpFoldResult left = affine::makeComposedFoldedAffineMax(
+      b, loc, AffineMap::get(0, 2, {s1 - s0, getAffineConstantExpr(0, ctx)}, ctx),
+      {offset, dimSize});
+  return affine::makeComposedFoldedAffineMin(
+      b, loc, AffineMap::get(0, 2, {s0, s1}, ctx), {size, left});
+}
+
+template <typename OpTy>
+struct GatherTiling
+    : TilingInterface::ExternalModel<GatherTiling<OpTy>, OpTy> {
+  SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *op) const {
+    auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    return SmallVector<utils::IteratorType>(type ? type.getRank() : 0,
+                                            utils::IteratorType::parallel);
+  }
+
+  SmallVector<Range> getIterationDomain(Operation *op, OpBuilder &b) const {
+    ReifiedRankedShapedTypeDims reified;
+    if (failed(reifyResultShapes(b, op, reified)))
+      return {};
+    OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
+    return llvm::map_to_vector(reified[0], [&](OpFoldResult size) {
+      return Range{zero, size, one};
+    });
+  }
+
+  FailureOr<TilingResult>
+  getTiledImplementation(Operation *op, OpBuilder &b,
+                         ArrayRef<OpFoldResult> offsets,
+                         ArrayRef<OpFoldResult> sizes) const {
+    auto gatherOp = cast<OpTy>(op);
+    FailureOr<GatherShape> shape = gatherOp.getGatherShape();
+    auto resultType = dyn_cast<RankedTensorType>(gatherOp.getType());
+    if (failed(shape) || !shape->ranked || !resultType ||
+        !isa<RankedTensorType>(gatherOp.getData().getType()) ||
+        !isa<RankedTensorType>(gatherOp.getIndices().getType()))
+      return failure();
+    Location loc = op->getLoc();
+    SmallVector<Range> domain = getIterationDomain(op, b);
+    if (domain.size() != sizes.size())
+      return failure();
+
+    // The slice of `source` that the tile reads: the tile along the dims
+    // `dimOf` maps result dims to, whole along the others.
+    auto slice = [&](Value source, auto dimOf) {
+      int64_t rank = cast<RankedTensorType>(source.getType()).getRank();
+      SmallVector<OpFoldResult> sliceOffsets(rank, b.getIndexAttr(0));
+      SmallVector<OpFoldResult> sliceSizes =
+          tensor::getMixedSizes(b, loc, source);
+      SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
+      for (auto [r, src] : llvm::enumerate(shape->dims)) {
+        int64_t d = dimOf(src);
+        if (d < 0)
+          continue;
+        sliceOffsets[d] = offsets[r];
+        sliceSizes[d] = sizeWithin(b, loc, source, d, offsets[r], sizes[r],
+                                   domain[r].size);
+      }
+      return tensor::ExtractSliceOp::create(b, loc, source, sliceOffsets,
+                                            sliceSizes, strides);
+    };
+    auto dataSlice =
+        slice(gatherOp.getData(),
+              [](const ResultDimSource &src) { return src.readDataDim; });
+    auto indicesSlice =
+        slice(gatherOp.getIndices(),
+              [](const ResultDimSource &src) { return src.indicesDim; });
+
+    FailureOr<GatherShape> tileShape = gatherOp.getGatherShapeFor(
+        dataSlice.getType(), indicesSlice.getType());
+    if (failed(tileShape))
+      return failure();
+    Type tileType =
+        tileShape->getResultType(dataSlice.getType(), indicesSlice.getType());
+    Operation *tiled = mlir::clone(b, op, {tileType},
+                                   {dataSlice.getResult(),
+                                    indicesSlice.getResult()});
+    TilingResult result{{tiled}, {tiled->getResult(0)}, {dataSlice, indicesSlice}};
+    // The type the tile's sizes give (static where they are constant), which
+    // the insert_slice of the tile into its destination expects.
+    SmallVector<int64_t> staticSizes;
+    SmallVector<Value> dynamicSizes;
+    dispatchIndexOpFoldResults(sizes, dynamicSizes, staticSizes);
+    auto expected = RankedTensorType::get(staticSizes,
+                                          resultType.getElementType());
+    if (expected != tileType) {
+      auto cast = tensor::CastOp::create(b, loc, expected, tiled->getResult(0));
+      result.tiledOps.push_back(cast);
+      result.tiledValues[0] = cast;
+    }
+    return result;
+  }
+
+  LogicalResult getResultTilePosition(Operation *, OpBuilder &, unsigned,
+                                      ArrayRef<OpFoldResult> offsets,
+                                      ArrayRef<OpFoldResult> sizes,
+                                      SmallVector<OpFoldResult> &resultOffsets,
+                                      SmallVector<OpFoldResult> &resultSizes)
+      const {
+    resultOffsets.assign(offsets.begin(), offsets.end());
+    resultSizes.assign(sizes.begin(), sizes.end());
+    return success();
+  }
+
+  FailureOr<TilingResult>
+  generateResultTileValue(Operation *op, OpBuilder &b, unsigned,
+                          ArrayRef<OpFoldResult> offsets,
+                          ArrayRef<OpFoldResult> sizes) const {
+    return getTiledImplementation(op, b, offsets, sizes);
+  }
+
+  /// A tile of the indices (operand 1) fixes the result's positions along
+  /// the dims that come from them; the result's other dims, which come from
+  /// data only, are taken whole. gather_nd's tuple dim must be whole. A tile
+  /// of data is not a tile of the result (the gathered dims are read
+  /// anywhere): failure.
+  LogicalResult getIterationDomainTileFromOperandTiles(
+      Operation *op, OpBuilder &b, ArrayRef<unsigned> operandNumbers,
+      ArrayRef<SmallVector<OpFoldResult>> allOffsets,
+      ArrayRef<SmallVector<OpFoldResult>> allSizes,
+      SmallVectorImpl<OpFoldResult> &iterDomainOffsets,
+      SmallVectorImpl<OpFoldResult> &iterDomainSizes) const {
+    if (operandNumbers.size() != 1 || operandNumbers[0] != 1)
+      return failure();
+    auto gatherOp = cast<OpTy>(op);
+    FailureOr<GatherShape> shape = gatherOp.getGatherShape();
+    auto indicesType =
+        dyn_cast<RankedTensorType>(gatherOp.getIndices().getType());
+    if (failed(shape) || !shape->ranked || !indicesType)
+      return failure();
+    ArrayRef<OpFoldResult> offsets = allOffsets[0], sizes = allSizes[0];
+    SmallVector<bool> covered(indicesType.getRank(), false);
+    SmallVector<Range> domain = getIterationDomain(op, b);
+    if (domain.size() != shape->dims.size())
+      return failure();
+    iterDomainOffsets.clear();
+    iterDomainSizes.clear();
+    for (auto [src, range] : llvm::zip_equal(shape->dims, domain)) {
+      if (src.indicesDim < 0) {
+        iterDomainOffsets.push_back(range.offset);
+        iterDomainSizes.push_back(range.size);
+        continue;
+      }
+      covered[src.indicesDim] = true;
+      iterDomainOffsets.push_back(offsets[src.indicesDim]);
+      iterDomainSizes.push_back(sizes[src.indicesDim]);
+    }
+    // A dim of the indices that no result dim follows (gather_nd's tuples)
+    // is read whole by every tile.
+    for (int64_t d = 0; d < indicesType.getRank(); ++d) {
+      if (covered[d])
+        continue;
+      OpFoldResult whole =
+          tensor::getMixedSize(b, op->getLoc(), gatherOp.getIndices(), d);
+      if (!isZeroInteger(offsets[d]) || !isEqualConstantIntOrValue(sizes[d], whole))
+        return failure();
+    }
+    return success();
+  }
+
+  FailureOr<TilingResult> getTiledImplementationFromOperandTiles(
+      Operation *op, OpBuilder &b, ArrayRef<unsigned> operandNumbers,
+      ArrayRef<SmallVector<OpFoldResult>> allOffsets,
+      ArrayRef<SmallVector<OpFoldResult>> allSizes) const {
+    SmallVector<OpFoldResult> offsets, sizes;
+    if (failed(getIterationDomainTileFromOperandTiles(
+            op, b, operandNumbers, allOffsets, allSizes, offsets, sizes)))
+      return failure();
+    return getTiledImplementation(op, b, offsets, sizes);
+  }
+};
+
+} // namespace
+
+void mlir::gather::registerTilingInterfaceExternalModels(
+    DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *context, GatherDialect *) {
+    GatherOp::attachInterface<GatherTiling<GatherOp>>(*context);
+    GatherElementsOp::attachInterface<GatherTiling<GatherElementsOp>>(
+        *context);
+    GatherNDOp::attachInterface<GatherTiling<GatherNDOp>>(*context);
+    // Tiles are slices and affine.min/max sizes.
+    context->loadDialect<affine::AffineDialect, tensor::TensorDialect>();
+  });
+}
