@@ -227,7 +227,18 @@ public:
   /// get libomp.
   std::unique_ptr<ExecutionEngine> jit(ModuleOp module, unsigned optLevel) {
     DiagnosticCollector diags(ctx);
-    auto transformer = makeOptimizingTransformer(optLevel, 0, nullptr);
+    // LLVM's optimizer sees the host, as the kernels' does (KernelJit.cpp):
+    // without a target machine its cost models vectorize no loop.
+    static std::unique_ptr<llvm::TargetMachine> host = [] {
+      auto machine =
+          python::HostTarget::get().getMachineBuilder().createTargetMachine();
+      if (!machine) {
+        llvm::consumeError(machine.takeError());
+        return std::unique_ptr<llvm::TargetMachine>();
+      }
+      return std::move(*machine);
+    }();
+    auto transformer = makeOptimizingTransformer(optLevel, 0, host.get());
     ExecutionEngineOptions options;
     options.transformer = transformer;
     options.jitCodeGenOptLevel = optLevel >= 3
@@ -1347,10 +1358,11 @@ private:
   /// results: a global is not to be freed.
   static constexpr uintptr_t kGlobalAllocatedPointer = 0xdeadbeef;
 
-  /// Copies a returned memref into a new array, then frees its allocation
-  /// if the function handed it over: not if it is (a view into) an
-  /// argument's buffer or a global. A view into an allocation has its
-  /// allocated pointer apart from its data; that pointer is freed.
+  /// A returned memref as an array: one the function handed over (not (a
+  /// view into) an argument's buffer or a global) is adopted, no copy, and
+  /// its allocation freed with the array; any other is copied. A view into
+  /// an allocation has its allocated pointer apart from its data; that
+  /// pointer is the one freed.
   static py::array takeResult(const std::vector<int64_t> &d,
                               const ArrayType &type,
                               const std::vector<py::array> &arguments) {
@@ -1370,6 +1382,11 @@ private:
         (!empty && d[1] == 0))
       throw py::value_error("the function returned an invalid " + type.text);
     auto *base = reinterpret_cast<char *>(d[1]) + d[2] * itemsize;
+    if (owned && !empty) {
+      py::capsule allocation(reinterpret_cast<void *>(allocated),
+                             [](void *p) { std::free(p); });
+      return py::array(type.dtype, shape, strides, base, allocation);
+    }
     // A view (base None: pybind11 copies arrays without a base) copied.
     py::array view(type.dtype, shape, strides, empty ? nullptr : base,
                    py::none());

@@ -54,6 +54,22 @@ def test_jit_call_returning_a_tensor():
     np.testing.assert_array_equal(out, data[[3, 0, 1]])
 
 
+def test_jit_adopts_the_allocation_a_function_returns():
+    """A result the function allocated becomes the array's memory (no copy),
+    freed with the array: results stay right after earlier ones are freed,
+    and each call has memory of its own."""
+    jit = JitModule(Module(ROWS))
+    data = np.arange(12, dtype=np.float32).reshape(4, 3)
+    first = jit.call("rows", data, np.array([3, 0]))
+    assert first.base is not None and first.flags.writeable
+    for _ in range(50):
+        out = jit.call("rows", data, np.array([1, 2]))
+        np.testing.assert_array_equal(out, data[[1, 2]])
+        assert not np.shares_memory(out, first)
+        del out
+    np.testing.assert_array_equal(first, data[[3, 0]])
+
+
 def test_jit_check_failure_is_an_index_error():
     jit = JitModule(Module(ROWS))
     with pytest.raises(IndexError, match="index 9 is out of range"):
