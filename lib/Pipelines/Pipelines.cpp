@@ -55,10 +55,21 @@ void mlir::gather::buildGatherToLLVMPipeline(
   // Ranked results wherever the operands allow; then only what stays
   // unranked needs the run-time rank dispatch.
   pm.addPass(createGatherShapeInference());
-  pm.addPass(createConvertGatherToAffine(lowering));
-  // Elementwise arith on tensors (e.g. index arithmetic) goes through linalg.
+  // Elementwise arith and math on tensors go through linalg, where
+  // gather-fuse-elementwise computes those that read gathers in the gathers'
+  // loop.
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
+  if (options.fuseElementwise) {
+    GatherFuseElementwiseOptions fusion;
+    fusion.parallel = options.parallel;
+    fusion.parallelMinBytes = options.parallelMinBytes;
+    pm.addNestedPass<func::FuncOp>(createGatherFuseElementwise(fusion));
+  }
+  pm.addPass(createConvertGatherToAffine(lowering));
 
+  // A tensor.empty whose value ends up stored into a buffer (a fused loop
+  // materialized in a caller's destination) becomes that buffer.
+  pm.addPass(bufferization::createEmptyTensorEliminationPass());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   // Loops may carry gathered tensors (scf.for iter_args).

@@ -215,4 +215,54 @@ def ConvertGatherToLinalg : Pass<"convert-gather-to-linalg"> {
   ];
 }
 
+def GatherFuseElementwise : Pass<"gather-fuse-elementwise",
+                                 "::mlir::func::FuncOp"> {
+  let summary = "Compute elementwise consumers of gathers in the gathers' "
+                "loop, from the table rows themselves";
+  let description = [{
+    An elementwise linalg op on tensors (an elementwise `linalg.generic` or
+    `linalg.map`, or what `convert-elementwise-to-linalg` makes of arith and
+    math ops on tensors, casts included) that reads `gather.gather` results
+    is tiled by one index position with upstream's
+    `scf::tileConsumerAndFuseProducersUsingSCF`, and the gathers that only it
+    reads are fused into that loop through their `TilingInterface`. Each
+    fused gather then reads one index: it becomes the index under the op's
+    mode and a `tensor.extract_slice` of data there (a view), or zeros when
+    the mode gives none; `check`, `clamp` and `wrap` call
+    `gather_mlir_index_error` for an index that is an error, and nothing is
+    read out of bounds in any mode. So the consumer computes each result row
+    from the table row itself: the gathered values are never written to
+    memory in between. Sibling gathers with the same ids (a quantized table's
+    values, scales and zero points) fuse into one loop:
+
+    ```mlir
+    %q = gather.gather %table[%ids] : (tensor<50000x1024xi8>, tensor<16384xi64>) -> tensor<16384x1024xi8>
+    %s = gather.gather %scale[%ids] : (tensor<50000xf32>, tensor<16384xi64>) -> tensor<16384xf32>
+    %r = linalg.generic ... ins(%q, %s) ... { sitofp, mulf }
+    ```
+    becomes one `scf.for` over the 16384 ids whose body reads `%ids[i]`,
+    slices row `%table[id]` and `%scale[id]`, and runs the generic on them.
+
+    With `parallel`, results of at least `parallel-min-bytes` bytes get an
+    `scf.forall` instead (threads through `scf-forall-to-parallel` and
+    OpenMP), except when a fused gather is in `check` mode, whose report
+    names the first bad index in row-major order.
+
+    `gather.gather_elements` and `gather.gather_nd` are not fused (their
+    kernels read elements and tuples from anywhere along the gathered dims).
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::complex::ComplexDialect",
+    "::mlir::func::FuncDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect"
+  ];
+  let options = [
+    Option<"parallel", "parallel", "bool", /*default=*/"false",
+           "Fused loops over large results as scf.forall">,
+    Option<"parallelMinBytes", "parallel-min-bytes", "int64_t",
+           /*default=*/"8 << 20",
+           "With parallel: results smaller than this keep a serial loop">,
+  ];
+}
+
 #endif // GATHER_CONVERSION_PASSES_TD

@@ -67,6 +67,11 @@ struct GatherToLLVMOptions : public PassPipelineOptions<GatherToLLVMOptions> {
       llvm::cl::desc("Highest rank of unranked operands that gets a kernel "
                      "(higher ranks are a run-time error)"),
       llvm::cl::init(4)};
+  PassOptions::Option<bool> fuseElementwise{
+      *this, "fuse-elementwise",
+      llvm::cl::desc("Compute elementwise consumers of gathers in the "
+                     "gathers' loop (gather-fuse-elementwise)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> cInterface{
       *this, "c-interface",
       llvm::cl::desc("Give public functions a C-callable _mlir_ciface_ "
@@ -86,9 +91,11 @@ struct GatherToLLVMOptions : public PassPipelineOptions<GatherToLLVMOptions> {
 ///      gather-warn-constant-indices (a warning per constant index that
 ///      check mode rejects if it runs),
 ///      gather-shape-inference (results as static as the operands allow),
+///      convert-elementwise-to-linalg (elementwise arith on tensors),
+///      gather-fuse-elementwise (option fuse-elementwise: elementwise
+///      consumers computed in the loop of the gathers they read),
 ///      convert-gather-to-affine (the gather ops become loop nests; unranked
 ///      operands are dispatched on their run-time ranks),
-///      convert-elementwise-to-linalg (elementwise arith on tensors),
 ///   2. one-shot-bufferize with function boundaries and identity layouts,
 ///      then the ownership-based buffer deallocation pipeline, and
 ///      convert-linalg-to-loops,

@@ -1,0 +1,35 @@
+//===- GatherFusion.h - Elementwise consumers in the gather's loop -*- C++ -*-===//
+
+#ifndef GATHER_CONVERSION_GATHERFUSION_GATHERFUSION_H
+#define GATHER_CONVERSION_GATHERFUSION_GATHERFUSION_H
+
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir {
+namespace linalg {
+class LinalgOp;
+} // namespace linalg
+namespace gather {
+
+/// How fused loops run.
+struct GatherFusionOptions {
+  /// scf.forall loops (threads, through scf-forall-to-parallel and OpenMP)
+  /// for results of at least `parallelMinBytes` bytes whose gathers are not
+  /// in `check` mode (whose report must name the first bad index).
+  bool parallel;
+  int64_t parallelMinBytes;
+};
+
+/// Tiles the elementwise `consumer` by one index position of the
+/// gather.gather ops it reads, fuses those gathers (when it is their only
+/// user) into the loop, and turns each fused gather into a slice of its
+/// data at the resolved index. Fails, changing nothing, when `consumer` is
+/// not elementwise on tensors or reads no gather.
+LogicalResult fuseElementwiseConsumer(RewriterBase &rewriter,
+                                      linalg::LinalgOp consumer,
+                                      const GatherFusionOptions &options);
+
+} // namespace gather
+} // namespace mlir
+
+#endif // GATHER_CONVERSION_GATHERFUSION_GATHERFUSION_H

@@ -1,0 +1,339 @@
+//===- GatherFusion.cpp - Elementwise consumers in the gather's loop ------===//
+//
+// gather-fuse-elementwise. An elementwise linalg op that reads gathers (what
+// convert-elementwise-to-linalg makes of arith and math on tensors, an
+// elementwise linalg.generic or linalg.map) is tiled by one index position
+// with upstream's scf::tileConsumerAndFuseProducersUsingSCF, which fuses the
+// gathers into that loop through their TilingInterface. A fused gather then
+// reads one index: it becomes the index's resolved position under the mode
+// and a slice of data there (a view), so the consumer computes each result
+// row from the table row itself and the gathered values are never written
+// to memory in between. Sibling gathers with the same ids (values, scales,
+// zero points of a quantized table) fuse into the same loop.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gather/Conversion/GatherFusion/GatherFusion.h"
+
+#include "gather-c/Runtime.h"
+#include "gather/Conversion/GatherToAffine/GatherToAffine.h"
+#include "gather/Conversion/Passes.h"
+#include "gather/Conversion/Utils/IndexArithmetic.h"
+#include "gather/Dialect/Gather/IR/GatherOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Utils/Utils.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/RegionUtils.h"
+
+namespace mlir::gather {
+#define GEN_PASS_DEF_GATHERFUSEELEMENTWISE
+#include "gather/Conversion/Passes.h.inc"
+} // namespace mlir::gather
+
+using namespace mlir;
+using namespace mlir::gather;
+
+/// The gathers fused into `consumer`: gather.gather ops (a row of data per
+/// index) that only `consumer` reads (else fusing would compute them twice).
+/// gather_elements reads each element from its own position along the axis,
+/// and gather_nd's tiles keep their tuples: both are left to their kernels.
+static bool isFusableGather(Operation *op, Operation *consumer) {
+  return isa<GatherOp>(op) &&
+         llvm::all_of(op->getUsers(), [&](Operation *user) {
+           return user == consumer || isa<tensor::ExtractSliceOp>(user);
+         });
+}
+
+/// The consumer loops to tile by one: those that the result dims coming
+/// from the indices of its fusable gather operands run along. Empty when
+/// the consumer reads no such gather (or reads one in a way this does not
+/// handle: a constant in the indexing map).
+static SmallVector<int64_t> indexLoops(linalg::LinalgOp consumer) {
+  SmallVector<int64_t> sizes(consumer.getNumLoops(), 0);
+  bool any = false;
+  for (OpOperand *operand : consumer.getDpsInputOperands()) {
+    auto gather = operand->get().getDefiningOp<GatherOp>();
+    if (!gather || !isFusableGather(gather, consumer))
+      continue;
+    FailureOr<GatherShape> shape = gather.getGatherShape();
+    if (failed(shape) || !shape->ranked)
+      return {};
+    AffineMap map = consumer.getMatchingIndexingMap(operand);
+    for (auto [r, src] : llvm::enumerate(shape->dims)) {
+      if (src.indicesDim < 0)
+        continue;
+      auto loop = dyn_cast<AffineDimExpr>(map.getResult(r));
+      if (!loop)
+        return {};
+      sizes[loop.getPosition()] = 1;
+      any = true;
+    }
+  }
+  return any ? sizes : SmallVector<int64_t>{};
+}
+
+/// The zero of `type` (complex included).
+static Value zeroOf(OpBuilder &b, Location loc, Type type) {
+  if (auto complexType = dyn_cast<ComplexType>(type)) {
+    Attribute z = b.getZeroAttr(complexType.getElementType());
+    return complex::ConstantOp::create(b, loc, complexType,
+                                       b.getArrayAttr({z, z}));
+  }
+  return arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(type)));
+}
+
+/// A fused gather that reads one index, resolved: where it reads data and
+/// whether it reads any (the mode's rules applied, the hook called for an
+/// index that is an error).
+struct OneIndexGather {
+  GatherOp op;
+  /// The resolved position along the axis (an index), meaningful when
+  /// `valid`.
+  Value position;
+  Value valid;
+
+  /// The slice of data the gather gives for a valid index: a view.
+  Value slice(OpBuilder &b, Location loc) {
+    auto dataType = cast<RankedTensorType>(op.getData().getType());
+    int64_t r = dataType.getRank(), a = op.getGatherShape()->axis;
+    SmallVector<OpFoldResult> offsets(r, b.getIndexAttr(0));
+    SmallVector<OpFoldResult> sizes =
+        tensor::getMixedSizes(b, loc, op.getData());
+    SmallVector<OpFoldResult> strides(r, b.getIndexAttr(1));
+    offsets[a] = position;
+    sizes[a] = b.getIndexAttr(1);
+    return tensor::ExtractSliceOp::create(
+        b, loc, cast<RankedTensorType>(op.getType()), op.getData(), offsets,
+        sizes, strides);
+  }
+
+  /// The gather's result whatever the index: the slice, or zeros.
+  Value sliceOrZeros(OpBuilder &b, Location loc) {
+    auto resultType = cast<RankedTensorType>(op.getType());
+    auto ifOp = scf::IfOp::create(
+        b, loc, valid,
+        [&](OpBuilder &then, Location l) {
+          scf::YieldOp::create(then, l, slice(then, l));
+        },
+        [&](OpBuilder &otherwise, Location l) {
+          SmallVector<OpFoldResult> sizes;
+          for (int64_t d = 0; d < resultType.getRank(); ++d)
+            sizes.push_back(
+                resultType.isDynamicDim(d)
+                    ? OpFoldResult(tensor::DimOp::create(otherwise, l,
+                                                         op.getData(), d)
+                                       .getResult())
+                    : otherwise.getIndexAttr(resultType.getDimSize(d)));
+          Value empty = tensor::EmptyOp::create(otherwise, l, sizes,
+                                                resultType.getElementType());
+          Value zero = zeroOf(otherwise, l, resultType.getElementType());
+          Value zeros =
+              linalg::FillOp::create(otherwise, l, zero, empty).getResult(0);
+          if (zeros.getType() != resultType)
+            zeros = tensor::CastOp::create(otherwise, l, resultType, zeros);
+          scf::YieldOp::create(otherwise, l, zeros);
+        });
+    return ifOp.getResult(0);
+  }
+};
+
+/// Resolves a gather of one index at the builder's insertion point: reads
+/// the index, applies the mode, calls the run-time hook for an index that
+/// is an error in `check`, `clamp` or `wrap` mode. Every mode reads only an
+/// index in range (`unchecked` too, so that a broken promise reads zeros
+/// rather than memory out of bounds). Handles indices with one dim past the
+/// batch dims (or none, where the result drops the axis and data's other
+/// dims are its own); fails for others, which keep their kernels.
+static FailureOr<OneIndexGather> resolveOneIndex(RewriterBase &rewriter,
+                                                 GatherOp op) {
+  auto indicesType = dyn_cast<RankedTensorType>(op.getIndices().getType());
+  auto dataType = dyn_cast<RankedTensorType>(op.getData().getType());
+  auto resultType = dyn_cast<RankedTensorType>(op.getType());
+  FailureOr<GatherShape> shape = op.getGatherShape();
+  if (!indicesType || !dataType || !resultType || failed(shape) ||
+      !indicesType.hasStaticShape() || indicesType.getNumElements() != 1)
+    return failure();
+  int64_t q = indicesType.getRank(), b = shape->batchDims, a = shape->axis;
+  if (q - b > 1)
+    return failure();
+
+  Location loc = op.getLoc();
+  GatherMode mode = op.getMode();
+  // The one index, read where the tile's slice of the ids starts.
+  Value ids = op.getIndices();
+  SmallVector<Value> at(q, arith::ConstantIndexOp::create(rewriter, loc, 0));
+  if (auto slice = ids.getDefiningOp<tensor::ExtractSliceOp>();
+      slice && slice.getSourceType().getRank() == q) {
+    ids = slice.getSource();
+    at = getValueOrCreateConstantIndexOp(rewriter, loc,
+                                         slice.getMixedOffsets());
+  }
+  Value raw = tensor::ExtractOp::create(rewriter, loc, ids, at);
+  Type i64 = rewriter.getI64Type();
+  Value id = raw.getType().isIndex()
+                 ? arith::IndexCastOp::create(rewriter, loc, i64, raw)
+                 : raw;
+  if (id.getType() != i64)
+    id = arith::ExtSIOp::create(rewriter, loc, i64, id);
+  Value sizeIndex = tensor::DimOp::create(rewriter, loc, op.getData(), a);
+  Value size = arith::IndexCastOp::create(rewriter, loc, i64, sizeIndex);
+  ResolvedIndex resolved = resolveIndex(rewriter, loc, mode, id, size);
+  // `fill` says itself whether its index was in range.
+  Value valid = resolved.valid
+                    ? resolved.valid
+                    : isIndexInRange(rewriter, loc, resolved.index, size);
+
+  if (mode == GatherMode::check || mode == GatherMode::clamp ||
+      mode == GatherMode::wrap) {
+    declareErrorHook(rewriter, op, kIndexErrorHook);
+    Value invalid = arith::XOrIOp::create(
+        rewriter, loc, valid,
+        arith::ConstantIntOp::create(rewriter, loc, rewriter.getI1Type(), 1));
+    auto report = scf::IfOp::create(rewriter, loc, invalid);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(&report.getThenRegion().front());
+    auto constI64 = [&](int64_t v) -> Value {
+      return arith::ConstantIntOp::create(rewriter, loc, i64, v);
+    };
+    func::CallOp::create(rewriter, loc, kIndexErrorHook, TypeRange{},
+                         ValueRange{constI64(GATHER_MLIR_OP_GATHER),
+                                    constI64(a), id, size});
+  }
+  Value position = arith::IndexCastOp::create(
+      rewriter, loc, rewriter.getIndexType(), resolved.index);
+  return OneIndexGather{op, position, valid};
+}
+
+/// Computes the tiled consumer `tile` from the table rows its fused
+/// one-index gathers read: when every index is valid (the common case) on
+/// the slices themselves, views whose layout the compiler knows, else on
+/// each slice or zeros. The gathers are gone afterwards.
+static void computeFromRows(RewriterBase &rewriter, linalg::LinalgOp tile) {
+  rewriter.setInsertionPoint(tile);
+  SmallVector<std::pair<OpOperand *, OneIndexGather>> rows;
+  for (OpOperand *operand : tile.getDpsInputOperands()) {
+    auto gather = operand->get().getDefiningOp<GatherOp>();
+    if (!gather)
+      continue;
+    FailureOr<OneIndexGather> row = resolveOneIndex(rewriter, gather);
+    if (succeeded(row))
+      rows.emplace_back(operand, *row);
+  }
+  if (rows.empty())
+    return;
+  Location loc = tile.getLoc();
+  Value allValid = rows.front().second.valid;
+  for (auto &[operand, row] : llvm::drop_begin(rows))
+    allValid = arith::AndIOp::create(rewriter, loc, allValid, row.valid);
+  // A copy of the tile reading `inputs` for the gathered operands.
+  auto cloneReading = [&](OpBuilder &b, Location l, bool allRowsValid) {
+    IRMapping map;
+    for (auto &[operand, row] : rows)
+      map.map(operand->get(),
+              allRowsValid ? row.slice(b, l) : row.sliceOrZeros(b, l));
+    Operation *copy = b.clone(*tile.getOperation(), map);
+    scf::YieldOp::create(b, l, copy->getResults());
+  };
+  auto ifOp = scf::IfOp::create(
+      rewriter, loc, allValid,
+      [&](OpBuilder &b, Location l) { cloneReading(b, l, true); },
+      [&](OpBuilder &b, Location l) { cloneReading(b, l, false); });
+  rewriter.replaceOp(tile, ifOp.getResults());
+  for (auto &[operand, row] : rows)
+    if (row.op->use_empty())
+      rewriter.eraseOp(row.op);
+}
+
+LogicalResult mlir::gather::fuseElementwiseConsumer(
+    RewriterBase &rewriter, linalg::LinalgOp consumer,
+    const GatherFusionOptions &options) {
+  if (!consumer.hasPureTensorSemantics() || !linalg::isElementwise(consumer))
+    return failure();
+  // A destination that only gives the shape (convert-elementwise-to-linalg
+  // makes the first operand the destination too) becomes a tensor.empty, so
+  // that a gather there is read only as an input.
+  rewriter.setInsertionPoint(consumer);
+  for (OpOperand &init : consumer.getDpsInitsMutable()) {
+    if (consumer.payloadUsesValueFromOperand(&init) ||
+        !init.get().getDefiningOp<GatherOp>())
+      continue;
+    auto type = cast<RankedTensorType>(init.get().getType());
+    Value empty = tensor::EmptyOp::create(
+        rewriter, consumer.getLoc(),
+        tensor::getMixedSizes(rewriter, consumer.getLoc(), init.get()),
+        type.getElementType());
+    rewriter.modifyOpInPlace(consumer, [&] { init.set(empty); });
+  }
+  SmallVector<int64_t> tileSizes = indexLoops(consumer);
+  if (tileSizes.empty())
+    return failure();
+
+  scf::SCFTileAndFuseOptions fuseOptions;
+  fuseOptions.tilingOptions.setTileSizes(
+      getAsIndexOpFoldResult(rewriter.getContext(), tileSizes));
+  // Threads for results worth them; serial loops keep check mode's report
+  // the first bad index in row-major order.
+  bool checks = llvm::any_of(consumer->getOperands(), [](Value v) {
+    auto gather = v.getDefiningOp<GatherOp>();
+    return gather && gather.getMode() == GatherMode::check;
+  });
+  auto resultType = cast<ShapedType>(consumer->getResult(0).getType());
+  if (options.parallel && !checks && resultType.hasStaticShape() &&
+      resultType.getNumElements() *
+              std::max<int64_t>(1, resultType.getElementTypeBitWidth() / 8) >=
+          options.parallelMinBytes)
+    fuseOptions.tilingOptions.setLoopType(
+        scf::SCFTilingOptions::LoopType::ForallOp);
+  // Fuse the gathers that only this consumer reads; nothing else.
+  fuseOptions.setFusionControlFn(
+      [&](tensor::ExtractSliceOp, OpResult producer,
+          bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+        if (!isFusableGather(producer.getOwner(), consumer))
+          return std::nullopt;
+        return scf::SCFTileAndFuseOptions::ControlFnResult{};
+      });
+
+  rewriter.setInsertionPoint(consumer);
+  FailureOr<scf::SCFTileAndFuseResult> fused =
+      scf::tileConsumerAndFuseProducersUsingSCF(
+          rewriter, cast<TilingInterface>(consumer.getOperation()),
+          fuseOptions);
+  if (failed(fused))
+    return failure();
+  for (OpResult result : consumer->getResults())
+    rewriter.replaceAllUsesWith(result, fused->replacements.lookup(result));
+  // The first of tiledAndFusedOps is the tiled consumer.
+  computeFromRows(rewriter,
+                  cast<linalg::LinalgOp>(fused->tiledAndFusedOps.front()));
+  rewriter.eraseOp(consumer);
+  return success();
+}
+
+namespace {
+struct GatherFuseElementwisePass
+    : gather::impl::GatherFuseElementwiseBase<GatherFuseElementwisePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<linalg::LinalgOp> consumers;
+    getOperation()->walk([&](linalg::LinalgOp op) { consumers.push_back(op); });
+    GatherFusionOptions options{parallel, parallelMinBytes};
+    IRRewriter rewriter(&getContext());
+    bool changed = false;
+    for (linalg::LinalgOp consumer : consumers)
+      changed |= succeeded(fuseElementwiseConsumer(rewriter, consumer, options));
+    // The fused gathers, whole, and the slices of them that fusion replaced.
+    if (changed)
+      (void)simplifyRegions(rewriter, getOperation()->getRegions());
+  }
+};
+} // namespace

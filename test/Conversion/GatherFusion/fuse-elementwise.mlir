@@ -1,0 +1,80 @@
+// RUN: gather-opt %s --convert-elementwise-to-linalg --gather-fuse-elementwise --canonicalize --cse --split-input-file | FileCheck %s
+// RUN: gather-opt %s --convert-elementwise-to-linalg --gather-fuse-elementwise="parallel=true parallel-min-bytes=0" --canonicalize --cse --split-input-file | FileCheck %s --check-prefix=THREADS
+
+/// Three sibling gathers with the same ids and their dequantizing consumer:
+/// one loop over the ids; each iteration reads the id once, slices the
+/// table row and the row's zero point and scale (views, no copies) and runs
+/// the consumer on them. No gather is left.
+// CHECK-LABEL: func.func @dequant_siblings
+// CHECK-NOT: gather.gather
+// CHECK: scf.for %[[I:[a-z0-9_]+]] =
+// CHECK:   %[[ID:.*]] = tensor.extract %{{.*}}[%[[I]]] : tensor<16384xi64>
+// CHECK:   scf.if %{{.*}} {
+// CHECK:     func.call @gather_mlir_index_error
+// CHECK:   %[[ROW:.*]] = scf.if %{{.*}} -> (tensor<1x1024xi8>) {
+// CHECK:     tensor.extract_slice %arg0[%{{.*}}, 0] [1, 1024] [1, 1]
+// CHECK:   %[[ZP:.*]] = scf.if %{{.*}} -> (tensor<1xf32>) {
+// CHECK:   %[[SC:.*]] = scf.if %{{.*}} -> (tensor<1xf32>) {
+// CHECK:   linalg.generic {{.*}} ins(%[[ROW]], %[[ZP]], %[[SC]] : tensor<1x1024xi8>, tensor<1xf32>, tensor<1xf32>)
+// CHECK-NOT: gather.gather
+// THREADS-LABEL: func.func @dequant_siblings
+// THREADS-NOT: scf.forall
+// THREADS: scf.for
+func.func @dequant_siblings(%q: tensor<50000x1024xi8>, %zp: tensor<50000xf32>, %scale: tensor<50000xf32>, %ids: tensor<16384xi64>) -> tensor<16384x1024xf32> {
+  %rows = gather.gather %q[%ids] : (tensor<50000x1024xi8>, tensor<16384xi64>) -> tensor<16384x1024xi8>
+  %z = gather.gather %zp[%ids] : (tensor<50000xf32>, tensor<16384xi64>) -> tensor<16384xf32>
+  %s = gather.gather %scale[%ids] : (tensor<50000xf32>, tensor<16384xi64>) -> tensor<16384xf32>
+  %e = tensor.empty() : tensor<16384x1024xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%rows, %z, %s : tensor<16384x1024xi8>, tensor<16384xf32>, tensor<16384xf32>) outs(%e : tensor<16384x1024xf32>) {
+  ^bb0(%x: i8, %zv: f32, %sv: f32, %o: f32):
+    %f = arith.sitofp %x : i8 to f32
+    %d = arith.subf %f, %zv : f32
+    %y = arith.mulf %d, %sv : f32
+    linalg.yield %y : f32
+  } -> tensor<16384x1024xf32>
+  return %r : tensor<16384x1024xf32>
+}
+
+// -----
+
+/// arith on tensors, a fill gather: zeros for an index out of range, no
+/// error hook. With threads (no check mode here): an scf.forall.
+// CHECK-LABEL: func.func @arith_fill
+// CHECK: scf.for
+// CHECK-NOT: func.call
+// CHECK:   scf.if %{{.*}} -> (tensor<1x64xf32>) {
+// CHECK:   } else {
+// CHECK:     linalg.fill
+// CHECK:   linalg.generic
+// CHECK:     arith.mulf
+// THREADS-LABEL: func.func @arith_fill
+// THREADS: scf.forall
+func.func @arith_fill(%t: tensor<1000x64xf32>, %ids: tensor<256xi32>, %w: tensor<256x64xf32>) -> tensor<256x64xf32> {
+  %g = gather.gather %t[%ids] {mode = #gather<mode fill>} : (tensor<1000x64xf32>, tensor<256xi32>) -> tensor<256x64xf32>
+  %r = arith.mulf %g, %w : tensor<256x64xf32>
+  return %r : tensor<256x64xf32>
+}
+
+// -----
+
+/// A gather that another op also reads stays whole (fusing it would compute
+/// it twice), and so does its consumer's loop nest.
+// CHECK-LABEL: func.func @shared_gather_not_fused
+// CHECK: gather.gather
+// CHECK-NOT: scf.for
+func.func @shared_gather_not_fused(%t: tensor<1000x64xf32>, %ids: tensor<256xi32>) -> (tensor<256x64xf32>, tensor<256x64xf32>) {
+  %g = gather.gather %t[%ids] : (tensor<1000x64xf32>, tensor<256xi32>) -> tensor<256x64xf32>
+  %r = arith.addf %g, %g : tensor<256x64xf32>
+  return %r, %g : tensor<256x64xf32>, tensor<256x64xf32>
+}
+
+// -----
+
+/// gather_elements keeps its kernel.
+// CHECK-LABEL: func.func @gather_elements_not_fused
+// CHECK: gather.gather_elements
+func.func @gather_elements_not_fused(%t: tensor<64x64xf32>, %ids: tensor<64x8xi64>) -> tensor<64x8xf32> {
+  %g = gather.gather_elements %t[%ids] {axis = 1 : i64} : (tensor<64x64xf32>, tensor<64x8xi64>) -> tensor<64x8xf32>
+  %r = math.exp %g : tensor<64x8xf32>
+  return %r : tensor<64x8xf32>
+}
