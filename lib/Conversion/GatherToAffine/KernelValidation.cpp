@@ -299,9 +299,18 @@ void KernelEmitter::threadedSlabs(
       slabs, 1,
       [&](Value slab) {
         // The slab's flag lives in an alloca scope: one stack slot per
-        // iteration, released after it.
-        auto scope = memref::AllocaScopeOp::create(b, loc, TypeRange{});
+        // iteration, released after it. Lowering the scope splits the block
+        // around it, so it sits in a region that may have several blocks (an
+        // scf.execute_region kept as it is): when a loop of one slab folds
+        // away, its body lands in whatever holds the loop, an scf.if or an
+        // scf.index_switch case, whose regions must stay one block.
+        auto region =
+            scf::ExecuteRegionOp::create(b, loc, TypeRange{}, /*no_inline=*/true);
         OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(&region.getRegion().emplaceBlock());
+        scf::YieldOp::create(b, loc);
+        b.setInsertionPointToStart(&region.getRegion().front());
+        auto scope = memref::AllocaScopeOp::create(b, loc, TypeRange{});
         b.setInsertionPointToStart(&scope.getBodyRegion().emplaceBlock());
         Value flag = newFlag();
         loopNest(
