@@ -262,7 +262,61 @@ def cases(quick):
                         peers, 8, ids.nbytes))
 
     tiny_calls()
+
+    # A dequantized embedding lookup, (float(q[ids])) * scale[ids]: the gathers
+    # and their consumer fused into one loop (gather-fuse-elementwise, the
+    # default of gather-to-llvm) against the same module unfused, numpy and
+    # torch eager. Each writes into the same preallocated result.
+    def dequantized():  # its own scope: the lambdas bind its names
+        from gather_mlir.compiler import JitModule, Module
+        rows, width, n = 50000 // s, 1024, 16384 // s
+        q = rng.integers(-128, 128, (rows, width), dtype=np.int8)
+        scale = rng.random(rows, dtype=np.float32)
+        ids = rng.integers(0, rows, n)
+        res = np.empty((n, width), np.float32)
+        ir = DEQUANTIZE.format(rows=rows, width=width, n=n)
+        fused = JitModule(Module(ir), pipeline="gather-to-llvm")
+        unfused = JitModule(Module(ir),
+                            pipeline="gather-to-llvm{fuse-elementwise=false}")
+
+        def run(jit):
+            jit.call("dequantize", q, scale, ids, res)
+            return res
+        peers = {"gather_mlir unfused": lambda: run(unfused),
+                 "numpy": lambda: np.multiply(q[ids], scale[ids][:, None],
+                                              out=res)}
+        if torch:
+            tq, ts, ti = (torch.from_numpy(q), torch.from_numpy(scale),
+                          torch.from_numpy(ids))
+            tres = torch.from_numpy(res)
+            peers["torch"] = lambda: torch.mul(tq[ti], ts[ti][:, None],
+                                               out=tres)
+        out.append(Case("dequantized embedding int8 50000x1024, 16384 ids",
+                        lambda: run(fused), peers, res.nbytes + q[ids].nbytes,
+                        ids.nbytes))
+
+    dequantized()
     return out
+
+
+DEQUANTIZE = """
+func.func @dequantize(%q: tensor<{rows}x{width}xi8>, %scale: tensor<{rows}xf32>,
+                      %ids: tensor<{n}xi64>, %out: memref<{n}x{width}xf32>) {{
+  %rows = gather.gather %q[%ids] : (tensor<{rows}x{width}xi8>, tensor<{n}xi64>) -> tensor<{n}x{width}xi8>
+  %s = gather.gather %scale[%ids] : (tensor<{rows}xf32>, tensor<{n}xi64>) -> tensor<{n}xf32>
+  %e = tensor.empty() : tensor<{n}x{width}xf32>
+  %r = linalg.generic {{indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}}
+      ins(%rows, %s : tensor<{n}x{width}xi8>, tensor<{n}xf32>) outs(%e : tensor<{n}x{width}xf32>) {{
+  ^bb0(%x: i8, %sc: f32, %o: f32):
+    %f = arith.sitofp %x : i8 to f32
+    %y = arith.mulf %f, %sc : f32
+    linalg.yield %y : f32
+  }} -> tensor<{n}x{width}xf32>
+  bufferization.materialize_in_destination %r in restrict writable %out
+      : (tensor<{n}x{width}xf32>, memref<{n}x{width}xf32>) -> ()
+  return
+}}
+"""
 
 
 def as_numpy(value):
@@ -364,9 +418,11 @@ def main():
         rows.append(row)
         cell = lambda n: (f"{peer_times[n] * 1e6:8.1f}us" if n in peer_times
                           else f"{'-':>10}")
+        others = "".join(f"  {n} {t * 1e6:.1f}us" for n, t in peer_times.items()
+                         if n not in ("numpy", "torch", "numba"))
         print(f"{case.name:<55} {ours * 1e6:10.1f}us {row['gbs']:6.1f} "
               f"{cell('numpy')} {cell('torch')} {cell('numba')} "
-              f"{row['ratio']:7.2f}x {row['copy']:8.2f}", flush=True)
+              f"{row['ratio']:7.2f}x {row['copy']:8.2f}{others}", flush=True)
 
     first = first_call() if not args.cases or "first" in args.cases else None
     if first:
@@ -392,9 +448,11 @@ def write_results(directory, facts, rows, first, args):
     for r in rows:
         cell = lambda n: (f"{r['peers'][n] * 1e6:.1f} us" if n in r["peers"]
                           else "-")
+        others = "".join(f"; {n} {t * 1e6:.1f} us" for n, t in r["peers"].items()
+                         if n not in ("numpy", "torch", "numba"))
         md.append(f"| {r['case']} | {r['ours'] * 1e6:.1f} us | {r['gbs']:.1f} | "
                   f"{cell('numpy')} | {cell('torch')} | {cell('numba')} | "
-                  f"{r['ratio']:.2f}x | {r['copy']:.2f} |")
+                  f"{r['ratio']:.2f}x | {r['copy']:.2f} |" + others)
     if first:
         (cold, cold_n), (warm, warm_n) = first
         md += ["", f"First call of a new kernel in a new process: cold "
