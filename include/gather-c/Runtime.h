@@ -41,12 +41,20 @@ enum {
 
 /* op name, index, -size, size - 1, data dim, size */
 #define GATHER_MLIR_INDEX_ERROR_FORMAT                                         \
-  "%s: index %" PRId64 " is out of range [%" PRId64 ", %" PRId64              \
-  "] for data dimension %" PRId64 " of size %" PRId64
+  "%s: index %" PRId64 GATHER_MLIR_INDEX_ERROR_RANGE_FORMAT
+/* The same for an unsigned index (a host's uint64 value above INT64_MAX). */
+#define GATHER_MLIR_UNSIGNED_INDEX_ERROR_FORMAT                                \
+  "%s: index %" PRIu64 GATHER_MLIR_INDEX_ERROR_RANGE_FORMAT
+#define GATHER_MLIR_INDEX_ERROR_RANGE_FORMAT                                   \
+  " is out of range [%" PRId64 ", %" PRId64 "] for data dimension %" PRId64   \
+  " of size %" PRId64
 /* op name, index, data dim */
 #define GATHER_MLIR_EMPTY_DIM_ERROR_FORMAT                                     \
-  "%s: index %" PRId64 " selects along data dimension %" PRId64               \
-  ", which is empty (size 0)"
+  "%s: index %" PRId64 GATHER_MLIR_EMPTY_DIM_ERROR_TAIL_FORMAT
+#define GATHER_MLIR_UNSIGNED_EMPTY_DIM_ERROR_FORMAT                            \
+  "%s: index %" PRIu64 GATHER_MLIR_EMPTY_DIM_ERROR_TAIL_FORMAT
+#define GATHER_MLIR_EMPTY_DIM_ERROR_TAIL_FORMAT                                \
+  " selects along data dimension %" PRId64 ", which is empty (size 0)"
 /* Shape rules, the `rule` argument of gather_mlir_shape_error. */
 enum {
   /* data.shape[dim] == indices.shape[dim] (a = data's, b = indices' size) */
@@ -105,6 +113,20 @@ static inline int gatherMlirFormatIndexError(char *buffer, size_t size,
     return snprintf(buffer, size, GATHER_MLIR_EMPTY_DIM_ERROR_FORMAT,
                     gatherMlirOpName(op), index, dataDim);
   return snprintf(buffer, size, GATHER_MLIR_INDEX_ERROR_FORMAT,
+                  gatherMlirOpName(op), index, -dimSize, dimSize - 1, dataDim,
+                  dimSize);
+}
+
+/** The same for an unsigned index value (a host's uint64 indices). */
+static inline int gatherMlirFormatUnsignedIndexError(char *buffer, size_t size,
+                                                     int64_t op,
+                                                     int64_t dataDim,
+                                                     uint64_t index,
+                                                     int64_t dimSize) {
+  if (dimSize == 0)
+    return snprintf(buffer, size, GATHER_MLIR_UNSIGNED_EMPTY_DIM_ERROR_FORMAT,
+                    gatherMlirOpName(op), index, dataDim);
+  return snprintf(buffer, size, GATHER_MLIR_UNSIGNED_INDEX_ERROR_FORMAT,
                   gatherMlirOpName(op), index, -dimSize, dimSize - 1, dataDim,
                   dimSize);
 }

@@ -55,8 +55,6 @@ __all__ = ["gather", "gather_elements", "gather_nd", "compile_count"]
 
 MODES = ("check", "fill", "clamp", "wrap", "unchecked")
 
-_INT64_MAX = np.iinfo(np.int64).max
-
 
 def compile_count():
     """How many kernels this process has compiled: the misses of the
@@ -95,12 +93,6 @@ def _contiguous(array):
     return array.copy(order="C")
 
 
-def _axis_size(data, axis):
-    """The size of `axis` of `data`, 0 if the axis is out of range (the
-    native layer reports that)."""
-    return data.shape[axis] if -data.ndim <= axis < data.ndim else 0
-
-
 def _data(data):
     """An array of ``data`` the kernels can read (the native layer checks
     its dtype). Byte order does not matter to a gather: it moves whole
@@ -108,32 +100,14 @@ def _data(data):
     return _contiguous(np.asarray(data))
 
 
-def _indices(op, indices, mode, sizes):
-    """Signed, native, contiguous indices. `sizes()` gives the sizes of the
-    dimensions the indices select along (broadcastable), for uint64 values
-    that do not fit int64."""
+def _indices(op, indices):
+    """Native, contiguous integer indices; unsigned ones keep their values
+    (the native layer converts them, for every rank)."""
     array = np.asarray(indices)
     if array.dtype.kind not in "iu":
         raise TypeError(f"{op}: indices must have an integer dtype, not "
                         f"{array.dtype}")
-    if array.dtype.kind == "u":
-        if array.dtype.itemsize < 8:
-            array = array.astype(np.dtype(f"i{2 * array.dtype.itemsize}"))
-        else:
-            big = array > _INT64_MAX
-            if big.any():
-                if mode == "check":
-                    raise IndexError(f"{op}: index {array[big].flat[0]} is "
-                                     "out of range (larger than any "
-                                     "dimension)")
-                # Stay in uint64: mixing it with int64 promotes to float64.
-                if mode == "wrap":
-                    s = np.asarray(sizes(), dtype=np.uint64)
-                    wrapped = array % np.maximum(s, np.uint64(1))
-                    array = np.where(big & (s > 0), wrapped, array)
-                array = np.minimum(array, np.uint64(_INT64_MAX))
-            array = array.astype(np.int64)
-    elif not array.dtype.isnative:
+    if not array.dtype.isnative:
         array = array.astype(array.dtype.newbyteorder("="))
     return _contiguous(array)
 
@@ -332,8 +306,7 @@ def gather(data, indices, axis=0, batch_dims=0, mode="check", out=None):
     batch_dims = _attribute("batch_dims", batch_dims)
     data, indices, out, wrap = _from_torch("gather", data, indices, out)
     data = _data(data)
-    indices = _indices("gather", indices, mode,
-                       lambda: _axis_size(data, axis))
+    indices = _indices("gather", indices)
     return wrap(_run("gather", data, indices, axis, batch_dims, mode, out))
 
 
@@ -359,8 +332,7 @@ def gather_elements(data, indices, axis=0, mode="check", out=None):
     data, indices, out, wrap = _from_torch("gather_elements", data, indices,
                                            out)
     data = _data(data)
-    indices = _indices("gather_elements", indices, mode,
-                       lambda: _axis_size(data, axis))
+    indices = _indices("gather_elements", indices)
     return wrap(_run("gather_elements", data, indices, axis, 0, mode, out))
 
 
@@ -384,9 +356,5 @@ def gather_nd(data, indices, batch_dims=0, mode="check", out=None):
     data, indices, out, wrap = _from_torch("gather_nd", data, indices, out)
     data = _data(data)
 
-    def sizes():
-        k = np.ndim(indices) and np.shape(indices)[-1]
-        return data.shape[batch_dims:batch_dims + k]
-
-    indices = _indices("gather_nd", indices, mode, sizes)
+    indices = _indices("gather_nd", indices)
     return wrap(_run("gather_nd", data, indices, 0, batch_dims, mode, out))

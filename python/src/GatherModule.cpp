@@ -650,8 +650,9 @@ private:
 
 /// Throws unless the kernels can read `data` and `indices` in place: data
 /// of the contract's dtypes (bool, integers, floats, complex: plain bits
-/// of 1 to 16 bytes), native signed integer indices (unchecked mode trusts
-/// their values), strides in whole elements.
+/// of 1 to 16 bytes), native integer indices (unsigned ones are converted by
+/// signedIndices; unchecked mode trusts their values), strides in whole
+/// elements.
 void checkOperands(const std::string &op, const py::array &data,
                    const py::array &indices) {
   static constexpr StringLiteral dataChars = "?bhilqBHILQefdFD";
@@ -659,9 +660,9 @@ void checkOperands(const std::string &op, const py::array &data,
     throw py::type_error(op + ": unsupported data dtype " +
                          std::string(py::str(data.dtype())));
   py::dtype index = indices.dtype();
-  if (index.kind() != 'i' || !index.attr("isnative").cast<bool>())
-    throw py::type_error(op + ": indices must be native signed integers, "
-                              "not " +
+  if ((index.kind() != 'i' && index.kind() != 'u') ||
+      !index.attr("isnative").cast<bool>())
+    throw py::type_error(op + ": indices must be native integers, not " +
                          std::string(py::str(index)));
   for (auto [name, a] : {std::pair<const char *, const py::array &>{
                              "data", data},
@@ -760,6 +761,69 @@ py::object resultArray(const char *op, PyArrayObject *data,
   return py::reinterpret_borrow<py::object>(out);
 }
 
+/// Unsigned indices as the signed ones the kernels read, values kept, for
+/// every rank: narrower widths widen. A uint64 value above INT64_MAX, which
+/// no dimension reaches, becomes what the mode makes of it: `check` raises
+/// the IndexError of the first index out of range in row-major order (huge
+/// or not, so the report is the kernels'), naming its unsigned value; along
+/// an empty dimension `clamp` and `wrap` raise too; `wrap` takes the true
+/// modulo, `clamp` and `unchecked` the last position, `fill` a value out of
+/// range.
+py::object signedIndices(OpKind kind, PyArrayObject *indices,
+                         const GatherShape &shape, ShapeView dataShape,
+                         GatherMode mode) {
+  int itemsize = PyArray_ITEMSIZE(indices);
+  if (itemsize < 8) {
+    PyArray_Descr *wider = PyArray_DescrFromType(
+        itemsize == 1 ? NPY_INT16 : itemsize == 2 ? NPY_INT32 : NPY_INT64);
+    PyObject *cast = PyArray_CastToType(indices, wider, 0); // steals `wider`
+    if (!cast)
+      throw py::error_already_set();
+    return py::reinterpret_steal<py::object>(cast);
+  }
+  PyObject *source = PyArray_FromAny(
+      reinterpret_cast<PyObject *>(indices), PyArray_DescrFromType(NPY_UINT64),
+      0, 0, NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED, nullptr);
+  if (!source)
+    throw py::error_already_set();
+  py::object sourceObject = py::reinterpret_steal<py::object>(source);
+  PyObject *result = PyArray_NewLikeArray(
+      reinterpret_cast<PyArrayObject *>(source), NPY_CORDER,
+      PyArray_DescrFromType(NPY_INT64), 0);
+  if (!result)
+    throw py::error_already_set();
+  py::object resultObject = py::reinterpret_steal<py::object>(result);
+  const auto *in = static_cast<const uint64_t *>(
+      PyArray_DATA(reinterpret_cast<PyArrayObject *>(source)));
+  auto *values = static_cast<int64_t *>(
+      PyArray_DATA(reinterpret_cast<PyArrayObject *>(result)));
+  int64_t count = PyArray_SIZE(reinterpret_cast<PyArrayObject *>(source));
+  int64_t tuple = kind == OpKind::ND ? shape.tupleSize : 1;
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t dim = shape.indexedDim(i % tuple);
+    int64_t size = dataShape.getDimSize(dim);
+    uint64_t v = in[i];
+    bool outOfRange = v >= static_cast<uint64_t>(size);
+    if ((mode == GatherMode::check && outOfRange) ||
+        (size == 0 && (mode == GatherMode::clamp || mode == GatherMode::wrap))) {
+      char message[256];
+      gatherMlirFormatUnsignedIndexError(message, sizeof(message),
+                                         static_cast<int64_t>(kind), dim, v,
+                                         size);
+      throw py::index_error(message);
+    }
+    if (v <= static_cast<uint64_t>(INT64_MAX))
+      values[i] = static_cast<int64_t>(v);
+    else if (mode == GatherMode::fill || size == 0)
+      values[i] = INT64_MAX;
+    else if (mode == GatherMode::wrap)
+      values[i] = static_cast<int64_t>(v % static_cast<uint64_t>(size));
+    else
+      values[i] = size - 1;
+  }
+  return resultObject;
+}
+
 /// gather, gather_elements or gather_nd on operands that checkOperands
 /// accepts: the result shape and every ValueError come from the dialect's
 /// shape rules (on the arrays' shapes; no MLIR type is built); fills `out`
@@ -794,6 +858,11 @@ py::object runGather(OpKind kind, PyArrayObject *data, PyArrayObject *indices,
     throw py::value_error(std::string(opName(kind)) + ": " + error);
   SmallVector<int64_t, 8> resultShape(
       shape->getStaticShape(dataShape, indicesShape));
+  py::object converted;
+  if (PyArray_DESCR(indices)->kind == 'u') {
+    converted = signedIndices(kind, indices, *shape, dataShape, mode);
+    indices = reinterpret_cast<PyArrayObject *>(converted.ptr());
+  }
 
   py::object result =
       resultArray(opName(kind), data, indices, resultShape, out);
@@ -853,7 +922,7 @@ py::object runGather(OpKind kind, PyArrayObject *data, PyArrayObject *indices,
 // gather_mlir.gather & co. first call try_gather & co. with their arguments
 // as given. These take the common case, numpy arrays that the kernels read
 // as they are, with one C call and no conversion; anything else (torch
-// tensors, array-likes, unsigned or byte-swapped indices, odd strides,
+// tensors, array-likes, byte-swapped indices, odd strides,
 // attributes that are not plain ints, an unknown mode) returns None, and the
 // package's general path takes over, with its conversions and messages.
 
@@ -937,7 +1006,7 @@ PyObject *tryGather(PyObject *, PyObject *const *args, Py_ssize_t nargs) {
   auto *d = reinterpret_cast<PyArrayObject *>(data);
   auto *i = reinterpret_cast<PyArrayObject *>(indices);
   PyArray_Descr *index = PyArray_DESCR(i);
-  if (!isKernelData(d) || index->kind != 'i' ||
+  if (!isKernelData(d) || (index->kind != 'i' && index->kind != 'u') ||
       !PyArray_ISNBO(index->byteorder) || !hasWholeElementStrides(d) ||
       !hasWholeElementStrides(i))
     Py_RETURN_NONE;

@@ -162,6 +162,68 @@ def test_unsigned_indices_keep_their_values():
         g.gather(data, np.array([2**64 - 1], np.uint64))
 
 
+HUGE = 2**63 + 5  # above INT64_MAX: as a bit pattern it is negative
+
+
+class Subclass(np.ndarray):
+    """An ndarray subclass: the fast path leaves it to the general path."""
+
+
+@pytest.mark.parametrize("shape", [(), (1,), (2, 2)])
+@pytest.mark.parametrize("fast", [True, False])
+def test_unsigned_indices_are_values_for_every_rank(shape, fast):
+    """One path for unsigned indices of every rank (0-d ones were read as
+    negative bit patterns): expected values from Python ints."""
+    data = np.arange(8, dtype=np.int8).reshape(8, 1)
+    ids = np.full(shape, HUGE, np.uint64)
+    # The general path takes array-likes and views the fast path leaves.
+    arg = ids if fast else ids.view(Subclass)
+    full = lambda v: np.full(shape + (1,), v, np.int8)
+    np.testing.assert_array_equal(g.gather(data, arg, mode="clamp"), full(7))
+    np.testing.assert_array_equal(g.gather(data, arg, mode="wrap"),
+                                  full(HUGE % 8))
+    np.testing.assert_array_equal(g.gather(data, arg, mode="fill"), full(0))
+    with pytest.raises(IndexError, match=r"gather.gather: index 9223372036854775813 "
+                       r"is out of range \[-8, 7\] for data dimension 0 of size 8"):
+        g.gather(data, arg)
+
+
+def test_unsigned_indices_along_an_empty_dim():
+    data = np.zeros((5, 0), np.complex64)
+    for mode in ("check", "clamp", "wrap"):
+        with pytest.raises(IndexError, match="index 18446744073709551615 "
+                           "selects along data dimension 1, which is empty"):
+            g.gather(data, np.array(2**64 - 1, np.uint64), axis=1, mode=mode)
+    assert g.gather(data, np.array(2**64 - 1, np.uint64), axis=1,
+                    mode="fill").shape == (5,)
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16, np.uint32, np.uint64])
+def test_unsigned_indices_of_every_width_for_every_op(dtype):
+    top = np.iinfo(dtype).max
+    data = np.arange(300).reshape(3, 100)
+    ids = np.array([[top, 1], [2, top]], dtype)
+    # gather_elements along axis 1: each value against 100.
+    np.testing.assert_array_equal(
+        g.gather_elements(data[:2], ids, axis=1, mode="wrap"),
+        [[data[0, int(top) % 100], data[0, 1]],
+         [data[1, 2], data[1, int(top) % 100]]])
+    # gather_nd: each component against its own dimension (3 and 100).
+    np.testing.assert_array_equal(
+        g.gather_nd(data, ids, mode="clamp"), [data[2, 1], data[2, 99]])
+    with pytest.raises(IndexError, match=f"index {int(top)} is out of range "
+                       r"\[-3, 2\] for data dimension 0 of size 3"):
+        g.gather_nd(data, ids)
+
+
+def test_unsigned_check_reports_the_first_bad_index_in_order():
+    """A huge value after a plain bad one: the plain one is reported, as the
+    kernels report the first in row-major order."""
+    data = np.arange(10)
+    with pytest.raises(IndexError, match="index 12 is out of range"):
+        g.gather(data, np.array([3, 12, 2**64 - 1], np.uint64))
+
+
 # --- Dtypes, layouts, shapes -------------------------------------------------
 
 DATA_DTYPES = [np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8,
