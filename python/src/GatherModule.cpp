@@ -689,7 +689,12 @@ GatherMode parseMode(const std::string &mode) {
 /// their memory from ResultMemory's handler (see ResultMemory.h).
 py::object newArray(PyArrayObject *data, ArrayRef<int64_t> shape) {
   PyArray_Descr *dtype = PyArray_DESCR(data);
+  // numpy 2 moved elsize out of the public struct (PyDataType_ELSIZE).
+#if NPY_ABI_VERSION >= 0x02000000
+  int64_t bytes = PyDataType_ELSIZE(dtype);
+#else
   int64_t bytes = dtype->elsize;
+#endif
   for (int64_t d : shape)
     if (__builtin_mul_overflow(bytes, d, &bytes))
       bytes = INT64_MAX; // numpy reports the size error.

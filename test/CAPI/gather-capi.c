@@ -53,7 +53,7 @@ int main(void) {
   // CHECK: dialect loaded: 1
   printf("dialect loaded: %d\n", !mlirDialectIsNull(dialect));
 
-  /* Parse, verify and print the SEMANTICS.md form. */
+  /* Parse, verify and print the docs/Semantics.md form. */
   MlirModule module =
       mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(kModule));
   MlirOperation op = mlirModuleGetOperation(module);

@@ -1,7 +1,7 @@
 // RUN: gather-opt %s --gather-to-llvm | %run_main | FileCheck %s
 // RUN: gather-opt %s --gather-to-llvm="vectorize=false" | %run_main | FileCheck %s
 
-// Every data type of SEMANTICS.md through the vector path (rows of 37: full
+// Every data type of docs/Semantics.md through the vector path (rows of 37: full
 // vectors and a masked tail for every lane count) and the scalar path, and
 // every index type.
 

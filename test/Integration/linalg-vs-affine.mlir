@@ -4,7 +4,7 @@
 // The same module through both lowerings: the affine kernels of
 // gather-to-llvm, and convert-gather-to-linalg compiled by stock mlir-opt
 // (upstream passes only). Both must print the same known values, computed
-// by a numpy reference of SEMANTICS.md (loops over the result with the
+// by a numpy reference of docs/Semantics.md (loops over the result with the
 // mode's index rule). Every op, every mode; check and unchecked with
 // in-range indices (negative ones included), the others with out-of-range
 // ones. The indices reach the gathers as function arguments so that no

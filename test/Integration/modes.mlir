@@ -4,7 +4,7 @@
 // RUN: gather-opt %s --gather-to-llvm="vectorize=false" | %run_main | FileCheck %s
 
 // Every mode with negative and out-of-range indices, including INT64_MIN and
-// INT64_MAX, for each op. Expected values follow SEMANTICS.md (numpy's
+// INT64_MAX, for each op. Expected values follow docs/Semantics.md (numpy's
 // take(mode="clip"/"wrap") for clamp/wrap).
 
 func.func private @printMemrefI32(tensor<*xi32>)

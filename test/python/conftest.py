@@ -15,3 +15,18 @@ os.environ["GATHER_MLIR_CACHE_DIR"] = _CACHE_DIR
 
 def pytest_unconfigure(config):
     shutil.rmtree(_CACHE_DIR, ignore_errors=True)
+
+
+# GATHER_MLIR_NO_SKIPS=1 (the test script's run in a virtual environment with
+# every test dependency installed): a skipped test fails, so that a missing
+# dependency cannot pass for a tested feature.
+if os.environ.get("GATHER_MLIR_NO_SKIPS") == "1":
+    import pytest
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_makereport(item, call):
+        outcome = yield
+        report = outcome.get_result()
+        if report.skipped:
+            report.outcome = "failed"
+            report.longrepr = f"skipped with GATHER_MLIR_NO_SKIPS=1: {report.longrepr}"

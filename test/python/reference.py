@@ -1,4 +1,4 @@
-"""An independent reference of SEMANTICS.md in plain Python loops, for the
+"""An independent reference of docs/Semantics.md in plain Python loops, for the
 differential tests. It shares no code with gather_mlir."""
 
 import numpy as np

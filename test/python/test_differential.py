@@ -1,5 +1,5 @@
 """Differential tests: gather_mlir against the independent reference of
-SEMANTICS.md (reference.py), numpy and torch, on shapes, dtypes, axes,
+docs/Semantics.md (reference.py), numpy and torch, on shapes, dtypes, axes,
 batch_dims, modes and index values that hypothesis generates (zero-size
 dimensions, negative and out-of-range values, INT64_MIN/MAX)."""
 

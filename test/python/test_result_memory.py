@@ -5,7 +5,10 @@ fits (python/src/ResultMemory.h). The arrays must stay ordinary arrays."""
 import threading
 
 import numpy as np
-from numpy.core.multiarray import get_handler_name
+try:  # numpy 2 (numpy.core is a deprecated alias there)
+    from numpy._core.multiarray import get_handler_name
+except ImportError:  # numpy 1.x
+    from numpy.core.multiarray import get_handler_name
 
 import gather_mlir as g
 from gather_mlir import _native

@@ -2,7 +2,7 @@
 // RUN: gather-opt %s | gather-opt | FileCheck %s
 // RUN: gather-opt %s --mlir-print-op-generic | gather-opt | FileCheck %s
 
-// The textual forms of SEMANTICS.md, printed back with defaults elided.
+// The textual forms of docs/Semantics.md, printed back with defaults elided.
 
 // CHECK-LABEL: func.func @semantics_forms
 func.func @semantics_forms(%data: tensor<2x5xf32>, %idx: tensor<2x3xi32>,

@@ -1,6 +1,6 @@
 //===- IndexArithmetic.h - Index values under the gather modes --*- C++ -*-===//
 //
-// The one home of SEMANTICS.md's index rules in emitted IR: normalization of
+// The one home of docs/Semantics.md's index rules in emitted IR: normalization of
 // negative indices, the range test, and what each mode makes of an index.
 // Both lowerings (affine/vector kernels, linalg.generic bodies) use it, on
 // i64 scalars or vectors of i64.

@@ -1,6 +1,6 @@
 //===- GatherShapes.cpp - Shape rules of the gather ops ---------*- C++ -*-===//
 //
-// Every rule of SEMANTICS.md that the operand shapes decide is checked here,
+// Every rule of docs/Semantics.md that the operand shapes decide is checked here,
 // once, on ShapeViews; the forms taking types check that the operands are
 // tensors and read their shapes. See GatherShapes.h for who uses them.
 //

@@ -1,6 +1,6 @@
 //===- GatherIndexing.h - What index values select --------------*- C++ -*-===//
 //
-// The index semantics of SEMANTICS.md on known values: the warning about constant
+// The index semantics of docs/Semantics.md on known values: the warning about constant
 // indices out of range in check mode, the folders and the canonicalization
 // patterns all use it.
 //
