@@ -2,10 +2,10 @@
 
 #include "gather/InitAll.h"
 
+#include "gather/Conversion/GatherToAffine/BufferizableOpInterfaceImpl.h"
 #include "gather/Conversion/GatherToAffine/GatherToAffine.h"
 #include "gather/Conversion/Passes.h"
 #include "gather/Dialect/Gather/IR/GatherDialect.h"
-#include "gather/Dialect/Gather/Transforms/BufferizableOpInterfaceImpl.h"
 #include "gather/Dialect/Gather/Transforms/Passes.h"
 #include "gather/Dialect/Gather/Transforms/TilingInterfaceImpl.h"
 #include "gather/Pipelines/Pipelines.h"

@@ -47,6 +47,7 @@ void mlir::gather::buildGatherToLLVMPipeline(
   lowering.prefetchDistance = options.prefetchDistance;
   lowering.gatherLoads = options.gatherLoads;
   lowering.validateRows = options.validateRows;
+  lowering.targetCpu = options.targetCpu;
   lowering.maxUnrankedRank = options.maxUnrankedRank;
   // Upstream tensor.gather, which MLIR cannot bufferize, becomes gather ops.
   pm.addPass(createConvertTensorToGather());

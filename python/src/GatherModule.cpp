@@ -20,10 +20,12 @@
 #include "KernelStore.h"
 #include "ResultMemory.h"
 
+#include "gather/Conversion/ErrorHooks/ErrorHooks.h"
 #include "gather-c/Runtime.h"
 #include "gather/Conversion/GatherToAffine/GatherToAffine.h"
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 #include "gather/InitAll.h"
+#include "gather/Conversion/GatherToAffine/GatherLoads.h"
 #include "gather/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -211,13 +213,18 @@ public:
 
   /// Runs a textual pass pipeline on `module`; throws ValueError.
   void runPipeline(ModuleOp module, const std::string &pipeline) {
-    DiagnosticCollector diags(ctx);
     PassManager pm(&ctx, ModuleOp::getOperationName());
     std::string parseErrors;
     llvm::raw_string_ostream os(parseErrors);
     if (failed(parsePassPipeline(pipeline, pm, os)))
       throw py::value_error("invalid pipeline '" + pipeline +
                             "': " + parseErrors);
+    run(pm, module);
+  }
+
+  /// Runs `pm` on `module`; throws ValueError with the diagnostics.
+  void run(PassManager &pm, ModuleOp module) {
+    DiagnosticCollector diags(ctx);
     if (failed(pm.run(module)))
       throw py::value_error(diags.take("the pipeline failed"));
   }
@@ -548,13 +555,9 @@ private:
     if (KernelFn kernel = table.find(key))
       return kernel;
     std::string source = key.source();
-    std::string pipeline = "gather-to-llvm{";
-    if (key.flags & KernelKey::Parallel)
-      pipeline += "parallel=true ";
-    if (key.flags & KernelKey::ValidateRows)
-      pipeline += "validate-rows=true";
-    pipeline += "}";
-    std::string storeKey = storeKeyOf(source, pipeline);
+    GatherToLLVMOptions options;
+    setKernelOptions(key, options);
+    std::string storeKey = storeKeyOf(source, textualPipeline(options));
     KernelFn kernel = nullptr;
     if (dir) {
       StoredKernel entry;
@@ -578,7 +581,7 @@ private:
       }
     }
     if (!kernel) {
-      auto [object, flags] = compile(source, pipeline);
+      auto [object, flags] = compile(source, options);
       ++compiled;
       if (dir && writeStoredKernel(*dir, storeKey, flags, object))
         ++stored;
@@ -606,13 +609,38 @@ private:
            "\npipeline " + pipeline + "\n" + source;
   }
 
-  /// Lowers `source` with `pipeline` and compiles it to an object file.
+  /// The lowering of a kernel: gather-to-llvm for this host (the JIT
+  /// compiles for the machine it runs on, so the host decides how rows read
+  /// data), threads and row validation as the key says.
+  static void setKernelOptions(const KernelKey &key,
+                               GatherToLLVMOptions &options) {
+    options.parallel = (key.flags & KernelKey::Parallel) != 0;
+    options.validateRows = (key.flags & KernelKey::ValidateRows) != 0;
+    options.gatherLoads = getHostGatherLoads();
+    options.targetCpu = HostTarget::get().cpu;
+  }
+
+  /// The pipeline `options` build, as text (part of a stored kernel's key).
+  static std::string textualPipeline(const GatherToLLVMOptions &options) {
+    Compiler &compiler = Compiler::get();
+    std::lock_guard<std::mutex> lock(compiler.mutex());
+    OpPassManager pm(ModuleOp::getOperationName());
+    buildGatherToLLVMPipeline(pm, options);
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    pm.printAsTextualPipeline(os);
+    return text;
+  }
+
+  /// Lowers `source` with gather-to-llvm and compiles it to an object file.
   static std::pair<SmallVector<char, 0>, uint32_t>
-  compile(const std::string &source, const std::string &pipeline) {
+  compile(const std::string &source, const GatherToLLVMOptions &options) {
     Compiler &compiler = Compiler::get();
     std::lock_guard<std::mutex> lock(compiler.mutex());
     OwningOpRef<ModuleOp> module = compiler.parse(source);
-    compiler.runPipeline(*module, pipeline);
+    PassManager pm(&compiler.context(), ModuleOp::getOperationName());
+    buildGatherToLLVMPipeline(pm, options);
+    compiler.run(pm, *module);
     uint32_t flags = usesOpenMP(*module) ? kNeedsOpenMP : 0;
     takeOverErrorHooks(*module);
     DiagnosticCollector diags(compiler.context());

@@ -4,7 +4,7 @@
 #define GATHER_CONVERSION_PASSES_H
 
 #include "gather/Conversion/GatherFusion/GatherFusion.h"
-#include "gather/Conversion/GatherToAffine/GatherToAffine.h"
+#include "gather/Conversion/GatherToAffine/GatherLoads.h"
 #include "gather/Conversion/GatherToLinalg/GatherToLinalg.h"
 #include "gather/Conversion/TensorToGather/TensorToGather.h"
 #include "gather/Dialect/Gather/IR/GatherDialect.h"

@@ -31,7 +31,8 @@ def ConvertGatherToAffine : Pass<"convert-gather-to-affine", "ModuleOp"> {
       gather_elements along the last axis turn a vector of indices into
       in-bounds subscripts at once (`check` and `unchecked` clamp them too,
       which changes no accepted index) and read with `vector.gather` or one
-      scalar load per lane, per `gather-loads`;
+      scalar load per lane, per `gather-loads` (`auto` decides from
+      `target-cpu`, never from the machine that compiles);
     * rows of 256 bytes or more of a result of at least
       `streaming-min-bytes` bytes (tested once at run time when sizes are
       dynamic) are written with non-temporal vector stores that skip the
@@ -95,12 +96,15 @@ def ConvertGatherToAffine : Pass<"convert-gather-to-affine", "ModuleOp"> {
            "How rows along the last axis read data",
            [{::llvm::cl::values(
              clEnumValN(::mlir::gather::GatherLoads::Auto, "auto",
-                        "scalar on AMD Zen and with the Gather Data Sampling "
-                        "microcode mitigation, else vector (the host's)"),
+                        "from target-cpu: scalar on AMD Zen, else vector"),
              clEnumValN(::mlir::gather::GatherLoads::Vector, "vector",
                         "vector.gather"),
              clEnumValN(::mlir::gather::GatherLoads::Scalar, "scalar",
                         "one scalar load per lane"))}]>,
+    Option<"targetCpu", "target-cpu", "std::string", /*default=*/"\"\"",
+           "The CPU the code is for, as LLVM names it (znver4, "
+           "sapphirerapids, ...; empty: a generic one): what "
+           "gather-loads=auto decides from">,
     Option<"validateRows", "validate-rows", "bool", /*default=*/"false",
            "check mode: check each row's indices as it is gathered (the "
            "result may be partly written when an index fails)">,

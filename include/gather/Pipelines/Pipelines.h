@@ -3,33 +3,40 @@
 #ifndef GATHER_PIPELINES_PIPELINES_H
 #define GATHER_PIPELINES_PIPELINES_H
 
-#include "gather/Conversion/GatherToAffine/GatherToAffine.h"
+#include "gather/Conversion/Passes.h"
 #include "mlir/Pass/PassOptions.h"
 
 namespace mlir {
 class OpPassManager;
 namespace gather {
 
+/// The options gather-to-llvm shares with convert-gather-to-affine take
+/// their defaults from it: Passes.td spells each default once.
+inline const ConvertGatherToAffineOptions &loweringDefaults() {
+  static const ConvertGatherToAffineOptions defaults;
+  return defaults;
+}
+
 struct GatherToLLVMOptions : public PassPipelineOptions<GatherToLLVMOptions> {
   PassOptions::Option<bool> vectorize{
       *this, "vectorize",
       llvm::cl::desc("Move contiguous slices with vector operations"),
-      llvm::cl::init(true)};
+      llvm::cl::init(loweringDefaults().vectorize)};
   PassOptions::Option<unsigned> vectorBits{
       *this, "vector-bits",
       llvm::cl::desc("Bits per vector (lanes = vector-bits / element bits)"),
-      llvm::cl::init(256)};
+      llvm::cl::init(loweringDefaults().vectorBits)};
   PassOptions::Option<bool> parallel{
       *this, "parallel",
       llvm::cl::desc("Run the outermost gather loop on OpenMP threads "
                      "(link libomp)"),
-      llvm::cl::init(false)};
+      llvm::cl::init(loweringDefaults().parallel)};
   PassOptions::Option<int64_t> parallelMinBytes{
       *this, "parallel-min-bytes",
       llvm::cl::desc("With parallel: results (and, for check mode's scan, "
                      "index arrays) smaller than this keep a serial loop "
                      "nest"),
-      llvm::cl::init(8 << 20)};
+      llvm::cl::init(loweringDefaults().parallelMinBytes)};
   PassOptions::Option<unsigned> numThreads{
       *this, "num-threads",
       llvm::cl::desc("With parallel: OpenMP threads per parallel loop (0: "
@@ -39,20 +46,19 @@ struct GatherToLLVMOptions : public PassPipelineOptions<GatherToLLVMOptions> {
       *this, "streaming-min-bytes",
       llvm::cl::desc("Results of at least this many bytes write rows of 256 "
                      "bytes or more with non-temporal stores (-1: never)"),
-      llvm::cl::init(40 << 20)};
+      llvm::cl::init(loweringDefaults().streamingMinBytes)};
   PassOptions::Option<int64_t> prefetchDistance{
       *this, "prefetch-distance",
       llvm::cl::desc("Prefetch slices of at most 512 bytes this many index "
                      "positions ahead (0: never)"),
-      llvm::cl::init(0)};
+      llvm::cl::init(loweringDefaults().prefetchDistance)};
   PassOptions::Option<GatherLoads> gatherLoads{
       *this, "gather-loads",
       llvm::cl::desc("How rows along the last axis read data"),
-      llvm::cl::init(GatherLoads::Auto),
+      llvm::cl::init(loweringDefaults().gatherLoads),
       llvm::cl::values(
           clEnumValN(GatherLoads::Auto, "auto",
-                     "scalar on AMD Zen and with the Gather Data Sampling "
-                     "microcode mitigation, else vector (the host's)"),
+                     "from target-cpu: scalar on AMD Zen, else vector"),
           clEnumValN(GatherLoads::Vector, "vector", "vector.gather"),
           clEnumValN(GatherLoads::Scalar, "scalar",
                      "one scalar load per lane"))};
@@ -61,12 +67,17 @@ struct GatherToLLVMOptions : public PassPipelineOptions<GatherToLLVMOptions> {
       llvm::cl::desc("check mode: check each row's indices as it is "
                      "gathered (the result may be partly written when an "
                      "index fails)"),
-      llvm::cl::init(false)};
+      llvm::cl::init(loweringDefaults().validateRows)};
+  PassOptions::Option<std::string> targetCpu{
+      *this, "target-cpu",
+      llvm::cl::desc("The CPU the code is for, as LLVM names it (empty: a "
+                     "generic one): what gather-loads=auto decides from"),
+      llvm::cl::init(loweringDefaults().targetCpu)};
   PassOptions::Option<int64_t> maxUnrankedRank{
       *this, "max-unranked-rank",
       llvm::cl::desc("Highest rank of unranked operands that gets a kernel "
                      "(higher ranks are a run-time error)"),
-      llvm::cl::init(4)};
+      llvm::cl::init(loweringDefaults().maxUnrankedRank)};
   PassOptions::Option<bool> fuseElementwise{
       *this, "fuse-elementwise",
       llvm::cl::desc("Compute elementwise consumers of gathers in the "

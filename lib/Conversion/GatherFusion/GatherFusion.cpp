@@ -13,10 +13,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "gather/Conversion/ErrorHooks/ErrorHooks.h"
 #include "gather/Conversion/GatherFusion/GatherFusion.h"
 
 #include "gather-c/Runtime.h"
-#include "gather/Conversion/GatherToAffine/GatherToAffine.h"
 #include "gather/Conversion/Passes.h"
 #include "gather/Conversion/Utils/IndexArithmetic.h"
 #include "gather/Dialect/Gather/IR/GatherOps.h"

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "gather/Conversion/Passes.h"
+#include "gather/Conversion/GatherToAffine/GatherToAffine.h"
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 
 #include "mlir/Transforms/DialectConversion.h"
@@ -131,7 +131,9 @@ struct ConvertGatherToAffinePass
     options.streamingMinBytes = streamingMinBytes;
     options.prefetchDistance = prefetchDistance;
     options.gatherLoads = gatherLoads;
+    options.targetCpu = targetCpu;
     options.validateRows = validateRows;
+    options.maxUnrankedRank = maxUnrankedRank;
     populateGatherToAffinePatterns(patterns, options);
     // Lower every gather as written: folding belongs to --canonicalize (a
     // constant gather folded here would never reach its kernel).

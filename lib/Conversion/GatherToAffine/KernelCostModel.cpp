@@ -18,8 +18,6 @@
 #include "gather/Conversion/Utils/IndexArithmetic.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/TargetParser/Host.h"
 
 #include <limits>
 
@@ -148,30 +146,13 @@ Value KernelEmitter::rowAddress(ValueRange prefix) {
                                       .getElementType()))));
 }
 
-GatherLoads mlir::gather::getHostGatherLoads() {
-  static const GatherLoads host = [] {
-    if (llvm::sys::getHostCPUName().starts_with("znver"))
-      return GatherLoads::Scalar;
-    // "Mitigation: Microcode" makes every gather instruction slow.
-    auto status = llvm::MemoryBuffer::getFile(
-        "/sys/devices/system/cpu/vulnerabilities/gather_data_sampling",
-        /*IsText=*/true);
-    if (status && (*status)->getBuffer().contains("Microcode"))
-      return GatherLoads::Scalar;
-    return GatherLoads::Vector;
-  }();
-  return host;
-}
-
 // Gathers, on gather_elements 4096x1024 f32 along the last axis, one
 // thread: on an Intel Xeon (AVX-512, not affected by Gather Data Sampling)
 // vector.gather beats scalar loads by 1.2x (i64 indices) to 2.2x (i32); on
 // an AMD EPYC (Zen 4) scalar loads win by 1.4x.
 bool KernelEmitter::useVectorGathers() const {
-  GatherLoads loads = options.gatherLoads == GatherLoads::Auto
-                          ? getHostGatherLoads()
-                          : options.gatherLoads;
-  return loads == GatherLoads::Vector;
+  return resolveGatherLoads(options.gatherLoads, options.targetCpu) ==
+         GatherLoads::Vector;
 }
 
 /// Slices longer than this (eight cache lines) are left to the hardware

@@ -13,6 +13,7 @@
 #ifndef LIB_CONVERSION_GATHERTOAFFINE_KERNELEMITTER_H
 #define LIB_CONVERSION_GATHERTOAFFINE_KERNELEMITTER_H
 
+#include "gather/Conversion/ErrorHooks/ErrorHooks.h"
 #include "gather-c/Runtime.h"
 #include "gather/Conversion/GatherToAffine/GatherToAffine.h"
 #include "gather/Dialect/Gather/IR/GatherOps.h"

@@ -10,19 +10,6 @@ using namespace mlir;
 using namespace mlir::gather;
 using namespace mlir::gather::detail;
 
-void mlir::gather::declareErrorHook(OpBuilder &b, Operation *op,
-                                    StringRef name) {
-  Operation *table = SymbolTable::getNearestSymbolTable(op);
-  if (SymbolTable::lookupSymbolIn(table, name))
-    return;
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&table->getRegion(0).front());
-  unsigned arity = name == kShapeErrorHook ? 5 : 4;
-  auto hook = func::FuncOp::create(
-      b, op->getLoc(), name,
-      b.getFunctionType(SmallVector<Type>(arity, b.getI64Type()), {}));
-  hook.setPrivate();
-}
 
 Value KernelEmitter::validateShapes(const GatherShape &shape) {
   if (mode == GatherMode::unchecked)

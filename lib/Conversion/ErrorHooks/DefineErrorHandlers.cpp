@@ -1,5 +1,4 @@
-//===- ErrorHandlers.cpp - Default definitions of the error hooks -*- C++
-//-*-===//
+//===- DefineErrorHandlers.cpp - Default definitions of the hooks ---------===//
 //
 // gather-define-error-handlers: a lowered module that calls a run-time error
 // hook gets a weak definition of it, in the LLVM dialect, that prints the
@@ -9,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gather-c/Runtime.h"
+#include "gather/Conversion/ErrorHooks/ErrorHooks.h"
 #include "gather/Conversion/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"

@@ -1,14 +1,17 @@
-//===- BufferizableOpInterfaceImpl.cpp - One-Shot Bufferize models
-//---------===//
+//===- BufferizableOpInterfaceImpl.cpp - One-Shot Bufferize models -------===//
 //
 // A gather reads both operands and writes only a new buffer, so it never
 // forces a copy of an operand. Bufferizing it emits its loop nest directly
 // (as upstream's tensor.generate emits its body), through the same
-// emitGatherKernel that convert-gather-to-affine uses.
+// emitGatherKernel that convert-gather-to-affine uses, with that pass's
+// default options: this model lives with the lowering (registered by
+// registerAllGatherDialects), so the dialect's own libraries do not depend
+// on a conversion. gather-to-llvm lowers the ops before bufferizing, with
+// its options.
 //
 //===----------------------------------------------------------------------===//
 
-#include "gather/Dialect/Gather/Transforms/BufferizableOpInterfaceImpl.h"
+#include "gather/Conversion/GatherToAffine/BufferizableOpInterfaceImpl.h"
 
 #include "gather/Conversion/GatherToAffine/GatherToAffine.h"
 #include "gather/Dialect/Gather/IR/GatherOps.h"

@@ -1,0 +1,31 @@
+//===- GatherLoads.cpp - How row gathers read data --------------*- C++ -*-===//
+
+#include "gather/Conversion/GatherToAffine/GatherLoads.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/TargetParser/Host.h"
+
+using namespace mlir::gather;
+
+GatherLoads mlir::gather::resolveGatherLoads(GatherLoads loads,
+                                             llvm::StringRef targetCpu) {
+  if (loads != GatherLoads::Auto)
+    return loads;
+  return targetCpu.starts_with("znver") ? GatherLoads::Scalar
+                                        : GatherLoads::Vector;
+}
+
+GatherLoads mlir::gather::getHostGatherLoads() {
+  static const GatherLoads host = [] {
+    if (llvm::sys::getHostCPUName().starts_with("znver"))
+      return GatherLoads::Scalar;
+    // "Mitigation: Microcode" makes every gather instruction slow.
+    auto status = llvm::MemoryBuffer::getFile(
+        "/sys/devices/system/cpu/vulnerabilities/gather_data_sampling",
+        /*IsText=*/true);
+    if (status && (*status)->getBuffer().contains("Microcode"))
+      return GatherLoads::Scalar;
+    return GatherLoads::Vector;
+  }();
+  return host;
+}
