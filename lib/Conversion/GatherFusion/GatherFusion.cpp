@@ -34,6 +34,8 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/RegionUtils.h"
 
+#include <limits>
+
 namespace mlir::gather {
 #define GEN_PASS_DEF_GATHERFUSEELEMENTWISE
 #include "gather/Conversion/Passes.h.inc"
@@ -79,6 +81,24 @@ static SmallVector<int64_t> indexLoops(linalg::LinalgOp consumer) {
     }
   }
   return any ? sizes : SmallVector<int64_t>{};
+}
+
+/// The size of `type` in bytes, saturated at INT64_MAX; 0 when a dim is
+/// dynamic (a result worth threads must be known to be).
+static int64_t staticBytes(ShapedType type) {
+  if (!type.hasStaticShape())
+    return 0;
+  Type element = type.getElementType();
+  int64_t elementBytes = 1;
+  if (auto complex = dyn_cast<ComplexType>(element))
+    element = complex.getElementType(), elementBytes = 2;
+  if (element.isIntOrFloat())
+    elementBytes *= std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
+  std::optional<int64_t> count = getCheckedNumElements(type.getShape());
+  int64_t bytes;
+  if (!count || llvm::MulOverflow(*count, elementBytes, bytes))
+    return std::numeric_limits<int64_t>::max();
+  return bytes;
 }
 
 /// The zero of `type` (complex included).
@@ -276,6 +296,10 @@ LogicalResult mlir::gather::fuseElementwiseConsumer(
   SmallVector<int64_t> tileSizes = indexLoops(consumer);
   if (tileSizes.empty())
     return failure();
+  // An empty result needs no loop (and upstream's tiling of a loop of
+  // static size 0 crashes).
+  if (llvm::is_contained(consumer.getStaticLoopRanges(), 0))
+    return failure();
 
   scf::SCFTileAndFuseOptions fuseOptions;
   fuseOptions.tilingOptions.setTileSizes(
@@ -286,10 +310,8 @@ LogicalResult mlir::gather::fuseElementwiseConsumer(
     auto gather = v.getDefiningOp<GatherOp>();
     return gather && gather.getMode() == GatherMode::check;
   });
-  auto resultType = cast<ShapedType>(consumer->getResult(0).getType());
-  if (options.parallel && !checks && resultType.hasStaticShape() &&
-      resultType.getNumElements() *
-              std::max<int64_t>(1, resultType.getElementTypeBitWidth() / 8) >=
+  if (options.parallel && !checks &&
+      staticBytes(cast<ShapedType>(consumer->getResult(0).getType())) >=
           options.parallelMinBytes)
     fuseOptions.tilingOptions.setLoopType(
         scf::SCFTilingOptions::LoopType::ForallOp);

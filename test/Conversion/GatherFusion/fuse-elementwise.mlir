@@ -78,3 +78,30 @@ func.func @gather_elements_not_fused(%t: tensor<64x64xf32>, %ids: tensor<64x8xi6
   %r = math.exp %g : tensor<64x8xf32>
   return %r : tensor<64x8xf32>
 }
+
+// -----
+
+/// An empty result: nothing to fuse (tiling a loop of static size 0 crashed
+/// upstream's tiling; a gather-fuzz finding).
+// CHECK-LABEL: func.func @empty_rows
+// CHECK: gather.gather
+// CHECK-NOT: scf.for
+func.func @empty_rows(%t: tensor<1000x0xf32>, %ids: tensor<8xi32>, %w: tensor<8x0xf32>) -> tensor<8x0xf32> {
+  %g = gather.gather %t[%ids] {mode = #gather<mode fill>} : (tensor<1000x0xf32>, tensor<8xi32>) -> tensor<8x0xf32>
+  %r = arith.mulf %g, %w : tensor<8x0xf32>
+  return %r : tensor<8x0xf32>
+}
+
+// -----
+
+/// A result whose byte size overflows int64 is worth threads (its size
+/// saturates; computing it overflowed: a gather-fuzz finding).
+// CHECK-LABEL: func.func @huge_result
+// CHECK: scf.for
+// THREADS-LABEL: func.func @huge_result
+// THREADS: scf.forall
+func.func @huge_result(%t: tensor<1000x4xf32>, %ids: tensor<4611686018427387904xi32>, %w: tensor<4611686018427387904x4xf32>) -> tensor<4611686018427387904x4xf32> {
+  %g = gather.gather %t[%ids] {mode = #gather<mode wrap>} : (tensor<1000x4xf32>, tensor<4611686018427387904xi32>) -> tensor<4611686018427387904x4xf32>
+  %r = arith.mulf %g, %w : tensor<4611686018427387904x4xf32>
+  return %r : tensor<4611686018427387904x4xf32>
+}

@@ -324,3 +324,17 @@ func.func @constant_out_of_range_in_branch_stays(%c: i1, %d: tensor<4xf32>, %e: 
   }
   return %r : tensor<1xf32>
 }
+
+// -----
+
+/// A constant run into data whose static sizes overflow int64 stays a
+/// gather: the view of a slice computes its linear offset, which would
+/// overflow (a gather-fuzz finding: a negative offset in expand-strided-metadata).
+// CHECK-LABEL: func.func @negative_slice_of_data_too_large_to_address
+// CHECK: gather.gather
+// CHECK-NOT: tensor.extract_slice
+func.func @negative_slice_of_data_too_large_to_address(%d: tensor<4294967296x9223372036854775807xf32>) -> tensor<2x9223372036854775807xf32> {
+  %i = arith.constant dense<[-2, -1]> : tensor<2xi64>
+  %0 = gather.gather %d[%i] {mode = #gather<mode wrap>} : (tensor<4294967296x9223372036854775807xf32>, tensor<2xi64>) -> tensor<2x9223372036854775807xf32>
+  return %0 : tensor<2x9223372036854775807xf32>
+}

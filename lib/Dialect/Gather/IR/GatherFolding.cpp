@@ -180,6 +180,13 @@ struct GatherToExtractSlice : OpRewritePattern<GatherOp> {
     // size 0, even one of a 0-size slice.
     if (llvm::is_contained(data.getShape(), 0))
       return rewriter.notifyMatchFailure(op, "data has a 0-size dimension");
+    // A slice's linear offset must fit int64 (the lowering of its view
+    // computes it): data whose static sizes alone overflow stays a gather.
+    SmallVector<int64_t> staticSizes = llvm::map_to_vector(
+        data.getShape(),
+        [](int64_t d) { return ShapedType::isDynamic(d) ? int64_t(1) : d; });
+    if (!getCheckedNumElements(staticSizes))
+      return rewriter.notifyMatchFailure(op, "data's size overflows int64");
     int64_t a = shape->axis, s = data.getDimSize(a);
     std::optional<ConstantIndices> indices =
         ConstantIndices::match(op.getIndices());
