@@ -1,0 +1,292 @@
+"""gather_mlir against the seeds' runtimes and the array libraries, at equal
+threads and at each one's best.
+
+    build/venv/bin/python bench/peers.py [--quick] [--cases SUBSTRING]
+        [--peers numpy,torch,...] [--out DIR]
+
+(build/venv is the test script's environment: numpy 2, torch 2.13, JAX,
+ONNX Runtime, OpenVINO; numba if installed.) The script runs itself once per
+thread count, 1 and every core, in a fresh process each (JAX and OpenMP read
+their thread counts at start-up), and every contestant in that process gets
+that many threads: gather_mlir through OMP_NUM_THREADS, torch through
+torch.set_num_threads, JAX through XLA's intra-op flags, ONNX Runtime and
+OpenVINO through their session options; numpy and the numba loops use one.
+In each process, every contestant's result is compared with gather_mlir's
+before anything is timed, then the contestants are timed in interleaved,
+shuffled rounds (the median of each one's round times). Printed: one table
+per thread count (ratio = best peer / gather_mlir at those threads, above 1
+gather_mlir is faster; copy = np.copyto of the result's bytes / gather_mlir)
+and one at each contestant's best thread count. Written:
+DIR/peers-<date>.md (DIR: bench/results). Nothing is asserted.
+"""
+
+import argparse
+import datetime
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+
+PEERS = ["numpy", "torch", "torch.compile", "jax", "onnxruntime", "openvino",
+         "numba"]
+
+
+def configure_threads(threads):
+    """Before any library is imported: every runtime gets `threads`."""
+    os.environ["OMP_NUM_THREADS"] = str(threads)
+    os.environ["XLA_FLAGS"] = (
+        "--xla_cpu_multi_thread_eigen=" + ("true" if threads > 1 else "false")
+        + f" intra_op_parallelism_threads={threads}")
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+
+
+def specs(np, quick):
+    """The workloads: (name, op, data, indices, attributes)."""
+    rng = np.random.default_rng(0)
+    s = 4 if quick else 1
+    out = []
+    table = rng.standard_normal((50000 // s, 1024), dtype=np.float32)
+    out.append(("embedding 50000x1024 f32, 16384 ids", "gather", table,
+                rng.integers(0, table.shape[0], 16384 // s), {}))
+    llm = rng.standard_normal((32000 // s, 4096)).astype(np.float16)
+    out.append(("LLM embedding 32000x4096 f16, 2048 ids", "gather", llm,
+                rng.integers(0, llm.shape[0], 2048 // s), {}))
+    recsys = rng.standard_normal((1_000_000 // s, 64), dtype=np.float32)
+    out.append(("recsys 1Mx64 f32, 65536 Zipf ids", "gather", recsys,
+                (rng.zipf(1.2, 65536 // s) - 1) % recsys.shape[0], {}))
+    middle = rng.standard_normal((64, 4096 // s, 64), dtype=np.float32)
+    out.append(("middle axis 64x4096x64 f32, 1024 ids", "gather", middle,
+                rng.integers(0, middle.shape[1], 1024), {"axis": 1}))
+    column = rng.standard_normal((512, 4096 // s), dtype=np.float32)
+    out.append(("column gather 512x4096 f32 axis -1, 1024 ids", "gather",
+                column, rng.integers(0, column.shape[1], 1024), {"axis": -1}))
+    elems = rng.standard_normal((4096 // s, 1024), dtype=np.float32)
+    out.append(("gather_elements 4096x1024 f32 axis -1", "gather_elements",
+                elems, rng.integers(0, 1024, elems.shape), {"axis": 1}))
+    topk = rng.standard_normal((64, 128256 // s), dtype=np.float32)
+    out.append(("top-k gather_elements 64x128256 f32, 64x50 ids",
+                "gather_elements", topk,
+                rng.integers(0, topk.shape[1], (64, 50)), {"axis": 1}))
+    nd = rng.standard_normal((512, 512, 32), dtype=np.float32)
+    out.append(("gather_nd 512x512x32 f32, 65536x2 ids", "gather_nd", nd,
+                rng.integers(0, 512, (65536 // s, 2)), {}))
+    out.append(("tiny gather (10 f32, 2 ids)", "gather",
+                np.arange(10, dtype=np.float32), np.array([1, 7]), {}))
+    return out
+
+
+def peer_functions(np, op, data, indices, attrs, wanted, threads):
+    """The peers that implement the workload, as zero-argument functions."""
+    axis = attrs.get("axis", 0) % data.ndim
+    peers = {}
+    if "numpy" in wanted:
+        if op == "gather":
+            peers["numpy"] = lambda: np.take(data, indices, axis=axis)
+        elif op == "gather_elements":
+            peers["numpy"] = lambda: np.take_along_axis(data, indices, axis)
+        else:
+            peers["numpy"] = lambda: data[tuple(indices.T)]
+    torch_fn = None
+    if {"torch", "torch.compile"} & set(wanted):
+        import torch
+        torch.set_num_threads(threads)
+        td, ti = torch.from_numpy(data), torch.from_numpy(indices)
+        if op == "gather":
+            def torch_fn(d, i):
+                return torch.index_select(d, axis, i)
+        elif op == "gather_elements":
+            def torch_fn(d, i):
+                return torch.gather(d, axis, i)
+        else:
+            def torch_fn(d, i):
+                return d[i[:, 0], i[:, 1]]
+        if "torch" in wanted:
+            peers["torch"] = lambda: torch_fn(td, ti)
+        if "torch.compile" in wanted:
+            torch_compiled = torch.compile(torch_fn, dynamic=False)
+            peers["torch.compile"] = lambda: torch_compiled(td, ti)
+    if "jax" in wanted and data.dtype != np.float16:
+        import jax
+        import jax.numpy as jnp
+        jd, ji = jnp.asarray(data), jnp.asarray(indices)
+        if op == "gather":
+            jitted = jax.jit(lambda d, i: jnp.take(d, i, axis=axis))
+        elif op == "gather_elements":
+            jitted = jax.jit(lambda d, i: jnp.take_along_axis(d, i, axis))
+        else:
+            jitted = jax.jit(lambda d, i: d[i[:, 0], i[:, 1]])
+        peers["jax"] = lambda: jitted(jd, ji).block_until_ready()
+    onnx_op = {"gather": "Gather", "gather_elements": "GatherElements",
+               "gather_nd": "GatherND"}[op]
+    if "onnxruntime" in wanted and data.dtype == np.float32:
+        import onnxruntime as ort
+        from onnx import TensorProto, helper
+        node_attrs = {} if op == "gather_nd" else {"axis": axis}
+        graph = helper.make_graph(
+            [helper.make_node(onnx_op, ["d", "i"], ["o"], **node_attrs)], "g",
+            [helper.make_tensor_value_info("d", TensorProto.FLOAT, data.shape),
+             helper.make_tensor_value_info("i", TensorProto.INT64,
+                                           indices.shape)],
+            [helper.make_tensor_value_info("o", TensorProto.FLOAT, None)])
+        model = helper.make_model(graph,
+                                  opset_imports=[helper.make_opsetid("", 13)])
+        model.ir_version = 8
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        session = ort.InferenceSession(model.SerializeToString(), options,
+                                       providers=["CPUExecutionProvider"])
+        feeds = {"d": data, "i": indices.astype(np.int64)}
+        peers["onnxruntime"] = lambda: session.run(None, feeds)[0]
+    if "openvino" in wanted and data.dtype == np.float32:
+        import openvino as ov
+        import openvino.opset8 as ops8
+        from openvino import opset6
+        pd = ops8.parameter(data.shape, np.float32)
+        pi = ops8.parameter(indices.shape, np.int64)
+        node = (ops8.gather(pd, pi, np.int64(axis)) if op == "gather" else
+                opset6.gather_elements(pd, pi, axis) if op == "gather_elements"
+                else ops8.gather_nd(pd, pi))
+        ov_model = ov.Core().compile_model(
+            ov.Model([node], [pd, pi]), "CPU",
+            {"INFERENCE_NUM_THREADS": threads, "NUM_STREAMS": 1})
+        request = ov_model.create_infer_request()
+        ids64 = indices.astype(np.int64)
+        peers["openvino"] = lambda: request.infer({0: data, 1: ids64})[0]
+    if "numba" in wanted and op != "gather_nd":
+        try:
+            from numba import njit
+        except ImportError:
+            return peers
+        if op == "gather" and axis == 0 and indices.ndim == 1:
+            @njit(cache=False)
+            def rows(d, ids, o):
+                for r in range(ids.shape[0]):
+                    o[r] = d[ids[r]]
+            shape = (indices.shape[0],) + data.shape[1:]
+            peers["numba"] = lambda: rows(data, indices,
+                                          np.empty(shape, data.dtype)) or None
+    return peers
+
+
+def measure(args):
+    """One process, one thread count: every case, every contestant."""
+    configure_threads(args.threads)
+    import numpy as np
+    import gather_mlir as g
+    wanted = args.peers.split(",")
+    rounds = 5 if args.quick else 15
+    rows = []
+    for name, op, data, indices, attrs in specs(np, args.quick):
+        if args.cases not in name:
+            continue
+        ours = lambda: getattr(g, op)(data, indices, **attrs)
+        expected = np.asarray(ours())
+        contestants = {"gather_mlir": ours}
+        for peer, fn in peer_functions(np, op, data, indices, attrs, wanted,
+                                       args.threads).items():
+            result = fn()
+            if result is not None and not np.array_equal(
+                    np.asarray(result).reshape(expected.shape), expected):
+                raise SystemExit(f"{name}: {peer} disagrees")
+            contestants[peer] = fn
+        copy_src = np.ones(expected.nbytes, np.uint8)
+        copy_dst = np.empty_like(copy_src)
+        contestants["copy"] = lambda: np.copyto(copy_dst, copy_src)
+        for fn in contestants.values():  # warm-up (and compile)
+            fn()
+        times = {c: [] for c in contestants}
+        order = list(contestants)
+        for _ in range(rounds):
+            random.shuffle(order)
+            for c in order:
+                fn = contestants[c]
+                t0 = time.perf_counter()
+                n = 0
+                while True:
+                    fn()
+                    n += 1
+                    elapsed = time.perf_counter() - t0
+                    if elapsed > 0.02:
+                        break
+                times[c].append(elapsed / n)
+        rows.append({"case": name,
+                     "times": {c: statistics.median(t) for c, t in times.items()}})
+        print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
+    json.dump(rows, sys.stdout)
+
+
+def table(title, rows, peers):
+    lines = [f"### {title}", "",
+             "| case | gather_mlir | " + " | ".join(peers) +
+             " | ratio to best peer | copy / gather_mlir |",
+             "|---|---|" + "---|" * len(peers) + "---|---|"]
+    for r in rows:
+        t = r["times"]
+        present = [t[p] for p in peers if p in t]
+        best = min(present) if present else float("nan")
+        cells = [f"{t[p] * 1e6:.1f}" if p in t else "-" for p in peers]
+        lines.append(f"| {r['case']} | {t['gather_mlir'] * 1e6:.1f} | "
+                     + " | ".join(cells)
+                     + f" | {best / t['gather_mlir']:.2f}x | "
+                     f"{t['copy'] / t['gather_mlir']:.2f} |")
+    return "\n".join(lines) + "\n\nTimes in microseconds (medians).\n"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--cases", default="")
+    parser.add_argument("--peers", default=",".join(PEERS))
+    parser.add_argument("--threads", type=int, default=0,
+                        help="(internal) measure in this process with N threads")
+    parser.add_argument("--out", default=os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "results"))
+    args = parser.parse_args()
+    if args.threads:
+        return measure(args)
+
+    counts = sorted({1, os.cpu_count() or 1})
+    runs = {}
+    for n in counts:
+        cmd = [sys.executable, __file__, "--threads", str(n), "--cases",
+               args.cases, "--peers", args.peers] + (["--quick"] if args.quick else [])
+        print(f"== {n} thread(s)", flush=True)
+        done = subprocess.run(cmd, check=True, stdout=subprocess.PIPE, text=True)
+        runs[n] = json.loads(done.stdout)
+    peers = [p for p in args.peers.split(",")]
+    md = [f"# gather_mlir against its peers, {datetime.date.today()}", "",
+          f"`{os.path.basename(sys.executable)} bench/peers.py"
+          + (" --quick" if args.quick else "") + "`", ""]
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(l.split(":", 1)[1].strip() for l in f
+                       if l.startswith("model name"))
+    except (OSError, StopIteration):
+        cpu = "unknown CPU"
+    md += [f"CPU: {cpu}, {os.cpu_count()} cores.", ""]
+    for n in counts:
+        md.append(table(f"{n} thread(s) for every contestant", runs[n], peers))
+    # Each contestant at its best thread count.
+    best_rows = []
+    for i, r in enumerate(runs[counts[0]]):
+        times = {}
+        for c in r["times"]:
+            times[c] = min(runs[n][i]["times"].get(c, float("inf"))
+                           for n in counts)
+        best_rows.append({"case": r["case"], "times": times})
+    md.append(table("every contestant at its best thread count", best_rows,
+                    peers))
+    text = "\n".join(md)
+    print(text)
+    os.makedirs(args.out, exist_ok=True)
+    stem = "peers-" + datetime.date.today().isoformat() + ("-quick" if args.quick else "")
+    with open(os.path.join(args.out, stem + ".md"), "w") as f:
+        f.write(text)
+
+
+if __name__ == "__main__":
+    main()
