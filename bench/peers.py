@@ -75,7 +75,67 @@ def specs(np, quick):
                 rng.integers(0, 512, (65536 // s, 2)), {}))
     out.append(("tiny gather (10 f32, 2 ids)", "gather",
                 np.arange(10, dtype=np.float32), np.array([1, 7]), {}))
+    # float(q[ids]) * scale[ids]: the gathers and their consumer, fused by
+    # gather-to-llvm (unfused: the same module with fuse-elementwise=false).
+    q = rng.integers(-128, 128, (50000 // s, 1024), dtype=np.int8)
+    out.append(("dequantized embedding int8 50000x1024, 16384 ids",
+                "dequantize", q, rng.integers(0, q.shape[0], 16384 // s),
+                {"scale": rng.random(q.shape[0], dtype=np.float32)}))
     return out
+
+
+DEQUANTIZE = """
+func.func @dequantize(%q: tensor<{rows}x{width}xi8>, %scale: tensor<{rows}xf32>,
+                      %ids: tensor<{n}xi64>) -> tensor<{n}x{width}xf32> {{
+  %rows = gather.gather %q[%ids] : (tensor<{rows}x{width}xi8>, tensor<{n}xi64>) -> tensor<{n}x{width}xi8>
+  %s = gather.gather %scale[%ids] : (tensor<{rows}xf32>, tensor<{n}xi64>) -> tensor<{n}xf32>
+  %e = tensor.empty() : tensor<{n}x{width}xf32>
+  %r = linalg.generic {{indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}}
+      ins(%rows, %s : tensor<{n}x{width}xi8>, tensor<{n}xf32>) outs(%e : tensor<{n}x{width}xf32>) {{
+  ^bb0(%x: i8, %sc: f32, %o: f32):
+    %f = arith.sitofp %x : i8 to f32
+    %y = arith.mulf %f, %sc : f32
+    linalg.yield %y : f32
+  }} -> tensor<{n}x{width}xf32>
+  return %r : tensor<{n}x{width}xf32>
+}}
+"""
+
+
+def dequantize_contestants(np, q, ids, scale, wanted, threads):
+    """gather_mlir fused (ours) and unfused, and the peers, each returning a
+    new array."""
+    from gather_mlir.compiler import JitModule, Module
+    ir = DEQUANTIZE.format(rows=q.shape[0], width=q.shape[1], n=ids.shape[0])
+    options = "parallel=true" if threads > 1 else ""
+    fused = JitModule(Module(ir), pipeline=f"gather-to-llvm{{{options}}}")
+    unfused = JitModule(Module(ir), pipeline="gather-to-llvm{" + options +
+                        " fuse-elementwise=false}")
+    ours = lambda: fused.call("dequantize", q, scale, ids)
+    peers = {"gather_mlir unfused": lambda: unfused.call("dequantize", q,
+                                                          scale, ids)}
+    if "numpy" in wanted:
+        peers["numpy"] = lambda: q[ids].astype(np.float32) * scale[ids][:, None]
+    if {"torch", "torch.compile"} & set(wanted):
+        import torch
+        torch.set_num_threads(threads)
+        tq, ts, ti = (torch.from_numpy(q), torch.from_numpy(scale),
+                      torch.from_numpy(ids))
+
+        def torch_fn(q, s, i):
+            return q[i].float() * s[i][:, None]
+        if "torch" in wanted:
+            peers["torch"] = lambda: torch_fn(tq, ts, ti)
+        if "torch.compile" in wanted:
+            torch_compiled = torch.compile(torch_fn, dynamic=False)
+            peers["torch.compile"] = lambda: torch_compiled(tq, ts, ti)
+    if "jax" in wanted:
+        import jax
+        import jax.numpy as jnp
+        jq, js, ji = jnp.asarray(q), jnp.asarray(scale), jnp.asarray(ids)
+        jitted = jax.jit(lambda q, s, i: q[i].astype(jnp.float32) * s[i][:, None])
+        peers["jax"] = lambda: jitted(jq, js, ji).block_until_ready()
+    return ours, peers
 
 
 def peer_functions(np, op, data, indices, attrs, wanted, threads):
@@ -183,11 +243,16 @@ def measure(args):
     for name, op, data, indices, attrs in specs(np, args.quick):
         if args.cases not in name:
             continue
-        ours = lambda: getattr(g, op)(data, indices, **attrs)
+        if op == "dequantize":
+            ours, peers = dequantize_contestants(
+                np, data, indices, attrs["scale"], wanted, args.threads)
+        else:
+            ours = lambda: getattr(g, op)(data, indices, **attrs)
+            peers = peer_functions(np, op, data, indices, attrs, wanted,
+                                   args.threads)
         expected = np.asarray(ours())
         contestants = {"gather_mlir": ours}
-        for peer, fn in peer_functions(np, op, data, indices, attrs, wanted,
-                                       args.threads).items():
+        for peer, fn in peers.items():
             result = fn()
             if result is not None and not np.array_equal(
                     np.asarray(result).reshape(expected.shape), expected):
@@ -257,7 +322,7 @@ def main():
         print(f"== {n} thread(s)", flush=True)
         done = subprocess.run(cmd, check=True, stdout=subprocess.PIPE, text=True)
         runs[n] = json.loads(done.stdout)
-    peers = [p for p in args.peers.split(",")]
+    peers = args.peers.split(",") + ["gather_mlir unfused"]
     md = [f"# gather_mlir against its peers, {datetime.date.today()}", "",
           f"`{os.path.basename(sys.executable)} bench/peers.py"
           + (" --quick" if args.quick else "") + "`", ""]
