@@ -184,11 +184,27 @@ func.func @check_failure() {
   return
 }
 
+// CHECK: [20,   22,   24],
+// CHECK-NEXT: [0,   2,   4]]
+/// A gather on a strided slice (rows 0 and 2, columns 0, 2 and 4 of 10r + c).
+func.func @strided_slice_gather() {
+  %c4 = arith.constant 4 : index
+  %c6 = arith.constant 6 : index
+  %d = call @iota2(%c4, %c6) : (index, index) -> tensor<?x?xf32>
+  %s = tensor.extract_slice %d[0, 0] [2, 3] [2, 2] : tensor<?x?xf32> to tensor<2x3xf32>
+  %i = arith.constant dense<[1, 0]> : tensor<2xi32>
+  %r = gather.gather %s[%i] {mode = #gather<mode clamp>} : (tensor<2x3xf32>, tensor<2xi32>) -> tensor<2x3xf32>
+  %u = tensor.cast %r : tensor<2x3xf32> to tensor<?x?xf32>
+  call @print(%u) : (tensor<?x?xf32>) -> ()
+  return
+}
+
 func.func @main() {
   call @batch_wrap() : () -> ()
   call @elements_clamp() : () -> ()
   call @nd_fill() : () -> ()
   call @fused_gather() : () -> ()
   call @sibling_gathers() : () -> ()
+  call @strided_slice_gather() : () -> ()
   return
 }
