@@ -3,7 +3,7 @@
 // An mlir-opt with the gather dialect, its passes and pipelines, and the
 // upstream dialects, passes and extensions they lower through.
 //
-// Built a second time as test/tools' gather-test-opt, with
+// Built a second time as test/lib's gather-test-opt, with
 // GATHER_TEST_PASSES: that copy, which only lit uses, also has the test
 // passes of test/lib (--test-gather-infer-types); gather-opt has none.
 //

@@ -409,3 +409,11 @@ func.func @gather_nd_generic_three_operands(%d: tensor<2x2xf32>, %i: tensor<2x1x
   %0 = "gather.gather_nd"(%d, %i, %i) : (tensor<2x2xf32>, tensor<2x1xi64>, tensor<2x1xi64>) -> tensor<2x2xf32>
   return
 }
+
+// -----
+
+/// A gather-fuzz finding (UBSan in the verifier): gather_nd's shape rule
+/// tests b + k > r with k = the index tuple length, the last dim of the
+/// indices; k = INT64_MAX overflowed.
+// expected-error @+1 {{index tuples of length 9223372036854775807 after 1 batch dimensions need data of rank >= 1 + 9223372036854775807, but data has rank 4}}
+func.func @nd_b(%d: tensor<9223372036854775807x3x4x8xf32>, %i: tensor<9223372036854775807x5x9223372036854775807xi32>) -> tensor<0xf32> {gather.gather_nd %d[%i] {batch_dims = 1 } : (tensor<9223372036854775807x3x4x8xf32>,tensor<9223372036854775807x5x9223372036854775807xi32>) -> tensor<0x8xf32>}
