@@ -15,6 +15,10 @@ The table, machine facts and a chart of the ratios go to
 DIR/<date>.md and DIR/<date>.png (DIR: bench/results). Nothing is asserted:
 this is a measurement, not a test.
 
+(bench/peers.py compares with numpy 2, torch 2, torch.compile, JAX, ONNX
+Runtime and OpenVINO at equal threads, and times the fused dequantized
+embedding lookup.)
+
 Peers: numpy on one thread; torch with its default thread count; numba
 `@njit` loops (serial, no bounds checks: the `unchecked` equivalent). Peers
 get a mode's equivalent where they have one (np.take's mode="wrap" and
@@ -262,61 +266,7 @@ def cases(quick):
                         peers, 8, ids.nbytes))
 
     tiny_calls()
-
-    # A dequantized embedding lookup, (float(q[ids])) * scale[ids]: the gathers
-    # and their consumer fused into one loop (gather-fuse-elementwise, the
-    # default of gather-to-llvm) against the same module unfused, numpy and
-    # torch eager. Each writes into the same preallocated result.
-    def dequantized():  # its own scope: the lambdas bind its names
-        from gather_mlir.compiler import JitModule, Module
-        rows, width, n = 50000 // s, 1024, 16384 // s
-        q = rng.integers(-128, 128, (rows, width), dtype=np.int8)
-        scale = rng.random(rows, dtype=np.float32)
-        ids = rng.integers(0, rows, n)
-        res = np.empty((n, width), np.float32)
-        ir = DEQUANTIZE.format(rows=rows, width=width, n=n)
-        fused = JitModule(Module(ir), pipeline="gather-to-llvm")
-        unfused = JitModule(Module(ir),
-                            pipeline="gather-to-llvm{fuse-elementwise=false}")
-
-        def run(jit):
-            jit.call("dequantize", q, scale, ids, res)
-            return res
-        peers = {"gather_mlir unfused": lambda: run(unfused),
-                 "numpy": lambda: np.multiply(q[ids], scale[ids][:, None],
-                                              out=res)}
-        if torch:
-            tq, ts, ti = (torch.from_numpy(q), torch.from_numpy(scale),
-                          torch.from_numpy(ids))
-            tres = torch.from_numpy(res)
-            peers["torch"] = lambda: torch.mul(tq[ti], ts[ti][:, None],
-                                               out=tres)
-        out.append(Case("dequantized embedding int8 50000x1024, 16384 ids",
-                        lambda: run(fused), peers, res.nbytes + q[ids].nbytes,
-                        ids.nbytes))
-
-    dequantized()
     return out
-
-
-DEQUANTIZE = """
-func.func @dequantize(%q: tensor<{rows}x{width}xi8>, %scale: tensor<{rows}xf32>,
-                      %ids: tensor<{n}xi64>, %out: memref<{n}x{width}xf32>) {{
-  %rows = gather.gather %q[%ids] : (tensor<{rows}x{width}xi8>, tensor<{n}xi64>) -> tensor<{n}x{width}xi8>
-  %s = gather.gather %scale[%ids] : (tensor<{rows}xf32>, tensor<{n}xi64>) -> tensor<{n}xf32>
-  %e = tensor.empty() : tensor<{n}x{width}xf32>
-  %r = linalg.generic {{indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}}
-      ins(%rows, %s : tensor<{n}x{width}xi8>, tensor<{n}xf32>) outs(%e : tensor<{n}x{width}xf32>) {{
-  ^bb0(%x: i8, %sc: f32, %o: f32):
-    %f = arith.sitofp %x : i8 to f32
-    %y = arith.mulf %f, %sc : f32
-    linalg.yield %y : f32
-  }} -> tensor<{n}x{width}xf32>
-  bufferization.materialize_in_destination %r in restrict writable %out
-      : (tensor<{n}x{width}xf32>, memref<{n}x{width}xf32>) -> ()
-  return
-}}
-"""
 
 
 def as_numpy(value):
