@@ -1,0 +1,264 @@
+//===- Compiler.h - The package's MLIR context and kernel errors -*- C++ -*-===//
+//
+// One MLIRContext with every dialect, pass and translation the package needs,
+// behind one lock; diagnostics collected as mlir-opt prints them; and the
+// record of a kernel's run-time error, raised as a Python exception when the
+// kernel returns.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GATHER_PYTHON_COMPILER_H
+#define GATHER_PYTHON_COMPILER_H
+
+#include "KernelJit.h"
+
+#include "gather-c/Runtime.h"
+#include "gather/Conversion/ErrorHooks/ErrorHooks.h"
+#include "gather/InitAll.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <pybind11/pybind11.h>
+
+#include <mutex>
+#include <string>
+
+namespace mlir::gather::python {
+
+namespace py = pybind11;
+
+/// Kernels that cannot run report through the hooks (which the JIT
+/// resolves to the functions below), and the error is raised when the call
+/// returns: IndexError for an index, ValueError for a shape.
+struct KernelErrorRecord {
+  enum Kind { None, Index, Shape } kind = None;
+  int64_t op = 0, rule = 0, dim = 0, a = 0, b = 0;
+};
+extern thread_local KernelErrorRecord lastKernelError;
+
+/// The hooks as the JIT resolves them: they record the first error of the
+/// calling thread's kernel call.
+extern "C" void recordIndexError(int64_t op, int64_t dim, int64_t index,
+                                 int64_t size);
+
+extern "C" void recordShapeError(int64_t op, int64_t rule, int64_t dim,
+                                 int64_t a, int64_t b);
+
+/// Raises the error the kernel just called reported, if any.
+inline void raiseKernelErrorIfAny() {
+  KernelErrorRecord e = lastKernelError;
+  lastKernelError = {};
+  char message[256];
+  switch (e.kind) {
+  case KernelErrorRecord::None:
+    return;
+  case KernelErrorRecord::Index:
+    gatherMlirFormatIndexError(message, sizeof(message), e.op, e.dim, e.a,
+                               e.b);
+    throw py::index_error(message);
+  case KernelErrorRecord::Shape:
+    gatherMlirFormatShapeError(message, sizeof(message), e.op, e.rule, e.dim,
+                               e.a, e.b);
+    throw py::value_error(message);
+  }
+}
+
+/// Turns the weak default definitions of the error hooks (which print and
+/// exit) back into declarations, so the JIT resolves them to the recorders
+/// above whatever pipeline lowered the module.
+inline void takeOverErrorHooks(ModuleOp module) {
+  for (StringRef name : {kIndexErrorHook, kShapeErrorHook}) {
+    auto hook = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
+    if (!hook || hook.isExternal())
+      continue;
+    hook.getBody().dropAllReferences();
+    hook.getBody().getBlocks().clear();
+    hook.setLinkage(LLVM::Linkage::External);
+  }
+}
+
+/// Appends `d` and its notes as mlir-opt prints them:
+/// `<source>:3:5: error: message` (a location without a file position is
+/// printed as `loc(...)`).
+inline void appendDiagnostic(std::string &text, const Diagnostic &d) {
+  if (!text.empty())
+    text += "\n";
+  llvm::raw_string_ostream os(text);
+  Location loc = d.getLocation();
+  if (auto file = loc->findInstanceOf<FileLineColLoc>())
+    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
+       << file.getColumn() << ": ";
+  else if (!isa<UnknownLoc>(loc))
+    os << loc << ": ";
+  switch (d.getSeverity()) {
+  case DiagnosticSeverity::Error:
+    os << "error: ";
+    break;
+  case DiagnosticSeverity::Warning:
+    os << "warning: ";
+    break;
+  case DiagnosticSeverity::Note:
+    os << "note: ";
+    break;
+  case DiagnosticSeverity::Remark:
+    os << "remark: ";
+    break;
+  }
+  os << d.str();
+  for (const Diagnostic &note : d.getNotes())
+    appendDiagnostic(text, note);
+}
+
+/// Collects the diagnostics emitted while it lives.
+class DiagnosticCollector {
+public:
+  explicit DiagnosticCollector(MLIRContext &context)
+      : handler(&context, [this](Diagnostic &d) {
+          appendDiagnostic(text, d);
+          return success();
+        }) {}
+  std::string take(const char *fallback) {
+    return text.empty() ? fallback : std::move(text);
+  }
+
+private:
+  std::string text;
+  ScopedDiagnosticHandler handler;
+};
+
+/// Whether `module` needs libomp: OpenMP dialect ops (which translate to
+/// `__kmpc_*` calls) or declarations of the runtime's functions.
+inline bool usesOpenMP(ModuleOp module) {
+  WalkResult found = module.walk([](Operation *op) {
+    auto fn = dyn_cast<LLVM::LLVMFuncOp>(op);
+    if (op->getName().getDialectNamespace() == "omp" ||
+        (fn && fn.getName().starts_with("__kmpc_")))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return found.wasInterrupted();
+}
+
+class Compiler {
+public:
+  static Compiler &get() {
+    static Compiler *compiler = new Compiler(); // Lives until exit.
+    return *compiler;
+  }
+
+  MLIRContext &context() { return ctx; }
+  std::mutex &mutex() { return mu; }
+
+  /// Parses and verifies `source`; throws ValueError with the diagnostics.
+  OwningOpRef<ModuleOp> parse(const std::string &source) {
+    DiagnosticCollector diags(ctx);
+    // Locations name the buffer, so messages read `<source>:3:5: error:`.
+    OwningOpRef<ModuleOp> module =
+        parseSourceString<ModuleOp>(source, ParserConfig(&ctx), "<source>");
+    if (!module)
+      throw py::value_error(diags.take("cannot parse the module"));
+    return module;
+  }
+
+  /// Runs a textual pass pipeline on `module`; throws ValueError.
+  void runPipeline(ModuleOp module, const std::string &pipeline) {
+    PassManager pm(&ctx, ModuleOp::getOperationName());
+    std::string parseErrors;
+    llvm::raw_string_ostream os(parseErrors);
+    if (failed(parsePassPipeline(pipeline, pm, os)))
+      throw py::value_error("invalid pipeline '" + pipeline +
+                            "': " + parseErrors);
+    run(pm, module);
+  }
+
+  /// Runs `pm` on `module`; throws ValueError with the diagnostics.
+  void run(PassManager &pm, ModuleOp module) {
+    DiagnosticCollector diags(ctx);
+    if (failed(pm.run(module)))
+      throw py::value_error(diags.take("the pipeline failed"));
+  }
+
+  /// JIT-compiles an LLVM-dialect module; the hooks resolve to the
+  /// recorders above. Modules that use OpenMP (lowered with parallel=true)
+  /// get libomp.
+  std::unique_ptr<ExecutionEngine> jit(ModuleOp module, unsigned optLevel) {
+    DiagnosticCollector diags(ctx);
+    // LLVM's optimizer sees the host, as the kernels' does (KernelJit.cpp):
+    // without a target machine its cost models vectorize no loop.
+    static std::unique_ptr<llvm::TargetMachine> host = [] {
+      auto machine =
+          python::HostTarget::get().getMachineBuilder().createTargetMachine();
+      if (!machine) {
+        llvm::consumeError(machine.takeError());
+        return std::unique_ptr<llvm::TargetMachine>();
+      }
+      return std::move(*machine);
+    }();
+    auto transformer = makeOptimizingTransformer(optLevel, 0, host.get());
+    ExecutionEngineOptions options;
+    options.transformer = transformer;
+    options.jitCodeGenOptLevel = optLevel >= 3
+                                     ? llvm::CodeGenOptLevel::Aggressive
+                                     : llvm::CodeGenOptLevel::Default;
+    SmallVector<StringRef> libs;
+    if (usesOpenMP(module))
+      libs.push_back(GATHER_OPENMP_LIBRARY);
+    options.sharedLibPaths = libs;
+    takeOverErrorHooks(module);
+    auto engine = ExecutionEngine::create(module, options);
+    if (!engine)
+      throw py::value_error("cannot JIT-compile the module: " +
+                            llvm::toString(engine.takeError()) + "\n" +
+                            diags.take(""));
+    (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+      llvm::orc::SymbolMap symbols;
+      symbols[interner(kIndexErrorHook)] = {
+          llvm::orc::ExecutorAddr::fromPtr(&recordIndexError),
+          llvm::JITSymbolFlags::Exported};
+      symbols[interner(kShapeErrorHook)] = {
+          llvm::orc::ExecutorAddr::fromPtr(&recordShapeError),
+          llvm::JITSymbolFlags::Exported};
+      return symbols;
+    });
+    (*engine)->initialize();
+    return std::move(*engine);
+  }
+
+private:
+  Compiler() {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    registerAllPasses();
+    registerAllGatherPasses();
+    DialectRegistry registry;
+    registerAllDialects(registry);
+    registerAllExtensions(registry);
+    registerAllToLLVMIRTranslations(registry);
+    registerAllGatherDialects(registry);
+    ctx.appendDialectRegistry(registry);
+    ctx.loadAllAvailableDialects();
+    ctx.disableMultithreading();
+  }
+
+  MLIRContext ctx;
+  std::mutex mu;
+};
+
+} // namespace mlir::gather::python
+
+#endif // GATHER_PYTHON_COMPILER_H
