@@ -149,26 +149,6 @@ const char *opName(OpKind k) {
   return "gather";
 }
 
-/// `memref<?x?x4xi32>`-style type text.
-/// `strided` gives a memref dynamic strides and offset (for numpy views
-/// that are not C-contiguous; their kernels read them in place).
-std::string shapedTypeText(const char *kind, int64_t rank, int64_t lastStatic,
-                           const std::string &element, bool strided = false) {
-  std::string text = std::string(kind) + "<";
-  for (int64_t i = 0; i < rank; ++i)
-    text += (i == rank - 1 && lastStatic >= 0 ? std::to_string(lastStatic)
-                                              : std::string("?")) +
-            "x";
-  text += element;
-  if (strided && rank > 0) {
-    text += ", strided<[";
-    for (int64_t i = 0; i < rank; ++i)
-      text += i ? ", ?" : "?";
-    text += "], offset: ?>";
-  }
-  return text + ">";
-}
-
 using KernelFn = void (*)(void *, void *, void *);
 
 /// Calls moving less than this keep the GIL: the kernel takes less time
@@ -211,48 +191,85 @@ struct KernelKey {
 
   /// The kernel's function: the gather op in a destination-passing
   /// function `@kernel(data, indices, result)` over memrefs.
-  std::string source() const {
+  /// The kernel as a module: a function of three memrefs (data and indices
+  /// of the key's ranks, in their layouts; the result), which reads the
+  /// first two as tensors, gathers, and materializes the result in the third
+  /// (convert-gather-to-affine computes it there). Data moves as integers of
+  /// its width: a gather only moves bits. The result's rank comes from the
+  /// op's shape rules.
+  OwningOpRef<ModuleOp> build(MLIRContext &ctx) const {
+    OpBuilder b(&ctx);
+    Location loc = b.getUnknownLoc();
+    OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
+    Type element = b.getIntegerType(dataBytes * 8);
+    Type indexElement = b.getIntegerType(indexBytes * 8);
+    SmallVector<int64_t> dataShape(dataRank, ShapedType::kDynamic);
+    SmallVector<int64_t> indexShape(indexRank, ShapedType::kDynamic);
+    if (op == OpKind::ND)
+      indexShape.back() = tupleSize;
+    auto noError = [](const Twine &) { return failure(); };
     GatherMode gatherMode = static_cast<GatherMode>(mode);
-    std::string element = "i" + std::to_string(dataBytes * 8);
-    std::string indexElement = "i" + std::to_string(indexBytes * 8);
-    int64_t tuple = op == OpKind::ND ? tupleSize : -1;
-    int64_t resultRank = 0;
+    ShapeView dataView(dataShape), indexView(indexShape);
+    FailureOr<GatherShape> shape =
+        op == OpKind::Gather
+            ? inferGatherShape(dataView, indexView, axis, batchDims,
+                               gatherMode, noError)
+        : op == OpKind::Elements
+            ? inferGatherElementsShape(dataView, indexView, axis, gatherMode,
+                                       noError)
+            : inferGatherNDShape(dataView, indexView, batchDims, gatherMode,
+                                 noError);
+    if (failed(shape))
+      throw py::value_error("no kernel for this key's ranks and attributes");
+    SmallVector<int64_t> resultShape =
+        shape->getStaticShape(dataView, indexView);
+    auto memrefOf = [&](ArrayRef<int64_t> sizes, Type type, bool strided) {
+      MemRefLayoutAttrInterface layout;
+      if (strided && !sizes.empty())
+        layout = StridedLayoutAttr::get(
+            &ctx, ShapedType::kDynamic,
+            SmallVector<int64_t>(sizes.size(), ShapedType::kDynamic));
+      return MemRefType::get(sizes, type, layout);
+    };
+    MemRefType dm = memrefOf(dataShape, element, flags & StridedData);
+    MemRefType im = memrefOf(indexShape, indexElement, flags & StridedIndices);
+    MemRefType om = memrefOf(resultShape, element, false);
+    b.setInsertionPointToEnd(module->getBody());
+    auto fn = func::FuncOp::create(b, loc, "kernel",
+                                   b.getFunctionType({dm, im, om}, {}));
+    fn->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                b.getUnitAttr());
+    Block *body = fn.addEntryBlock();
+    b.setInsertionPointToStart(body);
+    auto tensorOf = [&](Value memref) {
+      auto type = cast<MemRefType>(memref.getType());
+      return bufferization::ToTensorOp::create(
+          b, loc, RankedTensorType::get(type.getShape(), type.getElementType()),
+          memref, /*restrict=*/true);
+    };
+    Value data = tensorOf(body->getArgument(0));
+    Value indices = tensorOf(body->getArgument(1));
+    Value result;
     switch (op) {
     case OpKind::Gather:
-      resultRank = dataRank - 1 + indexRank - batchDims;
+      result = GatherOp::create(b, loc, data, indices, axis, batchDims,
+                                gatherMode);
       break;
     case OpKind::Elements:
-      resultRank = indexRank;
+      result = GatherElementsOp::create(b, loc, data, indices, axis,
+                                        gatherMode);
       break;
     case OpKind::ND:
-      resultRank = indexRank - 1 + dataRank - batchDims - tupleSize;
+      result = GatherNDOp::create(b, loc, data, indices, batchDims,
+                                  gatherMode);
       break;
     }
-    std::string dm = shapedTypeText("memref", dataRank, -1, element,
-                                    flags & StridedData);
-    std::string im = shapedTypeText("memref", indexRank, tuple, indexElement,
-                                    flags & StridedIndices);
-    std::string om = shapedTypeText("memref", resultRank, -1, element);
-    std::string dt = shapedTypeText("tensor", dataRank, -1, element);
-    std::string it = shapedTypeText("tensor", indexRank, tuple, indexElement);
-    std::string ot = shapedTypeText("tensor", resultRank, -1, element);
-    std::string attrs;
-    if (op != OpKind::ND)
-      attrs += "axis = " + std::to_string(axis) + " : i64, ";
-    if (op != OpKind::Elements)
-      attrs += "batch_dims = " + std::to_string(batchDims) + " : i64, ";
-    attrs += "mode = #gather<mode " + stringifyGatherMode(gatherMode).str() +
-             ">";
-    return "func.func @kernel(%dm: " + dm + ", %im: " + im + ", %om: " + om +
-           ") attributes {llvm.emit_c_interface} {\n"
-           "  %d = bufferization.to_tensor %dm restrict : " +
-           dm + " to " + dt +
-           "\n  %i = bufferization.to_tensor %im restrict : " + im + " to " +
-           it + "\n  %r = gather." + opName(op) + " %d[%i] {" + attrs +
-           "} : (" + dt + ", " + it + ") -> " + ot +
-           "\n  bufferization.materialize_in_destination %r in restrict "
-           "writable %om : (" +
-           ot + ", " + om + ") -> ()\n  return\n}\n";
+    auto sink = bufferization::MaterializeInDestinationOp::create(
+        b, loc, TypeRange{}, result, body->getArgument(2));
+    sink.setRestrict(true);
+    sink.setWritable(true);
+    func::ReturnOp::create(b, loc);
+    return module;
   }
 };
 static_assert(sizeof(KernelKey) == 16, "a key is two words");
@@ -323,7 +340,15 @@ private:
     std::lock_guard<std::mutex> lock(mu);
     if (KernelFn kernel = table.find(key))
       return kernel;
-    std::string source = key.source();
+    OwningOpRef<ModuleOp> module;
+    std::string source;
+    {
+      Compiler &compiler = Compiler::get();
+      std::lock_guard<std::mutex> compilerLock(compiler.mutex());
+      module = key.build(compiler.context());
+      llvm::raw_string_ostream os(source);
+      module->print(os);
+    }
     GatherToLLVMOptions options;
     setKernelOptions(key, options);
     std::string storeKey = storeKeyOf(source, textualPipeline(options));
@@ -350,7 +375,7 @@ private:
       }
     }
     if (!kernel) {
-      auto [object, flags] = compile(source, options);
+      auto [object, flags] = compile(*module, options);
       ++compiled;
       if (dir && writeStoredKernel(*dir, storeKey, flags, object))
         ++stored;
@@ -401,19 +426,18 @@ private:
     return text;
   }
 
-  /// Lowers `source` with gather-to-llvm and compiles it to an object file.
+  /// Lowers `module` with gather-to-llvm and compiles it to an object file.
   static std::pair<SmallVector<char, 0>, uint32_t>
-  compile(const std::string &source, const GatherToLLVMOptions &options) {
+  compile(ModuleOp module, const GatherToLLVMOptions &options) {
     Compiler &compiler = Compiler::get();
     std::lock_guard<std::mutex> lock(compiler.mutex());
-    OwningOpRef<ModuleOp> module = compiler.parse(source);
     PassManager pm(&compiler.context(), ModuleOp::getOperationName());
     buildGatherToLLVMPipeline(pm, options);
-    compiler.run(pm, *module);
-    uint32_t flags = usesOpenMP(*module) ? kNeedsOpenMP : 0;
-    takeOverErrorHooks(*module);
+    compiler.run(pm, module);
+    uint32_t flags = usesOpenMP(module) ? kNeedsOpenMP : 0;
+    takeOverErrorHooks(module);
     DiagnosticCollector diags(compiler.context());
-    llvm::Expected<SmallVector<char, 0>> object = compileToObject(*module);
+    llvm::Expected<SmallVector<char, 0>> object = compileToObject(module);
     if (!object)
       throw py::value_error("cannot compile the kernel: " +
                             llvm::toString(object.takeError()) + "\n" +
