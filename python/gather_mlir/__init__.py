@@ -53,7 +53,8 @@ from ._version import __version__
 
 __all__ = ["gather", "gather_elements", "gather_nd", "compile_count"]
 
-MODES = ("check", "fill", "clamp", "wrap", "unchecked")
+#: The out-of-range modes, as the dialect names them (its GatherMode enum).
+MODES = _native.MODES
 
 
 def compile_count():
@@ -80,6 +81,19 @@ def _mode(mode):
         raise ValueError(f"mode must be one of {', '.join(MODES)}, "
                          f"not {mode!r}")
     return mode
+
+
+def _general(op, data, indices, axis, batch_dims, mode, out):
+    """The path of everything the native fast path leaves (torch tensors,
+    array-likes, byte-swapped indices, odd layouts, attributes that are not
+    plain ints, bad arguments): converts, checks, then the native op."""
+    mode = _mode(mode)
+    axis = _attribute("axis", axis)
+    batch_dims = _attribute("batch_dims", batch_dims)
+    data, indices, out, wrap = _from_torch(op, data, indices, out)
+    data = _data(data)
+    indices = _indices(op, indices)
+    return wrap(_run(op, data, indices, axis, batch_dims, mode, out))
 
 
 def _contiguous(array):
@@ -301,13 +315,7 @@ def gather(data, indices, axis=0, batch_dims=0, mode="check", out=None):
     result = _try_gather(data, indices, axis, batch_dims, mode, out)
     if result is not None:
         return result
-    mode = _mode(mode)
-    axis = _attribute("axis", axis)
-    batch_dims = _attribute("batch_dims", batch_dims)
-    data, indices, out, wrap = _from_torch("gather", data, indices, out)
-    data = _data(data)
-    indices = _indices("gather", indices)
-    return wrap(_run("gather", data, indices, axis, batch_dims, mode, out))
+    return _general("gather", data, indices, axis, batch_dims, mode, out)
 
 
 @_documented("axis")
@@ -327,13 +335,7 @@ def gather_elements(data, indices, axis=0, mode="check", out=None):
     result = _try_gather_elements(data, indices, axis, 0, mode, out)
     if result is not None:
         return result
-    mode = _mode(mode)
-    axis = _attribute("axis", axis)
-    data, indices, out, wrap = _from_torch("gather_elements", data, indices,
-                                           out)
-    data = _data(data)
-    indices = _indices("gather_elements", indices)
-    return wrap(_run("gather_elements", data, indices, axis, 0, mode, out))
+    return _general("gather_elements", data, indices, axis, 0, mode, out)
 
 
 @_documented("batch_dims")
@@ -351,10 +353,4 @@ def gather_nd(data, indices, batch_dims=0, mode="check", out=None):
     result = _try_gather_nd(data, indices, 0, batch_dims, mode, out)
     if result is not None:
         return result
-    mode = _mode(mode)
-    batch_dims = _attribute("batch_dims", batch_dims)
-    data, indices, out, wrap = _from_torch("gather_nd", data, indices, out)
-    data = _data(data)
-
-    indices = _indices("gather_nd", indices)
-    return wrap(_run("gather_nd", data, indices, 0, batch_dims, mode, out))
+    return _general("gather_nd", data, indices, 0, batch_dims, mode, out)

@@ -903,6 +903,11 @@ PYBIND11_MODULE(_native, m) {
          "gather.gather_nd on numpy arrays (`axis` is ignored); see "
          "gather_mlir.gather_nd.");
 
+  py::tuple modes(getMaxEnumValForGatherMode() + 1);
+  for (uint32_t mode = 0; mode <= getMaxEnumValForGatherMode(); ++mode)
+    modes[mode] = stringifyGatherMode(static_cast<GatherMode>(mode)).str();
+  m.attr("MODES") = modes;
+
   static_assert(std::size(internedModes) > getMaxEnumValForGatherMode(),
                 "a mode has no interned name");
   for (uint32_t mode = 0; mode <= getMaxEnumValForGatherMode(); ++mode)
