@@ -26,9 +26,9 @@ before running anything: the count, rank, every static dim and static
 memref stride (``ValueError``) and the dtype, byte order included
 (``TypeError``); dynamic dims take any size. Arrays must be C-contiguous
 (``ValueError``; a copy would lose the function's writes); other array-likes
-are converted. It returns None or one new array: a returned memref is copied,
-and freed only if the function allocated it (never an argument's buffer, a
-view of one, or a global). A ``check`` failure inside raises ``IndexError``;
+are converted. It returns None or one new array: a returned memref that the
+function allocated becomes the array's memory (no copy; freed with the
+array), any other (an argument's buffer, a view of one, a global) is copied. A ``check`` failure inside raises ``IndexError``;
 shapes that break a gather rule at run time raise ``ValueError``.
 """
 
