@@ -4,6 +4,6 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bash "$root/scripts/setup.sh"
 if [[ ! -f "$root/build/build.ninja" ]]; then
-  cmake -G Ninja -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=Release
+  (cd "$root" && cmake --preset default)
 fi
 cmake --build "$root/build"

@@ -34,8 +34,7 @@ build=${GATHER_FUZZ_BUILD:-$root/build-fuzz}
 out=${GATHER_FUZZ_OUT:-$build/fuzz}
 bash "$root/scripts/setup.sh"
 if [[ ! -f "$build/build.ninja" ]]; then
-  cmake -G Ninja -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release \
-    -DGATHER_ENABLE_FUZZER=ON
+  (cd "$root" && cmake --preset fuzz -B "$build")
 fi
 cmake --build "$build" --target gather-fuzz -- ${GATHER_FUZZ_JOBS:+-j "$GATHER_FUZZ_JOBS"}
 
