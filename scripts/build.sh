@@ -3,7 +3,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bash "$root/scripts/setup.sh"
-if [[ ! -f "$root/build/build.ninja" ]]; then
-  (cd "$root" && cmake --preset default)
-fi
+# Configure with the preset every time (a few seconds): a build directory
+# configured before the preset held the compiler and MLIR_DIR gets them too.
+(cd "$root" && cmake --preset default > /dev/null)
 cmake --build "$root/build"
