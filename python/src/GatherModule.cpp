@@ -191,6 +191,18 @@ struct KernelKey {
 
   /// The kernel's function: the gather op in a destination-passing
   /// function `@kernel(data, indices, result)` over memrefs.
+  /// Every field, as text: what a kernel on disk is found by (with the
+  /// build and the host; KernelCache::storeKeyOf).
+  std::string describe() const {
+    return std::string(opName(op)) + " mode " + std::to_string(mode) +
+           " data " + std::to_string(dataBytes) + "B rank " +
+           std::to_string(dataRank) + " indices " + std::to_string(indexBytes) +
+           "B rank " + std::to_string(indexRank) + " axis " +
+           std::to_string(axis) + " batch_dims " + std::to_string(batchDims) +
+           " tuple " + std::to_string(tupleSize) + " flags " +
+           std::to_string(flags);
+  }
+
   /// The kernel as a module: a function of three memrefs (data and indices
   /// of the key's ranks, in their layouts; the result), which reads the
   /// first two as tensors, gathers, and materializes the result in the third
@@ -340,18 +352,9 @@ private:
     std::lock_guard<std::mutex> lock(mu);
     if (KernelFn kernel = table.find(key))
       return kernel;
-    OwningOpRef<ModuleOp> module;
-    std::string source;
-    {
-      Compiler &compiler = Compiler::get();
-      std::lock_guard<std::mutex> compilerLock(compiler.mutex());
-      module = key.build(compiler.context());
-      llvm::raw_string_ostream os(source);
-      module->print(os);
-    }
-    GatherToLLVMOptions options;
-    setKernelOptions(key, options);
-    std::string storeKey = storeKeyOf(source, textualPipeline(options));
+    // No MLIR until a kernel must be compiled: a kernel on disk is found by
+    // its key alone (a warm first call builds no context).
+    std::string storeKey = storeKeyOf(key);
     KernelFn kernel = nullptr;
     if (dir) {
       StoredKernel entry;
@@ -375,7 +378,7 @@ private:
       }
     }
     if (!kernel) {
-      auto [object, flags] = compile(*module, options);
+      auto [object, flags] = compile(key);
       ++compiled;
       if (dir && writeStoredKernel(*dir, storeKey, flags, object))
         ++stored;
@@ -394,13 +397,14 @@ private:
 
   /// The key of a kernel on disk: what made its object (this build, LLVM,
   /// the host CPU, the pipeline) and its source.
-  static std::string storeKeyOf(const std::string &source,
-                                const std::string &pipeline) {
+  static std::string storeKeyOf(const KernelKey &key) {
     const HostTarget &host = HostTarget::get();
     return "gather_mlir kernel\nversion " GATHER_MLIR_VERSION "\n" +
            getBuildIdentity() + "\nllvm " LLVM_VERSION_STRING "\ntriple " +
            host.triple + "\ncpu " + host.cpu + "\nfeatures " + host.features +
-           "\npipeline " + pipeline + "\n" + source;
+           "\ngather-loads " +
+           std::to_string(static_cast<int>(getHostGatherLoads())) +
+           "\nkernel " + key.describe() + "\n";
   }
 
   /// The lowering of a kernel: gather-to-llvm for this host (the JIT
@@ -414,23 +418,16 @@ private:
     options.targetCpu = HostTarget::get().cpu;
   }
 
-  /// The pipeline `options` build, as text (part of a stored kernel's key).
-  static std::string textualPipeline(const GatherToLLVMOptions &options) {
-    Compiler &compiler = Compiler::get();
-    std::lock_guard<std::mutex> lock(compiler.mutex());
-    OpPassManager pm(ModuleOp::getOperationName());
-    buildGatherToLLVMPipeline(pm, options);
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    pm.printAsTextualPipeline(os);
-    return text;
-  }
-
-  /// Lowers `module` with gather-to-llvm and compiles it to an object file.
+  /// Builds the kernel of `key`, lowers it with gather-to-llvm and compiles
+  /// it to an object file.
   static std::pair<SmallVector<char, 0>, uint32_t>
-  compile(ModuleOp module, const GatherToLLVMOptions &options) {
+  compile(const KernelKey &key) {
     Compiler &compiler = Compiler::get();
     std::lock_guard<std::mutex> lock(compiler.mutex());
+    OwningOpRef<ModuleOp> owned = key.build(compiler.context());
+    ModuleOp module = *owned;
+    GatherToLLVMOptions options;
+    setKernelOptions(key, options);
     PassManager pm(&compiler.context(), ModuleOp::getOperationName());
     buildGatherToLLVMPipeline(pm, options);
     compiler.run(pm, module);
