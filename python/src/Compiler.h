@@ -160,6 +160,12 @@ public:
     static Compiler *compiler = new Compiler(); // Lives until exit.
     return *compiler;
   }
+  /// Whether get() has made the compiler (its MLIRContext, every dialect):
+  /// kernels found in the caches never do.
+  static bool &created() {
+    static bool made = false;
+    return made;
+  }
 
   MLIRContext &context() { return ctx; }
   std::mutex &mutex() { return mu; }
@@ -241,6 +247,7 @@ public:
 
 private:
   Compiler() {
+    created() = true;
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
     registerAllPasses();

@@ -933,12 +933,14 @@ PYBIND11_MODULE(_native, m) {
         stats["rejected"] = cache.rejected.load();
         std::optional<std::string> dir = getKernelStoreDir();
         stats["directory"] = dir ? py::object(py::str(*dir)) : py::none();
+        stats["mlir_context"] = Compiler::created();
         return stats;
       },
       "Counts of the kernel cache since the process started: kernels "
       "'compiled', 'loaded' from disk, 'stored' on disk, and disk entries "
-      "'rejected' (corrupt, truncated or foreign; rebuilt); and the "
-      "'directory' kernels are kept in now (None when that is off).");
+      "'rejected' (corrupt, truncated or foreign; rebuilt); the "
+      "'directory' kernels are kept in now (None when that is off); and "
+      "whether the process has made its MLIR context ('mlir_context').");
   m.def(
       "result_memory_stats",
       [] {

@@ -70,9 +70,12 @@ def test_a_new_process_links_kernels_compiled_before(tmp_path):
     assert first["loaded"] == first["rejected"] == 0
     assert first["directory"] == cache
     assert len(entries(cache)) == KERNELS
+    assert first["mlir_context"]
     second = run({"GATHER_MLIR_CACHE_DIR": cache})
     assert second["compile_count"] == second["compiled"] == 0
     assert second["loaded"] == KERNELS and second["stored"] == 0
+    # Kernels on disk are found by their keys: no MLIR context is made.
+    assert not second["mlir_context"]
     check_results(second, first)
     # Nothing is left behind but the entries.
     assert sorted(os.listdir(cache)) == entries(cache)
