@@ -33,9 +33,8 @@ shift
 build=${GATHER_FUZZ_BUILD:-$root/build-fuzz}
 out=${GATHER_FUZZ_OUT:-$build/fuzz}
 bash "$root/scripts/setup.sh"
-if [[ ! -f "$build/build.ninja" ]]; then
-  (cd "$root" && cmake --preset fuzz -B "$build")
-fi
+# Configure with the preset every time (a few seconds), as build.sh does.
+(cd "$root" && cmake --preset fuzz -B "$build" > /dev/null)
 cmake --build "$build" --target gather-fuzz -- ${GATHER_FUZZ_JOBS:+-j "$GATHER_FUZZ_JOBS"}
 
 mkdir -p "$out/corpus" "$out/crashes"
