@@ -73,3 +73,14 @@ func.func @f(%d: tensor<2xf32>, %i: tensor<4294967296x4294967296xi64>) {
   %0 = gather.gather %d[%i] : (tensor<2xf32>, tensor<4294967296x4294967296xi64>) -> tensor<4294967296x4294967296xf32>
   return
 }
+
+// -----
+
+// A fill gather of a table with no rows, read by an elementwise consumer:
+// the fusion leaves it to its kernel (a fused row slice at the folded
+// position 0 of an empty dim did not verify; a gather-fuzz finding).
+func.func @fill_empty_table_fused(%t: tensor<0x4xf32>, %ids: tensor<3xi32>, %w: tensor<3x4xf32>) -> tensor<3x4xf32> {
+  %g = gather.gather %t[%ids] {mode = #gather<mode fill>} : (tensor<0x4xf32>, tensor<3xi32>) -> tensor<3x4xf32>
+  %r = arith.mulf %g, %w : tensor<3x4xf32>
+  return %r : tensor<3x4xf32>
+}

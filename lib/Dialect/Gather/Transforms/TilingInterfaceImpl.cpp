@@ -93,7 +93,7 @@ struct GatherTiling
 
     // The slice of `source` that the tile reads: the tile along the dims
     // `dimOf` maps result dims to, whole along the others.
-    auto slice = [&](Value source, auto dimOf) {
+    auto slice = [&](Value source, auto dimOf) -> TypedValue<RankedTensorType> {
       int64_t rank = cast<RankedTensorType>(source.getType()).getRank();
       SmallVector<OpFoldResult> sliceOffsets(rank, b.getIndexAttr(0));
       SmallVector<OpFoldResult> sliceSizes =
@@ -107,8 +107,17 @@ struct GatherTiling
         sliceSizes[d] = sizeWithin(b, loc, source, d, offsets[r], sizes[r],
                                    domain[r].size);
       }
+      // A source with a static empty dim has no element to slice (and a
+      // slice at offset 0 of a dim of size 0 does not verify): its tile is
+      // an empty tensor of the tile's sizes.
+      auto sourceType = cast<RankedTensorType>(source.getType());
+      if (llvm::is_contained(sourceType.getShape(), 0))
+        return tensor::EmptyOp::create(b, loc, sliceSizes,
+                                       sourceType.getElementType())
+            .getResult();
       return tensor::ExtractSliceOp::create(b, loc, source, sliceOffsets,
-                                            sliceSizes, strides);
+                                            sliceSizes, strides)
+          .getResult();
     };
     auto dataSlice =
         slice(gatherOp.getData(),
@@ -123,10 +132,12 @@ struct GatherTiling
       return failure();
     Type tileType =
         tileShape->getResultType(dataSlice.getType(), indicesSlice.getType());
-    Operation *tiled = mlir::clone(b, op, {tileType},
-                                   {dataSlice.getResult(),
-                                    indicesSlice.getResult()});
-    TilingResult result{{tiled}, {tiled->getResult(0)}, {dataSlice, indicesSlice}};
+    Operation *tiled =
+        mlir::clone(b, op, {tileType}, {dataSlice, indicesSlice});
+    TilingResult result{{tiled},
+                        {tiled->getResult(0)},
+                        {dataSlice.getDefiningOp(),
+                         indicesSlice.getDefiningOp()}};
     // The type the tile's sizes give (static where they are constant), which
     // the insert_slice of the tile into its destination expects.
     SmallVector<int64_t> staticSizes;
