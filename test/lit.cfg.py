@@ -106,9 +106,10 @@ config.substitutions.append(("%mlir_run", mlir_run))
 # complex on tensors) to the LLVM dialect.
 mlir_opt = os.path.join(config.llvm_tools_dir, "mlir-opt")
 config.substitutions.append(("%upstream_to_llvm", mlir_opt + " " + " ".join([
+    "--convert-elementwise-to-linalg",
     "--one-shot-bufferize=\"bufferize-function-boundaries"
     " function-boundary-type-conversion=identity-layout-map\"",
-    "--convert-linalg-to-loops", "--convert-scf-to-cf",
+    "--scf-forall-to-for", "--convert-linalg-to-loops", "--convert-scf-to-cf",
     "--expand-strided-metadata", "--lower-affine",
     "--finalize-memref-to-llvm", "--convert-complex-to-llvm",
     "--convert-arith-to-llvm", "--convert-index-to-llvm",

@@ -33,7 +33,8 @@ extern "C" {
 enum {
   GATHER_MLIR_OP_GATHER = 0,
   GATHER_MLIR_OP_GATHER_ELEMENTS = 1,
-  GATHER_MLIR_OP_GATHER_ND = 2
+  GATHER_MLIR_OP_GATHER_ND = 2,
+  GATHER_MLIR_OP_EMBEDDING_BAG = 3
 };
 
 /* The messages, as printf formats. The default hooks print exactly these
@@ -66,7 +67,17 @@ enum {
   /* unranked operands: ranks a (data), b (indices) within dim (the maximum) */
   GATHER_MLIR_RULE_RANK_LIMIT = 3,
   /* unranked operands: ranks a (data), b (indices) fit the op's rules */
-  GATHER_MLIR_RULE_RANKS = 4
+  GATHER_MLIR_RULE_RANKS = 4,
+  /* embedding bags: include_last_offset needs an offset (a = offsets' size) */
+  GATHER_MLIR_RULE_OFFSETS_COUNT = 5,
+  /* offsets[0] == 0 (a = offsets[0]) */
+  GATHER_MLIR_RULE_OFFSETS_FIRST = 6,
+  /* offsets[dim] >= offsets[dim - 1] (a = offsets[dim], b = offsets[dim-1]) */
+  GATHER_MLIR_RULE_OFFSETS_ORDER = 7,
+  /* offsets[dim] <= the number of ids (a = offsets[dim], b = that number) */
+  GATHER_MLIR_RULE_OFFSETS_END = 8,
+  /* per_sample_weights.shape[dim] == ids.shape[dim] (a = weights', b = ids') */
+  GATHER_MLIR_RULE_SAMPLE_WEIGHTS_DIM = 9
 };
 
 /* op name, dim, a, b */
@@ -90,6 +101,26 @@ enum {
   "%s: data of rank %" PRId64 " and indices of rank %" PRId64                 \
   " do not satisfy the op's rank rules for its attributes"
 
+/* op name, a */
+#define GATHER_MLIR_OFFSETS_COUNT_ERROR_FORMAT                                 \
+  "%s: include_last_offset needs at least one offset, but offsets has %" PRId64 \
+  " entries"
+/* op name, a */
+#define GATHER_MLIR_OFFSETS_FIRST_ERROR_FORMAT                                 \
+  "%s: offsets[0] is %" PRId64 ", but the first bag must start at 0"
+/* op name, dim, a, dim - 1, b */
+#define GATHER_MLIR_OFFSETS_ORDER_ERROR_FORMAT                                 \
+  "%s: offsets[%" PRId64 "] is %" PRId64 ", less than offsets[%" PRId64       \
+  "] = %" PRId64 " (offsets must be non-decreasing)"
+/* op name, dim, a, b */
+#define GATHER_MLIR_OFFSETS_END_ERROR_FORMAT                                   \
+  "%s: offsets[%" PRId64 "] is %" PRId64 ", past the end of the %" PRId64     \
+  " ids"
+/* op name, dim, a, b */
+#define GATHER_MLIR_SAMPLE_WEIGHTS_DIM_ERROR_FORMAT                            \
+  "%s: per_sample_weights dimension %" PRId64 " has size %" PRId64            \
+  ", but ids has %" PRId64
+
 /** The op's name for an `op` code. */
 static inline const char *gatherMlirOpName(int64_t op) {
   switch (op) {
@@ -99,6 +130,8 @@ static inline const char *gatherMlirOpName(int64_t op) {
     return "gather.gather_elements";
   case GATHER_MLIR_OP_GATHER_ND:
     return "gather.gather_nd";
+  case GATHER_MLIR_OP_EMBEDDING_BAG:
+    return "gather.embedding_bag";
   default:
     return "gather op";
   }
@@ -150,6 +183,21 @@ static inline int gatherMlirFormatShapeError(char *buffer, size_t size,
                     b, dim);
   case GATHER_MLIR_RULE_RANKS:
     return snprintf(buffer, size, GATHER_MLIR_RANKS_ERROR_FORMAT, name, a, b);
+  case GATHER_MLIR_RULE_OFFSETS_COUNT:
+    return snprintf(buffer, size, GATHER_MLIR_OFFSETS_COUNT_ERROR_FORMAT, name,
+                    a);
+  case GATHER_MLIR_RULE_OFFSETS_FIRST:
+    return snprintf(buffer, size, GATHER_MLIR_OFFSETS_FIRST_ERROR_FORMAT, name,
+                    a);
+  case GATHER_MLIR_RULE_OFFSETS_ORDER:
+    return snprintf(buffer, size, GATHER_MLIR_OFFSETS_ORDER_ERROR_FORMAT, name,
+                    dim, a, dim - 1, b);
+  case GATHER_MLIR_RULE_OFFSETS_END:
+    return snprintf(buffer, size, GATHER_MLIR_OFFSETS_END_ERROR_FORMAT, name,
+                    dim, a, b);
+  case GATHER_MLIR_RULE_SAMPLE_WEIGHTS_DIM:
+    return snprintf(buffer, size, GATHER_MLIR_SAMPLE_WEIGHTS_DIM_ERROR_FORMAT,
+                    name, dim, a, b);
   default:
     return snprintf(buffer, size, GATHER_MLIR_BATCH_DIM_ERROR_FORMAT, name,
                     dim, a, b);

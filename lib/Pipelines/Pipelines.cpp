@@ -56,6 +56,8 @@ void mlir::gather::buildGatherToLLVMPipeline(
   // Ranked results wherever the operands allow; then only what stays
   // unranked needs the run-time rank dispatch.
   pm.addPass(createGatherShapeInference());
+  // Embedding bags: loops over bags and ids, on tensors.
+  pm.addPass(createConvertEmbeddingBagToSCF());
   // Elementwise arith and math on tensors go through linalg, where
   // gather-fuse-elementwise computes those that read gathers in the gathers'
   // loop.

@@ -8,6 +8,7 @@
 //   --gather-warn-constant-indices
 //   --convert-tensor-to-gather (mode from the hash)
 //   --convert-gather-to-linalg, then --canonicalize
+//   --convert-embedding-bag-to-scf, then --canonicalize
 //   --convert-gather-to-affine (options from the hash), then --canonicalize
 //   --gather-to-llvm (options picked from a hash of the input)
 //   --canonicalize, then --gather-to-llvm (constants that folding exposes
@@ -265,6 +266,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   });
   runOnClone(ctx, *module, [](PassManager &pm) {
     pm.addPass(gather::createConvertGatherToLinalg());
+    pm.addPass(createCanonicalizerPass());
+  });
+  runOnClone(ctx, *module, [](PassManager &pm) {
+    pm.addPass(gather::createConvertEmbeddingBagToSCF());
     pm.addPass(createCanonicalizerPass());
   });
   runOnClone(ctx, *module, [&](PassManager &pm) {

@@ -3,6 +3,7 @@
 #ifndef GATHER_CONVERSION_PASSES_H
 #define GATHER_CONVERSION_PASSES_H
 
+#include "gather/Conversion/EmbeddingBagToSCF/EmbeddingBagToSCF.h"
 #include "gather/Conversion/GatherFusion/GatherFusion.h"
 #include "gather/Conversion/GatherToAffine/GatherLoads.h"
 #include "gather/Conversion/GatherToLinalg/GatherToLinalg.h"

@@ -9,7 +9,9 @@ def ConvertGatherToAffine : Pass<"convert-gather-to-affine", "ModuleOp"> {
   let summary = "Lower gather ops to affine loop nests with vector transfers";
   let description = [{
     Rewrites every `gather.gather`, `gather.gather_elements` and
-    `gather.gather_nd` on ranked tensors into a loop nest on memrefs:
+    `gather.gather_nd` on ranked tensors into a loop nest on memrefs
+    (`gather.embedding_bag` becomes loops on tensors, as
+    `convert-embedding-bag-to-scf` lowers it):
 
     * the operands become `bufferization.to_buffer` (read only) and the
       result a fresh `memref.alloc` wrapped in `bufferization.to_tensor`,
@@ -209,6 +211,10 @@ def ConvertGatherToLinalg : Pass<"convert-gather-to-linalg"> {
       `indices.shape[d] <= data.shape[d]` off the axis; static result dims)
       are `cf.assert`ed first.
 
+    `gather.embedding_bag` becomes what `convert-embedding-bag-to-scf` makes
+    of it (`scf.forall` over bags, `scf.for` over ids, elementwise
+    `linalg.generic` on table rows), with `cf.assert` for its run-time rules.
+
     Unranked operands are an error (use `gather-shape-inference` or the
     `gather-to-llvm` pipeline, which dispatches on run-time ranks).
   }];
@@ -266,6 +272,30 @@ def GatherFuseElementwise : Pass<"gather-fuse-elementwise",
     Option<"parallelMinBytes", "parallel-min-bytes", "int64_t",
            /*default=*/"8 << 20",
            "With parallel: results smaller than this keep a serial loop">,
+  ];
+}
+
+def ConvertEmbeddingBagToSCF : Pass<"convert-embedding-bag-to-scf"> {
+  let summary = "Lower gather.embedding_bag to loops over bags and ids";
+  let description = [{
+    Lowers `gather.embedding_bag` on ranked tensors to an `scf.forall` over
+    the bags (threads once the pipeline maps it to OpenMP) whose body walks
+    the bag's ids with an `scf.for` and accumulates each table row into the
+    bag's result row with an elementwise `linalg.generic` on a slice of the
+    table (rows of f16/bf16 tables in f32): O(ids x dim) work, vectorized
+    along dim once linalg becomes loops. Unless the mode is `unchecked`, the
+    run-time rules (offsets start at 0, never decrease and end within the
+    ids; dynamic dims of per_sample_weights and the result) and, in `check`
+    mode, every id in a bag are checked first; a failure calls
+    `gather_mlir_shape_error` or `gather_mlir_index_error`
+    (`gather-c/Runtime.h`) and nothing is read. `gather-to-llvm` runs it;
+    `convert-gather-to-linalg` lowers embedding bags the same way with
+    `cf.assert` instead of the hooks.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
+    "::mlir::linalg::LinalgDialect", "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect"
   ];
 }
 

@@ -92,16 +92,20 @@ private:
 } // namespace
 
 Value HandlerBuilder::opName(Value op) {
-  Value gather = string("gather_mlir_name_gather",
-                        gatherMlirOpName(GATHER_MLIR_OP_GATHER));
-  Value elements = string("gather_mlir_name_gather_elements",
-                          gatherMlirOpName(GATHER_MLIR_OP_GATHER_ELEMENTS));
-  Value nd = string("gather_mlir_name_gather_nd",
-                    gatherMlirOpName(GATHER_MLIR_OP_GATHER_ND));
-  Value name = LLVM::SelectOp::create(
-      b, loc, equals(op, GATHER_MLIR_OP_GATHER_ELEMENTS), elements, nd);
-  return LLVM::SelectOp::create(b, loc, equals(op, GATHER_MLIR_OP_GATHER),
-                                gather, name);
+  // A select chain over the op codes; an unknown code names the last op.
+  std::pair<int64_t, StringRef> ops[] = {
+      {GATHER_MLIR_OP_GATHER, "gather_mlir_name_gather"},
+      {GATHER_MLIR_OP_GATHER_ELEMENTS, "gather_mlir_name_gather_elements"},
+      {GATHER_MLIR_OP_GATHER_ND, "gather_mlir_name_gather_nd"},
+      {GATHER_MLIR_OP_EMBEDDING_BAG, "gather_mlir_name_embedding_bag"}};
+  Value name;
+  for (auto [code, symbol] : llvm::reverse(ops)) {
+    Value here = string(symbol, gatherMlirOpName(code));
+    name = name ? LLVM::SelectOp::create(b, loc, equals(op, code), here, name)
+                      .getResult()
+                : here;
+  }
+  return name;
 }
 
 LogicalResult HandlerBuilder::print(StringRef name, StringRef format,
@@ -195,13 +199,34 @@ LogicalResult HandlerBuilder::defineShapeHook(LLVM::LLVMFuncOp hook) {
               GATHER_MLIR_RANK_LIMIT_ERROR_FORMAT, {name, a, b, dim});
   auto ranks = printer("gather_mlir_ranks_error",
                        GATHER_MLIR_RANKS_ERROR_FORMAT, {name, a, b});
+  Value previous = LLVM::SubOp::create(this->b, loc, dim, constI64(1));
+  auto offsetsCount =
+      printer("gather_mlir_offsets_count_error",
+              GATHER_MLIR_OFFSETS_COUNT_ERROR_FORMAT, {name, a});
+  auto offsetsFirst =
+      printer("gather_mlir_offsets_first_error",
+              GATHER_MLIR_OFFSETS_FIRST_ERROR_FORMAT, {name, a});
+  auto offsetsOrder = printer("gather_mlir_offsets_order_error",
+                              GATHER_MLIR_OFFSETS_ORDER_ERROR_FORMAT,
+                              {name, dim, a, previous, b});
+  auto offsetsEnd =
+      printer("gather_mlir_offsets_end_error",
+              GATHER_MLIR_OFFSETS_END_ERROR_FORMAT, {name, dim, a, b});
+  auto sampleWeights =
+      printer("gather_mlir_sample_weights_dim_error",
+              GATHER_MLIR_SAMPLE_WEIGHTS_DIM_ERROR_FORMAT, {name, dim, a, b});
   auto batch = printer("gather_mlir_batch_dim_error",
                        GATHER_MLIR_BATCH_DIM_ERROR_FORMAT, {name, dim, a, b});
   return switchAndExit(rule,
                        {{GATHER_MLIR_RULE_ELEMENTS_DIM, elements},
                         {GATHER_MLIR_RULE_RESULT_DIM, result},
                         {GATHER_MLIR_RULE_RANK_LIMIT, rankLimit},
-                        {GATHER_MLIR_RULE_RANKS, ranks}},
+                        {GATHER_MLIR_RULE_RANKS, ranks},
+                        {GATHER_MLIR_RULE_OFFSETS_COUNT, offsetsCount},
+                        {GATHER_MLIR_RULE_OFFSETS_FIRST, offsetsFirst},
+                        {GATHER_MLIR_RULE_OFFSETS_ORDER, offsetsOrder},
+                        {GATHER_MLIR_RULE_OFFSETS_END, offsetsEnd},
+                        {GATHER_MLIR_RULE_SAMPLE_WEIGHTS_DIM, sampleWeights}},
                        batch);
 }
 

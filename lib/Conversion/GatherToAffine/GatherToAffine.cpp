@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gather/Conversion/GatherToAffine/GatherToAffine.h"
+#include "gather/Conversion/EmbeddingBagToSCF/EmbeddingBagToSCF.h"
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 
 #include "mlir/Transforms/DialectConversion.h"
@@ -135,6 +136,8 @@ struct ConvertGatherToAffinePass
     options.validateRows = validateRows;
     options.maxUnrankedRank = maxUnrankedRank;
     populateGatherToAffinePatterns(patterns, options);
+    // Embedding bags are loops on tensors, as in gather-to-llvm.
+    populateEmbeddingBagToSCFPatterns(patterns, BagErrorReport::Hooks);
     // Lower every gather as written: folding belongs to --canonicalize (a
     // constant gather folded here would never reach its kernel).
     ConversionConfig config;

@@ -346,9 +346,9 @@ struct ConvertGatherToLinalgPass
 
   void runOnOperation() override {
     MLIRContext *context = &getContext();
-    WalkResult unranked = getOperation()->walk([](GatherOpInterface op) {
-      if (isa<RankedTensorType>(op.getData().getType()) &&
-          isa<RankedTensorType>(op.getIndices().getType()))
+    WalkResult unranked = getOperation()->walk([](Operation *op) {
+      if (op->getDialect() != op->getContext()->getLoadedDialect<GatherDialect>() ||
+          llvm::all_of(op->getOperandTypes(), llvm::IsaPred<RankedTensorType>))
         return WalkResult::advance();
       op->emitError("convert-gather-to-linalg needs ranked operands (refine "
                     "them with gather-shape-inference, or lower with "
@@ -374,4 +374,5 @@ struct ConvertGatherToLinalgPass
 
 void mlir::gather::populateGatherToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<GatherToLinalg>(patterns.getContext());
+  populateEmbeddingBagToSCFPatterns(patterns, BagErrorReport::Asserts);
 }

@@ -20,7 +20,9 @@ def Gather_Dialect : Dialect {
     * `gather.gather`: ONNX Gather, TF gather and OpenVINO Gather-8 (`axis`,
       negative indices, `batch_dims`);
     * `gather.gather_elements`: ONNX GatherElements, `torch.gather`;
-    * `gather.gather_nd`: ONNX GatherND, TF `gather_nd` (batched N-D tuples).
+    * `gather.gather_nd`: ONNX GatherND, TF `gather_nd` (batched N-D tuples);
+    * `gather.embedding_bag`: `torch.nn.EmbeddingBag` (rows gathered by ids
+      and reduced per bag: sum, mean or max).
 
     Every op carries a `mode` that fixes what an out-of-range index does:
     `check` (error, the default), `fill` (zero), `clamp`, `wrap` (Python

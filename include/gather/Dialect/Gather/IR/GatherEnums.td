@@ -47,4 +47,33 @@ def Gather_ModeAttr : EnumAttr<Gather_Dialect, Gather_Mode, "mode"> {
   let hasCustomAssemblyFormat = 1;
 }
 
+def Gather_ReductionSum  : I32EnumAttrCase<"sum", 0>;
+def Gather_ReductionMean : I32EnumAttrCase<"mean", 1>;
+def Gather_ReductionMax  : I32EnumAttrCase<"max", 2>;
+
+def Gather_Reduction : I32EnumAttr<"BagReduction",
+    "how an embedding bag reduces its rows", [
+      Gather_ReductionSum, Gather_ReductionMean, Gather_ReductionMax]> {
+  let cppNamespace = "::mlir::gather";
+  let genSpecializedAttr = 0;
+}
+
+/// Prints and parses as `#gather<reduction sum>`, like the mode.
+def Gather_ReductionAttr : EnumAttr<Gather_Dialect, Gather_Reduction,
+                                    "reduction"> {
+  let summary = "how an embedding bag reduces its rows";
+  let description = [{
+    Syntax:
+
+    ```
+    reduction-attribute ::= `#gather<reduction ` (`sum` | `mean` | `max`) `>`
+    ```
+
+    The `reduction` attribute of `gather.embedding_bag`. Left out, it is
+    `mean` (torch's default).
+  }];
+  let assemblyFormat = ?;
+  let hasCustomAssemblyFormat = 1;
+}
+
 #endif // GATHER_DIALECT_GATHER_IR_GATHERENUMS_TD

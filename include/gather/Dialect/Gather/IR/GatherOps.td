@@ -228,4 +228,6 @@ def Gather_GatherNDOp : Gather_GatherLikeOp<"gather_nd"> {
                                          Gather_ModeDefault>:$mode);
 }
 
+include "gather/Dialect/Gather/IR/EmbeddingBagOps.td"
+
 #endif // GATHER_DIALECT_GATHER_IR_GATHEROPS_TD

@@ -1,0 +1,31 @@
+//===- EmbeddingBagToSCF.h - Lower embedding bags to loops ------*- C++ -*-===//
+
+#ifndef GATHER_CONVERSION_EMBEDDINGBAGTOSCF_EMBEDDINGBAGTOSCF_H
+#define GATHER_CONVERSION_EMBEDDINGBAGTOSCF_EMBEDDINGBAGTOSCF_H
+
+namespace mlir {
+class RewritePatternSet;
+namespace gather {
+
+/// How lowered embedding bags report what the mode makes an error.
+enum class BagErrorReport {
+  /// Calls of the run-time hooks (gather-c/Runtime.h): the message names
+  /// the bad value, and a host can take the failure over.
+  Hooks,
+  /// cf.assert with a fixed message: upstream ops only.
+  Asserts
+};
+
+/// A pattern (for dialect conversion or greedy rewriting) that lowers
+/// `gather.embedding_bag` on tensors to an `scf.forall` over bags whose body
+/// walks the bag's ids with `scf.for` and accumulates each row into the
+/// bag's result row with an elementwise `linalg.generic` on a slice of the
+/// table: O(ids x dim) work, upstream ops only (scf, tensor, linalg, arith,
+/// and func.call of the hooks or cf.assert).
+void populateEmbeddingBagToSCFPatterns(RewritePatternSet &patterns,
+                                       BagErrorReport report);
+
+} // namespace gather
+} // namespace mlir
+
+#endif // GATHER_CONVERSION_EMBEDDINGBAGTOSCF_EMBEDDINGBAGTOSCF_H

@@ -1,0 +1,84 @@
+//===- EmbeddingBagOps.td - Embedding bags ------------------*- tablegen -*-===//
+//
+// Included by GatherOps.td: gathers that reduce bags of table rows.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GATHER_DIALECT_GATHER_IR_EMBEDDINGBAGOPS_TD
+#define GATHER_DIALECT_GATHER_IR_EMBEDDINGBAGOPS_TD
+
+def Gather_FloatElement : AnyTypeOf<[F16, BF16, F32, F64],
+                                    "f16, bf16, f32 or f64">;
+
+def Gather_EmbeddingBagOp : Gather_Op<"embedding_bag", [
+    AttrSizedOperandSegments, NoMemoryEffect,
+    DeclareOpInterfaceMethods<InferTypeOpInterface>,
+    DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
+                              ["reifyResultShapes"]>]> {
+  let summary = "reduce bags of table rows (torch.nn.EmbeddingBag, FBGEMM)";
+  let description = !strconcat([{
+    Gathers rows of the 2-D table `weight` [num, dim] by `ids` and reduces
+    each bag of rows to one row of the result [bags, dim]:
+
+    * with `offsets` (1-D), `ids` is 1-D and bag `b` holds the ids at
+      positions `[offsets[b], offsets[b + 1])`; the last bag runs to the end
+      of `ids`, or, with `include_last_offset`, `offsets` has one entry more
+      and its last entry ends the last bag;
+    * without `offsets`, `ids` is 2-D [bags, n]: fixed-length bags.
+
+    `offsets` follows torch's rules, checked when the op runs (in every mode
+    but `unchecked`): `offsets[0] == 0`, non-decreasing, none past the end
+    of `ids`.
+
+    `reduction` is `sum`, `mean` (default) or `max` of the bag's rows; an
+    empty bag is zeros. `per_sample_weights` (the shape of `ids`, the
+    table's element type, `sum` only) scales each row. An id whose row is
+    `padding_idx` (in `[-num, num)`, negative counts from the end) is
+    skipped and not counted by `mean`. f16 and bf16 tables accumulate in
+    f32.
+
+    Ids follow the index rules of every gather op along the table's rows:
+  }], Gather_ModeDoc, [{
+    `fill` makes that id's row zeros (it still counts in `mean` and takes
+    part in `max`); `clamp` and `wrap` pick a row as gather does, and the
+    row they pick is compared with `padding_idx`.
+
+    ```mlir
+    %r = gather.embedding_bag %table[%ids] offsets(%offsets)
+        per_sample_weights(%w) {reduction = #gather<reduction sum>}
+        : (tensor<1000x64xf32>, tensor<?xi64>, tensor<?xi64>, tensor<?xf32>)
+          -> tensor<?x64xf32>
+    %m = gather.embedding_bag %table[%bags] {reduction = #gather<reduction max>,
+        padding_idx = 0 : i64, mode = #gather<mode fill>}
+        : (tensor<1000x64xf16>, tensor<8x20xi32>) -> tensor<8x64xf16>
+    ```
+  }]);
+  let arguments = (ins TensorOf<[Gather_FloatElement]>:$weight,
+                       Gather_IndexTensor:$ids,
+                       Optional<Gather_IndexTensor>:$offsets,
+                       Optional<TensorOf<[Gather_FloatElement]>>:
+                           $per_sample_weights,
+                       DefaultValuedAttr<Gather_ReductionAttr,
+                           "::mlir::gather::BagReduction::mean">:$reduction,
+                       OptionalAttr<I64Attr>:$padding_idx,
+                       UnitAttr:$include_last_offset,
+                       DefaultValuedAttr<Gather_ModeAttr,
+                                         Gather_ModeDefault>:$mode);
+  let results = (outs TensorOf<[Gather_FloatElement]>:$result);
+  let assemblyFormat = [{
+    $weight `[` $ids `]` (`offsets` `(` $offsets^ `)`)?
+    (`per_sample_weights` `(` $per_sample_weights^ `)`)?
+    attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// A static dimension refines a dynamic one.
+    static bool isCompatibleReturnTypes(::mlir::TypeRange l,
+                                        ::mlir::TypeRange r);
+    /// The element type rows are accumulated in: f32 for f16 and bf16
+    /// tables, the table's own otherwise.
+    ::mlir::Type getAccumulatorType();
+  }];
+}
+
+#endif // GATHER_DIALECT_GATHER_IR_EMBEDDINGBAGOPS_TD

@@ -1,0 +1,646 @@
+//===- EmbeddingBagToSCF.cpp - Lower embedding bags to loops ----*- C++ -*-===//
+//
+// gather.embedding_bag on tensors becomes, in upstream ops only:
+//
+//  1. unless the mode is `unchecked`, the rules the verifier could not check
+//     (dynamic dims of per_sample_weights and the result, include_last_offset's
+//     one offset) and then the offsets (offsets[0] == 0, non-decreasing, none
+//     past the ids) are checked, one scf.for over the offsets that finds the
+//     first bad one; in `check` mode one scf.for over the ids in bags finds
+//     the first out of range; `clamp`/`wrap` with ids in bags need rows. A
+//     failure is reported (run-time hook or cf.assert) and the result is
+//     zeros: nothing is read out of bounds;
+//  2. an scf.forall over bags (threads when the pipeline maps it to OpenMP):
+//     each bag walks its ids with an scf.for and accumulates each row into
+//     its result row (f32 for f16/bf16 tables) with an elementwise
+//     linalg.generic on a slice of the table, so the work is O(ids x dim)
+//     and the row accumulation vectorizes along dim; padding ids are
+//     skipped; `fill` ids give zero rows; mean divides by the count, max of
+//     no row is zeros.
+//
+// The same code serves gather-to-llvm (hooks, whose messages name the bad
+// value) and convert-gather-to-linalg (cf.assert).
+//
+//===----------------------------------------------------------------------===//
+
+#include "gather/Conversion/EmbeddingBagToSCF/EmbeddingBagToSCF.h"
+
+#include "gather-c/Runtime.h"
+#include "gather/Conversion/ErrorHooks/ErrorHooks.h"
+#include "gather/Conversion/Passes.h"
+#include "gather/Conversion/Utils/IndexArithmetic.h"
+#include "gather/Dialect/Gather/IR/GatherOps.h"
+
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::gather {
+#define GEN_PASS_DEF_CONVERTEMBEDDINGBAGTOSCF
+#include "gather/Conversion/Passes.h.inc"
+} // namespace mlir::gather
+
+using namespace mlir;
+using namespace mlir::gather;
+
+namespace {
+
+/// A run-time rule: `ok` holds, or the hook gets (rule, dim, a, b).
+struct Rule {
+  Value ok;
+  int64_t rule;
+  Value dim, a, b;
+  std::string message;
+};
+
+class BagEmitter {
+public:
+  BagEmitter(OpBuilder &b, EmbeddingBagOp op, Value weight, Value ids,
+             Value offsets, Value sampleWeights, BagErrorReport report)
+      : b(b), loc(op.getLoc()), op(op), report(report), weight(weight),
+        ids(ids), offsets(offsets), sampleWeights(sampleWeights),
+        element(cast<RankedTensorType>(weight.getType()).getElementType()),
+        acc(op.getAccumulatorType()), reduction(op.getReduction()),
+        mode(op.getMode()) {}
+
+  Value emit();
+
+private:
+  Value constIndex(int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  }
+  Value constI64(int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
+  }
+  Value dim(Value tensor, int64_t d) {
+    return getValueOrCreateConstantIndexOp(
+        b, loc, tensor::getMixedSize(b, loc, tensor, d));
+  }
+  Value toI64(Value v) {
+    if (v.getType().isIndex())
+      return arith::IndexCastOp::create(b, loc, b.getI64Type(), v);
+    if (v.getType().getIntOrFloatBitWidth() < 64)
+      return arith::ExtSIOp::create(b, loc, b.getI64Type(), v);
+    return v;
+  }
+  Value toIndex(Value i64) {
+    return arith::IndexCastOp::create(b, loc, b.getIndexType(), i64);
+  }
+  Value cmp(arith::CmpIPredicate p, Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, p, x, y);
+  }
+  Value select(Value c, Value x, Value y) {
+    return arith::SelectOp::create(b, loc, c, x, y);
+  }
+  Value extract(Value tensor, Value at) {
+    return tensor::ExtractOp::create(b, loc, tensor, at);
+  }
+  /// ids[j] (or per_sample_weights[j]) as i64.
+  Value idAt(Value j) { return toI64(extract(ids, j)); }
+  Value floatConst(Type type, double v) {
+    return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, v));
+  }
+  Value widen(Value v) {
+    return v.getType() == acc ? v : arith::ExtFOp::create(b, loc, acc, v);
+  }
+
+  /// The result of `body`, or, when `ok` is false, zeros after reporting
+  /// with `onError`.
+  Value guarded(Value ok, function_ref<void()> onError,
+                function_ref<Value()> body);
+  void reportRule(const Rule &rule);
+  void reportId(Value id);
+  Value zeros();
+  /// Checks `rules[i..]`, then the offsets and ids, then computes.
+  Value emitChecked(ArrayRef<Rule> rules);
+  Value emitOffsetsChecked();
+  Value emitIdsChecked();
+  /// [start, end) of bag `bag` in the ids, clamped into [0, numIds].
+  std::pair<Value, Value> bagBounds(Value bag);
+  Value compute();
+  /// `a` with the table row `row` (index) accumulated, scaled by `scale`
+  /// (null: 1); with `zero` a row of zeros instead.
+  Value accumulate(Value a, Value row, Value scale);
+  Value accumulateZeros(Value a);
+  Value finalize(Value a, Value count, Value out);
+
+  OpBuilder &b;
+  Location loc;
+  EmbeddingBagOp op;
+  BagErrorReport report;
+  Value weight, ids, offsets, sampleWeights;
+  Type element, acc;
+  BagReduction reduction;
+  GatherMode mode;
+  // Sizes, as index values.
+  Value numRows, rowSize, numIds, numOffsets, bags, bagLength;
+  // The table's row count and the normalized padding row, as i64.
+  Value numRowsI64, paddingRow;
+  RankedTensorType resultType, rowType, accRowType;
+};
+
+Value BagEmitter::zeros() {
+  Value empty = tensor::EmptyOp::create(
+      b, loc, ArrayRef<OpFoldResult>{getAsOpFoldResult(bags), getAsOpFoldResult(rowSize)}, element);
+  return linalg::FillOp::create(b, loc, floatConst(element, 0.0), empty)
+      .getResult(0);
+}
+
+Value BagEmitter::guarded(Value ok, function_ref<void()> onError,
+                          function_ref<Value()> body) {
+  Type type = RankedTensorType::get(
+      {ShapedType::kDynamic, resultType.getDimSize(1)}, element);
+  auto ifOp = scf::IfOp::create(b, loc, TypeRange{type}, ok,
+                                /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  Value value = body();
+  if (value.getType() != type)
+    value = tensor::CastOp::create(b, loc, type, value);
+  scf::YieldOp::create(b, loc, value);
+  b.setInsertionPointToStart(ifOp.elseBlock());
+  onError();
+  Value z = zeros();
+  if (z.getType() != type)
+    z = tensor::CastOp::create(b, loc, type, z);
+  scf::YieldOp::create(b, loc, z);
+  return ifOp.getResult(0);
+}
+
+void BagEmitter::reportRule(const Rule &rule) {
+  if (report == BagErrorReport::Asserts) {
+    cf::AssertOp::create(
+        b, loc, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 0),
+        ("gather.embedding_bag: " + rule.message));
+    return;
+  }
+  declareErrorHook(b, op, kShapeErrorHook);
+  func::CallOp::create(b, loc, kShapeErrorHook, TypeRange{},
+                       ValueRange{constI64(GATHER_MLIR_OP_EMBEDDING_BAG),
+                                  constI64(rule.rule), rule.dim, rule.a,
+                                  rule.b});
+}
+
+void BagEmitter::reportId(Value id) {
+  if (report == BagErrorReport::Asserts) {
+    cf::AssertOp::create(
+        b, loc, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 0),
+        mode == GatherMode::check
+            ? "gather.embedding_bag: an id is out of range for the table"
+            : "gather.embedding_bag: an id selects a row of an empty table");
+    return;
+  }
+  declareErrorHook(b, op, kIndexErrorHook);
+  func::CallOp::create(
+      b, loc, kIndexErrorHook, TypeRange{},
+      ValueRange{constI64(GATHER_MLIR_OP_EMBEDDING_BAG), constI64(0), id,
+                 numRowsI64});
+}
+
+Value BagEmitter::emitChecked(ArrayRef<Rule> rules) {
+  if (rules.empty())
+    return emitOffsetsChecked();
+  const Rule &rule = rules.front();
+  return guarded(
+      rule.ok, [&] { reportRule(rule); },
+      [&] { return emitChecked(rules.drop_front()); });
+}
+
+Value BagEmitter::emitOffsetsChecked() {
+  if (!offsets || mode == GatherMode::unchecked)
+    return emitIdsChecked();
+  // The first k that breaks a rule (numOffsets if none): offsets[0] == 0,
+  // offsets[k] >= offsets[k - 1], offsets[k] <= numIds.
+  Value numIdsI64 = toI64(numIds);
+  auto loop = scf::ForOp::create(
+      b, loc, constIndex(0), numOffsets, constIndex(1),
+      ValueRange{numOffsets},
+      [&](OpBuilder &nested, Location, Value k, ValueRange args) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(nested.getInsertionBlock(),
+                            nested.getInsertionPoint());
+        Value first = cmp(arith::CmpIPredicate::eq, k, constIndex(0));
+        Value previousAt = arith::SubIOp::create(
+            b, loc, arith::MaxUIOp::create(b, loc, k, constIndex(1)),
+            constIndex(1));
+        Value here = toI64(extract(offsets, k));
+        Value previous = toI64(extract(offsets, previousAt));
+        Value bad = select(first, cmp(arith::CmpIPredicate::ne, here, constI64(0)),
+                           cmp(arith::CmpIPredicate::slt, here, previous));
+        bad = arith::OrIOp::create(
+            b, loc, bad, cmp(arith::CmpIPredicate::sgt, here, numIdsI64));
+        Value none = cmp(arith::CmpIPredicate::eq, args[0], numOffsets);
+        Value found = select(arith::AndIOp::create(b, loc, none, bad), k,
+                             args[0]);
+        scf::YieldOp::create(b, loc, found);
+      });
+  Value k = loop.getResult(0);
+  Value ok = cmp(arith::CmpIPredicate::eq, k, numOffsets);
+  return guarded(
+      ok,
+      [&] {
+        // Which rule offsets[k] breaks, in the order they are listed.
+        Value first = cmp(arith::CmpIPredicate::eq, k, constIndex(0));
+        Value previousAt = arith::SubIOp::create(
+            b, loc, arith::MaxUIOp::create(b, loc, k, constIndex(1)),
+            constIndex(1));
+        Value here = toI64(extract(offsets, k));
+        Value previous = toI64(extract(offsets, previousAt));
+        Value notZero = cmp(arith::CmpIPredicate::ne, here, constI64(0));
+        Value decreasing = arith::AndIOp::create(
+            b, loc, arith::XOrIOp::create(b, loc, first,
+                                          arith::ConstantIntOp::create(
+                                              b, loc, b.getI1Type(), 1)),
+            cmp(arith::CmpIPredicate::slt, here, previous));
+        Value rule = select(
+            arith::AndIOp::create(b, loc, first, notZero),
+            constI64(GATHER_MLIR_RULE_OFFSETS_FIRST),
+            select(decreasing, constI64(GATHER_MLIR_RULE_OFFSETS_ORDER),
+                   constI64(GATHER_MLIR_RULE_OFFSETS_END)));
+        Value other = select(decreasing, previous, numIdsI64);
+        if (report == BagErrorReport::Asserts) {
+          reportRule({nullptr, 0, nullptr, nullptr, nullptr,
+                      "offsets must start at 0, be non-decreasing and end "
+                      "within the ids"});
+          return;
+        }
+        declareErrorHook(b, op, kShapeErrorHook);
+        func::CallOp::create(b, loc, kShapeErrorHook, TypeRange{},
+                             ValueRange{constI64(GATHER_MLIR_OP_EMBEDDING_BAG),
+                                        rule, toI64(k), here, other});
+      },
+      [&] { return emitIdsChecked(); });
+}
+
+Value BagEmitter::emitIdsChecked() {
+  if (mode == GatherMode::fill || mode == GatherMode::unchecked)
+    return compute();
+  // The ids in bags: all of them, or up to the last offset.
+  Value end = numIds;
+  if (offsets && op.getIncludeLastOffset())
+    end = toIndex(toI64(extract(
+        offsets, arith::SubIOp::create(b, loc, numOffsets, constIndex(1)))));
+  Value none = cmp(arith::CmpIPredicate::eq, end, constIndex(0));
+  if (mode != GatherMode::check) {
+    // clamp and wrap pick a row for every id, unless there is none.
+    Value ok = arith::OrIOp::create(
+        b, loc, none,
+        cmp(arith::CmpIPredicate::ne, numRowsI64, constI64(0)));
+    return guarded(
+        ok, [&] { reportId(idAt(constIndex(0))); }, [&] { return compute(); });
+  }
+  // check: the first id out of range, in order.
+  Type i1 = b.getI1Type();
+  auto loop = scf::ForOp::create(
+      b, loc, constIndex(0), end, constIndex(1),
+      ValueRange{arith::ConstantIntOp::create(b, loc, i1, 0), constI64(0)},
+      [&](OpBuilder &nested, Location, Value j, ValueRange args) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(nested.getInsertionBlock(),
+                            nested.getInsertionPoint());
+        Value id = idAt(j);
+        Value bad = isIndexInRange(
+            b, loc, normalizeIndex(b, loc, id, numRowsI64), numRowsI64,
+            /*outside=*/true);
+        Value isFirst = arith::AndIOp::create(
+            b, loc, bad,
+            arith::XOrIOp::create(b, loc, args[0],
+                                  arith::ConstantIntOp::create(b, loc, i1, 1)));
+        scf::YieldOp::create(
+            b, loc,
+            ValueRange{arith::OrIOp::create(b, loc, args[0], bad),
+                       select(isFirst, id, args[1])});
+      });
+  Value ok = arith::XOrIOp::create(b, loc, loop.getResult(0),
+                                   arith::ConstantIntOp::create(b, loc, i1, 1));
+  return guarded(
+      ok, [&] { reportId(loop.getResult(1)); }, [&] { return compute(); });
+}
+
+std::pair<Value, Value> BagEmitter::bagBounds(Value bag) {
+  Value start, end;
+  Value next = arith::AddIOp::create(b, loc, bag, constIndex(1));
+  if (offsets) {
+    start = toIndex(toI64(extract(offsets, bag)));
+    // The next offset, or the end of the ids after the last bag.
+    Value hasNext = cmp(arith::CmpIPredicate::ult, next, numOffsets);
+    Value at = arith::MinUIOp::create(
+        b, loc, next,
+        arith::SubIOp::create(b, loc, numOffsets, constIndex(1)));
+    end = select(hasNext, toIndex(toI64(extract(offsets, at))), numIds);
+  } else {
+    start = arith::MulIOp::create(b, loc, bag, bagLength);
+    end = arith::MulIOp::create(b, loc, next, bagLength);
+  }
+  // Checked offsets are in range already; unchecked ones must not take a
+  // read out of the ids.
+  start = arith::MinSIOp::create(
+      b, loc, arith::MaxSIOp::create(b, loc, start, constIndex(0)), numIds);
+  end = arith::MinSIOp::create(b, loc, arith::MaxSIOp::create(b, loc, end, start),
+                               numIds);
+  return {start, end};
+}
+
+Value BagEmitter::accumulate(Value a, Value row, Value scale) {
+  Value slice = tensor::ExtractSliceOp::create(
+      b, loc, rowType, weight,
+      ArrayRef<OpFoldResult>{row, b.getIndexAttr(0)},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1), getAsOpFoldResult(rowSize)},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
+  AffineMap id = b.getMultiDimIdentityMap(1);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{a.getType()}, ValueRange{slice}, ValueRange{a},
+      ArrayRef<AffineMap>{id, id},
+      ArrayRef<utils::IteratorType>{utils::IteratorType::parallel},
+      [&](OpBuilder &nested, Location l, ValueRange args) {
+        Value x = args[0];
+        if (x.getType() != acc)
+          x = arith::ExtFOp::create(nested, l, acc, x);
+        if (scale)
+          x = arith::MulFOp::create(nested, l, x, scale);
+        Value r = reduction == BagReduction::max
+                      ? arith::MaximumFOp::create(nested, l, args[1], x)
+                            .getResult()
+                      : arith::AddFOp::create(nested, l, args[1], x)
+                            .getResult();
+        linalg::YieldOp::create(nested, l, r);
+      });
+  return generic.getResult(0);
+}
+
+Value BagEmitter::accumulateZeros(Value a) {
+  // Only max sees a row of zeros; sum and mean add nothing.
+  if (reduction != BagReduction::max)
+    return a;
+  AffineMap id = b.getMultiDimIdentityMap(1);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{a.getType()}, ValueRange{}, ValueRange{a},
+             ArrayRef<AffineMap>{id},
+             ArrayRef<utils::IteratorType>{utils::IteratorType::parallel},
+             [&](OpBuilder &nested, Location l, ValueRange args) {
+               Value zero = arith::ConstantOp::create(
+                   nested, l, nested.getFloatAttr(acc, 0.0));
+               linalg::YieldOp::create(
+                   nested, l,
+                   arith::MaximumFOp::create(nested, l, args[0], zero)
+                       .getResult());
+             })
+      .getResult(0);
+}
+
+Value BagEmitter::finalize(Value a, Value count, Value out) {
+  bool sameType = acc == element;
+  if (sameType && reduction == BagReduction::sum)
+    return a; // Zeros for an empty bag already.
+  Value empty = cmp(arith::CmpIPredicate::eq, count, constIndex(0));
+  Value countF = arith::UIToFPOp::create(
+      b, loc, acc, arith::IndexCastUIOp::create(b, loc, b.getI64Type(), count));
+  AffineMap id = b.getMultiDimIdentityMap(1);
+  SmallVector<Value> ins;
+  if (!sameType)
+    ins.push_back(a);
+  Value init = sameType ? a : out;
+  SmallVector<AffineMap> maps(ins.size() + 1, id);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, ins, ValueRange{init}, maps,
+             ArrayRef<utils::IteratorType>{utils::IteratorType::parallel},
+             [&](OpBuilder &nested, Location l, ValueRange args) {
+               Value x = args[0];
+               if (reduction == BagReduction::mean)
+                 x = arith::DivFOp::create(nested, l, x, countF);
+               if (reduction != BagReduction::sum)
+                 x = arith::SelectOp::create(
+                     nested, l, empty,
+                     arith::ConstantOp::create(nested, l,
+                                               nested.getFloatAttr(acc, 0.0)),
+                     x);
+               if (!sameType)
+                 x = arith::TruncFOp::create(nested, l, element, x);
+               linalg::YieldOp::create(nested, l, x);
+             })
+      .getResult(0);
+}
+
+Value BagEmitter::compute() {
+  Value init = tensor::EmptyOp::create(
+      b, loc, ArrayRef<OpFoldResult>{getAsOpFoldResult(bags), getAsOpFoldResult(rowSize)}, element);
+  auto forall = scf::ForallOp::create(
+      b, loc, ArrayRef<OpFoldResult>{getAsOpFoldResult(bags)}, ValueRange{init}, std::nullopt,
+      [&](OpBuilder &nested, Location, ValueRange args) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(nested.getInsertionBlock(),
+                            nested.getInsertionPoint());
+        Value bag = args[0], shared = args[1];
+        auto [start, end] = bagBounds(bag);
+        SmallVector<OpFoldResult> offsetsAt{bag, b.getIndexAttr(0)};
+        SmallVector<OpFoldResult> sizes{b.getIndexAttr(1), getAsOpFoldResult(rowSize)};
+        SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
+        // The bag's result row, where f32 rows accumulate in place.
+        Value out = tensor::ExtractSliceOp::create(b, loc, rowType, shared,
+                                                   offsetsAt, sizes, strides);
+        Value start0 =
+            acc == element
+                ? out
+                : tensor::EmptyOp::create(b, loc, ArrayRef<OpFoldResult>{getAsOpFoldResult(rowSize)},
+                                          acc)
+                      .getResult();
+        double initial = reduction == BagReduction::max
+                             ? -std::numeric_limits<double>::infinity()
+                             : 0.0;
+        Value a0 = linalg::FillOp::create(b, loc, floatConst(acc, initial),
+                                          start0)
+                       .getResult(0);
+        auto loop = scf::ForOp::create(
+            b, loc, start, end, constIndex(1), ValueRange{a0, constIndex(0)},
+            [&](OpBuilder &inner, Location, Value j, ValueRange carried) {
+              OpBuilder::InsertionGuard guard(b);
+              b.setInsertionPoint(inner.getInsertionBlock(),
+                                  inner.getInsertionPoint());
+              Value a = carried[0], count = carried[1];
+              Value id = idAt(j);
+              // unchecked picks a row in bounds too (clamped), so a broken
+              // promise reads no memory out of bounds.
+              GatherMode resolveMode =
+                  mode == GatherMode::unchecked ? GatherMode::clamp : mode;
+              ResolvedIndex r = resolveIndex(b, loc, resolveMode, id, numRowsI64);
+              Value valid = r.valid;
+              if (mode == GatherMode::unchecked)
+                valid = isIndexInRange(b, loc, r.index, numRowsI64);
+              Value skip;
+              if (paddingRow) {
+                skip = cmp(arith::CmpIPredicate::eq, r.index, paddingRow);
+                if (valid)
+                  skip = arith::AndIOp::create(b, loc, skip, valid);
+              }
+              Value scale;
+              if (sampleWeights)
+                scale = widen(extract(sampleWeights, j));
+              Value row = toIndex(r.index);
+              Value next =
+                  arith::AddIOp::create(b, loc, count, constIndex(1));
+              auto addRow = [&]() -> Value {
+                if (!valid)
+                  return accumulate(a, row, scale);
+                auto ifValid = scf::IfOp::create(
+                    b, loc, TypeRange{a.getType()}, valid, true);
+                OpBuilder::InsertionGuard g(b);
+                b.setInsertionPointToStart(ifValid.thenBlock());
+                scf::YieldOp::create(b, loc, accumulate(a, row, scale));
+                b.setInsertionPointToStart(ifValid.elseBlock());
+                scf::YieldOp::create(b, loc, accumulateZeros(a));
+                return ifValid.getResult(0);
+              };
+              if (!skip) {
+                scf::YieldOp::create(b, loc, ValueRange{addRow(), next});
+                return;
+              }
+              auto ifSkip = scf::IfOp::create(
+                  b, loc, TypeRange{a.getType(), count.getType()}, skip, true);
+              {
+                OpBuilder::InsertionGuard g(b);
+                b.setInsertionPointToStart(ifSkip.thenBlock());
+                scf::YieldOp::create(b, loc, ValueRange{a, count});
+                b.setInsertionPointToStart(ifSkip.elseBlock());
+                scf::YieldOp::create(b, loc, ValueRange{addRow(), next});
+              }
+              scf::YieldOp::create(b, loc, ifSkip.getResults());
+            });
+        Value row = finalize(loop.getResult(0), loop.getResult(1), out);
+        auto terminator = scf::InParallelOp::create(b, loc);
+        b.setInsertionPointToStart(terminator.getBody());
+        tensor::ParallelInsertSliceOp::create(b, loc, row, shared, offsetsAt,
+                                              sizes, strides);
+      });
+  return forall.getResult(0);
+}
+
+Value BagEmitter::emit() {
+  auto weightType = cast<RankedTensorType>(weight.getType());
+  resultType = cast<RankedTensorType>(op.getType());
+  rowType = RankedTensorType::get({weightType.getDimSize(1)}, element);
+  numRows = dim(weight, 0);
+  numRowsI64 = toI64(numRows);
+  rowSize = dim(weight, 1);
+
+  // Fixed-length bags are one run of ids: bag b is [b * n, (b + 1) * n).
+  SmallVector<Rule> rules;
+  bool check = mode != GatherMode::unchecked;
+  auto idsType = cast<RankedTensorType>(ids.getType());
+  if (sampleWeights && check) {
+    auto type = cast<RankedTensorType>(sampleWeights.getType());
+    for (int64_t d = 0; d < idsType.getRank(); ++d)
+      if (idsType.isDynamicDim(d) || type.isDynamicDim(d)) {
+        Value have = dim(sampleWeights, d), want = dim(ids, d);
+        rules.push_back({cmp(arith::CmpIPredicate::eq, have, want),
+                         GATHER_MLIR_RULE_SAMPLE_WEIGHTS_DIM, constI64(d),
+                         toI64(have), toI64(want),
+                         "per_sample_weights must have the shape of ids"});
+      }
+  }
+  if (!offsets) {
+    bags = dim(ids, 0);
+    bagLength = dim(ids, 1);
+    SmallVector<ReassociationIndices> all{{0, 1}};
+    ids = tensor::CollapseShapeOp::create(b, loc, ids, all);
+    if (sampleWeights)
+      sampleWeights = tensor::CollapseShapeOp::create(b, loc, sampleWeights, all);
+  } else {
+    numOffsets = dim(offsets, 0);
+    bags = numOffsets;
+    if (op.getIncludeLastOffset()) {
+      if (check)
+        rules.push_back({cmp(arith::CmpIPredicate::ne, numOffsets,
+                             constIndex(0)),
+                         GATHER_MLIR_RULE_OFFSETS_COUNT, constI64(0),
+                         toI64(numOffsets), constI64(0),
+                         "include_last_offset needs at least one offset"});
+      // max(n - 1, 0): an unchecked empty offsets gives no bag.
+      bags = arith::SubIOp::create(
+          b, loc, arith::MaxUIOp::create(b, loc, numOffsets, constIndex(1)),
+          constIndex(1));
+    }
+  }
+  numIds = dim(ids, 0);
+  // A result dim the op declares static that the operands leave dynamic.
+  Value actual[] = {bags, rowSize};
+  for (int64_t d = 0; d < 2; ++d) {
+    if (resultType.isDynamicDim(d) || !check)
+      continue;
+    std::optional<int64_t> known = getConstantIntValue(actual[d]);
+    if (known && *known == resultType.getDimSize(d))
+      continue;
+    rules.push_back({cmp(arith::CmpIPredicate::eq, actual[d],
+                         constIndex(resultType.getDimSize(d))),
+                     GATHER_MLIR_RULE_RESULT_DIM, constI64(d),
+                     constI64(resultType.getDimSize(d)), toI64(actual[d]),
+                     "the result has another size than the operands give"});
+  }
+  if (std::optional<int64_t> pad = op.getPaddingIdx()) {
+    // Negative counts from the end; one out of range matches no row.
+    Value p = constI64(*pad);
+    paddingRow = *pad < 0 ? arith::AddIOp::create(b, loc, p, numRowsI64)
+                                .getResult()
+                          : p;
+  }
+  Value result = emitChecked(rules);
+  if (result.getType() != resultType)
+    result = tensor::CastOp::create(b, loc, resultType, result);
+  return result;
+}
+
+struct EmbeddingBagToSCF : OpConversionPattern<EmbeddingBagOp> {
+  EmbeddingBagToSCF(MLIRContext *context, BagErrorReport report)
+      : OpConversionPattern(context), report(report) {}
+
+  LogicalResult
+  matchAndRewrite(EmbeddingBagOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    for (Value operand : adaptor.getOperands())
+      if (!isa<RankedTensorType>(operand.getType()))
+        return rewriter.notifyMatchFailure(op, "needs ranked operands");
+    if (!isa<RankedTensorType>(op.getType()))
+      return rewriter.notifyMatchFailure(op, "needs a ranked result");
+    BagEmitter emitter(rewriter, op, adaptor.getWeight(), adaptor.getIds(),
+                       adaptor.getOffsets(), adaptor.getPerSampleWeights(),
+                       report);
+    rewriter.replaceOp(op, emitter.emit());
+    return success();
+  }
+
+  BagErrorReport report;
+};
+
+struct ConvertEmbeddingBagToSCFPass
+    : gather::impl::ConvertEmbeddingBagToSCFBase<ConvertEmbeddingBagToSCFPass> {
+  void runOnOperation() override {
+    MLIRContext *context = &getContext();
+    WalkResult unranked = getOperation()->walk([](EmbeddingBagOp op) {
+      if (llvm::all_of(op->getOperandTypes(),
+                       llvm::IsaPred<RankedTensorType>) &&
+          isa<RankedTensorType>(op.getType()))
+        return WalkResult::advance();
+      op->emitError("convert-embedding-bag-to-scf needs ranked operands and "
+                    "result (refine them with gather-shape-inference)");
+      return WalkResult::interrupt();
+    });
+    if (unranked.wasInterrupted())
+      return signalPassFailure();
+    ConversionTarget target(*context);
+    target.addIllegalOp<EmbeddingBagOp>();
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    RewritePatternSet patterns(context);
+    populateEmbeddingBagToSCFPatterns(patterns, BagErrorReport::Hooks);
+    ConversionConfig config;
+    config.foldingMode = DialectConversionFoldingMode::Never;
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns), config)))
+      signalPassFailure();
+  }
+};
+} // namespace
+
+void mlir::gather::populateEmbeddingBagToSCFPatterns(
+    RewritePatternSet &patterns, BagErrorReport report) {
+  patterns.add<EmbeddingBagToSCF>(patterns.getContext(), report);
+}

@@ -1,0 +1,111 @@
+// RUN: gather-opt %s -split-input-file -verify-diagnostics
+
+func.func @table_rank(%t: tensor<8xf32>, %i: tensor<2x3xi64>) {
+  // expected-error @+1 {{'gather.embedding_bag' op weight must be a 2-D tensor [num, dim], but is of rank 1}}
+  %0 = gather.embedding_bag %t[%i] : (tensor<8xf32>, tensor<2x3xi64>) -> tensor<2x8xf32>
+  return
+}
+
+// -----
+
+func.func @table_dtype(%t: tensor<8x4xi32>, %i: tensor<2x3xi64>) {
+  // expected-error @+1 {{'gather.embedding_bag' op operand #0 must be tensor of f16, bf16, f32 or f64 values}}
+  %0 = gather.embedding_bag %t[%i] : (tensor<8x4xi32>, tensor<2x3xi64>) -> tensor<2x4xi32>
+  return
+}
+
+// -----
+
+func.func @ids_rank_with_offsets(%t: tensor<8x4xf32>, %i: tensor<2x3xi64>, %o: tensor<2xi64>) {
+  // expected-error @+1 {{'gather.embedding_bag' op ids must be 1-D with offsets}}
+  %0 = gather.embedding_bag %t[%i] offsets(%o) : (tensor<8x4xf32>, tensor<2x3xi64>, tensor<2xi64>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @ids_rank_without_offsets(%t: tensor<8x4xf32>, %i: tensor<6xi64>) {
+  // expected-error @+1 {{'gather.embedding_bag' op ids must be 2-D [bags, n] (fixed-length bags) without offsets}}
+  %0 = gather.embedding_bag %t[%i] : (tensor<8x4xf32>, tensor<6xi64>) -> tensor<6x4xf32>
+  return
+}
+
+// -----
+
+func.func @offsets_rank(%t: tensor<8x4xf32>, %i: tensor<6xi64>, %o: tensor<2x1xi64>) {
+  // expected-error @+1 {{'gather.embedding_bag' op offsets must be 1-D}}
+  %0 = gather.embedding_bag %t[%i] offsets(%o) : (tensor<8x4xf32>, tensor<6xi64>, tensor<2x1xi64>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @last_offset_without_offsets(%t: tensor<8x4xf32>, %i: tensor<2x3xi64>) {
+  // expected-error @+1 {{'gather.embedding_bag' op include_last_offset needs offsets}}
+  %0 = gather.embedding_bag %t[%i] {include_last_offset} : (tensor<8x4xf32>, tensor<2x3xi64>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @last_offset_none(%t: tensor<8x4xf32>, %i: tensor<6xi64>, %o: tensor<0xi64>) {
+  // expected-error @+1 {{'gather.embedding_bag' op include_last_offset needs at least one offset (the end of the last bag)}}
+  %0 = gather.embedding_bag %t[%i] offsets(%o) {include_last_offset} : (tensor<8x4xf32>, tensor<6xi64>, tensor<0xi64>) -> tensor<0x4xf32>
+  return
+}
+
+// -----
+
+func.func @weights_with_mean(%t: tensor<8x4xf32>, %i: tensor<2x3xi64>, %w: tensor<2x3xf32>) {
+  // expected-error @+1 {{'gather.embedding_bag' op per_sample_weights is only supported with reduction sum}}
+  %0 = gather.embedding_bag %t[%i] per_sample_weights(%w) : (tensor<8x4xf32>, tensor<2x3xi64>, tensor<2x3xf32>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @weights_shape(%t: tensor<8x4xf32>, %i: tensor<2x3xi64>, %w: tensor<2x4xf32>) {
+  // expected-error @+1 {{'gather.embedding_bag' op per_sample_weights must have the shape of ids}}
+  %0 = gather.embedding_bag %t[%i] per_sample_weights(%w) {reduction = #gather<reduction sum>} : (tensor<8x4xf32>, tensor<2x3xi64>, tensor<2x4xf32>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @weights_dtype(%t: tensor<8x4xf32>, %i: tensor<2x3xi64>, %w: tensor<2x3xf64>) {
+  // expected-error @+1 {{'gather.embedding_bag' op per_sample_weights must have the element type of weight}}
+  %0 = gather.embedding_bag %t[%i] per_sample_weights(%w) {reduction = #gather<reduction sum>} : (tensor<8x4xf32>, tensor<2x3xi64>, tensor<2x3xf64>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @padding_range(%t: tensor<8x4xf32>, %i: tensor<2x3xi64>) {
+  // expected-error @+1 {{'gather.embedding_bag' op padding_idx -9 is out of range [-8, 7] for a table of 8 rows}}
+  %0 = gather.embedding_bag %t[%i] {padding_idx = -9 : i64} : (tensor<8x4xf32>, tensor<2x3xi64>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @result_dim(%t: tensor<8x4xf32>, %i: tensor<2x3xi64>) {
+  // expected-error @+1 {{'gather.embedding_bag' op result dimension 0 has size 3, but the operands give 2}}
+  %0 = gather.embedding_bag %t[%i] : (tensor<8x4xf32>, tensor<2x3xi64>) -> tensor<3x4xf32>
+  return
+}
+
+// -----
+
+func.func @result_dtype(%t: tensor<8x4xf32>, %i: tensor<2x3xi64>) {
+  // expected-error @+1 {{'gather.embedding_bag' op result element type 'f16' must match the weight element type 'f32'}}
+  %0 = gather.embedding_bag %t[%i] : (tensor<8x4xf32>, tensor<2x3xi64>) -> tensor<2x4xf16>
+  return
+}
+
+// -----
+
+func.func @reduction_name(%t: tensor<8x4xf32>, %i: tensor<2x3xi64>) {
+  // expected-error @+1 {{unknown bag reduction 'min', expected one of: sum, mean, max}}
+  %0 = gather.embedding_bag %t[%i] {reduction = #gather<reduction min>} : (tensor<8x4xf32>, tensor<2x3xi64>) -> tensor<2x4xf32>
+  return
+}

@@ -1,0 +1,31 @@
+// RUN: gather-opt %s --split-input-file | FileCheck %s
+// RUN: gather-opt %s --split-input-file --mlir-print-op-generic | gather-opt --split-input-file | FileCheck %s
+// RUN: gather-opt %s --split-input-file --gather-shape-inference | FileCheck %s --check-prefix=INFER
+
+// The textual form of gather.embedding_bag (include/gather/Dialect/Gather/IR/
+// EmbeddingBagOps.td), printed back with defaults elided; shape inference
+// gives [bags, dim].
+
+// CHECK-LABEL: func.func @forms
+// CHECK: gather.embedding_bag %{{.*}}[%{{.*}}] offsets(%{{.*}}) per_sample_weights(%{{.*}}) {reduction = #gather<reduction sum>} : (tensor<100x8xf32>, tensor<?xi64>, tensor<4xi64>, tensor<?xf32>) -> tensor<4x8xf32>
+// CHECK: gather.embedding_bag %{{.*}}[%{{.*}}] offsets(%{{.*}}) {include_last_offset, mode = #gather<mode fill>, padding_idx = -1 : i64} : (tensor<100x8xf16>, tensor<?xi32>, tensor<5xi32>) -> tensor<4x8xf16>
+// CHECK: gather.embedding_bag %{{.*}}[%{{.*}}] {reduction = #gather<reduction max>} : (tensor<100x8xbf16>, tensor<3x7xindex>) -> tensor<3x8xbf16>
+func.func @forms(%t: tensor<100x8xf32>, %h: tensor<100x8xf16>, %bf: tensor<100x8xbf16>,
+                 %i: tensor<?xi64>, %o: tensor<4xi64>, %w: tensor<?xf32>,
+                 %i32: tensor<?xi32>, %o5: tensor<5xi32>, %b: tensor<3x7xindex>) {
+  %0 = gather.embedding_bag %t[%i] offsets(%o) per_sample_weights(%w) {reduction = #gather<reduction sum>} : (tensor<100x8xf32>, tensor<?xi64>, tensor<4xi64>, tensor<?xf32>) -> tensor<4x8xf32>
+  %1 = gather.embedding_bag %h[%i32] offsets(%o5) {reduction = #gather<reduction mean>, padding_idx = -1 : i64, include_last_offset, mode = #gather<mode fill>} : (tensor<100x8xf16>, tensor<?xi32>, tensor<5xi32>) -> tensor<4x8xf16>
+  %2 = gather.embedding_bag %bf[%b] {reduction = #gather<reduction max>} : (tensor<100x8xbf16>, tensor<3x7xindex>) -> tensor<3x8xbf16>
+  return
+}
+
+// -----
+
+// INFER-LABEL: func.func @infer
+// INFER: gather.embedding_bag {{.*}} -> tensor<4x8xf32>
+// INFER: gather.embedding_bag {{.*}} -> tensor<6x8xf32>
+func.func @infer(%t: tensor<100x8xf32>, %i: tensor<?xi64>, %o: tensor<5xi64>, %b: tensor<6x2xi64>) -> (tensor<?x?xf32>, tensor<?x?xf32>) {
+  %0 = gather.embedding_bag %t[%i] offsets(%o) {include_last_offset} : (tensor<100x8xf32>, tensor<?xi64>, tensor<5xi64>) -> tensor<?x?xf32>
+  %1 = gather.embedding_bag %t[%b] : (tensor<100x8xf32>, tensor<6x2xi64>) -> tensor<?x?xf32>
+  return %0, %1 : tensor<?x?xf32>, tensor<?x?xf32>
+}
