@@ -135,15 +135,15 @@ private:
   GatherMode mode;
   // Sizes, as index values.
   Value numRows, rowSize, numIds, numOffsets, bags, bagLength;
+  // The result's tensor.empty, which every outcome fills.
+  Value init;
   // The table's row count and the normalized padding row, as i64.
   Value numRowsI64, paddingRow;
   RankedTensorType resultType, rowType, accRowType;
 };
 
 Value BagEmitter::zeros() {
-  Value empty = tensor::EmptyOp::create(
-      b, loc, ArrayRef<OpFoldResult>{getAsOpFoldResult(bags), getAsOpFoldResult(rowSize)}, element);
-  return linalg::FillOp::create(b, loc, floatConst(element, 0.0), empty)
+  return linalg::FillOp::create(b, loc, floatConst(element, 0.0), init)
       .getResult(0);
 }
 
@@ -423,8 +423,6 @@ Value BagEmitter::finalize(Value a, Value count, Value out) {
 }
 
 Value BagEmitter::compute() {
-  Value init = tensor::EmptyOp::create(
-      b, loc, ArrayRef<OpFoldResult>{getAsOpFoldResult(bags), getAsOpFoldResult(rowSize)}, element);
   auto forall = scf::ForallOp::create(
       b, loc, ArrayRef<OpFoldResult>{getAsOpFoldResult(bags)}, ValueRange{init}, std::nullopt,
       [&](OpBuilder &nested, Location, ValueRange args) {
@@ -583,6 +581,13 @@ Value BagEmitter::emit() {
                                 .getResult()
                           : p;
   }
+  // One destination for every outcome, so that the checks' branches yield
+  // the same buffer.
+  init = tensor::EmptyOp::create(
+      b, loc,
+      ArrayRef<OpFoldResult>{getAsOpFoldResult(bags),
+                             getAsOpFoldResult(rowSize)},
+      element);
   Value result = emitChecked(rules);
   if (result.getType() != resultType)
     result = tensor::CastOp::create(b, loc, resultType, result);
