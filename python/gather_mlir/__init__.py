@@ -51,7 +51,8 @@ import numpy as np
 from . import _native
 from ._version import __version__
 
-__all__ = ["gather", "gather_elements", "gather_nd", "compile_count"]
+__all__ = ["gather", "gather_elements", "gather_nd", "embedding_bag",
+           "compile_count"]
 
 #: The out-of-range modes, as the dialect names them (its GatherMode enum).
 MODES = _native.MODES
@@ -354,3 +355,6 @@ def gather_nd(data, indices, batch_dims=0, mode="check", out=None):
     if result is not None:
         return result
     return _general("gather_nd", data, indices, 0, batch_dims, mode, out)
+
+
+from ._bags import embedding_bag  # noqa: E402 (uses the helpers above)

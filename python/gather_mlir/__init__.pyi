@@ -61,3 +61,27 @@ def gather_nd(data: ArrayLike | torch.Tensor, indices: _Indices,
 def gather_nd(data: ArrayLike | torch.Tensor, indices: _Indices,
               batch_dims: int = ..., mode: _Mode = ..., *,
               out: _Out) -> _Out: ...
+
+_Reduction = Literal["sum", "mean", "max"]
+
+@overload
+def embedding_bag(input: _Indices, weight: torch.Tensor,
+                  offsets: _Indices | None = ..., mode: _Reduction = ...,
+                  per_sample_weights: ArrayLike | torch.Tensor | None = ...,
+                  include_last_offset: bool = ...,
+                  padding_idx: int | None = ..., *, oob_mode: _Mode = ...,
+                  out: None = ...) -> torch.Tensor: ...
+@overload
+def embedding_bag(input: _Indices, weight: ArrayLike,
+                  offsets: _Indices | None = ..., mode: _Reduction = ...,
+                  per_sample_weights: ArrayLike | torch.Tensor | None = ...,
+                  include_last_offset: bool = ...,
+                  padding_idx: int | None = ..., *, oob_mode: _Mode = ...,
+                  out: None = ...) -> np.ndarray: ...
+@overload
+def embedding_bag(input: _Indices, weight: ArrayLike | torch.Tensor,
+                  offsets: _Indices | None = ..., mode: _Reduction = ...,
+                  per_sample_weights: ArrayLike | torch.Tensor | None = ...,
+                  include_last_offset: bool = ...,
+                  padding_idx: int | None = ..., *, oob_mode: _Mode = ...,
+                  out: _Out) -> _Out: ...

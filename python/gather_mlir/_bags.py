@@ -1,0 +1,253 @@
+"""``gather_mlir.embedding_bag``: ``gather.embedding_bag`` from Python.
+
+A drop-in for ``torch.nn.functional.embedding_bag`` (its arguments in its
+order; the out-of-range mode is ``oob_mode``). Each combination of dtypes,
+layout and attributes is one kernel: a module holding one
+``gather.embedding_bag`` with dynamic shapes, lowered by ``gather-to-llvm``
+(``parallel=true`` for large bags) and JIT-compiled once by
+``gather_mlir.compiler.JitModule``, which checks the operands against the
+function's types and turns the run-time hooks into ``IndexError`` (an id out
+of range in ``check`` mode) and ``ValueError`` (offsets that break torch's
+rules).
+"""
+
+import threading
+
+import numpy as np
+
+from . import _native
+from . import _is_tensor, _mode, _tensor_array, _torch
+
+#: numpy dtypes of tables and per-sample weights, as MLIR element types.
+_FLOATS = {np.dtype(np.float16): "f16", np.dtype(np.float32): "f32",
+           np.dtype(np.float64): "f64"}
+#: Signed id dtypes the kernels read as they are.
+_IDS = {np.dtype(np.int8): "i8", np.dtype(np.int16): "i16",
+        np.dtype(np.int32): "i32", np.dtype(np.int64): "i64"}
+_REDUCTIONS = ("sum", "mean", "max")
+_INT64_MAX = 2**63 - 1
+#: Bags whose rows hold at least this many elements in all run on threads.
+_PARALLEL_MIN_ELEMENTS = 1 << 18
+
+_kernels = {}
+_lock = threading.Lock()
+
+
+def _kernel(key):
+    """The compiled kernel for ``key`` (built once, then cached)."""
+    with _lock:
+        jit = _kernels.get(key)
+        if jit is None:
+            jit = _kernels[key] = _compile(*key)
+        return jit
+
+
+def _compile(table, ids, has_offsets, has_weights, reduction, padding_idx,
+             include_last_offset, oob_mode, parallel):
+    rank = "?" if has_offsets else "?x?"
+    args = [f"%t: tensor<?x?x{table}>", f"%i: tensor<{rank}x{ids}>"]
+    types = [f"tensor<?x?x{table}>", f"tensor<{rank}x{ids}>"]
+    operands = ""
+    if has_offsets:
+        args.append("%o: tensor<?xi64>")
+        types.append("tensor<?xi64>")
+        operands += " offsets(%o)"
+    if has_weights:
+        args.append(f"%w: tensor<{rank}x{table}>")
+        types.append(f"tensor<{rank}x{table}>")
+        operands += " per_sample_weights(%w)"
+    attrs = [f"reduction = #gather<reduction {reduction}>",
+             f"mode = #gather<mode {oob_mode}>"]
+    if padding_idx is not None:
+        attrs.append(f"padding_idx = {padding_idx} : i64")
+    if include_last_offset:
+        attrs.append("include_last_offset")
+    result = f"tensor<?x?x{table}>"
+    text = (f"func.func @bag({', '.join(args)}) -> {result} {{\n"
+            f"  %r = gather.embedding_bag %t[%i]{operands} "
+            f"{{{', '.join(attrs)}}} : ({', '.join(types)}) -> {result}\n"
+            f"  return %r : {result}\n}}\n")
+    pipeline = "gather-to-llvm{parallel=true}" if parallel else "gather-to-llvm"
+    return _native.JitModule(_native.Module(text), pipeline)
+
+
+def _array(name, value):
+    """A numpy array of ``value`` (a CPU tensor is viewed, not copied)."""
+    if _is_tensor(value):
+        return _tensor_array("embedding_bag", name, value)
+    return np.asarray(value)
+
+
+def _ids(array, num, oob_mode):
+    """Signed ids with the values of ``array``: unsigned ones above
+    INT64_MAX become what the mode makes of them (check: IndexError; wrap:
+    the true modulo; the others: a value past the end, which fill reads as
+    zeros and clamp as the last row)."""
+    if array.dtype.kind not in "iu":
+        raise TypeError(f"embedding_bag: input must have an integer dtype, "
+                        f"not {array.dtype}")
+    if array.dtype.kind == "i":
+        return np.ascontiguousarray(array, dtype=array.dtype.newbyteorder("="))
+    if array.dtype.itemsize < 8:
+        return np.ascontiguousarray(array, dtype=np.int64)
+    big = array > _INT64_MAX
+    if not big.any():
+        return np.ascontiguousarray(array, dtype=np.int64)
+    if oob_mode == "check":
+        value = int(array[big].flat[0]) if array.ndim else int(array)
+        if num == 0:
+            raise IndexError(f"gather.embedding_bag: index {value} selects "
+                             "along data dimension 0, which is empty (size 0)")
+        raise IndexError(f"gather.embedding_bag: index {value} is out of "
+                         f"range [{-num}, {num - 1}] for data dimension 0 of "
+                         f"size {num}")
+    replaced = array.astype(object)
+    if oob_mode == "wrap" and num > 0:
+        replaced[big] = replaced[big] % num
+    else:
+        replaced[big] = _INT64_MAX
+    return np.ascontiguousarray(replaced.astype(np.int64))
+
+
+def embedding_bag(input, weight, offsets=None, mode="mean",
+                  per_sample_weights=None, include_last_offset=False,
+                  padding_idx=None, *, oob_mode="check", out=None):
+    """Sum, mean or max of bags of rows of ``weight``
+    (``torch.nn.functional.embedding_bag``).
+
+    Parameters
+    ----------
+    input : array_like of integers or torch.Tensor
+        The ids: 1-D with ``offsets``, or 2-D ``[bags, n]`` (fixed-length
+        bags) without. Negative ids count from the end of the table.
+    weight : array_like or torch.Tensor
+        The table ``[num, dim]``: float16, float32 or float64 (float16
+        accumulates in float32).
+    offsets : array_like of integers or torch.Tensor, optional
+        Where each bag starts in ``input``: ``offsets[0] == 0``,
+        non-decreasing, none past the end of ``input``.
+    mode : {"sum", "mean", "max"}
+        The reduction (torch's name); an empty bag is zeros.
+    per_sample_weights : array_like or torch.Tensor, optional
+        A weight per id (the shape of ``input``, ``weight``'s dtype), with
+        ``mode="sum"`` only.
+    include_last_offset : bool
+        ``offsets`` has one entry more, the end of the last bag.
+    padding_idx : int, optional
+        Ids whose row is this one (negative counts from the end) are skipped
+        and not counted by ``mean``.
+    oob_mode : {"check", "fill", "clamp", "wrap", "unchecked"}
+        What an id outside ``[-num, num)`` does: ``IndexError``, a row of
+        zeros (it still counts in ``mean``), the nearest row, Python modulo,
+        or nothing checked.
+    out : numpy.ndarray or torch.Tensor, optional
+        ``[bags, dim]`` of ``weight``'s dtype to write the result into.
+
+    Returns
+    -------
+    numpy.ndarray or torch.Tensor
+        ``[bags, dim]``, ``weight``'s dtype: ``out`` if given, else a torch
+        tensor if ``weight`` is one, else a numpy array.
+
+    >>> gather_mlir.embedding_bag([0, 2, 1, 1], np.eye(3, dtype=np.float32),
+    ...                           offsets=[0, 2], mode="sum")
+    array([[1., 0., 1.],
+           [0., 2., 0.]], dtype=float32)
+    """
+    oob_mode = _mode(oob_mode)
+    if not isinstance(mode, str) or mode not in _REDUCTIONS:
+        raise ValueError(f"embedding_bag: mode must be one of "
+                         f"{', '.join(_REDUCTIONS)}, not {mode!r}")
+    torch_weight = weight if _is_tensor(weight) else None
+    table = _array("weight", weight)
+    if table.dtype not in _FLOATS:
+        raise TypeError(f"embedding_bag: weight must be float16, float32 or "
+                        f"float64, not {table.dtype}")
+    if table.ndim != 2:
+        raise ValueError(f"embedding_bag: weight must be 2-D [num, dim], "
+                         f"not of shape {table.shape}")
+    num = table.shape[0]
+    ids = _ids(_array("input", input), num, oob_mode)
+    if offsets is None:
+        if ids.ndim != 2:
+            raise ValueError("embedding_bag: input must be 2-D [bags, n] "
+                             "without offsets, not of shape "
+                             f"{ids.shape}")
+        if include_last_offset:
+            raise ValueError("embedding_bag: include_last_offset needs "
+                             "offsets (1-D input)")
+        bag_offsets = None
+    else:
+        if ids.ndim != 1:
+            raise ValueError("embedding_bag: input must be 1-D with offsets, "
+                             f"not of shape {ids.shape}")
+        bag_offsets = _array("offsets", offsets)
+        if bag_offsets.dtype.kind not in "iu":
+            raise TypeError("embedding_bag: offsets must have an integer "
+                            f"dtype, not {bag_offsets.dtype}")
+        if bag_offsets.ndim != 1:
+            raise ValueError("embedding_bag: offsets must be 1-D, not of "
+                             f"shape {bag_offsets.shape}")
+        if bag_offsets.dtype.kind == "u" and bag_offsets.size and \
+                int(bag_offsets.max()) > _INT64_MAX:
+            raise ValueError("embedding_bag: offsets must not be past the "
+                             f"end of the {ids.size} ids")
+        bag_offsets = np.ascontiguousarray(bag_offsets, dtype=np.int64)
+        if include_last_offset and bag_offsets.size == 0:
+            raise ValueError("embedding_bag: include_last_offset needs at "
+                             "least one offset")
+    weights = None
+    if per_sample_weights is not None:
+        if mode != "sum":
+            raise ValueError("embedding_bag: per_sample_weights is only "
+                             f"supported with mode='sum', not {mode!r}")
+        weights = _array("per_sample_weights", per_sample_weights)
+        if weights.dtype != table.dtype:
+            raise TypeError("embedding_bag: per_sample_weights must have "
+                            f"weight's dtype {table.dtype}, not "
+                            f"{weights.dtype}")
+        if weights.shape != ids.shape:
+            raise ValueError("embedding_bag: per_sample_weights must have "
+                             f"input's shape {ids.shape}, not "
+                             f"{weights.shape}")
+        weights = np.ascontiguousarray(weights,
+                                       dtype=weights.dtype.newbyteorder("="))
+    if padding_idx is not None:
+        if isinstance(padding_idx, bool) or not isinstance(
+                padding_idx, (int, np.integer)):
+            raise TypeError("embedding_bag: padding_idx must be an integer, "
+                            f"not {type(padding_idx).__name__}")
+        padding_idx = int(padding_idx)
+        if not -num <= padding_idx < num:
+            raise ValueError(f"embedding_bag: padding_idx {padding_idx} is "
+                             f"out of range [{-num}, {num - 1}] for a table "
+                             f"of {num} rows")
+    table = np.ascontiguousarray(table, dtype=table.dtype.newbyteorder("="))
+    dim = table.shape[1]
+    parallel = ids.size * dim >= _PARALLEL_MIN_ELEMENTS
+    key = (_FLOATS[table.dtype], _IDS[ids.dtype], bag_offsets is not None,
+           weights is not None, mode, padding_idx, bool(include_last_offset),
+           oob_mode, parallel)
+    operands = [table, ids]
+    if bag_offsets is not None:
+        operands.append(bag_offsets)
+    if weights is not None:
+        operands.append(weights)
+    result = _kernel(key).call("bag", *operands)
+    if out is not None:
+        target = _tensor_array("embedding_bag", "out", out) \
+            if _is_tensor(out) else out
+        if not isinstance(target, np.ndarray):
+            raise TypeError("embedding_bag: out must be a numpy array or a "
+                            f"torch tensor, not {type(out).__name__}")
+        if target.dtype != result.dtype:
+            raise TypeError(f"embedding_bag: out has dtype {target.dtype}, "
+                            f"weight has {result.dtype}")
+        if target.shape != result.shape:
+            raise ValueError(f"embedding_bag: out has shape {target.shape}, "
+                             f"the result {result.shape}")
+        target[...] = result
+        return out
+    if torch_weight is not None:
+        return _torch().from_numpy(result)
+    return result

@@ -1,0 +1,252 @@
+"""gather_mlir.embedding_bag against torch.nn.functional.embedding_bag (every
+reduction, per-sample weights, padding_idx, include_last_offset, empty bags,
+fixed-length bags, int32 and int64 ids, float16/32/64 tables), the
+out-of-range modes torch lacks against a loop written from
+docs/Semantics.md, and the errors."""
+import numpy as np
+import pytest
+
+import gather_mlir as g
+
+torch = pytest.importorskip("torch")
+F = torch.nn.functional
+
+
+def _case(rng, num=50, dim=7, bags=9, max_len=6, dtype=np.float32):
+    """A table, ids with offsets (empty bags included) and weights."""
+    table = rng.standard_normal((num, dim)).astype(dtype)
+    lengths = rng.integers(0, max_len + 1, bags)
+    offsets = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
+    ids = rng.integers(-num, num, int(lengths.sum())).astype(np.int64)
+    weights = rng.standard_normal(ids.shape).astype(dtype)
+    return table, ids, offsets, weights
+
+
+def _torch_bag(table, ids, offsets, mode, weights=None, include_last=False,
+               padding_idx=None):
+    """torch's result, its ids made non-negative (torch takes no negative
+    ids); float16 tables computed in float32, as the kernels accumulate."""
+    num = table.shape[0]
+    dtype = table.dtype
+    wide = table.astype(np.float32) if dtype == np.float16 else table
+    result = F.embedding_bag(
+        torch.from_numpy(ids % num),
+        torch.from_numpy(wide),
+        None if offsets is None else torch.from_numpy(offsets),
+        mode=mode,
+        per_sample_weights=None if weights is None else torch.from_numpy(
+            weights.astype(wide.dtype)),
+        include_last_offset=include_last,
+        padding_idx=padding_idx)
+    return result.numpy().astype(dtype)
+
+
+def _close(result, expected):
+    assert result.dtype == expected.dtype and result.shape == expected.shape
+    tol = 2e-3 if result.dtype == np.float16 else 1e-5
+    np.testing.assert_allclose(result, expected, rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("mode", ["sum", "mean", "max"])
+@pytest.mark.parametrize("id_dtype", [np.int32, np.int64])
+def test_matches_torch(dtype, mode, id_dtype):
+    rng = np.random.default_rng(hash((mode, np.dtype(dtype).name,
+                                      np.dtype(id_dtype).name)) % 2**32)
+    for trial in range(4):
+        table, ids, offsets, _ = _case(rng, dtype=dtype)
+        ids = ids.astype(id_dtype)
+        expected = _torch_bag(table, ids.astype(np.int64), offsets, mode)
+        _close(g.embedding_bag(ids, table, offsets, mode=mode), expected)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_per_sample_weights(dtype):
+    rng = np.random.default_rng(1)
+    for trial in range(4):
+        table, ids, offsets, weights = _case(rng, dtype=dtype)
+        expected = _torch_bag(table, ids, offsets, "sum", weights)
+        _close(g.embedding_bag(ids, table, offsets, mode="sum",
+                               per_sample_weights=weights), expected)
+
+
+@pytest.mark.parametrize("mode", ["sum", "mean", "max"])
+@pytest.mark.parametrize("padding_idx", [0, 3, -1, -50])
+def test_padding_idx(mode, padding_idx):
+    rng = np.random.default_rng(2)
+    table, ids, offsets, _ = _case(rng)
+    ids[::3] = padding_idx % table.shape[0]   # plenty of padding ids
+    ids[1::7] = padding_idx                   # negative spelling too
+    expected = _torch_bag(table, ids, offsets, mode,
+                          padding_idx=padding_idx % table.shape[0])
+    _close(g.embedding_bag(ids, table, offsets, mode=mode,
+                           padding_idx=padding_idx), expected)
+
+
+@pytest.mark.parametrize("mode", ["sum", "mean", "max"])
+def test_include_last_offset(mode):
+    rng = np.random.default_rng(3)
+    table, ids, offsets, _ = _case(rng)
+    last = np.concatenate([offsets, [len(ids)]]).astype(np.int64)
+    expected = _torch_bag(table, ids, last, mode, include_last=True)
+    _close(g.embedding_bag(ids, table, last, mode=mode,
+                           include_last_offset=True), expected)
+    # Ids after the last offset are in no bag.
+    short = last.copy()
+    short[-1] = max(short[-2], len(ids) - 2)
+    expected = _torch_bag(table, ids[:short[-1]], short, mode,
+                          include_last=True)
+    _close(g.embedding_bag(ids, table, short, mode=mode,
+                           include_last_offset=True), expected)
+
+
+@pytest.mark.parametrize("mode", ["sum", "mean", "max"])
+def test_fixed_length_bags(mode):
+    rng = np.random.default_rng(4)
+    table = rng.standard_normal((30, 5)).astype(np.float32)
+    ids = rng.integers(0, 30, (6, 4))
+    expected = F.embedding_bag(torch.from_numpy(ids), torch.from_numpy(table),
+                               mode=mode).numpy()
+    _close(g.embedding_bag(ids, table, mode=mode), expected)
+
+
+def test_empty_cases():
+    table = np.arange(12, dtype=np.float32).reshape(4, 3)
+    # No ids: every bag is empty.
+    result = g.embedding_bag(np.zeros(0, np.int64), table, [0, 0, 0])
+    np.testing.assert_array_equal(result, np.zeros((3, 3), np.float32))
+    # No bags.
+    assert g.embedding_bag([1, 2], table, np.zeros(0, np.int64)).shape == (0, 3)
+    # An empty table and no ids is fine in check mode.
+    empty = np.zeros((0, 3), np.float32)
+    assert g.embedding_bag(np.zeros(0, np.int64), empty, [0]).shape == (1, 3)
+
+
+def test_torch_in_torch_out():
+    rng = np.random.default_rng(5)
+    table, ids, offsets, weights = _case(rng)
+    result = g.embedding_bag(torch.from_numpy(ids), torch.from_numpy(table),
+                             torch.from_numpy(offsets), mode="sum",
+                             per_sample_weights=torch.from_numpy(weights))
+    assert isinstance(result, torch.Tensor)
+    _close(result.numpy(), _torch_bag(table, ids, offsets, "sum", weights))
+    out = torch.empty(len(offsets), table.shape[1])
+    assert g.embedding_bag(ids, table, offsets, out=out) is out
+    _close(out.numpy(), _torch_bag(table, ids, offsets, "mean"))
+
+
+def _reference(table, ids, offsets, mode, oob_mode):
+    """docs/Semantics.md's embedding bag, one id at a time: ids resolved by
+    the mode (fill: a row of zeros that counts), then reduced."""
+    num, dim = table.shape
+    ends = list(offsets[1:]) + [len(ids)]
+    result = np.zeros((len(offsets), dim), table.dtype)
+    for b, (start, end) in enumerate(zip(offsets, ends)):
+        rows = []
+        for i in ids[start:end]:
+            i = int(i)
+            n = i + num if -num <= i < 0 else i
+            if 0 <= n < num:
+                rows.append(table[n])
+            elif oob_mode == "fill":
+                rows.append(np.zeros(dim, table.dtype))
+            elif oob_mode == "clamp":
+                rows.append(table[min(max(n, 0), num - 1)])
+            elif oob_mode == "wrap":
+                rows.append(table[i % num])
+        if rows:
+            stack = np.stack(rows)
+            result[b] = {"sum": stack.sum(0), "mean": stack.mean(0),
+                         "max": stack.max(0)}[mode]
+    return result
+
+
+@pytest.mark.parametrize("oob_mode", ["fill", "clamp", "wrap"])
+@pytest.mark.parametrize("mode", ["sum", "mean", "max"])
+def test_out_of_range_modes(oob_mode, mode):
+    rng = np.random.default_rng(6)
+    table, _, offsets, _ = _case(rng, num=11)
+    ids = rng.integers(-40, 40, int(offsets[-1]) + 5)
+    expected = _reference(table, ids, offsets, mode, oob_mode)
+    _close(g.embedding_bag(ids, table, offsets, mode=mode, oob_mode=oob_mode),
+           expected)
+
+
+def test_unsigned_ids_keep_their_values():
+    table = np.arange(10, dtype=np.float32).reshape(5, 2)
+    ids = np.array([1, 2**63 + 5, 4], np.uint64)
+    with pytest.raises(IndexError, match=r"index 9223372036854775813 is out "
+                       r"of range \[-5, 4\]"):
+        g.embedding_bag(ids, table, [0])
+    np.testing.assert_array_equal(
+        g.embedding_bag(ids, table, [0], mode="sum", oob_mode="fill"),
+        [[10, 12]])
+    np.testing.assert_array_equal(
+        g.embedding_bag(ids, table, [0], mode="sum", oob_mode="clamp"),
+        [[18, 21]])
+    wrapped = (2**63 + 5) % 5
+    np.testing.assert_array_equal(
+        g.embedding_bag(ids, table, [0], mode="sum", oob_mode="wrap"),
+        [table[1] + table[wrapped] + table[4]])
+    np.testing.assert_array_equal(
+        g.embedding_bag(np.array([[3, 255]], np.uint8) % 5, table, mode="sum"),
+        [table[3] + table[0]])
+
+
+def test_errors():
+    table = np.zeros((5, 3), np.float32)
+    with pytest.raises(IndexError, match=r"gather.embedding_bag: index 7 is "
+                       r"out of range \[-5, 4\] for data dimension 0 of size 5"):
+        g.embedding_bag([0, 7, 9], table, [0, 1])
+    with pytest.raises(ValueError, match=r"offsets\[2\] is 1, less than "
+                       r"offsets\[1\] = 2"):
+        g.embedding_bag([0, 1, 2], table, [0, 2, 1])
+    with pytest.raises(ValueError, match=r"offsets\[0\] is 1, but the first "
+                       r"bag must start at 0"):
+        g.embedding_bag([0, 1, 2], table, [1, 2])
+    with pytest.raises(ValueError, match=r"offsets\[1\] is 4, past the end "
+                       r"of the 3 ids"):
+        g.embedding_bag([0, 1, 2], table, [0, 4])
+    with pytest.raises(IndexError, match="which is empty"):
+        g.embedding_bag([1], np.zeros((0, 3), np.float32), [0],
+                        oob_mode="wrap")
+    with pytest.raises(ValueError, match="mode must be one of sum, mean, max"):
+        g.embedding_bag([0], table, [0], mode="min")
+    with pytest.raises(ValueError, match="mode must be one of"):
+        g.embedding_bag([0], table, [0], oob_mode="nearest")
+    with pytest.raises(TypeError, match="weight must be float16, float32 or "
+                       "float64, not int32"):
+        g.embedding_bag([0], np.zeros((5, 3), np.int32), [0])
+    with pytest.raises(ValueError, match="weight must be 2-D"):
+        g.embedding_bag([0], np.zeros(5, np.float32), [0])
+    with pytest.raises(TypeError, match="input must have an integer dtype"):
+        g.embedding_bag([0.5], table, [0])
+    with pytest.raises(ValueError, match="input must be 1-D with offsets"):
+        g.embedding_bag([[0]], table, [0])
+    with pytest.raises(ValueError, match=r"input must be 2-D \[bags, n\] "
+                       "without offsets"):
+        g.embedding_bag([0, 1], table)
+    with pytest.raises(TypeError, match="offsets must have an integer dtype"):
+        g.embedding_bag([0], table, [0.0])
+    with pytest.raises(ValueError, match="per_sample_weights is only "
+                       "supported with mode='sum'"):
+        g.embedding_bag([0], table, [0], per_sample_weights=[1.0])
+    with pytest.raises(TypeError, match="per_sample_weights must have "
+                       "weight's dtype float32, not float64"):
+        g.embedding_bag([0], table, [0], mode="sum",
+                        per_sample_weights=np.ones(1))
+    with pytest.raises(ValueError, match="per_sample_weights must have "
+                       r"input's shape \(2,\)"):
+        g.embedding_bag([0, 1], table, [0], mode="sum",
+                        per_sample_weights=np.ones(3, np.float32))
+    with pytest.raises(ValueError, match=r"padding_idx 5 is out of range "
+                       r"\[-5, 4\]"):
+        g.embedding_bag([0], table, [0], padding_idx=5)
+    with pytest.raises(ValueError, match="include_last_offset needs at least "
+                       "one offset"):
+        g.embedding_bag([0], table, np.zeros(0, np.int64),
+                        include_last_offset=True)
+    with pytest.raises(TypeError, match="out has dtype float64"):
+        g.embedding_bag([0], table, [0], out=np.zeros((1, 3)))
+    with pytest.raises(ValueError, match=r"out has shape \(2, 3\)"):
+        g.embedding_bag([0], table, [0], out=np.zeros((2, 3), np.float32))
