@@ -109,7 +109,8 @@ config.substitutions.append(("%upstream_to_llvm", mlir_opt + " " + " ".join([
     "--convert-elementwise-to-linalg",
     "--one-shot-bufferize=\"bufferize-function-boundaries"
     " function-boundary-type-conversion=identity-layout-map\"",
-    "--scf-forall-to-for", "--convert-linalg-to-loops", "--convert-scf-to-cf",
+    "--scf-forall-to-for", "--convert-linalg-to-loops",
+    "--convert-vector-to-llvm", "--convert-scf-to-cf",
     "--expand-strided-metadata", "--lower-affine",
     "--finalize-memref-to-llvm", "--convert-complex-to-llvm",
     "--convert-arith-to-llvm", "--convert-index-to-llvm",

@@ -57,7 +57,9 @@ void mlir::gather::buildGatherToLLVMPipeline(
   // unranked needs the run-time rank dispatch.
   pm.addPass(createGatherShapeInference());
   // Embedding bags: loops over bags and ids, on tensors.
-  pm.addPass(createConvertEmbeddingBagToSCF());
+  ConvertEmbeddingBagToSCFOptions bags;
+  bags.prefetchDistance = options.bagPrefetchDistance;
+  pm.addPass(createConvertEmbeddingBagToSCF(bags));
   // Elementwise arith and math on tensors go through linalg, where
   // gather-fuse-elementwise computes those that read gathers in the gathers'
   // loop.

@@ -221,7 +221,8 @@ def ConvertGatherToLinalg : Pass<"convert-gather-to-linalg"> {
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::cf::ControlFlowDialect",
     "::mlir::complex::ComplexDialect", "::mlir::linalg::LinalgDialect",
-    "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect"
+    "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect",
+    "::mlir::vector::VectorDialect"
   ];
 }
 
@@ -293,9 +294,18 @@ def ConvertEmbeddingBagToSCF : Pass<"convert-embedding-bag-to-scf"> {
     `cf.assert` instead of the hooks.
   }];
   let dependentDialects = [
-    "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::bufferization::BufferizationDialect", "::mlir::func::FuncDialect",
+    "::mlir::memref::MemRefDialect",
     "::mlir::linalg::LinalgDialect", "::mlir::scf::SCFDialect",
-    "::mlir::tensor::TensorDialect"
+    "::mlir::tensor::TensorDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+  let options = [
+    Option<"prefetchDistance", "prefetch-distance", "int64_t",
+           /*default=*/"16",
+           "Prefetch the rows of the id this many positions ahead (0: "
+           "never; the bags' ids are read in order, their rows anywhere)">,
   ];
 }
 

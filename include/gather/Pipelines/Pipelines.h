@@ -17,6 +17,12 @@ inline const ConvertGatherToAffineOptions &loweringDefaults() {
   return defaults;
 }
 
+/// The same for the options it shares with convert-embedding-bag-to-scf.
+inline const ConvertEmbeddingBagToSCFOptions &bagLoweringDefaults() {
+  static const ConvertEmbeddingBagToSCFOptions defaults;
+  return defaults;
+}
+
 struct GatherToLLVMOptions : public PassPipelineOptions<GatherToLLVMOptions> {
   PassOptions::Option<bool> vectorize{
       *this, "vectorize",
@@ -52,6 +58,11 @@ struct GatherToLLVMOptions : public PassPipelineOptions<GatherToLLVMOptions> {
       llvm::cl::desc("Prefetch slices of at most 512 bytes this many index "
                      "positions ahead (0: never)"),
       llvm::cl::init(loweringDefaults().prefetchDistance)};
+  PassOptions::Option<int64_t> bagPrefetchDistance{
+      *this, "bag-prefetch-distance",
+      llvm::cl::desc("Embedding bags: prefetch the rows of the id this many "
+                     "positions ahead (0: never)"),
+      llvm::cl::init(bagLoweringDefaults().prefetchDistance)};
   PassOptions::Option<GatherLoads> gatherLoads{
       *this, "gather-loads",
       llvm::cl::desc("How rows along the last axis read data"),

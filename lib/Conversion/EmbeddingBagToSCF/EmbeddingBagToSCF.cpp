@@ -33,7 +33,10 @@
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::gather {
@@ -46,6 +49,9 @@ using namespace mlir::gather;
 
 namespace {
 
+/// The bits of a row reduced at once (see BagEmitter::chunkType).
+constexpr int64_t kChunkBits = 4096;
+
 /// A run-time rule: `ok` holds, or the hook gets (rule, dim, a, b).
 struct Rule {
   Value ok;
@@ -57,8 +63,10 @@ struct Rule {
 class BagEmitter {
 public:
   BagEmitter(OpBuilder &b, EmbeddingBagOp op, Value weight, Value ids,
-             Value offsets, Value sampleWeights, BagErrorReport report)
-      : b(b), loc(op.getLoc()), op(op), report(report), weight(weight),
+             Value offsets, Value sampleWeights, BagErrorReport report,
+             int64_t prefetchDistance)
+      : b(b), loc(op.getLoc()), op(op), report(report),
+        prefetchDistance(prefetchDistance), weight(weight),
         ids(ids), offsets(offsets), sampleWeights(sampleWeights),
         element(cast<RankedTensorType>(weight.getType()).getElementType()),
         acc(op.getAccumulatorType()), reduction(op.getReduction()),
@@ -119,16 +127,29 @@ private:
   /// [start, end) of bag `bag` in the ids, clamped into [0, numIds].
   std::pair<Value, Value> bagBounds(Value bag);
   Value compute();
-  /// `a` with the table row `row` (index) accumulated, scaled by `scale`
-  /// (null: 1); with `zero` a row of zeros instead.
-  Value accumulate(Value a, Value row, Value scale);
-  Value accumulateZeros(Value a);
-  Value finalize(Value a, Value count, Value out);
-
+  /// A splat of `v` in the accumulator's chunk type.
+  Value splat(double v);
+  /// The chunk `a` with row `row`'s lanes from `d0` accumulated, scaled by
+  /// `scale` (null: 1); `inBounds` false for the last, partial chunk.
+  Value addRow(Value a, Value row, Value d0, Value scale, bool inBounds);
+  /// `a` with a row of zeros accumulated (a `fill` id out of range).
+  Value addZeros(Value a);
+  /// The result lanes of a chunk over `count` rows.
+  Value finalize(Value a, Value count);
+  /// Prefetches the chunk at `d0` of the row of the id prefetchDistance
+  /// positions after `j`.
+  void prefetchRow(Value j, Value d0);
+  /// `out` (the bag's 1 x dim result tile) with the lanes from `d0` of bag
+  /// rows [start, end) reduced into row `tileRow`.
+  Value bagChunk(Value out, Value tileRow, Value d0, Value start, Value end,
+                 bool inBounds);
   OpBuilder &b;
   Location loc;
   EmbeddingBagOp op;
   BagErrorReport report;
+  int64_t prefetchDistance;
+  /// The table as a read-only memref, for prefetches (null without).
+  Value weightBuffer;
   Value weight, ids, offsets, sampleWeights;
   Type element, acc;
   BagReduction reduction;
@@ -139,7 +160,11 @@ private:
   Value init;
   // The table's row count and the normalized padding row, as i64.
   Value numRowsI64, paddingRow;
-  RankedTensorType resultType, rowType, accRowType;
+  RankedTensorType resultType;
+  /// The lanes of a row reduced at once, in the accumulator's type: 1024
+  /// bits (32 f32 lanes: four AVX2 or two AVX-512 registers, split by LLVM),
+  /// so that a bag's sums stay in registers while its rows stream by.
+  VectorType chunkType;
 };
 
 Value BagEmitter::zeros() {
@@ -342,89 +367,166 @@ std::pair<Value, Value> BagEmitter::bagBounds(Value bag) {
   return {start, end};
 }
 
-Value BagEmitter::accumulate(Value a, Value row, Value scale) {
-  Value slice = tensor::ExtractSliceOp::create(
-      b, loc, rowType, weight,
-      ArrayRef<OpFoldResult>{row, b.getIndexAttr(0)},
-      ArrayRef<OpFoldResult>{b.getIndexAttr(1), getAsOpFoldResult(rowSize)},
-      ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
-  AffineMap id = b.getMultiDimIdentityMap(1);
-  auto generic = linalg::GenericOp::create(
-      b, loc, TypeRange{a.getType()}, ValueRange{slice}, ValueRange{a},
-      ArrayRef<AffineMap>{id, id},
-      ArrayRef<utils::IteratorType>{utils::IteratorType::parallel},
-      [&](OpBuilder &nested, Location l, ValueRange args) {
-        Value x = args[0];
-        if (x.getType() != acc)
-          x = arith::ExtFOp::create(nested, l, acc, x);
-        if (scale)
-          x = arith::MulFOp::create(nested, l, x, scale);
-        Value r = reduction == BagReduction::max
-                      ? arith::MaximumFOp::create(nested, l, args[1], x)
-                            .getResult()
-                      : arith::AddFOp::create(nested, l, args[1], x)
-                            .getResult();
-        linalg::YieldOp::create(nested, l, r);
-      });
-  return generic.getResult(0);
+Value BagEmitter::splat(double v) {
+  return arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(chunkType, b.getFloatAttr(acc, v)));
 }
 
-Value BagEmitter::accumulateZeros(Value a) {
+Value BagEmitter::addRow(Value a, Value row, Value d0, Value scale,
+                         bool inBounds) {
+  Value zero = floatConst(element, 0.0);
+  // Lanes past the row's end (the last chunk) read 0 and are never written.
+  auto read = vector::TransferReadOp::create(
+      b, loc, VectorType::get(chunkType.getShape(), element), weight,
+      ValueRange{row, d0}, zero, ArrayRef<bool>{inBounds});
+  Value x = read;
+  if (element != acc)
+    x = arith::ExtFOp::create(b, loc, chunkType, x);
+  if (scale)
+    x = arith::MulFOp::create(
+        b, loc, x, vector::BroadcastOp::create(b, loc, chunkType, scale));
+  if (reduction == BagReduction::max)
+    return arith::MaximumFOp::create(b, loc, a, x);
+  return arith::AddFOp::create(b, loc, a, x);
+}
+
+Value BagEmitter::addZeros(Value a) {
   // Only max sees a row of zeros; sum and mean add nothing.
   if (reduction != BagReduction::max)
     return a;
-  AffineMap id = b.getMultiDimIdentityMap(1);
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{a.getType()}, ValueRange{}, ValueRange{a},
-             ArrayRef<AffineMap>{id},
-             ArrayRef<utils::IteratorType>{utils::IteratorType::parallel},
-             [&](OpBuilder &nested, Location l, ValueRange args) {
-               Value zero = arith::ConstantOp::create(
-                   nested, l, nested.getFloatAttr(acc, 0.0));
-               linalg::YieldOp::create(
-                   nested, l,
-                   arith::MaximumFOp::create(nested, l, args[0], zero)
-                       .getResult());
-             })
-      .getResult(0);
+  return arith::MaximumFOp::create(b, loc, a, splat(0.0));
 }
 
-Value BagEmitter::finalize(Value a, Value count, Value out) {
-  bool sameType = acc == element;
-  if (sameType && reduction == BagReduction::sum)
-    return a; // Zeros for an empty bag already.
-  Value empty = cmp(arith::CmpIPredicate::eq, count, constIndex(0));
-  Value countF = arith::UIToFPOp::create(
-      b, loc, acc, arith::IndexCastUIOp::create(b, loc, b.getI64Type(), count));
-  AffineMap id = b.getMultiDimIdentityMap(1);
-  SmallVector<Value> ins;
-  if (!sameType)
-    ins.push_back(a);
-  Value init = sameType ? a : out;
-  SmallVector<AffineMap> maps(ins.size() + 1, id);
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{init.getType()}, ins, ValueRange{init}, maps,
-             ArrayRef<utils::IteratorType>{utils::IteratorType::parallel},
-             [&](OpBuilder &nested, Location l, ValueRange args) {
-               Value x = args[0];
-               if (reduction == BagReduction::mean)
-                 x = arith::DivFOp::create(nested, l, x, countF);
-               if (reduction != BagReduction::sum)
-                 x = arith::SelectOp::create(
-                     nested, l, empty,
-                     arith::ConstantOp::create(nested, l,
-                                               nested.getFloatAttr(acc, 0.0)),
-                     x);
-               if (!sameType)
-                 x = arith::TruncFOp::create(nested, l, element, x);
-               linalg::YieldOp::create(nested, l, x);
-             })
-      .getResult(0);
+Value BagEmitter::finalize(Value a, Value count) {
+  if (reduction == BagReduction::mean) {
+    Value countF = arith::UIToFPOp::create(
+        b, loc, acc,
+        arith::IndexCastUIOp::create(b, loc, b.getI64Type(), count));
+    // An empty bag divides zeros by 0: the select below gives its zeros.
+    a = arith::DivFOp::create(
+        b, loc, a, vector::BroadcastOp::create(b, loc, chunkType, countF));
+  }
+  if (reduction != BagReduction::sum)
+    a = arith::SelectOp::create(
+        b, loc, cmp(arith::CmpIPredicate::eq, count, constIndex(0)),
+        splat(0.0), a);
+  if (element != acc)
+    a = arith::TruncFOp::create(
+        b, loc, VectorType::get(chunkType.getShape(), element), a);
+  return a;
+}
+
+void BagEmitter::prefetchRow(Value j, Value d0) {
+  // The row of the id prefetchDistance positions on (across bags: the next
+  // bag's first rows too), clamped into the table: a prefetch never faults,
+  // but it names an element of the table all the same.
+  Value ahead = arith::MinUIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, j, constIndex(prefetchDistance)),
+      arith::SubIOp::create(b, loc, numIds, constIndex(1)));
+  Value lastRow = arith::MaxSIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, numRowsI64, constI64(1)),
+      constI64(0));
+  Value row = toIndex(arith::MinSIOp::create(
+      b, loc,
+      arith::MaxSIOp::create(
+          b, loc, normalizeIndex(b, loc, idAt(ahead), numRowsI64), constI64(0)),
+      lastRow));
+  // Every cache line of the chunk within the row.
+  int64_t laneBytes = element.getIntOrFloatBitWidth() / 8;
+  int64_t lanes = chunkType.getNumElements();
+  Value lastLane = arith::MaxSIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, rowSize, constIndex(1)),
+      constIndex(0));
+  for (int64_t lane = 0; lane < lanes; lane += 64 / laneBytes) {
+    Value at = arith::MinUIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, d0, constIndex(lane)), lastLane);
+    memref::PrefetchOp::create(b, loc, weightBuffer, ValueRange{row, at},
+                               /*isWrite=*/false, /*localityHint=*/3,
+                               /*isDataCache=*/true);
+  }
+}
+
+Value BagEmitter::bagChunk(Value out, Value tileRow, Value d0, Value start,
+                           Value end, bool inBounds) {
+  double initial = reduction == BagReduction::max
+                       ? -std::numeric_limits<double>::infinity()
+                       : 0.0;
+  auto loop = scf::ForOp::create(
+      b, loc, start, end, constIndex(1),
+      ValueRange{splat(initial), constIndex(0)},
+      [&](OpBuilder &inner, Location, Value j, ValueRange carried) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(inner.getInsertionBlock(),
+                            inner.getInsertionPoint());
+        Value a = carried[0], count = carried[1];
+        if (weightBuffer)
+          prefetchRow(j, d0);
+        Value id = idAt(j);
+        // unchecked picks a row in bounds too (clamped), so a broken
+        // promise reads no memory out of bounds.
+        GatherMode resolveMode =
+            mode == GatherMode::unchecked ? GatherMode::clamp : mode;
+        ResolvedIndex r = resolveIndex(b, loc, resolveMode, id, numRowsI64);
+        Value valid = r.valid;
+        if (mode == GatherMode::unchecked)
+          valid = isIndexInRange(b, loc, r.index, numRowsI64);
+        Value skip;
+        if (paddingRow) {
+          skip = cmp(arith::CmpIPredicate::eq, r.index, paddingRow);
+          if (valid)
+            skip = arith::AndIOp::create(b, loc, skip, valid);
+        }
+        Value scale;
+        if (sampleWeights)
+          scale = widen(extract(sampleWeights, j));
+        Value row = toIndex(r.index);
+        Value next = arith::AddIOp::create(b, loc, count, constIndex(1));
+        // The row added, or (an invalid fill id) zeros; the count grows.
+        auto added = [&]() -> Value {
+          if (!valid)
+            return addRow(a, row, d0, scale, inBounds);
+          auto ifValid = scf::IfOp::create(b, loc, TypeRange{chunkType},
+                                           valid, /*withElseRegion=*/true);
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPointToStart(ifValid.thenBlock());
+          scf::YieldOp::create(b, loc, addRow(a, row, d0, scale, inBounds));
+          b.setInsertionPointToStart(ifValid.elseBlock());
+          scf::YieldOp::create(b, loc, addZeros(a));
+          return ifValid.getResult(0);
+        };
+        if (!skip) {
+          scf::YieldOp::create(b, loc, ValueRange{added(), next});
+          return;
+        }
+        auto ifSkip = scf::IfOp::create(
+            b, loc, TypeRange{chunkType, count.getType()}, skip, true);
+        {
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPointToStart(ifSkip.thenBlock());
+          scf::YieldOp::create(b, loc, ValueRange{a, count});
+          b.setInsertionPointToStart(ifSkip.elseBlock());
+          scf::YieldOp::create(b, loc, ValueRange{added(), next});
+        }
+        scf::YieldOp::create(b, loc, ifSkip.getResults());
+      });
+  Value chunk = finalize(loop.getResult(0), loop.getResult(1));
+  return vector::TransferWriteOp::create(b, loc, chunk, out,
+                                         ValueRange{tileRow, d0},
+                                         ArrayRef<bool>{inBounds})
+      .getResult();
 }
 
 Value BagEmitter::compute() {
+  int64_t lanes = chunkType.getNumElements();
+  if (prefetchDistance > 0) {
+    auto type = cast<RankedTensorType>(weight.getType());
+    weightBuffer = bufferization::ToBufferOp::create(
+        b, loc, MemRefType::get(type.getShape(), element), weight,
+        /*readOnly=*/true);
+  }
   auto forall = scf::ForallOp::create(
-      b, loc, ArrayRef<OpFoldResult>{getAsOpFoldResult(bags)}, ValueRange{init}, std::nullopt,
+      b, loc, ArrayRef<OpFoldResult>{getAsOpFoldResult(bags)},
+      ValueRange{init}, std::nullopt,
       [&](OpBuilder &nested, Location, ValueRange args) {
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPoint(nested.getInsertionBlock(),
@@ -432,83 +534,48 @@ Value BagEmitter::compute() {
         Value bag = args[0], shared = args[1];
         auto [start, end] = bagBounds(bag);
         SmallVector<OpFoldResult> offsetsAt{bag, b.getIndexAttr(0)};
-        SmallVector<OpFoldResult> sizes{b.getIndexAttr(1), getAsOpFoldResult(rowSize)};
+        SmallVector<OpFoldResult> sizes{b.getIndexAttr(1),
+                                        getAsOpFoldResult(rowSize)};
         SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
-        // The bag's result row, where f32 rows accumulate in place.
-        Value out = tensor::ExtractSliceOp::create(b, loc, rowType, shared,
+        // The bag's result row, as a 1 x dim tile of the result.
+        auto tileType =
+            RankedTensorType::get({1, resultType.getDimSize(1)}, element);
+        Value out = tensor::ExtractSliceOp::create(b, loc, tileType, shared,
                                                    offsetsAt, sizes, strides);
-        Value start0 =
-            acc == element
-                ? out
-                : tensor::EmptyOp::create(b, loc, ArrayRef<OpFoldResult>{getAsOpFoldResult(rowSize)},
-                                          acc)
-                      .getResult();
-        double initial = reduction == BagReduction::max
-                             ? -std::numeric_limits<double>::infinity()
-                             : 0.0;
-        Value a0 = linalg::FillOp::create(b, loc, floatConst(acc, initial),
-                                          start0)
-                       .getResult(0);
-        auto loop = scf::ForOp::create(
-            b, loc, start, end, constIndex(1), ValueRange{a0, constIndex(0)},
-            [&](OpBuilder &inner, Location, Value j, ValueRange carried) {
-              OpBuilder::InsertionGuard guard(b);
+        Value zeroIndex = constIndex(0);
+        // Whole chunks of the row, then the rest with masked reads and
+        // writes: each chunk's sum stays in registers across the bag.
+        Value whole = arith::SubIOp::create(
+            b, loc, rowSize,
+            arith::RemUIOp::create(b, loc, rowSize, constIndex(lanes)));
+        auto chunks = scf::ForOp::create(
+            b, loc, zeroIndex, whole, constIndex(lanes), ValueRange{out},
+            [&](OpBuilder &inner, Location, Value d0, ValueRange carried) {
+              OpBuilder::InsertionGuard g(b);
               b.setInsertionPoint(inner.getInsertionBlock(),
                                   inner.getInsertionPoint());
-              Value a = carried[0], count = carried[1];
-              Value id = idAt(j);
-              // unchecked picks a row in bounds too (clamped), so a broken
-              // promise reads no memory out of bounds.
-              GatherMode resolveMode =
-                  mode == GatherMode::unchecked ? GatherMode::clamp : mode;
-              ResolvedIndex r = resolveIndex(b, loc, resolveMode, id, numRowsI64);
-              Value valid = r.valid;
-              if (mode == GatherMode::unchecked)
-                valid = isIndexInRange(b, loc, r.index, numRowsI64);
-              Value skip;
-              if (paddingRow) {
-                skip = cmp(arith::CmpIPredicate::eq, r.index, paddingRow);
-                if (valid)
-                  skip = arith::AndIOp::create(b, loc, skip, valid);
-              }
-              Value scale;
-              if (sampleWeights)
-                scale = widen(extract(sampleWeights, j));
-              Value row = toIndex(r.index);
-              Value next =
-                  arith::AddIOp::create(b, loc, count, constIndex(1));
-              auto addRow = [&]() -> Value {
-                if (!valid)
-                  return accumulate(a, row, scale);
-                auto ifValid = scf::IfOp::create(
-                    b, loc, TypeRange{a.getType()}, valid, true);
-                OpBuilder::InsertionGuard g(b);
-                b.setInsertionPointToStart(ifValid.thenBlock());
-                scf::YieldOp::create(b, loc, accumulate(a, row, scale));
-                b.setInsertionPointToStart(ifValid.elseBlock());
-                scf::YieldOp::create(b, loc, accumulateZeros(a));
-                return ifValid.getResult(0);
-              };
-              if (!skip) {
-                scf::YieldOp::create(b, loc, ValueRange{addRow(), next});
-                return;
-              }
-              auto ifSkip = scf::IfOp::create(
-                  b, loc, TypeRange{a.getType(), count.getType()}, skip, true);
-              {
-                OpBuilder::InsertionGuard g(b);
-                b.setInsertionPointToStart(ifSkip.thenBlock());
-                scf::YieldOp::create(b, loc, ValueRange{a, count});
-                b.setInsertionPointToStart(ifSkip.elseBlock());
-                scf::YieldOp::create(b, loc, ValueRange{addRow(), next});
-              }
-              scf::YieldOp::create(b, loc, ifSkip.getResults());
+              scf::YieldOp::create(b, loc,
+                                   bagChunk(carried[0], zeroIndex, d0, start,
+                                            end, /*inBounds=*/true));
             });
-        Value row = finalize(loop.getResult(0), loop.getResult(1), out);
+        Value row = chunks.getResult(0);
+        auto tail = scf::IfOp::create(
+            b, loc, TypeRange{tileType},
+            cmp(arith::CmpIPredicate::ult, whole, rowSize), true);
+        {
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPointToStart(tail.thenBlock());
+          scf::YieldOp::create(b, loc,
+                               bagChunk(row, zeroIndex, whole, start, end,
+                                        /*inBounds=*/false));
+          b.setInsertionPointToStart(tail.elseBlock());
+          scf::YieldOp::create(b, loc, row);
+        }
         auto terminator = scf::InParallelOp::create(b, loc);
         b.setInsertionPointToStart(terminator.getBody());
-        tensor::ParallelInsertSliceOp::create(b, loc, row, shared, offsetsAt,
-                                              sizes, strides);
+        tensor::ParallelInsertSliceOp::create(b, loc, tail.getResult(0),
+                                              shared, offsetsAt, sizes,
+                                              strides);
       });
   return forall.getResult(0);
 }
@@ -516,7 +583,7 @@ Value BagEmitter::compute() {
 Value BagEmitter::emit() {
   auto weightType = cast<RankedTensorType>(weight.getType());
   resultType = cast<RankedTensorType>(op.getType());
-  rowType = RankedTensorType::get({weightType.getDimSize(1)}, element);
+  chunkType = VectorType::get({kChunkBits / acc.getIntOrFloatBitWidth()}, acc);
   numRows = dim(weight, 0);
   numRowsI64 = toI64(numRows);
   rowSize = dim(weight, 1);
@@ -595,8 +662,10 @@ Value BagEmitter::emit() {
 }
 
 struct EmbeddingBagToSCF : OpConversionPattern<EmbeddingBagOp> {
-  EmbeddingBagToSCF(MLIRContext *context, BagErrorReport report)
-      : OpConversionPattern(context), report(report) {}
+  EmbeddingBagToSCF(MLIRContext *context, BagErrorReport report,
+                    int64_t prefetchDistance)
+      : OpConversionPattern(context), report(report),
+        prefetchDistance(prefetchDistance) {}
 
   LogicalResult
   matchAndRewrite(EmbeddingBagOp op, OpAdaptor adaptor,
@@ -608,16 +677,19 @@ struct EmbeddingBagToSCF : OpConversionPattern<EmbeddingBagOp> {
       return rewriter.notifyMatchFailure(op, "needs a ranked result");
     BagEmitter emitter(rewriter, op, adaptor.getWeight(), adaptor.getIds(),
                        adaptor.getOffsets(), adaptor.getPerSampleWeights(),
-                       report);
+                       report, prefetchDistance);
     rewriter.replaceOp(op, emitter.emit());
     return success();
   }
 
   BagErrorReport report;
+  int64_t prefetchDistance;
 };
 
 struct ConvertEmbeddingBagToSCFPass
     : gather::impl::ConvertEmbeddingBagToSCFBase<ConvertEmbeddingBagToSCFPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     MLIRContext *context = &getContext();
     WalkResult unranked = getOperation()->walk([](EmbeddingBagOp op) {
@@ -635,7 +707,8 @@ struct ConvertEmbeddingBagToSCFPass
     target.addIllegalOp<EmbeddingBagOp>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     RewritePatternSet patterns(context);
-    populateEmbeddingBagToSCFPatterns(patterns, BagErrorReport::Hooks);
+    populateEmbeddingBagToSCFPatterns(patterns, BagErrorReport::Hooks,
+                                      prefetchDistance);
     ConversionConfig config;
     config.foldingMode = DialectConversionFoldingMode::Never;
     if (failed(applyPartialConversion(getOperation(), target,
@@ -646,6 +719,8 @@ struct ConvertEmbeddingBagToSCFPass
 } // namespace
 
 void mlir::gather::populateEmbeddingBagToSCFPatterns(
-    RewritePatternSet &patterns, BagErrorReport report) {
-  patterns.add<EmbeddingBagToSCF>(patterns.getContext(), report);
+    RewritePatternSet &patterns, BagErrorReport report,
+    int64_t prefetchDistance) {
+  patterns.add<EmbeddingBagToSCF>(patterns.getContext(), report,
+                                  prefetchDistance);
 }

@@ -137,7 +137,9 @@ struct ConvertGatherToAffinePass
     options.maxUnrankedRank = maxUnrankedRank;
     populateGatherToAffinePatterns(patterns, options);
     // Embedding bags are loops on tensors, as in gather-to-llvm.
-    populateEmbeddingBagToSCFPatterns(patterns, BagErrorReport::Hooks);
+    populateEmbeddingBagToSCFPatterns(
+        patterns, BagErrorReport::Hooks,
+        ConvertEmbeddingBagToSCFOptions().prefetchDistance);
     // Lower every gather as written: folding belongs to --canonicalize (a
     // constant gather folded here would never reach its kernel).
     ConversionConfig config;

@@ -374,5 +374,6 @@ struct ConvertGatherToLinalgPass
 
 void mlir::gather::populateGatherToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<GatherToLinalg>(patterns.getContext());
-  populateEmbeddingBagToSCFPatterns(patterns, BagErrorReport::Asserts);
+  populateEmbeddingBagToSCFPatterns(patterns, BagErrorReport::Asserts,
+                                    /*prefetchDistance=*/0);
 }

@@ -3,6 +3,8 @@
 #ifndef GATHER_CONVERSION_EMBEDDINGBAGTOSCF_EMBEDDINGBAGTOSCF_H
 #define GATHER_CONVERSION_EMBEDDINGBAGTOSCF_EMBEDDINGBAGTOSCF_H
 
+#include <cstdint>
+
 namespace mlir {
 class RewritePatternSet;
 namespace gather {
@@ -21,9 +23,12 @@ enum class BagErrorReport {
 /// walks the bag's ids with `scf.for` and accumulates each row into the
 /// bag's result row with an elementwise `linalg.generic` on a slice of the
 /// table: O(ids x dim) work, upstream ops only (scf, tensor, linalg, arith,
-/// and func.call of the hooks or cf.assert).
+/// and func.call of the hooks or cf.assert). With `prefetchDistance` > 0,
+/// the rows of the id that many positions ahead are prefetched (through a
+/// read-only bufferization.to_buffer of the table and memref.prefetch).
 void populateEmbeddingBagToSCFPatterns(RewritePatternSet &patterns,
-                                       BagErrorReport report);
+                                       BagErrorReport report,
+                                       int64_t prefetchDistance);
 
 } // namespace gather
 } // namespace mlir
