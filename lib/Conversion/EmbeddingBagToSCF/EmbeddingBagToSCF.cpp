@@ -122,6 +122,12 @@ private:
   Value zeros();
   /// Checks `rules[i..]`, then the offsets and ids, then computes.
   Value emitChecked(ArrayRef<Rule> rules);
+  /// offsets[k] (i64), offsets[k - 1], and whether offsets[k] breaks the
+  /// first rule (offsets[0] == 0) or the order.
+  struct OffsetRules {
+    Value here, previous, notZero, decreasing;
+  };
+  OffsetRules offsetRules(Value k);
   Value emitOffsetsChecked();
   Value emitIdsChecked();
   /// [start, end) of bag `bag` in the ids, clamped into [0, numIds].
@@ -232,6 +238,23 @@ Value BagEmitter::emitChecked(ArrayRef<Rule> rules) {
       [&] { return emitChecked(rules.drop_front()); });
 }
 
+BagEmitter::OffsetRules BagEmitter::offsetRules(Value k) {
+  Value first = cmp(arith::CmpIPredicate::eq, k, constIndex(0));
+  // offsets[k - 1], or offsets[0] for k = 0 (never compared then).
+  Value previousAt = arith::SubIOp::create(
+      b, loc, arith::MaxUIOp::create(b, loc, k, constIndex(1)), constIndex(1));
+  Value here = toI64(extract(offsets, k));
+  Value previous = toI64(extract(offsets, previousAt));
+  Value notFirst = arith::XOrIOp::create(
+      b, loc, first, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
+  return {here, previous,
+          arith::AndIOp::create(
+              b, loc, first, cmp(arith::CmpIPredicate::ne, here, constI64(0))),
+          arith::AndIOp::create(
+              b, loc, notFirst,
+              cmp(arith::CmpIPredicate::slt, here, previous))};
+}
+
 Value BagEmitter::emitOffsetsChecked() {
   if (!offsets || mode == GatherMode::unchecked)
     return emitIdsChecked();
@@ -245,16 +268,10 @@ Value BagEmitter::emitOffsetsChecked() {
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPoint(nested.getInsertionBlock(),
                             nested.getInsertionPoint());
-        Value first = cmp(arith::CmpIPredicate::eq, k, constIndex(0));
-        Value previousAt = arith::SubIOp::create(
-            b, loc, arith::MaxUIOp::create(b, loc, k, constIndex(1)),
-            constIndex(1));
-        Value here = toI64(extract(offsets, k));
-        Value previous = toI64(extract(offsets, previousAt));
-        Value bad = select(first, cmp(arith::CmpIPredicate::ne, here, constI64(0)),
-                           cmp(arith::CmpIPredicate::slt, here, previous));
-        bad = arith::OrIOp::create(
-            b, loc, bad, cmp(arith::CmpIPredicate::sgt, here, numIdsI64));
+        OffsetRules at = offsetRules(k);
+        Value bad = arith::OrIOp::create(
+            b, loc, arith::OrIOp::create(b, loc, at.notZero, at.decreasing),
+            cmp(arith::CmpIPredicate::sgt, at.here, numIdsI64));
         Value none = cmp(arith::CmpIPredicate::eq, args[0], numOffsets);
         Value found = select(arith::AndIOp::create(b, loc, none, bad), k,
                              args[0]);
@@ -266,24 +283,12 @@ Value BagEmitter::emitOffsetsChecked() {
       ok,
       [&] {
         // Which rule offsets[k] breaks, in the order they are listed.
-        Value first = cmp(arith::CmpIPredicate::eq, k, constIndex(0));
-        Value previousAt = arith::SubIOp::create(
-            b, loc, arith::MaxUIOp::create(b, loc, k, constIndex(1)),
-            constIndex(1));
-        Value here = toI64(extract(offsets, k));
-        Value previous = toI64(extract(offsets, previousAt));
-        Value notZero = cmp(arith::CmpIPredicate::ne, here, constI64(0));
-        Value decreasing = arith::AndIOp::create(
-            b, loc, arith::XOrIOp::create(b, loc, first,
-                                          arith::ConstantIntOp::create(
-                                              b, loc, b.getI1Type(), 1)),
-            cmp(arith::CmpIPredicate::slt, here, previous));
+        OffsetRules at = offsetRules(k);
         Value rule = select(
-            arith::AndIOp::create(b, loc, first, notZero),
-            constI64(GATHER_MLIR_RULE_OFFSETS_FIRST),
-            select(decreasing, constI64(GATHER_MLIR_RULE_OFFSETS_ORDER),
+            at.notZero, constI64(GATHER_MLIR_RULE_OFFSETS_FIRST),
+            select(at.decreasing, constI64(GATHER_MLIR_RULE_OFFSETS_ORDER),
                    constI64(GATHER_MLIR_RULE_OFFSETS_END)));
-        Value other = select(decreasing, previous, numIdsI64);
+        Value other = select(at.decreasing, at.previous, numIdsI64);
         if (report == BagErrorReport::Asserts) {
           reportRule({nullptr, 0, nullptr, nullptr, nullptr,
                       "offsets must start at 0, be non-decreasing and end "
@@ -293,7 +298,7 @@ Value BagEmitter::emitOffsetsChecked() {
         declareErrorHook(b, op, kShapeErrorHook);
         func::CallOp::create(b, loc, kShapeErrorHook, TypeRange{},
                              ValueRange{constI64(GATHER_MLIR_OP_EMBEDDING_BAG),
-                                        rule, toI64(k), here, other});
+                                        rule, toI64(k), at.here, other});
       },
       [&] { return emitIdsChecked(); });
 }
