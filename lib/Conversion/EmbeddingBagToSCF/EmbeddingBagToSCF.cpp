@@ -180,8 +180,8 @@ Value BagEmitter::zeros() {
 
 Value BagEmitter::guarded(Value ok, function_ref<void()> onError,
                           function_ref<Value()> body) {
-  Type type = RankedTensorType::get(
-      {ShapedType::kDynamic, resultType.getDimSize(1)}, element);
+  // Every outcome has the type of the one destination they all fill.
+  Type type = init.getType();
   auto ifOp = scf::IfOp::create(b, loc, TypeRange{type}, ok,
                                 /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(b);
@@ -522,6 +522,10 @@ Value BagEmitter::bagChunk(Value out, Value tileRow, Value d0, Value start,
 }
 
 Value BagEmitter::compute() {
+  // Rows of no element: nothing to compute (and upstream rejects a slice at
+  // offset 0 of a dim of static size 0).
+  if (cast<RankedTensorType>(init.getType()).getDimSize(1) == 0)
+    return init;
   int64_t lanes = chunkType.getNumElements();
   if (prefetchDistance > 0) {
     auto type = cast<RankedTensorType>(weight.getType());
@@ -537,14 +541,17 @@ Value BagEmitter::compute() {
         b.setInsertionPoint(nested.getInsertionBlock(),
                             nested.getInsertionPoint());
         Value bag = args[0], shared = args[1];
-        auto [start, end] = bagBounds(bag);
+        Value start, end;
+        std::tie(start, end) = bagBounds(bag);
         SmallVector<OpFoldResult> offsetsAt{bag, b.getIndexAttr(0)};
         SmallVector<OpFoldResult> sizes{b.getIndexAttr(1),
                                         getAsOpFoldResult(rowSize)};
         SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
         // The bag's result row, as a 1 x dim tile of the result.
         auto tileType =
-            RankedTensorType::get({1, resultType.getDimSize(1)}, element);
+            RankedTensorType::get({1, cast<RankedTensorType>(weight.getType())
+                                           .getDimSize(1)},
+                                  element);
         Value out = tensor::ExtractSliceOp::create(b, loc, tileType, shared,
                                                    offsetsAt, sizes, strides);
         Value zeroIndex = constIndex(0);
@@ -586,7 +593,6 @@ Value BagEmitter::compute() {
 }
 
 Value BagEmitter::emit() {
-  auto weightType = cast<RankedTensorType>(weight.getType());
   resultType = cast<RankedTensorType>(op.getType());
   chunkType = VectorType::get({kChunkBits / acc.getIntOrFloatBitWidth()}, acc);
   numRows = dim(weight, 0);
