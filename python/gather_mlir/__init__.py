@@ -52,7 +52,7 @@ from . import _native
 from ._version import __version__
 
 __all__ = ["gather", "gather_elements", "gather_nd", "embedding_bag",
-           "compile_count"]
+           "gather_block_quantized", "compile_count"]
 
 #: The out-of-range modes, as the dialect names them (its GatherMode enum).
 MODES = _native.MODES
@@ -358,3 +358,4 @@ def gather_nd(data, indices, batch_dims=0, mode="check", out=None):
 
 
 from ._bags import embedding_bag  # noqa: E402 (uses the helpers above)
+from ._quantized import gather_block_quantized  # noqa: E402

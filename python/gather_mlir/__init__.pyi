@@ -85,3 +85,11 @@ def embedding_bag(input: _Indices, weight: ArrayLike | torch.Tensor,
                   include_last_offset: bool = ...,
                   padding_idx: int | None = ..., *, oob_mode: _Mode = ...,
                   out: _Out) -> _Out: ...
+
+def gather_block_quantized(data: ArrayLike | torch.Tensor, indices: _Indices,
+                           scales: ArrayLike | torch.Tensor,
+                           zero_points: ArrayLike | torch.Tensor | None = ...,
+                           *, gather_axis: int = ..., quantize_axis: int = ...,
+                           block_size: int = ..., bits: int = ...,
+                           mode: _Mode = ...,
+                           out: _Out | None = ...) -> np.ndarray | torch.Tensor: ...

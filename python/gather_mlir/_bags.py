@@ -78,13 +78,15 @@ def _array(name, value):
     return np.asarray(value)
 
 
-def _ids(array, num, oob_mode):
-    """Signed ids with the values of ``array``: unsigned ones above
-    INT64_MAX become what the mode makes of them (check: IndexError; wrap:
-    the true modulo; the others: a value past the end, which fill reads as
-    zeros and clamp as the last row)."""
+def _ids(array, num, oob_mode, function="embedding_bag", name="input",
+         op="gather.embedding_bag"):
+    """Signed ids with the values of ``array`` (argument ``name`` of
+    ``function``, read by ``op``): unsigned ones above INT64_MAX become what
+    the mode makes of them (check: IndexError; wrap: the true modulo; the
+    others: a value past the end, which fill reads as zeros and clamp as the
+    last row)."""
     if array.dtype.kind not in "iu":
-        raise TypeError(f"embedding_bag: input must have an integer dtype, "
+        raise TypeError(f"{function}: {name} must have an integer dtype, "
                         f"not {array.dtype}")
     if array.dtype.kind == "i":
         return np.ascontiguousarray(array, dtype=array.dtype.newbyteorder("="))
@@ -96,11 +98,10 @@ def _ids(array, num, oob_mode):
     if oob_mode == "check":
         value = int(array[big].flat[0]) if array.ndim else int(array)
         if num == 0:
-            raise IndexError(f"gather.embedding_bag: index {value} selects "
-                             "along data dimension 0, which is empty (size 0)")
-        raise IndexError(f"gather.embedding_bag: index {value} is out of "
-                         f"range [{-num}, {num - 1}] for data dimension 0 of "
-                         f"size {num}")
+            raise IndexError(f"{op}: index {value} selects along data "
+                             "dimension 0, which is empty (size 0)")
+        raise IndexError(f"{op}: index {value} is out of range [{-num}, "
+                         f"{num - 1}] for data dimension 0 of size {num}")
     replaced = array.astype(object)
     if oob_mode == "wrap" and num > 0:
         replaced[big] = replaced[big] % num

@@ -1,0 +1,207 @@
+"""``gather_mlir.gather_block_quantized``: ONNX Runtime's GatherBlockQuantized
+as a composition of gather ops.
+
+The rows of the packed table, of its scales and of its zero points are
+gathered with the same ids (``gather.gather``, the mode applied to each), and
+one ``linalg.generic`` over the result unpacks each value (2, 4 or 8 bits,
+low bits first), subtracts its block's zero point and multiplies by its
+block's scale. Only the gathered packed rows are written between the two
+(1/4 to 1/16 of the result for 8 to 2 bits). Each combination of dtypes,
+bits, block size, zero points and mode is one kernel, lowered by
+``gather-to-llvm`` and compiled once by ``compiler.JitModule``.
+"""
+
+import threading
+
+import numpy as np
+
+from . import _native
+from . import _is_tensor, _mode, _tensor_array, _torch
+from ._bags import _ids
+
+_SCALES = {np.dtype(np.float16): "f16", np.dtype(np.float32): "f32"}
+_ID_TYPES = {np.dtype(np.int8): "i8", np.dtype(np.int16): "i16",
+             np.dtype(np.int32): "i32", np.dtype(np.int64): "i64"}
+
+_kernels = {}
+_lock = threading.Lock()
+
+_KERNEL = """
+func.func @gbq(%d: tensor<?x?xi8>, %i: tensor<?x{ids}>, %s: tensor<?x?x{scale}>{zp_arg}) -> tensor<?x?x{scale}> {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %per = arith.constant {per} : index
+  %block = arith.constant {block} : index
+  %bits = arith.constant {bits} : i8
+  %mask = arith.constant {mask} : i8
+  %rows = gather.gather %d[%i] {{mode = #gather<mode {mode}>}} : (tensor<?x?xi8>, tensor<?x{ids}>) -> tensor<?x?xi8>
+  %scales = gather.gather %s[%i] {{mode = #gather<mode {mode}>}} : (tensor<?x?x{scale}>, tensor<?x{ids}>) -> tensor<?x?x{scale}>
+{zp_gather}  %n = tensor.dim %rows, %c0 : tensor<?x?xi8>
+  %packed = tensor.dim %rows, %c1 : tensor<?x?xi8>
+  %k = arith.muli %packed, %per : index
+  %e = tensor.empty(%n, %k) : tensor<?x?x{scale}>
+  %r = linalg.generic {{indexing_maps = [affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}} outs(%e : tensor<?x?x{scale}>) {{
+  ^bb0(%o: {scale}):
+    %row = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %q = func.call @unpack(%rows, %row, %j, %per, %bits, %mask) : (tensor<?x?xi8>, index, index, index, i8, i8) -> i32
+    %b = arith.divui %j, %block : index
+    %sc = tensor.extract %scales[%row, %b] : tensor<?x?x{scale}>
+{zp_value}    %diff = arith.subi %q, %z : i32
+    %f = arith.sitofp %diff : i32 to f32
+{scale_f32}    %v = arith.mulf %f, {s32} : f32
+{result}    linalg.yield {out} : {scale}
+  }} -> tensor<?x?x{scale}>
+  return %r : tensor<?x?x{scale}>
+}}
+
+// Value `j` of a row of `bits`-bit values packed `per` a byte, low bits
+// first, as an unsigned i32.
+func.func private @unpack(%t: tensor<?x?xi8>, %row: index, %j: index, %per: index,
+                          %bits: i8, %mask: i8) -> i32 attributes {{llvm.linkage = #llvm.linkage<internal>}} {{
+  %at = arith.divui %j, %per : index
+  %byte = tensor.extract %t[%row, %at] : tensor<?x?xi8>
+  %slot = arith.remui %j, %per : index
+  %slot8 = arith.index_cast %slot : index to i8
+  %shift = arith.muli %slot8, %bits : i8
+  %shifted = arith.shrui %byte, %shift : i8
+  %q = arith.andi %shifted, %mask : i8
+  %w = arith.extui %q : i8 to i32
+  return %w : i32
+}}
+"""
+
+
+def _compile(ids, scale, bits, block, has_zero_points, mode):
+    per = 8 // bits
+    mask = {2: 3, 4: 15, 8: -1}[bits]
+    zp_arg = zp_gather = ""
+    if has_zero_points:
+        zp_arg = ", %zt: tensor<?x?xi8>"
+        zp_gather = (f"  %zps = gather.gather %zt[%i] {{mode = #gather<mode "
+                     f"{mode}>}} : (tensor<?x?xi8>, tensor<?x{ids}>) -> "
+                     "tensor<?x?xi8>\n")
+        zp_value = ("    %z = func.call @unpack(%zps, %row, %b, %per, %bits, "
+                    "%mask) : (tensor<?x?xi8>, index, index, index, i8, i8) "
+                    "-> i32\n")
+    else:
+        zp_value = f"    %z = arith.constant {2 ** (bits - 1)} : i32\n"
+    if scale == "f32":
+        scale_f32, s32, result, out = "", "%sc", "", "%v"
+    else:
+        scale_f32 = f"    %s32 = arith.extf %sc : {scale} to f32\n"
+        s32 = "%s32"
+        result = f"    %out = arith.truncf %v : f32 to {scale}\n"
+        out = "%out"
+    text = _KERNEL.format(ids=ids, scale=scale, per=per, block=block,
+                          bits=bits, mask=mask, mode=mode, zp_arg=zp_arg,
+                          zp_gather=zp_gather, zp_value=zp_value,
+                          scale_f32=scale_f32, s32=s32, result=result,
+                          out=out)
+    return _native.JitModule(_native.Module(text), "gather-to-llvm")
+
+
+def _kernel(key):
+    with _lock:
+        jit = _kernels.get(key)
+        if jit is None:
+            jit = _kernels[key] = _compile(*key)
+        return jit
+
+
+def _array(name, value):
+    if _is_tensor(value):
+        return _tensor_array("gather_block_quantized", name, value)
+    return np.asarray(value)
+
+
+def gather_block_quantized(data, indices, scales, zero_points=None, *,
+                           gather_axis=0, quantize_axis=1, block_size=128,
+                           bits=4, mode="check", out=None):
+    """Gather rows of a block-quantized table and dequantize them (ONNX
+    Runtime's ``com.microsoft`` GatherBlockQuantized, its attributes by
+    name).
+
+    ``data`` is uint8 ``[N, K * bits / 8]``: ``bits``-bit values (2, 4 or 8)
+    along the last axis, low bits first. ``scales`` (float32 or float16)
+    holds one scale per ``block_size`` values (a power of two >= 16) of each
+    row, ``[N, ceil(K / block_size)]``; ``zero_points`` (uint8, optional) is
+    packed like the data along those blocks (default ``2^(bits-1)``). The
+    result is ``indices.shape + [K]`` of the scales' dtype, each value
+    ``(q - zero_point) * scale``; ``mode`` is what an index outside
+    ``[-N, N)`` does, as in ``gather``. Only ``gather_axis=0`` and the last
+    axis as ``quantize_axis`` are supported.
+    """
+    mode = _mode(mode)
+    if gather_axis != 0:
+        raise ValueError("gather_block_quantized: gather_axis must be 0, not "
+                         f"{gather_axis!r}")
+    if bits not in (2, 4, 8) or isinstance(bits, bool):
+        raise ValueError(f"gather_block_quantized: bits must be 2, 4 or 8, "
+                         f"not {bits!r}")
+    if (isinstance(block_size, bool) or not isinstance(block_size, int) or
+            block_size < 16 or block_size & (block_size - 1)):
+        raise ValueError("gather_block_quantized: block_size must be a power "
+                         f"of two >= 16, not {block_size!r}")
+    torch_scales = _is_tensor(scales)
+    table = _array("data", data)
+    if table.dtype != np.uint8:
+        raise TypeError("gather_block_quantized: data must be uint8 (packed "
+                        f"values), not {table.dtype}")
+    if table.ndim != 2:
+        raise ValueError("gather_block_quantized: data must be 2-D, not of "
+                         f"shape {table.shape}")
+    if quantize_axis not in (1, -1):
+        raise ValueError("gather_block_quantized: quantize_axis must be the "
+                         f"last axis (1 or -1), not {quantize_axis!r}")
+    num, packed = table.shape
+    width = packed * (8 // bits)
+    blocks = -(-width // block_size)
+    scale_array = _array("scales", scales)
+    if scale_array.dtype not in _SCALES:
+        raise TypeError("gather_block_quantized: scales must be float32 or "
+                        f"float16, not {scale_array.dtype}")
+    if scale_array.shape != (num, blocks):
+        raise ValueError("gather_block_quantized: scales must have shape "
+                         f"{(num, blocks)} (a scale per block of "
+                         f"{block_size} values), not {scale_array.shape}")
+    operands_zp = []
+    if zero_points is not None:
+        zp = _array("zero_points", zero_points)
+        if zp.dtype != np.uint8:
+            raise TypeError("gather_block_quantized: zero_points must be "
+                            f"uint8, not {zp.dtype}")
+        zp_shape = (num, -(-blocks // (8 // bits)))
+        if zp.shape != zp_shape:
+            raise ValueError("gather_block_quantized: zero_points must have "
+                             f"shape {zp_shape}, not {zp.shape}")
+        operands_zp = [np.ascontiguousarray(zp).view(np.int8)]
+    index_array = _array("indices", indices)
+    shape = index_array.shape
+    ids = _ids(index_array, num, mode, "gather_block_quantized", "indices",
+               "gather.gather")
+    ids = np.ascontiguousarray(ids.reshape(-1))
+    key = (_ID_TYPES[ids.dtype], _SCALES[scale_array.dtype], bits,
+           block_size, bool(operands_zp), mode)
+    result = _kernel(key).call(
+        "gbq", np.ascontiguousarray(table).view(np.int8), ids,
+        np.ascontiguousarray(scale_array,
+                             dtype=scale_array.dtype.newbyteorder("=")),
+        *operands_zp)
+    result = result.reshape(shape + (width,))
+    if out is not None:
+        target = _tensor_array("gather_block_quantized", "out", out) \
+            if _is_tensor(out) else out
+        if not isinstance(target, np.ndarray):
+            raise TypeError("gather_block_quantized: out must be a numpy "
+                            f"array or a torch tensor, not "
+                            f"{type(out).__name__}")
+        if target.dtype != result.dtype or target.shape != result.shape:
+            raise (TypeError if target.dtype != result.dtype else ValueError)(
+                f"gather_block_quantized: out is {target.dtype} "
+                f"{target.shape}, the result {result.dtype} {result.shape}")
+        target[...] = result
+        return out
+    if torch_scales:
+        return _torch().from_numpy(result)
+    return result

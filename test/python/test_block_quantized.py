@@ -1,0 +1,137 @@
+"""gather_mlir.gather_block_quantized against a numpy reference written from
+docs/Semantics.md (unpack low bits first, subtract the block's zero point,
+times the block's scale): 2-, 4- and 8-bit values, float32 and float16
+scales, with and without zero points, rows whose last block is partial,
+index arrays of any rank, every mode, and the errors. ONNX Runtime's own
+kernel is compared in test/python/peers."""
+import numpy as np
+import pytest
+
+import gather_mlir as g
+
+
+def _unpack(packed, bits):
+    """The values of each row, low bits first."""
+    per = 8 // bits
+    shifts = np.arange(per, dtype=np.uint8) * bits
+    values = (packed[..., None] >> shifts) & ((1 << bits) - 1)
+    return values.reshape(packed.shape[0], -1).astype(np.int64)
+
+
+def _reference(data, indices, scales, zero_points, bits, block, mode):
+    num = data.shape[0]
+    q = _unpack(data, bits)
+    width = q.shape[1]
+    blocks = np.arange(width) // block
+    z = (_unpack(zero_points, bits)[:, blocks] if zero_points is not None
+         else np.full((num, width), 2 ** (bits - 1)))
+    values = ((q - z) * scales.astype(np.float32)[:, blocks]).astype(
+        scales.dtype)
+    out = np.zeros(indices.shape + (width,), scales.dtype)
+    for pos, i in np.ndenumerate(indices):
+        i = int(i)
+        n = i + num if -num <= i < 0 else i
+        if 0 <= n < num:
+            out[pos] = values[n]
+        elif mode == "clamp":
+            out[pos] = values[min(max(n, 0), num - 1)]
+        elif mode == "wrap":
+            out[pos] = values[i % num]
+        # fill: zeros
+    return out
+
+
+def _case(rng, bits, block, width, num=9, scale_dtype=np.float32):
+    data = rng.integers(0, 256, (num, width * bits // 8), dtype=np.uint8)
+    blocks = -(-width // block)
+    scales = (rng.random((num, blocks)) + 0.5).astype(scale_dtype)
+    zero_points = rng.integers(0, 256, (num, -(-blocks // (8 // bits))),
+                               dtype=np.uint8)
+    return data, scales, zero_points
+
+
+@pytest.mark.parametrize("bits", [2, 4, 8])
+@pytest.mark.parametrize("scale_dtype", [np.float32, np.float16])
+@pytest.mark.parametrize("with_zero_points", [True, False])
+def test_matches_reference(bits, scale_dtype, with_zero_points):
+    rng = np.random.default_rng(bits * 10 + with_zero_points)
+    # Whole blocks, and a last block of 64 of 128 values.
+    for width, block in ((256, 64), (192, 128), (64, 16)):
+        data, scales, zp = _case(rng, bits, block, width,
+                                 scale_dtype=scale_dtype)
+        zp = zp if with_zero_points else None
+        indices = rng.integers(-9, 9, (3, 4))
+        result = g.gather_block_quantized(data, indices, scales, zp,
+                                          block_size=block, bits=bits)
+        expected = _reference(data, indices, scales, zp, bits, block, "check")
+        assert result.dtype == expected.dtype
+        assert result.shape == expected.shape
+        tol = 1e-3 if scale_dtype == np.float16 else 1e-6
+        np.testing.assert_allclose(result.astype(np.float32),
+                                   expected.astype(np.float32),
+                                   rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("mode", ["fill", "clamp", "wrap"])
+def test_modes(mode):
+    rng = np.random.default_rng(7)
+    data, scales, zp = _case(rng, 4, 32, 128)
+    indices = np.array([0, 9, -10, 30, -1, 4])
+    result = g.gather_block_quantized(data, indices, scales, zp,
+                                      block_size=32, mode=mode)
+    np.testing.assert_allclose(
+        result, _reference(data, indices, scales, zp, 4, 32, mode),
+        rtol=1e-6)
+
+
+def test_scalar_index_and_torch():
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(8)
+    data, scales, zp = _case(rng, 8, 16, 32)
+    expected = _reference(data, np.array(2), scales, zp, 8, 16, "check")
+    np.testing.assert_allclose(
+        g.gather_block_quantized(data, 2, scales, zp, block_size=16, bits=8),
+        expected, rtol=1e-6)
+    result = g.gather_block_quantized(torch.from_numpy(data), torch.tensor([2]),
+                                      torch.from_numpy(scales),
+                                      torch.from_numpy(zp), block_size=16,
+                                      bits=8)
+    assert isinstance(result, torch.Tensor)
+    np.testing.assert_allclose(result.numpy()[0], expected, rtol=1e-6)
+
+
+def test_errors():
+    rng = np.random.default_rng(9)
+    data, scales, zp = _case(rng, 4, 16, 32)
+    with pytest.raises(IndexError, match=r"index 9 is out of range \[-9, 8\]"):
+        g.gather_block_quantized(data, [9], scales, block_size=16)
+    with pytest.raises(IndexError, match="index 18446744073709551615 is out "
+                       "of range"):
+        g.gather_block_quantized(data, np.array([2**64 - 1], np.uint64),
+                                 scales, block_size=16)
+    with pytest.raises(ValueError, match="bits must be 2, 4 or 8"):
+        g.gather_block_quantized(data, [0], scales, block_size=16, bits=3)
+    with pytest.raises(ValueError, match="block_size must be a power of two"):
+        g.gather_block_quantized(data, [0], scales, block_size=24)
+    with pytest.raises(ValueError, match="gather_axis must be 0"):
+        g.gather_block_quantized(data, [0], scales, block_size=16,
+                                 gather_axis=1)
+    with pytest.raises(ValueError, match="quantize_axis must be the last"):
+        g.gather_block_quantized(data, [0], scales, block_size=16,
+                                 quantize_axis=0)
+    with pytest.raises(TypeError, match="data must be uint8"):
+        g.gather_block_quantized(data.astype(np.int8), [0], scales,
+                                 block_size=16)
+    with pytest.raises(ValueError, match=r"scales must have shape \(9, 2\)"):
+        g.gather_block_quantized(data, [0], scales[:, :1], block_size=16)
+    with pytest.raises(TypeError, match="scales must be float32 or float16"):
+        g.gather_block_quantized(data, [0], scales.astype(np.float64),
+                                 block_size=16)
+    with pytest.raises(ValueError, match=r"zero_points must have shape "
+                       r"\(9, 1\)"):
+        g.gather_block_quantized(data, [0], scales, zp[:, :0], block_size=16)
+    with pytest.raises(TypeError, match="indices must have an integer dtype"):
+        g.gather_block_quantized(data, [0.5], scales, block_size=16)
+    with pytest.raises(ValueError, match="mode must be one of"):
+        g.gather_block_quantized(data, [0], scales, block_size=16,
+                                 mode="nearest")
