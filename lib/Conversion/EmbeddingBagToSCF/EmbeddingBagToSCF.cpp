@@ -672,6 +672,23 @@ Value BagEmitter::emit() {
   return result;
 }
 
+/// Whether the static dims of the op's operands and result count their
+/// elements within int64 (a collapse of ids, or the strides of the table,
+/// would overflow otherwise).
+static bool hasCountableShapes(EmbeddingBagOp op) {
+  auto countable = [](Type type) {
+    auto shaped = dyn_cast<ShapedType>(type);
+    if (!shaped || !shaped.hasRank())
+      return true;
+    SmallVector<int64_t> sizes = llvm::map_to_vector(
+        shaped.getShape(),
+        [](int64_t d) { return ShapedType::isDynamic(d) ? 1 : d; });
+    return getCheckedNumElements(sizes).has_value();
+  };
+  return llvm::all_of(op->getOperandTypes(), countable) &&
+         countable(op.getType());
+}
+
 struct EmbeddingBagToSCF : OpConversionPattern<EmbeddingBagOp> {
   EmbeddingBagToSCF(MLIRContext *context, BagErrorReport report,
                     int64_t prefetchDistance)
@@ -686,6 +703,9 @@ struct EmbeddingBagToSCF : OpConversionPattern<EmbeddingBagOp> {
         return rewriter.notifyMatchFailure(op, "needs ranked operands");
     if (!isa<RankedTensorType>(op.getType()))
       return rewriter.notifyMatchFailure(op, "needs a ranked result");
+    if (!hasCountableShapes(op))
+      return rewriter.notifyMatchFailure(
+          op, "static sizes whose element count overflows int64");
     BagEmitter emitter(rewriter, op, adaptor.getWeight(), adaptor.getIds(),
                        adaptor.getOffsets(), adaptor.getPerSampleWeights(),
                        report, prefetchDistance);
@@ -704,13 +724,19 @@ struct ConvertEmbeddingBagToSCFPass
   void runOnOperation() override {
     MLIRContext *context = &getContext();
     WalkResult unranked = getOperation()->walk([](EmbeddingBagOp op) {
-      if (llvm::all_of(op->getOperandTypes(),
-                       llvm::IsaPred<RankedTensorType>) &&
-          isa<RankedTensorType>(op.getType()))
-        return WalkResult::advance();
-      op->emitError("convert-embedding-bag-to-scf needs ranked operands and "
-                    "result (refine them with gather-shape-inference)");
-      return WalkResult::interrupt();
+      if (!llvm::all_of(op->getOperandTypes(),
+                        llvm::IsaPred<RankedTensorType>) ||
+          !isa<RankedTensorType>(op.getType())) {
+        op->emitError("convert-embedding-bag-to-scf needs ranked operands "
+                      "and result (refine them with gather-shape-inference)");
+        return WalkResult::interrupt();
+      }
+      if (!hasCountableShapes(op)) {
+        op->emitError("convert-embedding-bag-to-scf: static sizes whose "
+                      "element count overflows int64");
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
     });
     if (unranked.wasInterrupted())
       return signalPassFailure();
