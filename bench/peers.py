@@ -93,7 +93,67 @@ def specs(np, quick):
                     f"{mode}{extra}", "embedding_bag", bag_table, bag_ids,
                     {"offsets": bag_offsets, "mode": mode,
                      "per_sample_weights": psw}))
+    # An LLM's 4-bit block-quantized embedding table (GatherBlockQuantized).
+    rows = 128256 // s
+    packed = rng.integers(0, 256, (rows, 4096 // 2), dtype=np.uint8)
+    out.append(("LLM 4-bit embedding 128256x4096, block 128, 2048 ids -> f32",
+                "gather_block_quantized", packed,
+                rng.integers(0, rows, 2048),
+                {"scales": rng.random((rows, 4096 // 128), dtype=np.float32),
+                 "zero_points": rng.integers(0, 256, (rows, 4096 // 128 // 2),
+                                             dtype=np.uint8)}))
     return out
+
+
+def block_quantized_contestants(np, data, ids, attrs, wanted, threads):
+    """gather_mlir.gather_block_quantized, ONNX Runtime's own
+    GatherBlockQuantized and torch's gather-then-dequantize composite."""
+    import gather_mlir as g
+    scales, zp = attrs["scales"], attrs["zero_points"]
+    ours = lambda: g.gather_block_quantized(data, ids, scales, zp,
+                                            block_size=128, bits=4)
+    peers = {}
+    if "onnxruntime" in wanted:
+        import onnxruntime as ort
+        from onnx import TensorProto, helper
+        names = ["data", "indices", "scales", "zp"]
+        types = [TensorProto.UINT8, TensorProto.INT64, TensorProto.FLOAT,
+                 TensorProto.UINT8]
+        arrays = [data, ids, scales, zp]
+        node = helper.make_node("GatherBlockQuantized", names, ["out"],
+                                domain="com.microsoft", gather_axis=0,
+                                quantize_axis=1, block_size=128, bits=4)
+        graph = helper.make_graph(
+            [node], "gbq",
+            [helper.make_tensor_value_info(n, t, a.shape)
+             for n, t, a in zip(names, types, arrays)],
+            [helper.make_tensor_value_info("out", TensorProto.FLOAT, None)])
+        model = helper.make_model(graph, opset_imports=[
+            helper.make_opsetid("", 21), helper.make_opsetid("com.microsoft", 1)])
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        session = ort.InferenceSession(model.SerializeToString(), options,
+                                       providers=["CPUExecutionProvider"])
+        feeds = dict(zip(names, arrays))
+        peers["onnxruntime"] = lambda: session.run(None, feeds)[0]
+    if {"torch", "torch.compile"} & set(wanted):
+        import torch
+        torch.set_num_threads(threads)
+        td, ti, ts, tz = (torch.from_numpy(a) for a in (data, ids, scales, zp))
+
+        def torch_fn(d, i, sc, z):
+            rows = d[i]
+            q = torch.stack([rows & 15, rows >> 4], -1).reshape(len(i), -1)
+            zr = z[i]
+            zq = torch.stack([zr & 15, zr >> 4], -1).reshape(len(i), -1)
+            return ((q.float() - zq.float().repeat_interleave(128, 1))
+                    * sc[i].repeat_interleave(128, 1))
+        if "torch" in wanted:
+            peers["torch"] = lambda: torch_fn(td, ti, ts, tz)
+        if "torch.compile" in wanted:
+            compiled = torch.compile(torch_fn, dynamic=False)
+            peers["torch.compile"] = lambda: compiled(td, ti, ts, tz)
+    return ours, peers
 
 
 def bag_contestants(np, table, ids, attrs, wanted, threads):
@@ -296,6 +356,9 @@ def measure(args):
         elif op == "embedding_bag":
             ours, peers = bag_contestants(np, data, indices, attrs, wanted,
                                           args.threads)
+        elif op == "gather_block_quantized":
+            ours, peers = block_quantized_contestants(
+                np, data, indices, attrs, wanted, args.threads)
         else:
             ours = lambda: getattr(g, op)(data, indices, **attrs)
             peers = peer_functions(np, op, data, indices, attrs, wanted,
@@ -305,11 +368,11 @@ def measure(args):
         for peer, fn in peers.items():
             result = fn()
             # Reductions add in other orders: equal to rounding.
-            same = np.allclose if op == "embedding_bag" else np.array_equal
+            inexact = op in ("embedding_bag", "gather_block_quantized")
+            same = np.allclose if inexact else np.array_equal
             if result is not None and not same(
                     np.asarray(result).reshape(expected.shape), expected,
-                    **({"rtol": 1e-4, "atol": 1e-4}
-                       if op == "embedding_bag" else {})):
+                    **({"rtol": 1e-4, "atol": 1e-4} if inexact else {})):
                 raise SystemExit(f"{name}: {peer} disagrees")
             contestants[peer] = fn
         copy_src = np.ones(expected.nbytes, np.uint8)

@@ -3,9 +3,11 @@ as a composition of gather ops.
 
 The rows of the packed table, of its scales and of its zero points are
 gathered with the same ids (``gather.gather``, the mode applied to each), and
-one ``linalg.generic`` over the result unpacks each value (2, 4 or 8 bits,
-low bits first), subtracts its block's zero point and multiplies by its
-block's scale. Only the gathered packed rows are written between the two
+one ``linalg.generic`` over ``[ids, packed bytes, values per byte]`` reads
+each byte, its block's scale and zero-point byte through affine maps
+(``b floordiv bytes-per-block``), unpacks the value (2, 4 or 8 bits, low
+bits first), subtracts the zero point and multiplies by the scale; the
+result is that tensor collapsed to ``[ids, values]``. Only the gathered packed rows are written between the two
 (1/4 to 1/16 of the result for 8 to 2 bits). Each combination of dtypes,
 bits, block size, zero points and mode is one kernel, lowered by
 ``gather-to-llvm`` and compiled once by ``compiler.JitModule``.
@@ -27,41 +29,36 @@ _kernels = {}
 _lock = threading.Lock()
 
 _KERNEL = """
+#values = affine_map<(i, b, s) -> (i, b, s)>
+#bytes = affine_map<(i, b, s) -> (i, b)>
+#scales = affine_map<(i, b, s) -> (i, b floordiv {bytes_per_block})>
+#zero_points = affine_map<(i, b, s) -> (i, b floordiv {bytes_per_zp_byte})>
 func.func @gbq(%d: tensor<?x?xi8>, %i: tensor<?x{ids}>, %s: tensor<?x?x{scale}>{zp_arg}) -> tensor<?x?x{scale}> {{
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %per = arith.constant {per} : index
-  %block = arith.constant {block} : index
-  %bits = arith.constant {bits} : i8
-  %mask = arith.constant {mask} : i8
   %rows = gather.gather %d[%i] {{mode = #gather<mode {mode}>}} : (tensor<?x?xi8>, tensor<?x{ids}>) -> tensor<?x?xi8>
   %scales = gather.gather %s[%i] {{mode = #gather<mode {mode}>}} : (tensor<?x?x{scale}>, tensor<?x{ids}>) -> tensor<?x?x{scale}>
 {zp_gather}  %n = tensor.dim %rows, %c0 : tensor<?x?xi8>
   %packed = tensor.dim %rows, %c1 : tensor<?x?xi8>
-  %k = arith.muli %packed, %per : index
-  %e = tensor.empty(%n, %k) : tensor<?x?x{scale}>
-  %r = linalg.generic {{indexing_maps = [affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}} outs(%e : tensor<?x?x{scale}>) {{
-  ^bb0(%o: {scale}):
-    %row = linalg.index 0 : index
-    %j = linalg.index 1 : index
-    %q = func.call @unpack(%rows, %row, %j, %per, %bits, %mask) : (tensor<?x?xi8>, index, index, index, i8, i8) -> i32
-    %b = arith.divui %j, %block : index
-    %sc = tensor.extract %scales[%row, %b] : tensor<?x?x{scale}>
+  %e = tensor.empty(%n, %packed) : tensor<?x?x{per}x{scale}>
+  %r = linalg.generic {{indexing_maps = [#bytes, #scales{zp_map}, #values], iterator_types = ["parallel", "parallel", "parallel"]}}
+      ins(%rows, %scales{zp_in} : tensor<?x?xi8>, tensor<?x?x{scale}>{zp_type}) outs(%e : tensor<?x?x{per}x{scale}>) {{
+  ^bb0(%byte: i8, %sc: {scale}{zp_block_arg}, %o: {scale}):
+    %slot = linalg.index 2 : index
+    %q = func.call @unpack(%byte, %slot) : (i8, index) -> i32
 {zp_value}    %diff = arith.subi %q, %z : i32
     %f = arith.sitofp %diff : i32 to f32
 {scale_f32}    %v = arith.mulf %f, {s32} : f32
 {result}    linalg.yield {out} : {scale}
-  }} -> tensor<?x?x{scale}>
-  return %r : tensor<?x?x{scale}>
+  }} -> tensor<?x?x{per}x{scale}>
+  %flat = tensor.collapse_shape %r [[0], [1, 2]] : tensor<?x?x{per}x{scale}> into tensor<?x?x{scale}>
+  return %flat : tensor<?x?x{scale}>
 }}
 
-// Value `j` of a row of `bits`-bit values packed `per` a byte, low bits
-// first, as an unsigned i32.
-func.func private @unpack(%t: tensor<?x?xi8>, %row: index, %j: index, %per: index,
-                          %bits: i8, %mask: i8) -> i32 attributes {{llvm.linkage = #llvm.linkage<internal>}} {{
-  %at = arith.divui %j, %per : index
-  %byte = tensor.extract %t[%row, %at] : tensor<?x?xi8>
-  %slot = arith.remui %j, %per : index
+// Value `slot` of a byte of {bits}-bit values, low bits first, unsigned.
+func.func private @unpack(%byte: i8, %slot: index) -> i32 attributes {{llvm.linkage = #llvm.linkage<internal>}} {{
+  %bits = arith.constant {bits} : i8
+  %mask = arith.constant {mask} : i8
   %slot8 = arith.index_cast %slot : index to i8
   %shift = arith.muli %slot8, %bits : i8
   %shifted = arith.shrui %byte, %shift : i8
@@ -75,15 +72,23 @@ func.func private @unpack(%t: tensor<?x?xi8>, %row: index, %j: index, %per: inde
 def _compile(ids, scale, bits, block, has_zero_points, mode):
     per = 8 // bits
     mask = {2: 3, 4: 15, 8: -1}[bits]
-    zp_arg = zp_gather = ""
+    bytes_per_block = block // per
+    zp_arg = zp_gather = zp_map = zp_in = zp_type = zp_block_arg = ""
     if has_zero_points:
         zp_arg = ", %zt: tensor<?x?xi8>"
         zp_gather = (f"  %zps = gather.gather %zt[%i] {{mode = #gather<mode "
                      f"{mode}>}} : (tensor<?x?xi8>, tensor<?x{ids}>) -> "
                      "tensor<?x?xi8>\n")
-        zp_value = ("    %z = func.call @unpack(%zps, %row, %b, %per, %bits, "
-                    "%mask) : (tensor<?x?xi8>, index, index, index, i8, i8) "
-                    "-> i32\n")
+        zp_map, zp_in, zp_type = ", #zero_points", ", %zps", ", tensor<?x?xi8>"
+        zp_block_arg = ", %zbyte: i8"
+        # The block's zero point is slot (block mod per) of its byte.
+        zp_value = (f"    %b = linalg.index 1 : index\n"
+                    f"    %bpb = arith.constant {bytes_per_block} : index\n"
+                    f"    %cper = arith.constant {per} : index\n"
+                    f"    %blk = arith.divui %b, %bpb : index\n"
+                    f"    %zslot = arith.remui %blk, %cper : index\n"
+                    f"    %z = func.call @unpack(%zbyte, %zslot) : "
+                    f"(i8, index) -> i32\n")
     else:
         zp_value = f"    %z = arith.constant {2 ** (bits - 1)} : i32\n"
     if scale == "f32":
@@ -93,9 +98,12 @@ def _compile(ids, scale, bits, block, has_zero_points, mode):
         s32 = "%s32"
         result = f"    %out = arith.truncf %v : f32 to {scale}\n"
         out = "%out"
-    text = _KERNEL.format(ids=ids, scale=scale, per=per, block=block,
-                          bits=bits, mask=mask, mode=mode, zp_arg=zp_arg,
-                          zp_gather=zp_gather, zp_value=zp_value,
+    text = _KERNEL.format(ids=ids, scale=scale, per=per, bits=bits, mask=mask,
+                          mode=mode, bytes_per_block=bytes_per_block,
+                          bytes_per_zp_byte=bytes_per_block * per,
+                          zp_arg=zp_arg, zp_gather=zp_gather, zp_map=zp_map,
+                          zp_in=zp_in, zp_type=zp_type,
+                          zp_block_arg=zp_block_arg, zp_value=zp_value,
                           scale_f32=scale_f32, s32=s32, result=result,
                           out=out)
     return _native.JitModule(_native.Module(text), "gather-to-llvm")
