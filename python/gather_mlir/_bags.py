@@ -11,12 +11,11 @@ of range in ``check`` mode) and ``ValueError`` (offsets that break torch's
 rules).
 """
 
-import threading
-
 import numpy as np
 
 from . import _native
-from . import _is_tensor, _mode, _tensor_array, _torch
+from . import _is_tensor, _mode
+from ._jit import KernelCache, array, deliver
 
 #: numpy dtypes of tables and per-sample weights, as MLIR element types.
 _FLOATS = {np.dtype(np.float16): "f16", np.dtype(np.float32): "f32",
@@ -28,19 +27,6 @@ _REDUCTIONS = ("sum", "mean", "max")
 _INT64_MAX = 2**63 - 1
 #: Bags whose rows hold at least this many elements in all run on threads.
 _PARALLEL_MIN_ELEMENTS = 1 << 18
-
-_kernels = {}
-_lock = threading.Lock()
-
-
-def _kernel(key):
-    """The compiled kernel for ``key`` (built once, then cached)."""
-    with _lock:
-        jit = _kernels.get(key)
-        if jit is None:
-            jit = _kernels[key] = _compile(*key)
-        return jit
-
 
 def _compile(table, ids, has_offsets, has_weights, reduction, padding_idx,
              include_last_offset, oob_mode, parallel):
@@ -71,11 +57,11 @@ def _compile(table, ids, has_offsets, has_weights, reduction, padding_idx,
     return _native.JitModule(_native.Module(text), pipeline)
 
 
+_kernel = KernelCache(_compile)
+
+
 def _array(name, value):
-    """A numpy array of ``value`` (a CPU tensor is viewed, not copied)."""
-    if _is_tensor(value):
-        return _tensor_array("embedding_bag", name, value)
-    return np.asarray(value)
+    return array("embedding_bag", name, value)
 
 
 def _ids(array, num, oob_mode, function="embedding_bag", name="input",
@@ -235,20 +221,4 @@ def embedding_bag(input, weight, offsets=None, mode="mean",
     if weights is not None:
         operands.append(weights)
     result = _kernel(key).call("bag", *operands)
-    if out is not None:
-        target = _tensor_array("embedding_bag", "out", out) \
-            if _is_tensor(out) else out
-        if not isinstance(target, np.ndarray):
-            raise TypeError("embedding_bag: out must be a numpy array or a "
-                            f"torch tensor, not {type(out).__name__}")
-        if target.dtype != result.dtype:
-            raise TypeError(f"embedding_bag: out has dtype {target.dtype}, "
-                            f"weight has {result.dtype}")
-        if target.shape != result.shape:
-            raise ValueError(f"embedding_bag: out has shape {target.shape}, "
-                             f"the result {result.shape}")
-        target[...] = result
-        return out
-    if torch_weight is not None:
-        return _torch().from_numpy(result)
-    return result
+    return deliver("embedding_bag", result, out, torch_weight is not None)

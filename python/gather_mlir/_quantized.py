@@ -13,20 +13,16 @@ bits, block size, zero points and mode is one kernel, lowered by
 ``gather-to-llvm`` and compiled once by ``compiler.JitModule``.
 """
 
-import threading
-
 import numpy as np
 
 from . import _native
-from . import _is_tensor, _mode, _tensor_array, _torch
+from . import _is_tensor, _mode
 from ._bags import _ids
+from ._jit import KernelCache, array, deliver
 
 _SCALES = {np.dtype(np.float16): "f16", np.dtype(np.float32): "f32"}
 _ID_TYPES = {np.dtype(np.int8): "i8", np.dtype(np.int16): "i16",
              np.dtype(np.int32): "i32", np.dtype(np.int64): "i64"}
-
-_kernels = {}
-_lock = threading.Lock()
 
 _KERNEL = """
 #values = affine_map<(i, b, s) -> (i, b, s)>
@@ -109,18 +105,11 @@ def _compile(ids, scale, bits, block, has_zero_points, mode):
     return _native.JitModule(_native.Module(text), "gather-to-llvm")
 
 
-def _kernel(key):
-    with _lock:
-        jit = _kernels.get(key)
-        if jit is None:
-            jit = _kernels[key] = _compile(*key)
-        return jit
+_kernel = KernelCache(_compile)
 
 
 def _array(name, value):
-    if _is_tensor(value):
-        return _tensor_array("gather_block_quantized", name, value)
-    return np.asarray(value)
+    return array("gather_block_quantized", name, value)
 
 
 def gather_block_quantized(data, indices, scales, zero_points=None, *,
@@ -197,19 +186,4 @@ def gather_block_quantized(data, indices, scales, zero_points=None, *,
                              dtype=scale_array.dtype.newbyteorder("=")),
         *operands_zp)
     result = result.reshape(shape + (width,))
-    if out is not None:
-        target = _tensor_array("gather_block_quantized", "out", out) \
-            if _is_tensor(out) else out
-        if not isinstance(target, np.ndarray):
-            raise TypeError("gather_block_quantized: out must be a numpy "
-                            f"array or a torch tensor, not "
-                            f"{type(out).__name__}")
-        if target.dtype != result.dtype or target.shape != result.shape:
-            raise (TypeError if target.dtype != result.dtype else ValueError)(
-                f"gather_block_quantized: out is {target.dtype} "
-                f"{target.shape}, the result {result.dtype} {result.shape}")
-        target[...] = result
-        return out
-    if torch_scales:
-        return _torch().from_numpy(result)
-    return result
+    return deliver("gather_block_quantized", result, out, torch_scales)
