@@ -203,11 +203,7 @@ static FailureOr<OneIndexGather> resolveOneIndex(RewriterBase &rewriter,
   }
   Value raw = tensor::ExtractOp::create(rewriter, loc, ids, at);
   Type i64 = rewriter.getI64Type();
-  Value id = raw.getType().isIndex()
-                 ? arith::IndexCastOp::create(rewriter, loc, i64, raw)
-                 : raw;
-  if (id.getType() != i64)
-    id = arith::ExtSIOp::create(rewriter, loc, i64, id);
+  Value id = indexValueToI64(rewriter, loc, raw);
   Value sizeIndex = tensor::DimOp::create(rewriter, loc, op.getData(), a);
   Value size = arith::IndexCastOp::create(rewriter, loc, i64, sizeIndex);
   ResolvedIndex resolved = resolveIndex(rewriter, loc, mode, id, size);

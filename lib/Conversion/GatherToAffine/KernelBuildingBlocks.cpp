@@ -120,20 +120,8 @@ Value KernelEmitter::constI64Like(Type like, int64_t v) {
   return createI64Like(b, loc, like, v);
 }
 
-Value KernelEmitter::toI64(Value raw) {
-  Type i64 = b.getI64Type();
-  if (auto vectorType = dyn_cast<VectorType>(raw.getType()))
-    i64 = VectorType::get(vectorType.getShape(), i64);
-  Type element = getElementTypeOrSelf(raw.getType());
-  if (element.isIndex())
-    return arith::IndexCastOp::create(b, loc, i64, raw);
-  if (element.getIntOrFloatBitWidth() < 64)
-    return arith::ExtSIOp::create(b, loc, i64, raw);
-  return raw;
-}
-
 Value KernelEmitter::readIndex(ValueRange subscripts) {
-  return toI64(load(indices, subscripts));
+  return indexValueToI64(b, loc, load(indices, subscripts));
 }
 
 Value KernelEmitter::normalize(Value i, Value s) {

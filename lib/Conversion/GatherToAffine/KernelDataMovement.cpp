@@ -256,7 +256,7 @@ void KernelEmitter::gatherRow(ValueRange dataPrefix, ValueRange indexPrefix,
                                  ? GatherMode::clamp
                                  : mode;
   auto chunk = [&](Value j, Value, Value) {
-    Value i = toI64(
+    Value i = indexValueToI64(b, loc, 
         vector::LoadOp::create(b, loc, indexType, indices, at(indexPrefix, j)));
     ResolvedIndex r = resolveIndex(b, loc, subscriptMode, i, axisSize);
     if (badFlag) {

@@ -16,6 +16,7 @@
 #include "gather/Conversion/ErrorHooks/ErrorHooks.h"
 #include "gather-c/Runtime.h"
 #include "gather/Conversion/GatherToAffine/GatherToAffine.h"
+#include "gather/Conversion/Utils/IndexArithmetic.h"
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -173,8 +174,6 @@ private:
   Value zero(Type type);
   /// An i64 constant, or a splat of it shaped like `like` (a vector type).
   Value constI64Like(Type like, int64_t v);
-  /// Index values (scalar or vector; any integer width or index) as i64.
-  Value toI64(Value raw);
   /// The index element at `subscripts` of `indices`, sign-extended to i64.
   Value readIndex(ValueRange subscripts);
   /// -s <= i < 0 means i + s (i64 scalars or vectors; s is scalar). Cannot

@@ -259,7 +259,7 @@ void KernelEmitter::checkRow(ValueRange prefix, Value n, Value s, int64_t lanes,
                           .getResult();
     Value bad = arith::CmpIOp::create(
         b, loc, arith::CmpIPredicate::uge,
-        arith::AddIOp::create(b, loc, toI64(raw), tLanes), twoTLanes);
+        arith::AddIOp::create(b, loc, indexValueToI64(b, loc, raw), tLanes), twoTLanes);
     if (mask)
       bad = arith::AndIOp::create(b, loc, bad, mask);
     Value any =

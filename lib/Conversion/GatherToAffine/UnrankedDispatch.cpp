@@ -16,6 +16,7 @@
 #include "gather/Conversion/ErrorHooks/ErrorHooks.h"
 #include "gather-c/Runtime.h"
 #include "gather/Conversion/GatherToAffine/GatherToAffine.h"
+#include "gather/Conversion/Utils/IndexArithmetic.h"
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -211,12 +212,10 @@ Value RankDispatcher::emitSwitch(Value key, ArrayRef<RankCase> cases,
   int64_t code = isa<GatherNDOp>(op)         ? GATHER_MLIR_OP_GATHER_ND
                  : isa<GatherElementsOp>(op) ? GATHER_MLIR_OP_GATHER_ELEMENTS
                                              : GATHER_MLIR_OP_GATHER;
-  auto toI64 = [&](Value index) -> Value {
-    return arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
-  };
   func::CallOp::create(b, loc, kShapeErrorHook, TypeRange{},
                        ValueRange{constI64(code), rule, constI64(maxRank),
-                                  toI64(dataRank), toI64(indicesRank)});
+                                  indexValueToI64(b, loc, dataRank),
+                                  indexValueToI64(b, loc, indicesRank)});
   // The default's empty result has the rank every case's result has, if
   // they agree, so that a later dispatch on this result knows it.
   scf::YieldOp::create(b, loc, emptyResult(commonKnownRank(results)));

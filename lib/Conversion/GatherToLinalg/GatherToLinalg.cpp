@@ -80,15 +80,7 @@ private:
       return constI64(dataType.getDimSize(d));
     return arith::IndexCastOp::create(b, loc, b.getI64Type(), dim(data, d));
   }
-  /// An index element (any integer width or index) as i64, signed.
-  Value toI64(Value raw) {
-    Type type = raw.getType();
-    if (type.isIndex())
-      return arith::IndexCastOp::create(b, loc, b.getI64Type(), raw);
-    if (type.getIntOrFloatBitWidth() < 64)
-      return arith::ExtSIOp::create(b, loc, b.getI64Type(), raw);
-    return raw;
-  }
+  Value toI64(Value raw) { return indexValueToI64(b, loc, raw); }
   Value zero(Type type);
 
   void assertShapeRules(ArrayRef<int64_t> resultShape,

@@ -6,9 +6,22 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
 using namespace mlir::gather;
+
+Value mlir::gather::indexValueToI64(OpBuilder &b, Location loc, Value raw) {
+  Type i64 = b.getI64Type();
+  if (auto vectorType = dyn_cast<VectorType>(raw.getType()))
+    i64 = VectorType::get(vectorType.getShape(), i64);
+  Type element = getElementTypeOrSelf(raw.getType());
+  if (element.isIndex())
+    return arith::IndexCastOp::create(b, loc, i64, raw);
+  if (element.getIntOrFloatBitWidth() < 64)
+    return arith::ExtSIOp::create(b, loc, i64, raw);
+  return raw;
+}
 
 Value mlir::gather::createI64Like(OpBuilder &b, Location loc, Type like,
                                   int64_t v) {

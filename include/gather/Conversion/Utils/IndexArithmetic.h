@@ -15,6 +15,10 @@
 
 namespace mlir::gather {
 
+/// An index value as the ops read it: an element of any index type (i8..i64
+/// or `index`, scalar or vector) as i64, signed.
+Value indexValueToI64(OpBuilder &b, Location loc, Value raw);
+
 /// An i64 constant, or a splat of it shaped like `like` (a vector type).
 Value createI64Like(OpBuilder &b, Location loc, Type like, int64_t v);
 
