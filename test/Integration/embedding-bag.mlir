@@ -10,6 +10,8 @@
 // RUN: not %mlir_run -e offsets_past_end %t.mlir 2>&1 | FileCheck %s --check-prefix=END
 // RUN: not %mlir_run -e clamp_empty_table %t.mlir 2>&1 | FileCheck %s --check-prefix=EMPTY
 // RUN: not %mlir_run -e weights_shape %t.mlir 2>&1 | FileCheck %s --check-prefix=WEIGHTS
+// RUN: not %mlir_run -e last_offset_missing %t.mlir 2>&1 | FileCheck %s --check-prefix=COUNT
+// RUN: not %mlir_run -e result_bags %t.mlir 2>&1 | FileCheck %s --check-prefix=RESULT
 // RUN: gather-opt %s --convert-gather-to-linalg | %upstream_to_llvm > %t.linalg.mlir
 // RUN: not --crash %unbuffered_mlir_run -e bad_id %t.linalg.mlir 2>&1 | FileCheck %s --check-prefix=LINALG-ID
 // RUN: not --crash %unbuffered_mlir_run -e offsets_decrease %t.linalg.mlir 2>&1 | FileCheck %s --check-prefix=LINALG-OFFSETS
@@ -220,5 +222,32 @@ func.func @weights_shape() {
   %w = tensor.cast %wc : tensor<2xf32> to tensor<?xf32>
   %r = call @sum_weighted(%t, %i, %o, %w) : (tensor<5x3xf32>, tensor<?xi64>, tensor<?xi64>, tensor<?xf32>) -> tensor<?x3xf32>
   call @print(%r) : (tensor<?x3xf32>) -> ()
+  return
+}
+
+// COUNT: error: gather.embedding_bag: include_last_offset needs at least one offset, but offsets has 0 entries
+// COUNT-NOT: Memref
+func.func @last_offset_missing() {
+  %t = call @table() : () -> tensor<5x3xf32>
+  %ic = arith.constant dense<[0, 1]> : tensor<2xi64>
+  %i = tensor.cast %ic : tensor<2xi64> to tensor<?xi64>
+  %oc = arith.constant dense<> : tensor<0xi64>
+  %o = tensor.cast %oc : tensor<0xi64> to tensor<?xi64>
+  %r = gather.embedding_bag %t[%i] offsets(%o) {include_last_offset} : (tensor<5x3xf32>, tensor<?xi64>, tensor<?xi64>) -> tensor<?x3xf32>
+  call @print(%r) : (tensor<?x3xf32>) -> ()
+  return
+}
+
+// RESULT: error: gather.embedding_bag: result dimension 0 has size 2, but the operands give 3
+// RESULT-NOT: Memref
+func.func @result_bags() {
+  %t = call @table() : () -> tensor<5x3xf32>
+  %ic = arith.constant dense<[0, 1, 2]> : tensor<3xi64>
+  %i = tensor.cast %ic : tensor<3xi64> to tensor<?xi64>
+  %oc = arith.constant dense<[0, 1, 2]> : tensor<3xi64>
+  %o = tensor.cast %oc : tensor<3xi64> to tensor<?xi64>
+  %r = gather.embedding_bag %t[%i] offsets(%o) : (tensor<5x3xf32>, tensor<?xi64>, tensor<?xi64>) -> tensor<2x3xf32>
+  %d = tensor.cast %r : tensor<2x3xf32> to tensor<?x3xf32>
+  call @print(%d) : (tensor<?x3xf32>) -> ()
   return
 }

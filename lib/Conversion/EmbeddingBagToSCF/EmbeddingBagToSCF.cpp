@@ -85,13 +85,7 @@ private:
     return getValueOrCreateConstantIndexOp(
         b, loc, tensor::getMixedSize(b, loc, tensor, d));
   }
-  Value toI64(Value v) {
-    if (v.getType().isIndex())
-      return arith::IndexCastOp::create(b, loc, b.getI64Type(), v);
-    if (v.getType().getIntOrFloatBitWidth() < 64)
-      return arith::ExtSIOp::create(b, loc, b.getI64Type(), v);
-    return v;
-  }
+  Value toI64(Value v) { return indexValueToI64(b, loc, v); }
   Value toIndex(Value i64) {
     return arith::IndexCastOp::create(b, loc, b.getIndexType(), i64);
   }
@@ -661,11 +655,15 @@ Value BagEmitter::emit() {
   }
   // One destination for every outcome, so that the checks' branches yield
   // the same buffer.
-  init = tensor::EmptyOp::create(
-      b, loc,
-      ArrayRef<OpFoldResult>{getAsOpFoldResult(bags),
-                             getAsOpFoldResult(rowSize)},
-      element);
+  // Its sizes are the declared result's where they are static (the rules
+  // above check them when the op runs), the operands' elsewhere: the
+  // operands' may be known statically only now, and differ.
+  SmallVector<OpFoldResult> sizes;
+  for (auto [d, size] : llvm::enumerate(actual))
+    sizes.push_back(resultType.isDynamicDim(d)
+                        ? getAsOpFoldResult(size)
+                        : OpFoldResult(b.getIndexAttr(resultType.getDimSize(d))));
+  init = tensor::EmptyOp::create(b, loc, sizes, element);
   Value result = emitChecked(rules);
   if (result.getType() != resultType)
     result = tensor::CastOp::create(b, loc, resultType, result);

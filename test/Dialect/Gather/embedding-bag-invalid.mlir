@@ -109,3 +109,11 @@ func.func @reduction_name(%t: tensor<8x4xf32>, %i: tensor<2x3xi64>) {
   %0 = gather.embedding_bag %t[%i] {reduction = #gather<reduction min>} : (tensor<8x4xf32>, tensor<2x3xi64>) -> tensor<2x4xf32>
   return
 }
+
+// -----
+
+func.func @result_rank(%t: tensor<8x4xf32>, %i: tensor<2x3xi64>) {
+  // expected-error @+1 {{'gather.embedding_bag' op result must have rank 2 ([bags, dim]), but has rank 3}}
+  %0 = gather.embedding_bag %t[%i] : (tensor<8x4xf32>, tensor<2x3xi64>) -> tensor<2x4x1xf32>
+  return
+}
