@@ -15,16 +15,14 @@ import numpy as np
 
 from . import _native
 from . import _is_tensor, _mode
-from ._jit import KernelCache, array, deliver
+from ._jit import (ID_TYPES, INT64_MAX, KernelCache, array, deliver,
+                   signed_ids)
 
 #: numpy dtypes of tables and per-sample weights, as MLIR element types.
 _FLOATS = {np.dtype(np.float16): "f16", np.dtype(np.float32): "f32",
            np.dtype(np.float64): "f64"}
 #: Signed id dtypes the kernels read as they are.
-_IDS = {np.dtype(np.int8): "i8", np.dtype(np.int16): "i16",
-        np.dtype(np.int32): "i32", np.dtype(np.int64): "i64"}
 _REDUCTIONS = ("sum", "mean", "max")
-_INT64_MAX = 2**63 - 1
 #: Bags whose rows hold at least this many elements in all run on threads.
 _PARALLEL_MIN_ELEMENTS = 1 << 18
 
@@ -62,38 +60,6 @@ _kernel = KernelCache(_compile)
 
 def _array(name, value):
     return array("embedding_bag", name, value)
-
-
-def _ids(array, num, oob_mode, function="embedding_bag", name="input",
-         op="gather.embedding_bag"):
-    """Signed ids with the values of ``array`` (argument ``name`` of
-    ``function``, read by ``op``): unsigned ones above INT64_MAX become what
-    the mode makes of them (check: IndexError; wrap: the true modulo; the
-    others: a value past the end, which fill reads as zeros and clamp as the
-    last row)."""
-    if array.dtype.kind not in "iu":
-        raise TypeError(f"{function}: {name} must have an integer dtype, "
-                        f"not {array.dtype}")
-    if array.dtype.kind == "i":
-        return np.ascontiguousarray(array, dtype=array.dtype.newbyteorder("="))
-    if array.dtype.itemsize < 8:
-        return np.ascontiguousarray(array, dtype=np.int64)
-    big = array > _INT64_MAX
-    if not big.any():
-        return np.ascontiguousarray(array, dtype=np.int64)
-    if oob_mode == "check":
-        value = int(array[big].flat[0]) if array.ndim else int(array)
-        if num == 0:
-            raise IndexError(f"{op}: index {value} selects along data "
-                             "dimension 0, which is empty (size 0)")
-        raise IndexError(f"{op}: index {value} is out of range [{-num}, "
-                         f"{num - 1}] for data dimension 0 of size {num}")
-    replaced = array.astype(object)
-    if oob_mode == "wrap" and num > 0:
-        replaced[big] = replaced[big] % num
-    else:
-        replaced[big] = _INT64_MAX
-    return np.ascontiguousarray(replaced.astype(np.int64))
 
 
 def embedding_bag(input, weight, offsets=None, mode="mean",
@@ -145,7 +111,7 @@ def embedding_bag(input, weight, offsets=None, mode="mean",
     if not isinstance(mode, str) or mode not in _REDUCTIONS:
         raise ValueError(f"embedding_bag: mode must be one of "
                          f"{', '.join(_REDUCTIONS)}, not {mode!r}")
-    torch_weight = weight if _is_tensor(weight) else None
+    weight_is_tensor = _is_tensor(weight)
     table = _array("weight", weight)
     if table.dtype not in _FLOATS:
         raise TypeError(f"embedding_bag: weight must be float16, float32 or "
@@ -154,7 +120,8 @@ def embedding_bag(input, weight, offsets=None, mode="mean",
         raise ValueError(f"embedding_bag: weight must be 2-D [num, dim], "
                          f"not of shape {table.shape}")
     num = table.shape[0]
-    ids = _ids(_array("input", input), num, oob_mode)
+    ids = signed_ids(_array("input", input), num, oob_mode, "embedding_bag",
+                     "input", "gather.embedding_bag")
     if offsets is None:
         if ids.ndim != 2:
             raise ValueError("embedding_bag: input must be 2-D [bags, n] "
@@ -176,7 +143,7 @@ def embedding_bag(input, weight, offsets=None, mode="mean",
             raise ValueError("embedding_bag: offsets must be 1-D, not of "
                              f"shape {bag_offsets.shape}")
         if bag_offsets.dtype.kind == "u" and bag_offsets.size and \
-                int(bag_offsets.max()) > _INT64_MAX:
+                int(bag_offsets.max()) > INT64_MAX:
             raise ValueError("embedding_bag: offsets must not be past the "
                              f"end of the {ids.size} ids")
         bag_offsets = np.ascontiguousarray(bag_offsets, dtype=np.int64)
@@ -212,7 +179,7 @@ def embedding_bag(input, weight, offsets=None, mode="mean",
     table = np.ascontiguousarray(table, dtype=table.dtype.newbyteorder("="))
     dim = table.shape[1]
     parallel = ids.size * dim >= _PARALLEL_MIN_ELEMENTS
-    key = (_FLOATS[table.dtype], _IDS[ids.dtype], bag_offsets is not None,
+    key = (_FLOATS[table.dtype], ID_TYPES[ids.dtype], bag_offsets is not None,
            weights is not None, mode, padding_idx, bool(include_last_offset),
            oob_mode, parallel)
     operands = [table, ids]
@@ -221,4 +188,4 @@ def embedding_bag(input, weight, offsets=None, mode="mean",
     if weights is not None:
         operands.append(weights)
     result = _kernel(key).call("bag", *operands)
-    return deliver("embedding_bag", result, out, torch_weight is not None)
+    return deliver("embedding_bag", result, out, weight_is_tensor)

@@ -9,6 +9,12 @@ import numpy as np
 from . import _is_tensor, _tensor_array, _torch
 
 
+#: The signed id dtypes kernels read as they are, as MLIR element types.
+ID_TYPES = {np.dtype(np.int8): "i8", np.dtype(np.int16): "i16",
+            np.dtype(np.int32): "i32", np.dtype(np.int64): "i64"}
+INT64_MAX = 2**63 - 1
+
+
 class KernelCache:
     """Kernels built by ``compile(*key)`` once per key, thread-safely."""
 
@@ -51,3 +57,34 @@ def deliver(function, result, out, as_tensor):
                          f"result {result.shape}")
     target[...] = result
     return out
+
+
+def signed_ids(array, num, mode, function, name, op):
+    """Signed ids with the values of ``array`` (argument ``name`` of
+    ``function``, read along data dimension 0 of a table of ``num`` rows by
+    ``op``): unsigned ones above INT64_MAX become what ``mode`` makes of
+    them (check: IndexError; wrap: the true modulo; the others: a value past
+    the end, which fill reads as zeros and clamp as the last row)."""
+    if array.dtype.kind not in "iu":
+        raise TypeError(f"{function}: {name} must have an integer dtype, "
+                        f"not {array.dtype}")
+    if array.dtype.kind == "i":
+        return np.ascontiguousarray(array, dtype=array.dtype.newbyteorder("="))
+    if array.dtype.itemsize < 8:
+        return np.ascontiguousarray(array, dtype=np.int64)
+    big = array > INT64_MAX
+    if not big.any():
+        return np.ascontiguousarray(array, dtype=np.int64)
+    if mode == "check":
+        value = int(array[big].flat[0]) if array.ndim else int(array)
+        if num == 0:
+            raise IndexError(f"{op}: index {value} selects along data "
+                             "dimension 0, which is empty (size 0)")
+        raise IndexError(f"{op}: index {value} is out of range [{-num}, "
+                         f"{num - 1}] for data dimension 0 of size {num}")
+    replaced = array.astype(object)
+    if mode == "wrap" and num > 0:
+        replaced[big] = replaced[big] % num
+    else:
+        replaced[big] = INT64_MAX
+    return np.ascontiguousarray(replaced.astype(np.int64))

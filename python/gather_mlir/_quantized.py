@@ -17,12 +17,9 @@ import numpy as np
 
 from . import _native
 from . import _is_tensor, _mode
-from ._bags import _ids
-from ._jit import KernelCache, array, deliver
+from ._jit import ID_TYPES, KernelCache, array, deliver, signed_ids
 
 _SCALES = {np.dtype(np.float16): "f16", np.dtype(np.float32): "f32"}
-_ID_TYPES = {np.dtype(np.int8): "i8", np.dtype(np.int16): "i16",
-             np.dtype(np.int32): "i32", np.dtype(np.int64): "i64"}
 
 _KERNEL = """
 #values = affine_map<(i, b, s) -> (i, b, s)>
@@ -175,10 +172,10 @@ def gather_block_quantized(data, indices, scales, zero_points=None, *,
         operands_zp = [np.ascontiguousarray(zp).view(np.int8)]
     index_array = _array("indices", indices)
     shape = index_array.shape
-    ids = _ids(index_array, num, mode, "gather_block_quantized", "indices",
-               "gather.gather")
+    ids = signed_ids(index_array, num, mode, "gather_block_quantized",
+                     "indices", "gather.gather")
     ids = np.ascontiguousarray(ids.reshape(-1))
-    key = (_ID_TYPES[ids.dtype], _SCALES[scale_array.dtype], bits,
+    key = (ID_TYPES[ids.dtype], _SCALES[scale_array.dtype], bits,
            block_size, bool(operands_zp), mode)
     result = _kernel(key).call(
         "gbq", np.ascontiguousarray(table).view(np.int8), ids,
