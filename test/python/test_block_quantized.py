@@ -135,3 +135,20 @@ def test_errors():
     with pytest.raises(ValueError, match="mode must be one of"):
         g.gather_block_quantized(data, [0], scales, block_size=16,
                                  mode="nearest")
+
+
+def test_out():
+    rng = np.random.default_rng(10)
+    data, scales, zp = _case(rng, 4, 16, 32)
+    out = np.empty((2, 32), np.float32)
+    assert g.gather_block_quantized(data, [1, 2], scales, zp, block_size=16,
+                                    out=out) is out
+    np.testing.assert_allclose(
+        out, _reference(data, np.array([1, 2]), scales, zp, 4, 16, "check"),
+        rtol=1e-6)
+    with pytest.raises(TypeError, match="out has dtype float64"):
+        g.gather_block_quantized(data, [1], scales, block_size=16,
+                                 out=np.empty((1, 32)))
+    with pytest.raises(ValueError, match=r"out has shape \(2, 32\)"):
+        g.gather_block_quantized(data, [1], scales, block_size=16,
+                                 out=np.empty((2, 32), np.float32))

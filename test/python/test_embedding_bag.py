@@ -252,3 +252,19 @@ def test_errors():
         g.embedding_bag([0], table, [0], out=np.zeros((1, 3)))
     with pytest.raises(ValueError, match=r"out has shape \(2, 3\)"):
         g.embedding_bag([0], table, [0], out=np.zeros((2, 3), np.float32))
+
+
+def test_more_argument_errors():
+    table = np.zeros((5, 3), np.float32)
+    with pytest.raises(ValueError, match=r"include_last_offset needs offsets "
+                       r"\(1-D input\)"):
+        g.embedding_bag([[0, 1]], table, include_last_offset=True)
+    with pytest.raises(TypeError, match="padding_idx must be an integer, not "
+                       "float"):
+        g.embedding_bag([0], table, [0], padding_idx=1.0)
+    with pytest.raises(ValueError, match="offsets must not be past the end of "
+                       "the 1 ids"):
+        g.embedding_bag([0], table, np.array([0, 2**64 - 1], np.uint64))
+    with pytest.raises(TypeError, match="out must be a numpy array or a torch "
+                       "tensor, not list"):
+        g.embedding_bag([0], table, [0], out=[[0.0, 0.0, 0.0]])
