@@ -161,9 +161,10 @@ private:
   // The table's row count and the normalized padding row, as i64.
   Value numRowsI64, paddingRow;
   RankedTensorType resultType;
-  /// The lanes of a row reduced at once, in the accumulator's type: 1024
-  /// bits (32 f32 lanes: four AVX2 or two AVX-512 registers, split by LLVM),
-  /// so that a bag's sums stay in registers while its rows stream by.
+  /// The lanes of a row reduced at once, in the accumulator's type:
+  /// kChunkBits (128 f32 lanes: eight AVX-512 or sixteen AVX2 registers,
+  /// split by LLVM), so that a bag's sums stay in registers while its rows
+  /// stream by.
   VectorType chunkType;
 };
 
