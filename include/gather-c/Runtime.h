@@ -77,7 +77,10 @@ enum {
   /* offsets[dim] <= the number of ids (a = offsets[dim], b = that number) */
   GATHER_MLIR_RULE_OFFSETS_END = 8,
   /* per_sample_weights.shape[dim] == ids.shape[dim] (a = weights', b = ids') */
-  GATHER_MLIR_RULE_SAMPLE_WEIGHTS_DIM = 9
+  GATHER_MLIR_RULE_SAMPLE_WEIGHTS_DIM = 9,
+  /* a row-wise quantized table's rows hold their scale and bias (a = the
+     row's bytes, b = theirs) */
+  GATHER_MLIR_RULE_ROW_BYTES = 10
 };
 
 /* op name, dim, a, b */
@@ -120,6 +123,11 @@ enum {
 #define GATHER_MLIR_SAMPLE_WEIGHTS_DIM_ERROR_FORMAT                            \
   "%s: per_sample_weights dimension %" PRId64 " has size %" PRId64            \
   ", but ids has %" PRId64
+
+/* op name, a, b */
+#define GATHER_MLIR_ROW_BYTES_ERROR_FORMAT                                     \
+  "%s: rows of %" PRId64 " bytes are shorter than the %" PRId64               \
+  " bytes of their scale and bias (a row-wise quantized table)"
 
 /** The op's name for an `op` code. */
 static inline const char *gatherMlirOpName(int64_t op) {
@@ -198,6 +206,9 @@ static inline int gatherMlirFormatShapeError(char *buffer, size_t size,
   case GATHER_MLIR_RULE_SAMPLE_WEIGHTS_DIM:
     return snprintf(buffer, size, GATHER_MLIR_SAMPLE_WEIGHTS_DIM_ERROR_FORMAT,
                     name, dim, a, b);
+  case GATHER_MLIR_RULE_ROW_BYTES:
+    return snprintf(buffer, size, GATHER_MLIR_ROW_BYTES_ERROR_FORMAT, name, a,
+                    b);
   default:
     return snprintf(buffer, size, GATHER_MLIR_BATCH_DIM_ERROR_FORMAT, name,
                     dim, a, b);

@@ -11,12 +11,12 @@
 //     failure is reported (run-time hook or cf.assert) and the result is
 //     zeros: nothing is read out of bounds;
 //  2. an scf.forall over bags (threads when the pipeline maps it to OpenMP):
-//     each bag walks its ids with an scf.for and accumulates each row into
-//     its result row (f32 for f16/bf16 tables) with an elementwise
-//     linalg.generic on a slice of the table, so the work is O(ids x dim)
-//     and the row accumulation vectorizes along dim; padding ids are
-//     skipped; `fill` ids give zero rows; mean divides by the count, max of
-//     no row is zeros.
+//     each bag walks its ids with an scf.for and accumulates each row, a
+//     chunk of kChunkBits at a time, in vector registers (f32 for f16/bf16
+//     and row-wise quantized tables, whose rows are dequantized as they
+//     are read), so the work is O(ids x dim); padding ids are skipped;
+//     `fill` ids give zero rows; mean divides by the count, max of no row
+//     is zeros.
 //
 // The same code serves gather-to-llvm (hooks, whose messages name the bad
 // value) and convert-gather-to-linalg (cf.assert).
@@ -69,7 +69,8 @@ public:
         prefetchDistance(prefetchDistance), weight(weight),
         ids(ids), offsets(offsets), sampleWeights(sampleWeights),
         element(cast<RankedTensorType>(weight.getType()).getElementType()),
-        acc(op.getAccumulatorType()), reduction(op.getReduction()),
+        valueType(op.getValueType()), acc(op.getAccumulatorType()),
+        layout(op.getRowwiseLayout()), reduction(op.getReduction()),
         mode(op.getMode()) {}
 
   Value emit();
@@ -132,6 +133,9 @@ private:
   /// The chunk `a` with row `row`'s lanes from `d0` accumulated, scaled by
   /// `scale` (null: 1); `inBounds` false for the last, partial chunk.
   Value addRow(Value a, Value row, Value d0, Value scale, bool inBounds);
+  /// The lanes from `d0` of row-wise quantized row `row`, dequantized and
+  /// scaled by `scale` (null: 1).
+  Value dequantizedChunk(Value row, Value d0, Value scale, bool inBounds);
   /// `a` with a row of zeros accumulated (a `fill` id out of range).
   Value addZeros(Value a);
   /// The result lanes of a chunk over `count` rows.
@@ -151,16 +155,21 @@ private:
   /// The table as a read-only memref, for prefetches (null without).
   Value weightBuffer;
   Value weight, ids, offsets, sampleWeights;
-  Type element, acc;
+  /// The table's element type, the result's, and the accumulator's.
+  Type element, valueType, acc;
+  std::optional<RowwiseLayout> layout;
   BagReduction reduction;
   GatherMode mode;
-  // Sizes, as index values.
-  Value numRows, rowSize, numIds, numOffsets, bags, bagLength;
+  // Sizes, as index values: rowSize is the values of a row (the result's
+  // dim), rowCols the table's dim 1 (bytes of a quantized row).
+  Value numRows, rowSize, rowCols, numIds, numOffsets, bags, bagLength;
   // The result's tensor.empty, which every outcome fills.
   Value init;
   // The table's row count and the normalized padding row, as i64.
   Value numRowsI64, paddingRow;
   RankedTensorType resultType;
+  /// rowSize if static, else kDynamic.
+  int64_t staticRowSize;
   /// The lanes of a row reduced at once, in the accumulator's type:
   /// kChunkBits (128 f32 lanes: eight AVX-512 or sixteen AVX2 registers,
   /// split by LLVM), so that a bag's sums stay in registers while its rows
@@ -169,7 +178,7 @@ private:
 };
 
 Value BagEmitter::zeros() {
-  return linalg::FillOp::create(b, loc, floatConst(element, 0.0), init)
+  return linalg::FillOp::create(b, loc, floatConst(valueType, 0.0), init)
       .getResult(0);
 }
 
@@ -372,19 +381,71 @@ Value BagEmitter::splat(double v) {
       b, loc, DenseElementsAttr::get(chunkType, b.getFloatAttr(acc, v)));
 }
 
+Value BagEmitter::dequantizedChunk(Value row, Value d0, Value scale,
+                                   bool inBounds) {
+  int64_t lanes = chunkType.getNumElements();
+  int64_t perByte = layout->valuesPerByte();
+  Type i8 = b.getI8Type();
+  // The chunk's bytes; past the row's end (the last chunk) 0. Lanes past
+  // the values read the scale and bias, and are never written.
+  auto bytesType = VectorType::get({lanes / perByte}, i8);
+  Value col = perByte == 1 ? d0
+                           : arith::DivUIOp::create(b, loc, d0,
+                                                    constIndex(perByte))
+                                 .getResult();
+  Value q = vector::TransferReadOp::create(
+      b, loc, bytesType, weight, ValueRange{row, col},
+      arith::ConstantIntOp::create(b, loc, i8, 0), ArrayRef<bool>{inBounds});
+  if (layout->bits == 4) {
+    // Two values a byte, low nibble first.
+    auto splatI8 = [&](int64_t v) {
+      return arith::ConstantOp::create(
+          b, loc, DenseElementsAttr::get(bytesType, b.getIntegerAttr(i8, v)));
+    };
+    Value low = arith::AndIOp::create(b, loc, q, splatI8(0x0F));
+    Value high = arith::ShRUIOp::create(b, loc, q, splatI8(4));
+    q = vector::InterleaveOp::create(b, loc, low, high);
+  }
+  Value x = arith::UIToFPOp::create(b, loc, chunkType, q);
+  // The scale and bias after the values (rows hold them: checked first).
+  int64_t trailer = layout->trailerBytes();
+  Value at = arith::SubIOp::create(b, loc, rowCols, constIndex(trailer));
+  Value raw = vector::TransferReadOp::create(
+      b, loc, VectorType::get({trailer}, i8), weight, ValueRange{row, at},
+      arith::ConstantIntOp::create(b, loc, i8, 0), ArrayRef<bool>{true});
+  Type scaleType = layout->scaleBits() == 32 ? Type(b.getF32Type())
+                                             : Type(b.getF16Type());
+  Value pair = vector::BitCastOp::create(
+      b, loc, VectorType::get({2}, scaleType), raw);
+  Value rowScale = widen(vector::ExtractOp::create(b, loc, pair, 0));
+  Value bias = widen(vector::ExtractOp::create(b, loc, pair, 1));
+  if (scale) {
+    rowScale = arith::MulFOp::create(b, loc, rowScale, scale);
+    bias = arith::MulFOp::create(b, loc, bias, scale);
+  }
+  return vector::FMAOp::create(
+      b, loc, x, vector::BroadcastOp::create(b, loc, chunkType, rowScale),
+      vector::BroadcastOp::create(b, loc, chunkType, bias));
+}
+
 Value BagEmitter::addRow(Value a, Value row, Value d0, Value scale,
                          bool inBounds) {
-  Value zero = floatConst(element, 0.0);
-  // Lanes past the row's end (the last chunk) read 0 and are never written.
-  auto read = vector::TransferReadOp::create(
-      b, loc, VectorType::get(chunkType.getShape(), element), weight,
-      ValueRange{row, d0}, zero, ArrayRef<bool>{inBounds});
-  Value x = read;
-  if (element != acc)
-    x = arith::ExtFOp::create(b, loc, chunkType, x);
-  if (scale)
-    x = arith::MulFOp::create(
-        b, loc, x, vector::BroadcastOp::create(b, loc, chunkType, scale));
+  Value x;
+  if (layout) {
+    x = dequantizedChunk(row, d0, scale, inBounds);
+  } else {
+    // Lanes past the row's end (the last chunk) read 0 and are never
+    // written.
+    x = vector::TransferReadOp::create(
+        b, loc, VectorType::get(chunkType.getShape(), element), weight,
+        ValueRange{row, d0}, floatConst(element, 0.0),
+        ArrayRef<bool>{inBounds});
+    if (element != acc)
+      x = arith::ExtFOp::create(b, loc, chunkType, x);
+    if (scale)
+      x = arith::MulFOp::create(
+          b, loc, x, vector::BroadcastOp::create(b, loc, chunkType, scale));
+  }
   if (reduction == BagReduction::max)
     return arith::MaximumFOp::create(b, loc, a, x);
   return arith::AddFOp::create(b, loc, a, x);
@@ -410,9 +471,9 @@ Value BagEmitter::finalize(Value a, Value count) {
     a = arith::SelectOp::create(
         b, loc, cmp(arith::CmpIPredicate::eq, count, constIndex(0)),
         splat(0.0), a);
-  if (element != acc)
+  if (valueType != acc)
     a = arith::TruncFOp::create(
-        b, loc, VectorType::get(chunkType.getShape(), element), a);
+        b, loc, VectorType::get(chunkType.getShape(), valueType), a);
   return a;
 }
 
@@ -431,19 +492,29 @@ void BagEmitter::prefetchRow(Value j, Value d0) {
       arith::MaxSIOp::create(
           b, loc, normalizeIndex(b, loc, idAt(ahead), numRowsI64), constI64(0)),
       lastRow));
-  // Every cache line of the chunk within the row.
-  int64_t laneBytes = element.getIntOrFloatBitWidth() / 8;
-  int64_t lanes = chunkType.getNumElements();
-  Value lastLane = arith::MaxSIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, rowSize, constIndex(1)),
+  // Every cache line of the chunk within the row (columns of the table:
+  // bytes of a quantized row), and a quantized row's scale and bias.
+  int64_t colBytes = element.getIntOrFloatBitWidth() / 8;
+  int64_t perCol = layout ? layout->valuesPerByte() : 1;
+  int64_t cols = chunkType.getNumElements() / perCol;
+  Value firstCol = perCol == 1 ? d0
+                               : arith::DivUIOp::create(b, loc, d0,
+                                                        constIndex(perCol))
+                                     .getResult();
+  Value lastCol = arith::MaxSIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, rowCols, constIndex(1)),
       constIndex(0));
-  for (int64_t lane = 0; lane < lanes; lane += 64 / laneBytes) {
-    Value at = arith::MinUIOp::create(
-        b, loc, arith::AddIOp::create(b, loc, d0, constIndex(lane)), lastLane);
-    memref::PrefetchOp::create(b, loc, weightBuffer, ValueRange{row, at},
+  auto prefetch = [&](Value col) {
+    memref::PrefetchOp::create(b, loc, weightBuffer, ValueRange{row, col},
                                /*isWrite=*/false, /*localityHint=*/3,
                                /*isDataCache=*/true);
-  }
+  };
+  for (int64_t col = 0; col < cols; col += 64 / colBytes)
+    prefetch(arith::MinUIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, firstCol, constIndex(col)),
+        lastCol));
+  if (layout)
+    prefetch(lastCol);
 }
 
 Value BagEmitter::bagChunk(Value out, Value tileRow, Value d0, Value start,
@@ -543,10 +614,7 @@ Value BagEmitter::compute() {
                                         getAsOpFoldResult(rowSize)};
         SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
         // The bag's result row, as a 1 x dim tile of the result.
-        auto tileType =
-            RankedTensorType::get({1, cast<RankedTensorType>(weight.getType())
-                                           .getDimSize(1)},
-                                  element);
+        auto tileType = RankedTensorType::get({1, staticRowSize}, valueType);
         Value out = tensor::ExtractSliceOp::create(b, loc, tileType, shared,
                                                    offsetsAt, sizes, strides);
         Value zeroIndex = constIndex(0);
@@ -592,11 +660,23 @@ Value BagEmitter::emit() {
   chunkType = VectorType::get({kChunkBits / acc.getIntOrFloatBitWidth()}, acc);
   numRows = dim(weight, 0);
   numRowsI64 = toI64(numRows);
-  rowSize = dim(weight, 1);
+  rowCols = dim(weight, 1);
+  rowSize = getValueOrCreateConstantIndexOp(b, loc, op.getRowValues(b, loc));
+  int64_t staticCols = cast<RankedTensorType>(weight.getType()).getDimSize(1);
+  staticRowSize = layout ? layout->values(staticCols) : staticCols;
 
   // Fixed-length bags are one run of ids: bag b is [b * n, (b + 1) * n).
   SmallVector<Rule> rules;
   bool check = mode != GatherMode::unchecked;
+  // Rows of a quantized table hold their scale and bias (the verifier
+  // checks static rows).
+  if (layout && check && ShapedType::isDynamic(staticCols))
+    rules.push_back({cmp(arith::CmpIPredicate::sge, rowCols,
+                         constIndex(layout->trailerBytes())),
+                     GATHER_MLIR_RULE_ROW_BYTES, constI64(1), toI64(rowCols),
+                     constI64(layout->trailerBytes()),
+                     "rows of a row-wise quantized table must hold their "
+                     "scale and bias"});
   auto idsType = cast<RankedTensorType>(ids.getType());
   if (sampleWeights && check) {
     auto type = cast<RankedTensorType>(sampleWeights.getType());
@@ -664,7 +744,7 @@ Value BagEmitter::emit() {
     sizes.push_back(resultType.isDynamicDim(d)
                         ? getAsOpFoldResult(size)
                         : OpFoldResult(b.getIndexAttr(resultType.getDimSize(d))));
-  init = tensor::EmptyOp::create(b, loc, sizes, element);
+  init = tensor::EmptyOp::create(b, loc, sizes, valueType);
   Value result = emitChecked(rules);
   if (result.getType() != resultType)
     result = tensor::CastOp::create(b, loc, resultType, result);

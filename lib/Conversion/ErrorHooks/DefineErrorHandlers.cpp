@@ -215,6 +215,8 @@ LogicalResult HandlerBuilder::defineShapeHook(LLVM::LLVMFuncOp hook) {
   auto sampleWeights =
       printer("gather_mlir_sample_weights_dim_error",
               GATHER_MLIR_SAMPLE_WEIGHTS_DIM_ERROR_FORMAT, {name, dim, a, b});
+  auto rowBytes = printer("gather_mlir_row_bytes_error",
+                          GATHER_MLIR_ROW_BYTES_ERROR_FORMAT, {name, a, b});
   auto batch = printer("gather_mlir_batch_dim_error",
                        GATHER_MLIR_BATCH_DIM_ERROR_FORMAT, {name, dim, a, b});
   return switchAndExit(rule,
@@ -226,7 +228,8 @@ LogicalResult HandlerBuilder::defineShapeHook(LLVM::LLVMFuncOp hook) {
                         {GATHER_MLIR_RULE_OFFSETS_FIRST, offsetsFirst},
                         {GATHER_MLIR_RULE_OFFSETS_ORDER, offsetsOrder},
                         {GATHER_MLIR_RULE_OFFSETS_END, offsetsEnd},
-                        {GATHER_MLIR_RULE_SAMPLE_WEIGHTS_DIM, sampleWeights}},
+                        {GATHER_MLIR_RULE_SAMPLE_WEIGHTS_DIM, sampleWeights},
+                        {GATHER_MLIR_RULE_ROW_BYTES, rowBytes}},
                        batch);
 }
 

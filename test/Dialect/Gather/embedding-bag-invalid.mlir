@@ -9,7 +9,7 @@ func.func @table_rank(%t: tensor<8xf32>, %i: tensor<2x3xi64>) {
 // -----
 
 func.func @table_dtype(%t: tensor<8x4xi32>, %i: tensor<2x3xi64>) {
-  // expected-error @+1 {{'gather.embedding_bag' op operand #0 must be tensor of f16, bf16, f32 or f64 values}}
+  // expected-error @+1 {{'gather.embedding_bag' op operand #0 must be tensor of f16, bf16, f32, f64, or i8 (a row-wise quantized table) values}}
   %0 = gather.embedding_bag %t[%i] : (tensor<8x4xi32>, tensor<2x3xi64>) -> tensor<2x4xi32>
   return
 }
@@ -115,5 +115,61 @@ func.func @reduction_name(%t: tensor<8x4xf32>, %i: tensor<2x3xi64>) {
 func.func @result_rank(%t: tensor<8x4xf32>, %i: tensor<2x3xi64>) {
   // expected-error @+1 {{'gather.embedding_bag' op result must have rank 2 ([bags, dim]), but has rank 3}}
   %0 = gather.embedding_bag %t[%i] : (tensor<8x4xf32>, tensor<2x3xi64>) -> tensor<2x4x1xf32>
+  return
+}
+
+// -----
+
+func.func @bytes_without_rowwise(%t: tensor<8x12xi8>, %i: tensor<2x3xi64>) {
+  // expected-error @+1 {{'gather.embedding_bag' op a table of i8 is a row-wise quantized table: it needs rowwise_bits (8 or 4)}}
+  %0 = gather.embedding_bag %t[%i] : (tensor<8x12xi8>, tensor<2x3xi64>) -> tensor<2x12xf32>
+  return
+}
+
+// -----
+
+func.func @rowwise_bits_value(%t: tensor<8x12xi8>, %i: tensor<2x3xi64>) {
+  // expected-error @+1 {{'gather.embedding_bag' op rowwise_bits must be 8 or 4, not 2}}
+  %0 = gather.embedding_bag %t[%i] {rowwise_bits = 2 : i64} : (tensor<8x12xi8>, tensor<2x3xi64>) -> tensor<2x16xf32>
+  return
+}
+
+// -----
+
+func.func @rowwise_float_table(%t: tensor<8x12xf32>, %i: tensor<2x3xi64>) {
+  // expected-error @+1 {{'gather.embedding_bag' op a row-wise quantized table (rowwise_bits) holds bytes: weight must have element type i8}}
+  %0 = gather.embedding_bag %t[%i] {rowwise_bits = 8 : i64} : (tensor<8x12xf32>, tensor<2x3xi64>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @rowwise_short_rows(%t: tensor<8x6xi8>, %i: tensor<2x3xi64>) {
+  // expected-error @+1 {{'gather.embedding_bag' op rows of 6 bytes are shorter than the 8 bytes of their scale and bias (rowwise_bits = 8)}}
+  %0 = gather.embedding_bag %t[%i] {rowwise_bits = 8 : i64} : (tensor<8x6xi8>, tensor<2x3xi64>) -> tensor<2x?xf32>
+  return
+}
+
+// -----
+
+func.func @rowwise_result_dim(%t: tensor<8x12xi8>, %i: tensor<2x3xi64>) {
+  // expected-error @+1 {{'gather.embedding_bag' op result dimension 1 has size 12, but the operands give 16}}
+  %0 = gather.embedding_bag %t[%i] {rowwise_bits = 4 : i64} : (tensor<8x12xi8>, tensor<2x3xi64>) -> tensor<2x12xf32>
+  return
+}
+
+// -----
+
+func.func @rowwise_result_type(%t: tensor<8x12xi8>, %i: tensor<2x3xi64>) {
+  // expected-error @+1 {{'gather.embedding_bag' op result element type 'f16' must be f32 for a row-wise quantized table}}
+  %0 = gather.embedding_bag %t[%i] {rowwise_bits = 8 : i64} : (tensor<8x12xi8>, tensor<2x3xi64>) -> tensor<2x4xf16>
+  return
+}
+
+// -----
+
+func.func @rowwise_sample_weights(%t: tensor<8x12xi8>, %i: tensor<2x3xi64>, %w: tensor<2x3xf16>) {
+  // expected-error @+1 {{'gather.embedding_bag' op per_sample_weights must be f32 with a row-wise quantized table}}
+  %0 = gather.embedding_bag %t[%i] per_sample_weights(%w) {reduction = #gather<reduction sum>, rowwise_bits = 8 : i64} : (tensor<8x12xi8>, tensor<2x3xi64>, tensor<2x3xf16>) -> tensor<2x4xf32>
   return
 }

@@ -29,3 +29,24 @@ func.func @infer(%t: tensor<100x8xf32>, %i: tensor<?xi64>, %o: tensor<5xi64>, %b
   %1 = gather.embedding_bag %t[%b] : (tensor<100x8xf32>, tensor<6x2xi64>) -> tensor<?x?xf32>
   return %0, %1 : tensor<?x?xf32>, tensor<?x?xf32>
 }
+
+// -----
+
+// Row-wise quantized tables: rows of 8-bit values and an f32 scale and bias
+// (72 bytes: 64 values), of 4-bit values and an f16 scale and bias (36
+// bytes: 64 values); the result is f32.
+// CHECK-LABEL: func.func @rowwise
+// CHECK: gather.embedding_bag %{{.*}}[%{{.*}}] offsets(%{{.*}}) per_sample_weights(%{{.*}}) {reduction = #gather<reduction sum>, rowwise_bits = 8 : i64} : (tensor<100x72xi8>, tensor<?xi64>, tensor<4xi64>, tensor<?xf32>) -> tensor<?x?xf32>
+// CHECK: gather.embedding_bag %{{.*}}[%{{.*}}] {rowwise_bits = 4 : i64} : (tensor<100x36xi8>, tensor<3x7xi32>) -> tensor<3x64xf32>
+// INFER-LABEL: func.func @rowwise
+// INFER: -> tensor<4x64xf32>
+// INFER: -> tensor<3x64xf32>
+// INFER: -> tensor<3x?xf32>
+func.func @rowwise(%t8: tensor<100x72xi8>, %t4: tensor<100x36xi8>, %td: tensor<100x?xi8>,
+                   %i: tensor<?xi64>, %o: tensor<4xi64>, %w: tensor<?xf32>, %b: tensor<3x7xi32>)
+    -> (tensor<?x?xf32>, tensor<3x64xf32>, tensor<?x?xf32>) {
+  %0 = gather.embedding_bag %t8[%i] offsets(%o) per_sample_weights(%w) {reduction = #gather<reduction sum>, rowwise_bits = 8 : i64} : (tensor<100x72xi8>, tensor<?xi64>, tensor<4xi64>, tensor<?xf32>) -> tensor<?x?xf32>
+  %1 = gather.embedding_bag %t4[%b] {rowwise_bits = 4 : i64} : (tensor<100x36xi8>, tensor<3x7xi32>) -> tensor<3x64xf32>
+  %2 = gather.embedding_bag %td[%b] {rowwise_bits = 4 : i64} : (tensor<100x?xi8>, tensor<3x7xi32>) -> tensor<?x?xf32>
+  return %0, %1, %2 : tensor<?x?xf32>, tensor<3x64xf32>, tensor<?x?xf32>
+}

@@ -19,8 +19,37 @@ namespace {
 /// only at run time.
 struct BagShape {
   int64_t bags, dim;
+  /// The element type of the result and of per_sample_weights.
+  Type valueType;
 };
 } // namespace
+
+/// The row-wise layout rowwise_bits names (none without it), checked
+/// against the table's element type `element`.
+static FailureOr<std::optional<RowwiseLayout>>
+rowwiseLayout(EmbeddingBagOp::Adaptor op, Type element,
+              ShapeErrorFn emitError) {
+  auto fail = [&](const Twine &msg) {
+    if (emitError)
+      (void)emitError(msg);
+    return failure();
+  };
+  std::optional<uint64_t> bits = op.getRowwiseBits();
+  if (!bits) {
+    if (!isa<FloatType>(element))
+      return fail("a table of i8 is a row-wise quantized table: it needs "
+                  "rowwise_bits (8 or 4)");
+    return std::optional<RowwiseLayout>();
+  }
+  if (*bits != 8 && *bits != 4)
+    return fail("rowwise_bits must be 8 or 4, not " +
+                Twine(static_cast<int64_t>(*bits)));
+  if (!element.isInteger(8))
+    return fail("a row-wise quantized table (rowwise_bits) holds bytes: "
+                "weight must have element type i8");
+  return std::optional<RowwiseLayout>(
+      RowwiseLayout{static_cast<int64_t>(*bits)});
+}
 
 static FailureOr<BagShape> embeddingBagShape(EmbeddingBagOp::Adaptor op,
                                              ShapeErrorFn emitError) {
@@ -34,6 +63,22 @@ static FailureOr<BagShape> embeddingBagShape(EmbeddingBagOp::Adaptor op,
     return fail("weight must be a 2-D tensor [num, dim], but is " +
                 Twine(weight ? "of rank " + Twine(weight.getRank()).str()
                              : "unranked"));
+  FailureOr<std::optional<RowwiseLayout>> layout =
+      rowwiseLayout(op, weight.getElementType(), emitError);
+  if (failed(layout))
+    return failure();
+  int64_t dim = weight.getDimSize(1);
+  if (*layout) {
+    const RowwiseLayout &rowwise = **layout;
+    if (!ShapedType::isDynamic(dim) && rowwise.values(dim) < 0)
+      return fail("rows of " + Twine(dim) + " bytes are shorter than the " +
+                  Twine(rowwise.trailerBytes()) +
+                  " bytes of their scale and bias (rowwise_bits = " +
+                  Twine(rowwise.bits) + ")");
+    dim = rowwise.values(dim);
+  }
+  Type valueType = *layout ? Float32Type::get(weight.getContext())
+                           : weight.getElementType();
   auto ids = dyn_cast<RankedTensorType>(op.getIds().getType());
   Value offsetsValue = op.getOffsets();
   int64_t wantIdsRank = offsetsValue ? 1 : 2;
@@ -65,9 +110,11 @@ static FailureOr<BagShape> embeddingBagShape(EmbeddingBagOp::Adaptor op,
     auto type = dyn_cast<RankedTensorType>(weights.getType());
     if (!type || failed(verifyCompatibleShape(type, ids)))
       return fail("per_sample_weights must have the shape of ids");
-    if (type.getElementType() != weight.getElementType())
-      return fail(Twine("per_sample_weights must have the element type of "
-                        "weight"));
+    if (type.getElementType() != valueType)
+      return fail(*layout ? Twine("per_sample_weights must be f32 with a "
+                                  "row-wise quantized table")
+                          : Twine("per_sample_weights must have the element "
+                                  "type of weight"));
   }
   int64_t num = weight.getDimSize(0);
   if (std::optional<int64_t> pad = op.getPaddingIdx();
@@ -75,7 +122,7 @@ static FailureOr<BagShape> embeddingBagShape(EmbeddingBagOp::Adaptor op,
     return fail("padding_idx " + Twine(*pad) + " is out of range [" +
                 Twine(-num) + ", " + Twine(num - 1) + "] for a table of " +
                 Twine(num) + " rows");
-  return BagShape{bags, weight.getDimSize(1)};
+  return BagShape{bags, dim, valueType};
 }
 
 LogicalResult EmbeddingBagOp::verify() {
@@ -84,11 +131,14 @@ LogicalResult EmbeddingBagOp::verify() {
   if (failed(shape))
     return failure();
   auto result = cast<ShapedType>(getResult().getType());
-  Type element = getElementTypeOrSelf(getWeight().getType());
-  if (result.getElementType() != element)
+  if (result.getElementType() != shape->valueType && getRowwiseBits())
+    return emitOpError("result element type ")
+           << result.getElementType()
+           << " must be f32 for a row-wise quantized table";
+  if (result.getElementType() != shape->valueType)
     return emitOpError("result element type ")
            << result.getElementType() << " must match the weight element type "
-           << element;
+           << shape->valueType;
   if (!result.hasRank())
     return success();
   if (result.getRank() != 2)
@@ -117,8 +167,7 @@ LogicalResult EmbeddingBagOp::inferReturnTypes(
   if (failed(shape))
     return failure();
   inferred.push_back(
-      RankedTensorType::get({shape->bags, shape->dim},
-                            getElementTypeOrSelf(op.getWeight().getType())));
+      RankedTensorType::get({shape->bags, shape->dim}, shape->valueType));
   return success();
 }
 
@@ -150,13 +199,47 @@ EmbeddingBagOp::reifyResultShapes(OpBuilder &b,
   } else {
     bags = tensor::getMixedSize(b, loc, getIds(), 0);
   }
-  reified.push_back({bags, tensor::getMixedSize(b, loc, getWeight(), 1)});
+  reified.push_back({bags, getRowValues(b, loc)});
   return success();
 }
 
+OpFoldResult EmbeddingBagOp::getRowValues(OpBuilder &b, Location loc) {
+  OpFoldResult bytes = tensor::getMixedSize(b, loc, getWeight(), 1);
+  std::optional<RowwiseLayout> layout = getRowwiseLayout();
+  if (!layout)
+    return bytes;
+  if (std::optional<int64_t> known = getConstantIntValue(bytes))
+    return b.getIndexAttr(std::max<int64_t>(layout->values(*known), 0));
+  // max(bytes - trailer, 0) * values per byte: a row too short for its
+  // scale and bias (an error the lowering reports) holds no value.
+  Value values = arith::MaxSIOp::create(
+      b, loc,
+      arith::SubIOp::create(b, loc, cast<Value>(bytes),
+                            arith::ConstantIndexOp::create(
+                                b, loc, layout->trailerBytes())),
+      arith::ConstantIndexOp::create(b, loc, 0));
+  if (layout->valuesPerByte() != 1)
+    values = arith::MulIOp::create(
+        b, loc, values,
+        arith::ConstantIndexOp::create(b, loc, layout->valuesPerByte()));
+  return values;
+}
+
+Type EmbeddingBagOp::getValueType() {
+  if (getRowwiseBits())
+    return Float32Type::get(getContext());
+  return getElementTypeOrSelf(getWeight().getType());
+}
+
 Type EmbeddingBagOp::getAccumulatorType() {
-  Type element = getElementTypeOrSelf(getWeight().getType());
+  Type element = getValueType();
   if (element.isF16() || element.isBF16())
     return Float32Type::get(getContext());
   return element;
+}
+
+std::optional<RowwiseLayout> EmbeddingBagOp::getRowwiseLayout() {
+  if (std::optional<uint64_t> bits = getRowwiseBits())
+    return RowwiseLayout{static_cast<int64_t>(*bits)};
+  return std::nullopt;
 }

@@ -9,6 +9,9 @@
 
 def Gather_FloatElement : AnyTypeOf<[F16, BF16, F32, F64],
                                     "f16, bf16, f32 or f64">;
+def Gather_BagTableElement
+    : AnyTypeOf<[F16, BF16, F32, F64, I8],
+                "f16, bf16, f32, f64, or i8 (a row-wise quantized table)">;
 
 def Gather_EmbeddingBagOp : Gather_Op<"embedding_bag", [
     AttrSizedOperandSegments, NoMemoryEffect,
@@ -43,6 +46,17 @@ def Gather_EmbeddingBagOp : Gather_Op<"embedding_bag", [
     part in `max`); `clamp` and `wrap` pick a row as gather does, and the
     row they pick is compared with `padding_idx`.
 
+    With `rowwise_bits` (8 or 4), `weight` is a row-wise quantized table in
+    FBGEMM's fused layout (what torch's `embedding_bag_byte_prepack` and
+    `embedding_bag_4bit_prepack` produce), its bytes as `i8` read unsigned:
+    each row holds its values, 8-bit or 4-bit (two a byte, low nibble
+    first), followed by its scale and bias (f32 each for 8 bits, f16 each
+    for 4 bits); value = q * scale + bias. A row of `n` bytes holds `n - 8`
+    values (8 bits) or `2 * (n - 4)` (4 bits): the result's dim. Rows are
+    dequantized as they are accumulated; the result and
+    `per_sample_weights` are f32. A row shorter than its scale and bias is
+    an error when the op runs.
+
     ```mlir
     %r = gather.embedding_bag %table[%ids] offsets(%offsets)
         per_sample_weights(%w) {reduction = #gather<reduction sum>}
@@ -51,9 +65,14 @@ def Gather_EmbeddingBagOp : Gather_Op<"embedding_bag", [
     %m = gather.embedding_bag %table[%bags] {reduction = #gather<reduction max>,
         padding_idx = 0 : i64, mode = #gather<mode fill>}
         : (tensor<1000x64xf16>, tensor<8x20xi32>) -> tensor<8x64xf16>
+    // 8-bit rows of 64 values, an f32 scale and an f32 bias: 72 bytes.
+    %q = gather.embedding_bag %packed[%ids] offsets(%offsets)
+        {reduction = #gather<reduction sum>, rowwise_bits = 8 : i64}
+        : (tensor<1000x72xi8>, tensor<?xi64>, tensor<?xi64>)
+          -> tensor<?x64xf32>
     ```
   }]);
-  let arguments = (ins TensorOf<[Gather_FloatElement]>:$weight,
+  let arguments = (ins TensorOf<[Gather_BagTableElement]>:$weight,
                        Gather_IndexTensor:$ids,
                        Optional<Gather_IndexTensor>:$offsets,
                        Optional<TensorOf<[Gather_FloatElement]>>:
@@ -63,7 +82,8 @@ def Gather_EmbeddingBagOp : Gather_Op<"embedding_bag", [
                        OptionalAttr<I64Attr>:$padding_idx,
                        UnitAttr:$include_last_offset,
                        DefaultValuedAttr<Gather_ModeAttr,
-                                         Gather_ModeDefault>:$mode);
+                                         Gather_ModeDefault>:$mode,
+                       OptionalAttr<I64Attr>:$rowwise_bits);
   let results = (outs TensorOf<[Gather_FloatElement]>:$result);
   let assemblyFormat = [{
     $weight `[` $ids `]` (`offsets` `(` $offsets^ `)`)?
@@ -76,8 +96,19 @@ def Gather_EmbeddingBagOp : Gather_Op<"embedding_bag", [
     static bool isCompatibleReturnTypes(::mlir::TypeRange l,
                                         ::mlir::TypeRange r);
     /// The element type rows are accumulated in: f32 for f16 and bf16
-    /// tables, the table's own otherwise.
+    /// tables, the table's own otherwise (f32 for quantized ones).
     ::mlir::Type getAccumulatorType();
+    /// The element type of the result and of per_sample_weights: f32 for a
+    /// row-wise quantized table, the table's own otherwise.
+    ::mlir::Type getValueType();
+    /// The layout of a row-wise quantized table (none without
+    /// rowwise_bits).
+    std::optional<::mlir::gather::RowwiseLayout> getRowwiseLayout();
+    /// The size of the result's dim: the table's row size, or the values a
+    /// row-wise quantized row holds (none for a row too short for its scale
+    /// and bias).
+    ::mlir::OpFoldResult getRowValues(::mlir::OpBuilder &b,
+                                      ::mlir::Location loc);
   }];
 }
 

@@ -140,6 +140,27 @@ FailureOr<GatherShape> inferGatherNDShape(Type data, Type indices,
 /// dimension) an error rather than a defined result.
 bool modeRejectsEmptyDims(GatherMode mode);
 
+/// FBGEMM's row-wise quantized layout of an embedding table (the table of a
+/// gather.embedding_bag with rowwise_bits): each row of bytes holds its
+/// `bits`-bit values (two a byte, low nibble first, for 4 bits), then its
+/// scale and its bias, f32 each for 8 bits and f16 each for 4 bits.
+struct RowwiseLayout {
+  int64_t bits;
+
+  /// Bits of the scale and of the bias.
+  int64_t scaleBits() const { return bits == 8 ? 32 : 16; }
+  /// The bytes after the values: scale and bias.
+  int64_t trailerBytes() const { return 2 * scaleBits() / 8; }
+  int64_t valuesPerByte() const { return 8 / bits; }
+  /// The values in a row of `bytes` bytes (kDynamic for kDynamic; negative
+  /// when the row is too short for its scale and bias).
+  int64_t values(int64_t bytes) const {
+    return ShapedType::isDynamic(bytes)
+               ? ShapedType::kDynamic
+               : (bytes - trailerBytes()) * valuesPerByte();
+  }
+};
+
 } // namespace mlir::gather
 
 #endif // GATHER_DIALECT_GATHER_IR_GATHERSHAPES_H
