@@ -52,7 +52,8 @@ from . import _native
 from ._version import __version__
 
 __all__ = ["gather", "gather_elements", "gather_nd", "embedding_bag",
-           "gather_block_quantized", "compile_count"]
+           "embedding_bag_rowwise_quantized", "gather_block_quantized",
+           "compile_count"]
 
 #: The out-of-range modes, as the dialect names them (its GatherMode enum).
 MODES = _native.MODES
@@ -357,5 +358,6 @@ def gather_nd(data, indices, batch_dims=0, mode="check", out=None):
     return _general("gather_nd", data, indices, 0, batch_dims, mode, out)
 
 
-from ._bags import embedding_bag  # noqa: E402 (uses the helpers above)
+from ._bags import (embedding_bag,  # noqa: E402 (uses the helpers above)
+                    embedding_bag_rowwise_quantized)
 from ._quantized import gather_block_quantized  # noqa: E402

@@ -86,6 +86,28 @@ def embedding_bag(input: _Indices, weight: ArrayLike | torch.Tensor,
                   padding_idx: int | None = ..., *, oob_mode: _Mode = ...,
                   out: _Out) -> _Out: ...
 
+@overload
+def embedding_bag_rowwise_quantized(
+    input: _Indices, weight: torch.Tensor, offsets: _Indices | None = ...,
+    mode: _Reduction = ...,
+    per_sample_weights: ArrayLike | torch.Tensor | None = ...,
+    include_last_offset: bool = ..., *, bits: Literal[8, 4] = ...,
+    oob_mode: _Mode = ..., out: None = ...) -> torch.Tensor: ...
+@overload
+def embedding_bag_rowwise_quantized(
+    input: _Indices, weight: ArrayLike, offsets: _Indices | None = ...,
+    mode: _Reduction = ...,
+    per_sample_weights: ArrayLike | torch.Tensor | None = ...,
+    include_last_offset: bool = ..., *, bits: Literal[8, 4] = ...,
+    oob_mode: _Mode = ..., out: None = ...) -> np.ndarray: ...
+@overload
+def embedding_bag_rowwise_quantized(
+    input: _Indices, weight: ArrayLike | torch.Tensor,
+    offsets: _Indices | None = ..., mode: _Reduction = ...,
+    per_sample_weights: ArrayLike | torch.Tensor | None = ...,
+    include_last_offset: bool = ..., *, bits: Literal[8, 4] = ...,
+    oob_mode: _Mode = ..., out: _Out) -> _Out: ...
+
 def gather_block_quantized(data: ArrayLike | torch.Tensor, indices: _Indices,
                            scales: ArrayLike | torch.Tensor,
                            zero_points: ArrayLike | torch.Tensor | None = ...,

@@ -1,11 +1,14 @@
-"""``gather_mlir.embedding_bag``: ``gather.embedding_bag`` from Python.
+"""``gather_mlir.embedding_bag`` and ``embedding_bag_rowwise_quantized``:
+``gather.embedding_bag`` from Python.
 
-A drop-in for ``torch.nn.functional.embedding_bag`` (its arguments in its
-order; the out-of-range mode is ``oob_mode``). Each combination of dtypes,
-layout and attributes is one kernel: a module holding one
-``gather.embedding_bag`` with dynamic shapes, lowered by ``gather-to-llvm``
-(``parallel=true`` for large bags) and JIT-compiled once by
-``gather_mlir.compiler.JitModule``, which checks the operands against the
+``embedding_bag`` is a drop-in for ``torch.nn.functional.embedding_bag`` (its
+arguments in its order; the out-of-range mode is ``oob_mode``);
+``embedding_bag_rowwise_quantized`` takes the same arguments for tables in
+FBGEMM's row-wise quantized layout (the op's ``rowwise_bits``). Each
+combination of dtypes, layout and attributes is one kernel: a module holding
+one ``gather.embedding_bag`` with dynamic shapes, lowered by
+``gather-to-llvm`` (``parallel=true`` for large bags) and JIT-compiled once
+by ``gather_mlir.compiler.JitModule``, which checks the operands against the
 function's types and turns the run-time hooks into ``IndexError`` (an id out
 of range in ``check`` mode) and ``ValueError`` (offsets that break torch's
 rules).
@@ -21,13 +24,16 @@ from ._jit import (ID_TYPES, INT64_MAX, KernelCache, array, deliver,
 #: numpy dtypes of tables and per-sample weights, as MLIR element types.
 _FLOATS = {np.dtype(np.float16): "f16", np.dtype(np.float32): "f32",
            np.dtype(np.float64): "f64"}
-#: Signed id dtypes the kernels read as they are.
 _REDUCTIONS = ("sum", "mean", "max")
 #: Bags whose rows hold at least this many elements in all run on threads.
 _PARALLEL_MIN_ELEMENTS = 1 << 18
 
+
 def _compile(table, ids, has_offsets, has_weights, reduction, padding_idx,
-             include_last_offset, oob_mode, parallel):
+             include_last_offset, oob_mode, parallel, rowwise_bits):
+    """One gather.embedding_bag kernel; ``table`` is the MLIR element type
+    of the table (i8 with ``rowwise_bits``)."""
+    value = "f32" if rowwise_bits else table
     rank = "?" if has_offsets else "?x?"
     args = [f"%t: tensor<?x?x{table}>", f"%i: tensor<{rank}x{ids}>"]
     types = [f"tensor<?x?x{table}>", f"tensor<{rank}x{ids}>"]
@@ -37,8 +43,8 @@ def _compile(table, ids, has_offsets, has_weights, reduction, padding_idx,
         types.append("tensor<?xi64>")
         operands += " offsets(%o)"
     if has_weights:
-        args.append(f"%w: tensor<{rank}x{table}>")
-        types.append(f"tensor<{rank}x{table}>")
+        args.append(f"%w: tensor<{rank}x{value}>")
+        types.append(f"tensor<{rank}x{value}>")
         operands += " per_sample_weights(%w)"
     attrs = [f"reduction = #gather<reduction {reduction}>",
              f"mode = #gather<mode {oob_mode}>"]
@@ -46,7 +52,9 @@ def _compile(table, ids, has_offsets, has_weights, reduction, padding_idx,
         attrs.append(f"padding_idx = {padding_idx} : i64")
     if include_last_offset:
         attrs.append("include_last_offset")
-    result = f"tensor<?x?x{table}>"
+    if rowwise_bits:
+        attrs.append(f"rowwise_bits = {rowwise_bits} : i64")
+    result = f"tensor<?x?x{value}>"
     text = (f"func.func @bag({', '.join(args)}) -> {result} {{\n"
             f"  %r = gather.embedding_bag %t[%i]{operands} "
             f"{{{', '.join(attrs)}}} : ({', '.join(types)}) -> {result}\n"
@@ -58,8 +66,99 @@ def _compile(table, ids, has_offsets, has_weights, reduction, padding_idx,
 _kernel = KernelCache(_compile)
 
 
-def _array(name, value):
-    return array("embedding_bag", name, value)
+def _bag(function, input, table, offsets, mode, per_sample_weights,
+         include_last_offset, padding_idx, oob_mode, out, as_tensor,
+         rowwise_bits=None):
+    """The arguments of ``function`` checked (``table``: weight as an
+    array, its dtype checked by the caller) and its one kernel called."""
+
+    def _array(name, value):
+        return array(function, name, value)
+
+    oob_mode = _mode(oob_mode)
+    if not isinstance(mode, str) or mode not in _REDUCTIONS:
+        raise ValueError(f"{function}: mode must be one of "
+                         f"{', '.join(_REDUCTIONS)}, not {mode!r}")
+    if table.ndim != 2:
+        raise ValueError(f"{function}: weight must be 2-D [num, dim], "
+                         f"not of shape {table.shape}")
+    num = table.shape[0]
+    ids = signed_ids(_array("input", input), num, oob_mode, function,
+                     "input", "gather.embedding_bag")
+    if offsets is None:
+        if ids.ndim != 2:
+            raise ValueError(f"{function}: input must be 2-D [bags, n] "
+                             "without offsets, not of shape "
+                             f"{ids.shape}")
+        if include_last_offset:
+            raise ValueError(f"{function}: include_last_offset needs "
+                             "offsets (1-D input)")
+        bag_offsets = None
+    else:
+        if ids.ndim != 1:
+            raise ValueError(f"{function}: input must be 1-D with offsets, "
+                             f"not of shape {ids.shape}")
+        bag_offsets = _array("offsets", offsets)
+        if bag_offsets.dtype.kind not in "iu":
+            raise TypeError(f"{function}: offsets must have an integer "
+                            f"dtype, not {bag_offsets.dtype}")
+        if bag_offsets.ndim != 1:
+            raise ValueError(f"{function}: offsets must be 1-D, not of "
+                             f"shape {bag_offsets.shape}")
+        if bag_offsets.dtype.kind == "u" and bag_offsets.size and \
+                int(bag_offsets.max()) > INT64_MAX:
+            raise ValueError(f"{function}: offsets must not be past the "
+                             f"end of the {ids.size} ids")
+        bag_offsets = np.ascontiguousarray(bag_offsets, dtype=np.int64)
+        if include_last_offset and bag_offsets.size == 0:
+            raise ValueError(f"{function}: include_last_offset needs at "
+                             "least one offset")
+    value_dtype = np.dtype(np.float32) if rowwise_bits else table.dtype
+    weights = None
+    if per_sample_weights is not None:
+        if mode != "sum":
+            raise ValueError(f"{function}: per_sample_weights is only "
+                             f"supported with mode='sum', not {mode!r}")
+        weights = _array("per_sample_weights", per_sample_weights)
+        if weights.dtype != value_dtype:
+            whose = "dtype" if rowwise_bits else "weight's dtype"
+            raise TypeError(f"{function}: per_sample_weights must have "
+                            f"{whose} {value_dtype}, not {weights.dtype}")
+        if weights.shape != ids.shape:
+            raise ValueError(f"{function}: per_sample_weights must have "
+                             f"input's shape {ids.shape}, not "
+                             f"{weights.shape}")
+        weights = np.ascontiguousarray(weights,
+                                       dtype=weights.dtype.newbyteorder("="))
+    if padding_idx is not None:
+        if isinstance(padding_idx, bool) or not isinstance(
+                padding_idx, (int, np.integer)):
+            raise TypeError(f"{function}: padding_idx must be an integer, "
+                            f"not {type(padding_idx).__name__}")
+        padding_idx = int(padding_idx)
+        if not -num <= padding_idx < num:
+            raise ValueError(f"{function}: padding_idx {padding_idx} is "
+                             f"out of range [{-num}, {num - 1}] for a table "
+                             f"of {num} rows")
+    if rowwise_bits:
+        # Bytes, which the kernel reads unsigned.
+        table = np.ascontiguousarray(table).view(np.int8)
+        element, values = "i8", table.shape[1] * 8 // rowwise_bits
+    else:
+        table = np.ascontiguousarray(table,
+                                     dtype=table.dtype.newbyteorder("="))
+        element, values = _FLOATS[table.dtype], table.shape[1]
+    parallel = ids.size * values >= _PARALLEL_MIN_ELEMENTS
+    key = (element, ID_TYPES[ids.dtype], bag_offsets is not None,
+           weights is not None, mode, padding_idx, bool(include_last_offset),
+           oob_mode, parallel, rowwise_bits)
+    operands = [table, ids]
+    if bag_offsets is not None:
+        operands.append(bag_offsets)
+    if weights is not None:
+        operands.append(weights)
+    result = _kernel(key).call("bag", *operands)
+    return deliver(function, result, out, as_tensor)
 
 
 def embedding_bag(input, weight, offsets=None, mode="mean",
@@ -107,85 +206,46 @@ def embedding_bag(input, weight, offsets=None, mode="mean",
     array([[1., 0., 1.],
            [0., 2., 0.]], dtype=float32)
     """
-    oob_mode = _mode(oob_mode)
-    if not isinstance(mode, str) or mode not in _REDUCTIONS:
-        raise ValueError(f"embedding_bag: mode must be one of "
-                         f"{', '.join(_REDUCTIONS)}, not {mode!r}")
-    weight_is_tensor = _is_tensor(weight)
-    table = _array("weight", weight)
+    table = array("embedding_bag", "weight", weight)
     if table.dtype not in _FLOATS:
         raise TypeError(f"embedding_bag: weight must be float16, float32 or "
                         f"float64, not {table.dtype}")
-    if table.ndim != 2:
-        raise ValueError(f"embedding_bag: weight must be 2-D [num, dim], "
-                         f"not of shape {table.shape}")
-    num = table.shape[0]
-    ids = signed_ids(_array("input", input), num, oob_mode, "embedding_bag",
-                     "input", "gather.embedding_bag")
-    if offsets is None:
-        if ids.ndim != 2:
-            raise ValueError("embedding_bag: input must be 2-D [bags, n] "
-                             "without offsets, not of shape "
-                             f"{ids.shape}")
-        if include_last_offset:
-            raise ValueError("embedding_bag: include_last_offset needs "
-                             "offsets (1-D input)")
-        bag_offsets = None
-    else:
-        if ids.ndim != 1:
-            raise ValueError("embedding_bag: input must be 1-D with offsets, "
-                             f"not of shape {ids.shape}")
-        bag_offsets = _array("offsets", offsets)
-        if bag_offsets.dtype.kind not in "iu":
-            raise TypeError("embedding_bag: offsets must have an integer "
-                            f"dtype, not {bag_offsets.dtype}")
-        if bag_offsets.ndim != 1:
-            raise ValueError("embedding_bag: offsets must be 1-D, not of "
-                             f"shape {bag_offsets.shape}")
-        if bag_offsets.dtype.kind == "u" and bag_offsets.size and \
-                int(bag_offsets.max()) > INT64_MAX:
-            raise ValueError("embedding_bag: offsets must not be past the "
-                             f"end of the {ids.size} ids")
-        bag_offsets = np.ascontiguousarray(bag_offsets, dtype=np.int64)
-        if include_last_offset and bag_offsets.size == 0:
-            raise ValueError("embedding_bag: include_last_offset needs at "
-                             "least one offset")
-    weights = None
-    if per_sample_weights is not None:
-        if mode != "sum":
-            raise ValueError("embedding_bag: per_sample_weights is only "
-                             f"supported with mode='sum', not {mode!r}")
-        weights = _array("per_sample_weights", per_sample_weights)
-        if weights.dtype != table.dtype:
-            raise TypeError("embedding_bag: per_sample_weights must have "
-                            f"weight's dtype {table.dtype}, not "
-                            f"{weights.dtype}")
-        if weights.shape != ids.shape:
-            raise ValueError("embedding_bag: per_sample_weights must have "
-                             f"input's shape {ids.shape}, not "
-                             f"{weights.shape}")
-        weights = np.ascontiguousarray(weights,
-                                       dtype=weights.dtype.newbyteorder("="))
-    if padding_idx is not None:
-        if isinstance(padding_idx, bool) or not isinstance(
-                padding_idx, (int, np.integer)):
-            raise TypeError("embedding_bag: padding_idx must be an integer, "
-                            f"not {type(padding_idx).__name__}")
-        padding_idx = int(padding_idx)
-        if not -num <= padding_idx < num:
-            raise ValueError(f"embedding_bag: padding_idx {padding_idx} is "
-                             f"out of range [{-num}, {num - 1}] for a table "
-                             f"of {num} rows")
-    table = np.ascontiguousarray(table, dtype=table.dtype.newbyteorder("="))
-    dim = table.shape[1]
-    parallel = ids.size * dim >= _PARALLEL_MIN_ELEMENTS
-    key = (_FLOATS[table.dtype], ID_TYPES[ids.dtype], bag_offsets is not None,
-           weights is not None, mode, padding_idx, bool(include_last_offset),
-           oob_mode, parallel)
-    operands = [table, ids]
-    if bag_offsets is not None:
-        operands.append(bag_offsets)
-    if weights is not None:
-        operands.append(weights)
-    result = _kernel(key).call("bag", *operands)
-    return deliver("embedding_bag", result, out, weight_is_tensor)
+    return _bag("embedding_bag", input, table, offsets, mode,
+                per_sample_weights, include_last_offset, padding_idx,
+                oob_mode, out, _is_tensor(weight))
+
+
+def embedding_bag_rowwise_quantized(input, weight, offsets=None, mode="sum",
+                                    per_sample_weights=None,
+                                    include_last_offset=False, *, bits=8,
+                                    oob_mode="check", out=None):
+    """Sum, mean or max of bags of rows of a row-wise quantized table,
+    dequantized as they are read (``torch.ops.quantized``'s
+    ``embedding_bag_byte_rowwise_offsets`` for ``bits=8``,
+    ``embedding_bag_4bit_rowwise_offsets`` for ``bits=4``).
+
+    ``weight`` is uint8 ``[num, bytes]`` in FBGEMM's fused layout (what
+    ``torch.ops.quantized.embedding_bag_byte_prepack`` and
+    ``embedding_bag_4bit_prepack`` produce): each row holds its values (8
+    bits, or 4 bits two a byte, low nibble first), then its scale and bias
+    (float32 each for 8 bits, float16 each for 4 bits); a value is
+    ``q * scale + bias``. The result is float32 ``[bags, bytes - 8]`` (8
+    bits) or ``[bags, 2 * (bytes - 4)]`` (4 bits); ``per_sample_weights``
+    is float32. The other arguments are ``embedding_bag``'s; a row shorter
+    than its scale and bias is a ``ValueError``.
+
+    >>> q = np.array([[1, 2, 0, 0, 0, 64, 0, 0, 0, 0]], np.uint8)  # scale 2
+    >>> gather_mlir.embedding_bag_rowwise_quantized([0, 0], q, [0])
+    array([[4., 8.]], dtype=float32)
+    """
+    if bits not in (8, 4) or isinstance(bits, bool):
+        raise ValueError("embedding_bag_rowwise_quantized: bits must be 8 or "
+                         f"4, not {bits!r}")
+    table = array("embedding_bag_rowwise_quantized", "weight", weight)
+    if table.dtype != np.uint8:
+        raise TypeError("embedding_bag_rowwise_quantized: weight must be "
+                        "uint8 (a prepacked row-wise quantized table), not "
+                        f"{table.dtype}")
+    return _bag("embedding_bag_rowwise_quantized", input, table, offsets,
+                mode, per_sample_weights, include_last_offset, None,
+                oob_mode, out, _is_tensor(weight), rowwise_bits=bits)
