@@ -93,6 +93,17 @@ def specs(np, quick):
                     f"{mode}{extra}", "embedding_bag", bag_table, bag_ids,
                     {"offsets": bag_offsets, "mode": mode,
                      "per_sample_weights": psw}))
+    # The same bags from row-wise quantized tables (FBGEMM's fused layout:
+    # the values, then a scale and a bias; f32 for 8 bits, f16 for 4).
+    for bits, scale_dtype in ((8, np.float32), (4, np.float16)):
+        values = rng.integers(0, 256, (bag_table.shape[0], 128 * bits // 8),
+                              dtype=np.uint8)
+        trailer = (rng.random((bag_table.shape[0], 2)) * 0.1
+                   ).astype(scale_dtype).view(np.uint8)
+        out.append((f"DLRM bags 1Mx128 {bits}-bit row-wise, 2048 bags of "
+                    f"20-80 Zipf ids, sum", "embedding_bag_rowwise",
+                    np.concatenate([values, trailer], axis=1), bag_ids,
+                    {"offsets": bag_offsets, "bits": bits}))
     # An LLM's 4-bit block-quantized embedding table (GatherBlockQuantized).
     rows = 128256 // s
     packed = rng.integers(0, 256, (rows, 4096 // 2), dtype=np.uint8)
@@ -188,6 +199,28 @@ def bag_contestants(np, table, ids, attrs, wanted, threads):
         if "torch.compile" in wanted:
             compiled = torch.compile(torch_fn, dynamic=False)
             peers["torch.compile"] = lambda: compiled(tt, ti, to, tw)
+    return ours, peers
+
+
+def rowwise_bag_contestants(np, packed, ids, attrs, wanted, threads):
+    """gather_mlir.embedding_bag_rowwise_quantized and torch's own quantized
+    bags (quantized::embedding_bag_byte_rowwise_offsets and
+    embedding_bag_4bit_rowwise_offsets, FBGEMM's kernels)."""
+    import gather_mlir as g
+    offsets, bits = attrs["offsets"], attrs["bits"]
+    ours = lambda: g.embedding_bag_rowwise_quantized(ids, packed, offsets,
+                                                     bits=bits)
+    peers = {}
+    if "torch" in wanted:
+        import torch
+        torch.set_num_threads(threads)
+        q = torch.ops.quantized
+        op = (q.embedding_bag_byte_rowwise_offsets if bits == 8
+              else q.embedding_bag_4bit_rowwise_offsets)
+        tp, ti, to = (torch.from_numpy(packed), torch.from_numpy(ids),
+                      torch.from_numpy(offsets))
+        peers["torch"] = lambda: op(tp, ti, to, False, 0, False, None, None,
+                                    False)
     return ours, peers
 
 
@@ -356,6 +389,9 @@ def measure(args):
         elif op == "embedding_bag":
             ours, peers = bag_contestants(np, data, indices, attrs, wanted,
                                           args.threads)
+        elif op == "embedding_bag_rowwise":
+            ours, peers = rowwise_bag_contestants(np, data, indices, attrs,
+                                                  wanted, args.threads)
         elif op == "gather_block_quantized":
             ours, peers = block_quantized_contestants(
                 np, data, indices, attrs, wanted, args.threads)
@@ -368,7 +404,8 @@ def measure(args):
         for peer, fn in peers.items():
             result = fn()
             # Reductions add in other orders: equal to rounding.
-            inexact = op in ("embedding_bag", "gather_block_quantized")
+            inexact = op in ("embedding_bag", "embedding_bag_rowwise",
+                             "gather_block_quantized")
             same = np.allclose if inexact else np.array_equal
             if result is not None and not same(
                     np.asarray(result).reshape(expected.shape), expected,
