@@ -12,6 +12,8 @@
 // RUN: not %mlir_run -e weights_shape %t.mlir 2>&1 | FileCheck %s --check-prefix=WEIGHTS
 // RUN: not %mlir_run -e last_offset_missing %t.mlir 2>&1 | FileCheck %s --check-prefix=COUNT
 // RUN: not %mlir_run -e result_bags %t.mlir 2>&1 | FileCheck %s --check-prefix=RESULT
+// RUN: not %mlir_run -e bad_id_no_values %t.mlir 2>&1 | FileCheck %s --check-prefix=NOVALUES
+// RUN: not %mlir_run -e bad_id_static_no_values %t.mlir 2>&1 | FileCheck %s --check-prefix=NOVALUES
 // RUN: gather-opt %s --convert-gather-to-linalg | %upstream_to_llvm > %t.linalg.mlir
 // RUN: not --crash %unbuffered_mlir_run -e bad_id %t.linalg.mlir 2>&1 | FileCheck %s --check-prefix=LINALG-ID
 // RUN: not --crash %unbuffered_mlir_run -e offsets_decrease %t.linalg.mlir 2>&1 | FileCheck %s --check-prefix=LINALG-OFFSETS
@@ -249,5 +251,33 @@ func.func @result_bags() {
   %r = gather.embedding_bag %t[%i] offsets(%o) : (tensor<5x3xf32>, tensor<?xi64>, tensor<?xi64>) -> tensor<2x3xf32>
   %d = tensor.cast %r : tensor<2x3xf32> to tensor<?x3xf32>
   call @print(%d) : (tensor<?x3xf32>) -> ()
+  return
+}
+
+// Rows of no value read no row: the ids are still checked (a dynamic and a
+// static empty dim).
+// NOVALUES: error: gather.embedding_bag: index 9 is out of range [-2, 1] for data dimension 0 of size 2
+// NOVALUES-NOT: Memref
+func.func @bad_id_no_values() {
+  %e = arith.constant dense<> : tensor<2x0xf32>
+  %t = tensor.cast %e : tensor<2x0xf32> to tensor<?x?xf32>
+  %ic = arith.constant dense<[0, 1, 9, 12]> : tensor<4xi64>
+  %i = tensor.cast %ic : tensor<4xi64> to tensor<?xi64>
+  %oc = arith.constant dense<[0, 2]> : tensor<2xi64>
+  %o = tensor.cast %oc : tensor<2xi64> to tensor<?xi64>
+  %r = gather.embedding_bag %t[%i] offsets(%o) : (tensor<?x?xf32>, tensor<?xi64>, tensor<?xi64>) -> tensor<?x?xf32>
+  %u = tensor.cast %r : tensor<?x?xf32> to tensor<*xf32>
+  call @printMemrefF32(%u) : (tensor<*xf32>) -> ()
+  return
+}
+func.func @bad_id_static_no_values() {
+  %t = arith.constant dense<> : tensor<2x0xf32>
+  %ic = arith.constant dense<[0, 1, 9, 12]> : tensor<4xi64>
+  %i = tensor.cast %ic : tensor<4xi64> to tensor<?xi64>
+  %oc = arith.constant dense<[0, 2]> : tensor<2xi64>
+  %o = tensor.cast %oc : tensor<2xi64> to tensor<?xi64>
+  %r = gather.embedding_bag %t[%i] offsets(%o) : (tensor<2x0xf32>, tensor<?xi64>, tensor<?xi64>) -> tensor<?x0xf32>
+  %u = tensor.cast %r : tensor<?x0xf32> to tensor<*xf32>
+  call @printMemrefF32(%u) : (tensor<*xf32>) -> ()
   return
 }

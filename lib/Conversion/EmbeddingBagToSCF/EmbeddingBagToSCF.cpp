@@ -125,6 +125,13 @@ private:
   OffsetRules offsetRules(Value k);
   Value emitOffsetsChecked();
   Value emitIdsChecked();
+  /// Whether some id in bags is out of range (check mode), and the first
+  /// such id: one scf.for over the ids in order.
+  std::pair<Value, Value> firstBadId();
+  /// `computed` (the bags' result, made with every id clamped), or, when a
+  /// bag has an id out of range (`flags`, one i8 a bag), zeros after
+  /// reporting the first such id.
+  Value checkedResult(Value computed, Value flags);
   /// [start, end) of bag `bag` in the ids, clamped into [0, numIds].
   std::pair<Value, Value> bagBounds(Value bag);
   Value compute();
@@ -144,9 +151,10 @@ private:
   /// positions after `j`.
   void prefetchRow(Value j, Value d0);
   /// `out` (the bag's 1 x dim result tile) with the lanes from `d0` of bag
-  /// rows [start, end) reduced into row `tileRow`.
+  /// rows [start, end) reduced into row `tileRow`. In check mode `bad` (an
+  /// i1, in and out) also records whether an id is out of range.
   Value bagChunk(Value out, Value tileRow, Value d0, Value start, Value end,
-                 bool inBounds);
+                 bool inBounds, Value &bad);
   OpBuilder &b;
   Location loc;
   EmbeddingBagOp op;
@@ -324,7 +332,17 @@ Value BagEmitter::emitIdsChecked() {
     return guarded(
         ok, [&] { reportId(idAt(constIndex(0))); }, [&] { return compute(); });
   }
-  // check: the first id out of range, in order.
+  // check: the bag loop reads clamped rows and records which bags hold an
+  // id out of range; the ids are scanned in order only to name the first.
+  return compute();
+}
+
+std::pair<Value, Value> BagEmitter::firstBadId() {
+  // The ids in bags: all of them, or up to the last offset.
+  Value end = numIds;
+  if (offsets && op.getIncludeLastOffset())
+    end = toIndex(toI64(extract(
+        offsets, arith::SubIOp::create(b, loc, numOffsets, constIndex(1)))));
   Type i1 = b.getI1Type();
   auto loop = scf::ForOp::create(
       b, loc, constIndex(0), end, constIndex(1),
@@ -346,10 +364,56 @@ Value BagEmitter::emitIdsChecked() {
             ValueRange{arith::OrIOp::create(b, loc, args[0], bad),
                        select(isFirst, id, args[1])});
       });
-  Value ok = arith::XOrIOp::create(b, loc, loop.getResult(0),
-                                   arith::ConstantIntOp::create(b, loc, i1, 1));
-  return guarded(
-      ok, [&] { reportId(loop.getResult(1)); }, [&] { return compute(); });
+  return {loop.getResult(0), loop.getResult(1)};
+}
+
+Value BagEmitter::checkedResult(Value computed, Value flags) {
+  Type i1 = b.getI1Type(), i8 = b.getI8Type();
+  // Rows of no value read no id: then the ids are scanned.
+  auto scanned = [&] { return firstBadId().first; };
+  Value bad;
+  if (!flags) {
+    bad = scanned();
+  } else {
+    auto noValues = scf::IfOp::create(
+        b, loc, TypeRange{i1},
+        cmp(arith::CmpIPredicate::eq, rowSize, constIndex(0)), true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(noValues.thenBlock());
+    scf::YieldOp::create(b, loc, scanned());
+    b.setInsertionPointToStart(noValues.elseBlock());
+    auto any = scf::ForOp::create(
+        b, loc, constIndex(0), bags, constIndex(1),
+        ValueRange{arith::ConstantIntOp::create(b, loc, i8, 0)},
+        [&](OpBuilder &nested, Location, Value bag, ValueRange args) {
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPoint(nested.getInsertionBlock(),
+                              nested.getInsertionPoint());
+          scf::YieldOp::create(
+              b, loc,
+              ValueRange{arith::OrIOp::create(b, loc, args[0],
+                                              extract(flags, bag))});
+        });
+    scf::YieldOp::create(
+        b, loc,
+        cmp(arith::CmpIPredicate::ne, any.getResult(0),
+            arith::ConstantIntOp::create(b, loc, i8, 0)));
+    b.setInsertionPointAfter(noValues);
+    bad = noValues.getResult(0);
+  }
+  auto ifBad = scf::IfOp::create(b, loc, TypeRange{computed.getType()}, bad,
+                                 /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifBad.thenBlock());
+  reportId(report == BagErrorReport::Asserts ? Value() : firstBadId().second);
+  // Zeros in the same buffer, so both branches yield one.
+  scf::YieldOp::create(
+      b, loc,
+      linalg::FillOp::create(b, loc, floatConst(valueType, 0.0), computed)
+          .getResult(0));
+  b.setInsertionPointToStart(ifBad.elseBlock());
+  scf::YieldOp::create(b, loc, computed);
+  return ifBad.getResult(0);
 }
 
 std::pair<Value, Value> BagEmitter::bagBounds(Value bag) {
@@ -492,8 +556,11 @@ void BagEmitter::prefetchRow(Value j, Value d0) {
       arith::MaxSIOp::create(
           b, loc, normalizeIndex(b, loc, idAt(ahead), numRowsI64), constI64(0)),
       lastRow));
-  // Every cache line of the chunk within the row (columns of the table:
-  // bytes of a quantized row), and a quantized row's scale and bias.
+  // Every other cache line of the chunk within the row (columns of the
+  // table: bytes of a quantized row; the cores' adjacent-line prefetchers
+  // fetch the 128-byte pair), and a quantized row's scale and bias. Half
+  // the prefetches of one a line, as fast on cold rows, and they cost
+  // load slots on hot ones (docs/Design.md).
   int64_t colBytes = element.getIntOrFloatBitWidth() / 8;
   int64_t perCol = layout ? layout->valuesPerByte() : 1;
   int64_t cols = chunkType.getNumElements() / perCol;
@@ -509,7 +576,7 @@ void BagEmitter::prefetchRow(Value j, Value d0) {
                                /*isWrite=*/false, /*localityHint=*/3,
                                /*isDataCache=*/true);
   };
-  for (int64_t col = 0; col < cols; col += 64 / colBytes)
+  for (int64_t col = 0; col < cols; col += 128 / colBytes)
     prefetch(arith::MinUIOp::create(
         b, loc, arith::AddIOp::create(b, loc, firstCol, constIndex(col)),
         lastCol));
@@ -518,13 +585,15 @@ void BagEmitter::prefetchRow(Value j, Value d0) {
 }
 
 Value BagEmitter::bagChunk(Value out, Value tileRow, Value d0, Value start,
-                           Value end, bool inBounds) {
+                           Value end, bool inBounds, Value &bad) {
   double initial = reduction == BagReduction::max
                        ? -std::numeric_limits<double>::infinity()
                        : 0.0;
+  SmallVector<Value> init{splat(initial), constIndex(0)};
+  if (bad)
+    init.push_back(bad);
   auto loop = scf::ForOp::create(
-      b, loc, start, end, constIndex(1),
-      ValueRange{splat(initial), constIndex(0)},
+      b, loc, start, end, constIndex(1), init,
       [&](OpBuilder &inner, Location, Value j, ValueRange carried) {
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPoint(inner.getInsertionBlock(),
@@ -533,13 +602,21 @@ Value BagEmitter::bagChunk(Value out, Value tileRow, Value d0, Value start,
         if (weightBuffer)
           prefetchRow(j, d0);
         Value id = idAt(j);
-        // unchecked picks a row in bounds too (clamped), so a broken
-        // promise reads no memory out of bounds.
-        GatherMode resolveMode =
-            mode == GatherMode::unchecked ? GatherMode::clamp : mode;
+        // check records an id out of range and reads the row clamped;
+        // unchecked picks a row in bounds too, so a broken promise reads no
+        // memory out of bounds.
+        SmallVector<Value> badOut;
+        if (bad)
+          badOut.push_back(arith::OrIOp::create(
+              b, loc, carried[2],
+              isIndexInRange(b, loc, normalizeIndex(b, loc, id, numRowsI64),
+                             numRowsI64, /*outside=*/true)));
+        bool clamped =
+            mode == GatherMode::unchecked || mode == GatherMode::check;
+        GatherMode resolveMode = clamped ? GatherMode::clamp : mode;
         ResolvedIndex r = resolveIndex(b, loc, resolveMode, id, numRowsI64);
         Value valid = r.valid;
-        if (mode == GatherMode::unchecked)
+        if (clamped)
           valid = isIndexInRange(b, loc, r.index, numRowsI64);
         Value skip;
         if (paddingRow) {
@@ -565,21 +642,25 @@ Value BagEmitter::bagChunk(Value out, Value tileRow, Value d0, Value start,
           scf::YieldOp::create(b, loc, addZeros(a));
           return ifValid.getResult(0);
         };
+        SmallVector<Value> results;
         if (!skip) {
-          scf::YieldOp::create(b, loc, ValueRange{added(), next});
-          return;
-        }
-        auto ifSkip = scf::IfOp::create(
-            b, loc, TypeRange{chunkType, count.getType()}, skip, true);
-        {
+          results = {added(), next};
+        } else {
+          auto ifSkip = scf::IfOp::create(
+              b, loc, TypeRange{chunkType, count.getType()}, skip, true);
           OpBuilder::InsertionGuard g(b);
           b.setInsertionPointToStart(ifSkip.thenBlock());
           scf::YieldOp::create(b, loc, ValueRange{a, count});
           b.setInsertionPointToStart(ifSkip.elseBlock());
           scf::YieldOp::create(b, loc, ValueRange{added(), next});
+          results.assign(ifSkip.getResults().begin(),
+                         ifSkip.getResults().end());
         }
-        scf::YieldOp::create(b, loc, ifSkip.getResults());
+        llvm::append_range(results, badOut);
+        scf::YieldOp::create(b, loc, results);
       });
+  if (bad)
+    bad = loop.getResult(2);
   Value chunk = finalize(loop.getResult(0), loop.getResult(1));
   return vector::TransferWriteOp::create(b, loc, chunk, out,
                                          ValueRange{tileRow, d0},
@@ -588,10 +669,11 @@ Value BagEmitter::bagChunk(Value out, Value tileRow, Value d0, Value start,
 }
 
 Value BagEmitter::compute() {
+  bool check = mode == GatherMode::check;
   // Rows of no element: nothing to compute (and upstream rejects a slice at
   // offset 0 of a dim of static size 0).
   if (cast<RankedTensorType>(init.getType()).getDimSize(1) == 0)
-    return init;
+    return check ? checkedResult(init, nullptr) : init;
   int64_t lanes = chunkType.getNumElements();
   if (prefetchDistance > 0) {
     auto type = cast<RankedTensorType>(weight.getType());
@@ -599,14 +681,22 @@ Value BagEmitter::compute() {
         b, loc, MemRefType::get(type.getShape(), element), weight,
         /*readOnly=*/true);
   }
+  // check: one i8 a bag, whether the bag holds an id out of range.
+  SmallVector<Value> outs{init};
+  Type i1 = b.getI1Type(), i8 = b.getI8Type();
+  if (check)
+    outs.push_back(tensor::EmptyOp::create(
+        b, loc, ArrayRef<OpFoldResult>{getAsOpFoldResult(bags)}, i8));
   auto forall = scf::ForallOp::create(
-      b, loc, ArrayRef<OpFoldResult>{getAsOpFoldResult(bags)},
-      ValueRange{init}, std::nullopt,
-      [&](OpBuilder &nested, Location, ValueRange args) {
+      b, loc, ArrayRef<OpFoldResult>{getAsOpFoldResult(bags)}, outs,
+      std::nullopt, [&](OpBuilder &nested, Location, ValueRange args) {
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPoint(nested.getInsertionBlock(),
                             nested.getInsertionPoint());
         Value bag = args[0], shared = args[1];
+        Value bad;
+        if (check)
+          bad = arith::ConstantIntOp::create(b, loc, i1, 0);
         Value start, end;
         std::tie(start, end) = bagBounds(bag);
         SmallVector<OpFoldResult> offsetsAt{bag, b.getIndexAttr(0)};
@@ -623,36 +713,60 @@ Value BagEmitter::compute() {
         Value whole = arith::SubIOp::create(
             b, loc, rowSize,
             arith::RemUIOp::create(b, loc, rowSize, constIndex(lanes)));
+        SmallVector<Value> carriedInit{out};
+        if (bad)
+          carriedInit.push_back(bad);
         auto chunks = scf::ForOp::create(
-            b, loc, zeroIndex, whole, constIndex(lanes), ValueRange{out},
+            b, loc, zeroIndex, whole, constIndex(lanes), carriedInit,
             [&](OpBuilder &inner, Location, Value d0, ValueRange carried) {
               OpBuilder::InsertionGuard g(b);
               b.setInsertionPoint(inner.getInsertionBlock(),
                                   inner.getInsertionPoint());
-              scf::YieldOp::create(b, loc,
-                                   bagChunk(carried[0], zeroIndex, d0, start,
-                                            end, /*inBounds=*/true));
+              Value chunkBad = bad ? carried[1] : Value();
+              SmallVector<Value> yielded{bagChunk(carried[0], zeroIndex, d0,
+                                                  start, end,
+                                                  /*inBounds=*/true,
+                                                  chunkBad)};
+              if (chunkBad)
+                yielded.push_back(chunkBad);
+              scf::YieldOp::create(b, loc, yielded);
             });
-        Value row = chunks.getResult(0);
         auto tail = scf::IfOp::create(
-            b, loc, TypeRange{tileType},
+            b, loc, chunks.getResultTypes(),
             cmp(arith::CmpIPredicate::ult, whole, rowSize), true);
         {
           OpBuilder::InsertionGuard g(b);
           b.setInsertionPointToStart(tail.thenBlock());
-          scf::YieldOp::create(b, loc,
-                               bagChunk(row, zeroIndex, whole, start, end,
-                                        /*inBounds=*/false));
+          Value tailBad = bad ? chunks.getResult(1) : Value();
+          SmallVector<Value> yielded{bagChunk(chunks.getResult(0), zeroIndex,
+                                              whole, start, end,
+                                              /*inBounds=*/false, tailBad)};
+          if (tailBad)
+            yielded.push_back(tailBad);
+          scf::YieldOp::create(b, loc, yielded);
           b.setInsertionPointToStart(tail.elseBlock());
-          scf::YieldOp::create(b, loc, row);
+          scf::YieldOp::create(b, loc, chunks.getResults());
+        }
+        Value flag;
+        if (bad) {
+          Value byte = arith::ExtUIOp::create(b, loc, i8, tail.getResult(1));
+          flag = tensor::FromElementsOp::create(
+              b, loc, RankedTensorType::get({1}, i8), ValueRange{byte});
         }
         auto terminator = scf::InParallelOp::create(b, loc);
         b.setInsertionPointToStart(terminator.getBody());
         tensor::ParallelInsertSliceOp::create(b, loc, tail.getResult(0),
                                               shared, offsetsAt, sizes,
                                               strides);
+        if (flag)
+          tensor::ParallelInsertSliceOp::create(
+              b, loc, flag, args[2], ArrayRef<OpFoldResult>{bag},
+              ArrayRef<OpFoldResult>{b.getIndexAttr(1)},
+              ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
       });
-  return forall.getResult(0);
+  if (!check)
+    return forall.getResult(0);
+  return checkedResult(forall.getResult(0), forall.getResult(1));
 }
 
 Value BagEmitter::emit() {
