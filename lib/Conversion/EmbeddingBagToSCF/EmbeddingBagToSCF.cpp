@@ -71,7 +71,8 @@ public:
         element(cast<RankedTensorType>(weight.getType()).getElementType()),
         valueType(op.getValueType()), acc(op.getAccumulatorType()),
         layout(op.getRowwiseLayout()), reduction(op.getReduction()),
-        mode(op.getMode()) {}
+        mode(op.getMode()),
+        splitBias(layout && reduction != BagReduction::max) {}
 
   Value emit();
 
@@ -137,16 +138,24 @@ private:
   Value compute();
   /// A splat of `v` in the accumulator's chunk type.
   Value splat(double v);
-  /// The chunk `a` with row `row`'s lanes from `d0` accumulated, scaled by
-  /// `scale` (null: 1); `inBounds` false for the last, partial chunk.
-  Value addRow(Value a, Value row, Value d0, Value scale, bool inBounds);
-  /// The lanes from `d0` of row-wise quantized row `row`, dequantized and
-  /// scaled by `scale` (null: 1).
-  Value dequantizedChunk(Value row, Value d0, Value scale, bool inBounds);
+  /// What a bag's ids accumulate in a chunk: the chunk's lanes and, for a
+  /// quantized table summed (splitBias), the sum of the rows' biases apart
+  /// (q * scale is added into the lanes with one fma, the biases once at
+  /// the end).
+  struct Sums {
+    Value lanes, bias;
+  };
+  /// `a` with row `row`'s lanes from `d0` accumulated, scaled by `scale`
+  /// (null: 1); `inBounds` false for the last, partial chunk.
+  Sums addRow(Sums a, Value row, Value d0, Value scale, bool inBounds);
+  /// The lanes from `d0` of row-wise quantized row `row` as f32 (q), and
+  /// its scale and bias, both times `scale` (null: 1).
+  std::tuple<Value, Value, Value> quantizedChunk(Value row, Value d0,
+                                                 Value scale, bool inBounds);
   /// `a` with a row of zeros accumulated (a `fill` id out of range).
-  Value addZeros(Value a);
+  Sums addZeros(Sums a);
   /// The result lanes of a chunk over `count` rows.
-  Value finalize(Value a, Value count);
+  Value finalize(Sums a, Value count);
   /// Prefetches the chunk at `d0` of the row of the id prefetchDistance
   /// positions after `j`.
   void prefetchRow(Value j, Value d0);
@@ -168,6 +177,8 @@ private:
   std::optional<RowwiseLayout> layout;
   BagReduction reduction;
   GatherMode mode;
+  /// Sums::bias is used: a quantized table, summed or averaged.
+  bool splitBias;
   // Sizes, as index values: rowSize is the values of a row (the result's
   // dim), rowCols the table's dim 1 (bytes of a quantized row).
   Value numRows, rowSize, rowCols, numIds, numOffsets, bags, bagLength;
@@ -445,8 +456,8 @@ Value BagEmitter::splat(double v) {
       b, loc, DenseElementsAttr::get(chunkType, b.getFloatAttr(acc, v)));
 }
 
-Value BagEmitter::dequantizedChunk(Value row, Value d0, Value scale,
-                                   bool inBounds) {
+std::tuple<Value, Value, Value>
+BagEmitter::quantizedChunk(Value row, Value d0, Value scale, bool inBounds) {
   int64_t lanes = chunkType.getNumElements();
   int64_t perByte = layout->valuesPerByte();
   Type i8 = b.getI8Type();
@@ -487,16 +498,22 @@ Value BagEmitter::dequantizedChunk(Value row, Value d0, Value scale,
     rowScale = arith::MulFOp::create(b, loc, rowScale, scale);
     bias = arith::MulFOp::create(b, loc, bias, scale);
   }
-  return vector::FMAOp::create(
-      b, loc, x, vector::BroadcastOp::create(b, loc, chunkType, rowScale),
-      vector::BroadcastOp::create(b, loc, chunkType, bias));
+  return {x, rowScale, bias};
 }
 
-Value BagEmitter::addRow(Value a, Value row, Value d0, Value scale,
-                         bool inBounds) {
+BagEmitter::Sums BagEmitter::addRow(Sums a, Value row, Value d0,
+                                    Value scale, bool inBounds) {
   Value x;
   if (layout) {
-    x = dequantizedChunk(row, d0, scale, inBounds);
+    auto [q, rowScale, bias] = quantizedChunk(row, d0, scale, inBounds);
+    Value scales = vector::BroadcastOp::create(b, loc, chunkType, rowScale);
+    // Sums: q * scale into the lanes, the bias apart.
+    if (splitBias)
+      return {vector::FMAOp::create(b, loc, q, scales, a.lanes),
+              arith::AddFOp::create(b, loc, a.bias, bias)};
+    x = vector::FMAOp::create(
+        b, loc, q, scales,
+        vector::BroadcastOp::create(b, loc, chunkType, bias));
   } else {
     // Lanes past the row's end (the last chunk) read 0 and are never
     // written.
@@ -511,18 +528,22 @@ Value BagEmitter::addRow(Value a, Value row, Value d0, Value scale,
           b, loc, x, vector::BroadcastOp::create(b, loc, chunkType, scale));
   }
   if (reduction == BagReduction::max)
-    return arith::MaximumFOp::create(b, loc, a, x);
-  return arith::AddFOp::create(b, loc, a, x);
+    return {arith::MaximumFOp::create(b, loc, a.lanes, x), a.bias};
+  return {arith::AddFOp::create(b, loc, a.lanes, x), a.bias};
 }
 
-Value BagEmitter::addZeros(Value a) {
+BagEmitter::Sums BagEmitter::addZeros(Sums a) {
   // Only max sees a row of zeros; sum and mean add nothing.
   if (reduction != BagReduction::max)
     return a;
-  return arith::MaximumFOp::create(b, loc, a, splat(0.0));
+  return {arith::MaximumFOp::create(b, loc, a.lanes, splat(0.0)), a.bias};
 }
 
-Value BagEmitter::finalize(Value a, Value count) {
+Value BagEmitter::finalize(Sums sums, Value count) {
+  Value a = sums.lanes;
+  if (sums.bias)
+    a = arith::AddFOp::create(
+        b, loc, a, vector::BroadcastOp::create(b, loc, chunkType, sums.bias));
   if (reduction == BagReduction::mean) {
     Value countF = arith::UIToFPOp::create(
         b, loc, acc,
@@ -589,16 +610,31 @@ Value BagEmitter::bagChunk(Value out, Value tileRow, Value d0, Value start,
   double initial = reduction == BagReduction::max
                        ? -std::numeric_limits<double>::infinity()
                        : 0.0;
+  // Carried: the lanes, the count, the biases' sum (splitBias), whether an
+  // id was out of range (check).
   SmallVector<Value> init{splat(initial), constIndex(0)};
+  if (splitBias)
+    init.push_back(floatConst(acc, 0.0));
   if (bad)
     init.push_back(bad);
+  auto sumsOf = [&](ValueRange values, unsigned biasAt) {
+    return Sums{values[0], splitBias ? values[biasAt] : Value()};
+  };
+  // Sums and the count as yielded: lanes, count, then the bias.
+  auto yielded = [&](Sums sums, Value count) {
+    SmallVector<Value> values{sums.lanes, count};
+    if (sums.bias)
+      values.push_back(sums.bias);
+    return values;
+  };
   auto loop = scf::ForOp::create(
       b, loc, start, end, constIndex(1), init,
       [&](OpBuilder &inner, Location, Value j, ValueRange carried) {
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPoint(inner.getInsertionBlock(),
                             inner.getInsertionPoint());
-        Value a = carried[0], count = carried[1];
+        Sums a = sumsOf(carried, 2);
+        Value count = carried[1];
         if (weightBuffer)
           prefetchRow(j, d0);
         Value id = idAt(j);
@@ -608,7 +644,7 @@ Value BagEmitter::bagChunk(Value out, Value tileRow, Value d0, Value start,
         SmallVector<Value> badOut;
         if (bad)
           badOut.push_back(arith::OrIOp::create(
-              b, loc, carried[2],
+              b, loc, carried.back(),
               isIndexInRange(b, loc, normalizeIndex(b, loc, id, numRowsI64),
                              numRowsI64, /*outside=*/true)));
         bool clamped =
@@ -629,30 +665,44 @@ Value BagEmitter::bagChunk(Value out, Value tileRow, Value d0, Value start,
           scale = widen(extract(sampleWeights, j));
         Value row = toIndex(r.index);
         Value next = arith::AddIOp::create(b, loc, count, constIndex(1));
+        auto sumsTypes = [&] {
+          SmallVector<Type> types{chunkType};
+          if (splitBias)
+            types.push_back(acc);
+          return types;
+        };
+        auto values = [](Sums sums) {
+          SmallVector<Value> v{sums.lanes};
+          if (sums.bias)
+            v.push_back(sums.bias);
+          return v;
+        };
         // The row added, or (an invalid fill id) zeros; the count grows.
-        auto added = [&]() -> Value {
+        auto added = [&]() -> Sums {
           if (!valid)
             return addRow(a, row, d0, scale, inBounds);
-          auto ifValid = scf::IfOp::create(b, loc, TypeRange{chunkType},
-                                           valid, /*withElseRegion=*/true);
+          auto ifValid = scf::IfOp::create(b, loc, sumsTypes(), valid,
+                                           /*withElseRegion=*/true);
           OpBuilder::InsertionGuard g(b);
           b.setInsertionPointToStart(ifValid.thenBlock());
-          scf::YieldOp::create(b, loc, addRow(a, row, d0, scale, inBounds));
+          scf::YieldOp::create(b, loc,
+                               values(addRow(a, row, d0, scale, inBounds)));
           b.setInsertionPointToStart(ifValid.elseBlock());
-          scf::YieldOp::create(b, loc, addZeros(a));
-          return ifValid.getResult(0);
+          scf::YieldOp::create(b, loc, values(addZeros(a)));
+          return sumsOf(ifValid.getResults(), 1);
         };
         SmallVector<Value> results;
         if (!skip) {
-          results = {added(), next};
+          results = yielded(added(), next);
         } else {
-          auto ifSkip = scf::IfOp::create(
-              b, loc, TypeRange{chunkType, count.getType()}, skip, true);
+          SmallVector<Type> types = sumsTypes();
+          types.insert(types.begin() + 1, count.getType());
+          auto ifSkip = scf::IfOp::create(b, loc, types, skip, true);
           OpBuilder::InsertionGuard g(b);
           b.setInsertionPointToStart(ifSkip.thenBlock());
-          scf::YieldOp::create(b, loc, ValueRange{a, count});
+          scf::YieldOp::create(b, loc, yielded(a, count));
           b.setInsertionPointToStart(ifSkip.elseBlock());
-          scf::YieldOp::create(b, loc, ValueRange{added(), next});
+          scf::YieldOp::create(b, loc, yielded(added(), next));
           results.assign(ifSkip.getResults().begin(),
                          ifSkip.getResults().end());
         }
@@ -660,8 +710,8 @@ Value BagEmitter::bagChunk(Value out, Value tileRow, Value d0, Value start,
         scf::YieldOp::create(b, loc, results);
       });
   if (bad)
-    bad = loop.getResult(2);
-  Value chunk = finalize(loop.getResult(0), loop.getResult(1));
+    bad = loop.getResults().back();
+  Value chunk = finalize(sumsOf(loop.getResults(), 2), loop.getResult(1));
   return vector::TransferWriteOp::create(b, loc, chunk, out,
                                          ValueRange{tileRow, d0},
                                          ArrayRef<bool>{inBounds})
