@@ -1,6 +1,7 @@
 // RUN: gather-opt %s --split-input-file | FileCheck %s
 // RUN: gather-opt %s --split-input-file --mlir-print-op-generic | gather-opt --split-input-file | FileCheck %s
 // RUN: gather-opt %s --split-input-file --gather-shape-inference | FileCheck %s --check-prefix=INFER
+// RUN: gather-opt %s --split-input-file --canonicalize | FileCheck %s --check-prefix=FOLD
 
 // The textual form of gather.embedding_bag (include/gather/Dialect/Gather/IR/
 // EmbeddingBagOps.td), printed back with defaults elided; shape inference
@@ -49,4 +50,27 @@ func.func @rowwise(%t8: tensor<100x72xi8>, %t4: tensor<100x36xi8>, %td: tensor<1
   %1 = gather.embedding_bag %t4[%b] {rowwise_bits = 4 : i64} : (tensor<100x36xi8>, tensor<3x7xi32>) -> tensor<3x64xf32>
   %2 = gather.embedding_bag %td[%b] {rowwise_bits = 4 : i64} : (tensor<100x?xi8>, tensor<3x7xi32>) -> tensor<?x?xf32>
   return %0, %1, %2 : tensor<?x?xf32>, tensor<3x64xf32>, tensor<?x?xf32>
+}
+
+// -----
+
+// Folds: bags that hold no id are zeros when every size is static; nothing
+// folds where a rule is left for run time.
+// FOLD-LABEL: func.func @folds
+// FOLD-DAG: %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<0x8xf32>
+// FOLD-DAG: %[[E:.*]] = arith.constant dense<0.000000e+00> : tensor<3x64xf32>
+// FOLD: %[[L:.*]] = gather.embedding_bag {{.*}} per_sample_weights
+// FOLD: %[[D:.*]] = gather.embedding_bag {{.*}} : (tensor<100x?xf32>, tensor<3x0xi64>) -> tensor<3x8xf32>
+// FOLD: return %[[Z]], %[[E]], %[[L]], %[[D]]
+func.func @folds(%t: tensor<100x8xf32>, %q: tensor<100x72xi8>, %td: tensor<100x?xf32>,
+                 %i: tensor<?xi64>, %none: tensor<0xi64>, %empty: tensor<3x0xi64>,
+                 %w: tensor<?xf32>)
+    -> (tensor<0x8xf32>, tensor<3x64xf32>, tensor<0x8xf32>, tensor<3x8xf32>) {
+  %0 = gather.embedding_bag %t[%i] offsets(%none) : (tensor<100x8xf32>, tensor<?xi64>, tensor<0xi64>) -> tensor<0x8xf32>
+  %1 = gather.embedding_bag %q[%empty] {reduction = #gather<reduction max>, rowwise_bits = 8 : i64} : (tensor<100x72xi8>, tensor<3x0xi64>) -> tensor<3x64xf32>
+  // per_sample_weights' size is checked against the ids' when the op runs.
+  %2 = gather.embedding_bag %t[%i] offsets(%none) per_sample_weights(%w) {reduction = #gather<reduction sum>} : (tensor<100x8xf32>, tensor<?xi64>, tensor<0xi64>, tensor<?xf32>) -> tensor<0x8xf32>
+  // The table's row size is checked against the result's when the op runs.
+  %3 = gather.embedding_bag %td[%empty] : (tensor<100x?xf32>, tensor<3x0xi64>) -> tensor<3x8xf32>
+  return %0, %1, %2, %3 : tensor<0x8xf32>, tensor<3x64xf32>, tensor<0x8xf32>, tensor<3x8xf32>
 }

@@ -171,6 +171,34 @@ LogicalResult EmbeddingBagOp::inferReturnTypes(
   return success();
 }
 
+OpFoldResult EmbeddingBagOp::fold(FoldAdaptor) {
+  // Bags that hold no id are zeros, in every mode: only when every size is
+  // static, so that no rule is left to check when the op runs.
+  auto type = dyn_cast<RankedTensorType>(getType());
+  auto weight = dyn_cast<RankedTensorType>(getWeight().getType());
+  auto ids = dyn_cast<RankedTensorType>(getIds().getType());
+  if (!type || !type.hasStaticShape() || !weight ||
+      weight.isDynamicDim(1) || !ids)
+    return {};
+  if (Value weights = getPerSampleWeights())
+    if (!cast<ShapedType>(weights.getType()).hasStaticShape())
+      return {};
+  bool noIdInBags;
+  if (Value offsets = getOffsets()) {
+    // No offset: no bag (with include_last_offset, an error).
+    auto offsetsType = dyn_cast<RankedTensorType>(offsets.getType());
+    noIdInBags = offsetsType && offsetsType.getRank() == 1 &&
+                 offsetsType.getDimSize(0) == 0 && !getIncludeLastOffset();
+  } else {
+    // Fixed-length bags of no id.
+    noIdInBags = ids.getRank() == 2 && ids.getDimSize(1) == 0;
+  }
+  if (!noIdInBags)
+    return {};
+  return DenseElementsAttr::get(
+      type, FloatAttr::get(type.getElementType(), 0.0));
+}
+
 bool EmbeddingBagOp::isCompatibleReturnTypes(TypeRange lhs, TypeRange rhs) {
   if (lhs.size() != rhs.size())
     return false;

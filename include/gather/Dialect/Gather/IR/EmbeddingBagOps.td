@@ -91,6 +91,7 @@ def Gather_EmbeddingBagOp : Gather_Op<"embedding_bag", [
     attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
+  let hasFolder = 1;
   let extraClassDeclaration = [{
     /// A static dimension refines a dynamic one.
     static bool isCompatibleReturnTypes(::mlir::TypeRange l,
