@@ -227,7 +227,16 @@ EmbeddingBagOp::reifyResultShapes(OpBuilder &b,
   } else {
     bags = tensor::getMixedSize(b, loc, getIds(), 0);
   }
-  reified.push_back({bags, getRowValues(b, loc)});
+  SmallVector<OpFoldResult> sizes{bags, getRowValues(b, loc)};
+  // Static dims of the result as attributes, dynamic ones as values (what
+  // tensor::getOrCreateDestination builds a destination of the result's
+  // type from).
+  if (auto type = dyn_cast<RankedTensorType>(getType()))
+    for (auto [d, size] : llvm::enumerate(sizes))
+      size = type.isDynamicDim(d)
+                 ? OpFoldResult(getValueOrCreateConstantIndexOp(b, loc, size))
+                 : OpFoldResult(b.getIndexAttr(type.getDimSize(d)));
+  reified.push_back(sizes);
   return success();
 }
 

@@ -9,6 +9,17 @@
 // holds per tile. Destinations come from shape reification (tensor.empty), as
 // for upstream's tensor.pad: the ops keep their value-semantics form.
 //
+// An embedding bag's iteration domain is its result [bags, dim], both
+// parallel. A tile along dim reads those columns of a float table (a
+// row-wise quantized row cannot be cut apart from its scale and bias: its
+// tile computes whole rows and slices them). A tile of fixed-length bags reads those rows of ids (and of
+// per_sample_weights); a tile of bags with offsets reads the ids from the
+// tile's first bag to its last bag's end and offsets rebased to them (the
+// first tile's are not rebased, so offsets[0] is still checked). Results of
+// valid operands are the untiled op's, in every mode, and a check failure
+// names the same id; offsets that break a rule are still an error, named by
+// the tile's rebased offsets.
+//
 //===----------------------------------------------------------------------===//
 
 #include "gather/Dialect/Gather/Transforms/TilingInterfaceImpl.h"
@@ -17,6 +28,7 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/Interfaces/TilingInterface.h"
@@ -232,6 +244,247 @@ struct GatherTiling
   }
 };
 
+struct EmbeddingBagTiling
+    : TilingInterface::ExternalModel<EmbeddingBagTiling, EmbeddingBagOp> {
+  SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *) const {
+    return SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel);
+  }
+
+  SmallVector<Range> getIterationDomain(Operation *op, OpBuilder &b) const {
+    ReifiedRankedShapedTypeDims reified;
+    if (failed(reifyResultShapes(b, op, reified)))
+      return {};
+    OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
+    return llvm::map_to_vector(reified[0], [&](OpFoldResult size) {
+      return Range{zero, size, one};
+    });
+  }
+
+  FailureOr<TilingResult>
+  getTiledImplementation(Operation *op, OpBuilder &b,
+                         ArrayRef<OpFoldResult> offsets,
+                         ArrayRef<OpFoldResult> sizes) const {
+    auto bagOp = cast<EmbeddingBagOp>(op);
+    auto resultType = dyn_cast<RankedTensorType>(bagOp.getType());
+    if (!resultType || !llvm::all_of(op->getOperandTypes(),
+                                     llvm::IsaPred<RankedTensorType>))
+      return failure();
+    Location loc = op->getLoc();
+    SmallVector<Range> domain = getIterationDomain(op, b);
+    if (domain.size() != 2 || sizes.size() != 2)
+      return failure();
+    auto whole = [&](int64_t d) {
+      return isZeroInteger(offsets[d]) &&
+             isEqualConstantIntOrValue(sizes[d], domain[d].size);
+    };
+    auto sliceDim = [&](Value source, int64_t d, OpFoldResult offset,
+                        OpFoldResult size) -> Value {
+      auto type = cast<RankedTensorType>(source.getType());
+      SmallVector<OpFoldResult> at(type.getRank(), b.getIndexAttr(0));
+      SmallVector<OpFoldResult> extent = tensor::getMixedSizes(b, loc, source);
+      SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
+      at[d] = offset;
+      extent[d] = size;
+      // A static empty dim has no element to slice (a slice at offset 0 of
+      // it does not verify).
+      if (llvm::is_contained(type.getShape(), 0))
+        return tensor::EmptyOp::create(b, loc, extent, type.getElementType());
+      return tensor::ExtractSliceOp::create(b, loc, source, at, extent,
+                                            strides);
+    };
+    SmallVector<Operation *> slices;
+    auto track = [&](Value v) {
+      if (Operation *def = v.getDefiningOp())
+        slices.push_back(def);
+      return v;
+    };
+
+    Value weight = bagOp.getWeight(), ids = bagOp.getIds(),
+          bagOffsets = bagOp.getOffsets(),
+          weights = bagOp.getPerSampleWeights();
+    bool includeLast = bagOp.getIncludeLastOffset();
+    // A quantized row's values, scale and bias cannot be cut apart: its
+    // tile computes whole rows, then slices them.
+    bool sliceResult = !whole(1) && bagOp.getRowwiseBits();
+    if (!whole(1) && !sliceResult) {
+      weight = track(sliceDim(
+          weight, 1, offsets[1],
+          sizeWithin(b, loc, weight, 1, offsets[1], sizes[1],
+                     domain[1].size)));
+    }
+    if (!whole(0) && !bagOffsets) {
+      ids = track(sliceDim(ids, 0, offsets[0],
+                           sizeWithin(b, loc, ids, 0, offsets[0], sizes[0],
+                                      domain[0].size)));
+      if (weights)
+        weights = track(sliceDim(
+            weights, 0, offsets[0],
+            sizeWithin(b, loc, weights, 0, offsets[0], sizes[0],
+                       domain[0].size)));
+    } else if (!whole(0)) {
+      // Bags [b0, b0 + n) read the ids from start = offsets[b0] (0 for the
+      // first tile, whose offsets[0] is still checked) on. The tile's
+      // offsets are offsets[b0 .. b0 + n] minus start, with
+      // include_last_offset: the last one is the offset after the tile
+      // (or, after the last bag without include_last_offset, the end of the
+      // ids). So each tile checks its offsets against the next tile's first
+      // and against the end of the ids, and every rule stays checked.
+      auto offsetsType = cast<RankedTensorType>(bagOffsets.getType());
+      Type offsetElement = offsetsType.getElementType();
+      auto toIndex = [&](Value v) -> Value {
+        return v.getType().isIndex()
+                   ? v
+                   : arith::IndexCastOp::create(b, loc, b.getIndexType(), v)
+                         .getResult();
+      };
+      auto toElement = [&](Value v) -> Value {
+        return offsetElement.isIndex()
+                   ? v
+                   : arith::IndexCastOp::create(b, loc, offsetElement, v)
+                         .getResult();
+      };
+      Value b0 = getValueOrCreateConstantIndexOp(b, loc, offsets[0]);
+      Value n = getValueOrCreateConstantIndexOp(b, loc, sizes[0]);
+      Value numIds = getValueOrCreateConstantIndexOp(
+          b, loc, tensor::getMixedSize(b, loc, ids, 0));
+      Value numOffsets = getValueOrCreateConstantIndexOp(
+          b, loc, tensor::getMixedSize(b, loc, bagOffsets, 0));
+      Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+      Value one = arith::ConstantIndexOp::create(b, loc, 1);
+      // offsets[at], at clamped into the offsets.
+      auto offsetAt = [&](Value at) -> Value {
+        Value last = arith::SubIOp::create(b, loc, numOffsets, one);
+        Value within = arith::MinSIOp::create(
+            b, loc, arith::MaxSIOp::create(b, loc, at, zero), last);
+        return tensor::ExtractOp::create(b, loc, bagOffsets,
+                                         ValueRange{within});
+      };
+      Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          b0, zero);
+      // Clamped into the ids, so that broken offsets slice nothing out of
+      // bounds (the tile's rules then report them).
+      Value start = arith::SelectOp::create(
+          b, loc, first, zero,
+          arith::MinSIOp::create(
+              b, loc,
+              arith::MaxSIOp::create(b, loc, toIndex(offsetAt(b0)), zero),
+              numIds));
+      Value rest = arith::SubIOp::create(b, loc, numIds, start);
+      ids = track(sliceDim(ids, 0, start, rest));
+      if (weights) {
+        // per_sample_weights from start to its own end: a size that differs
+        // from the ids' is still the tile's error.
+        Value size = getValueOrCreateConstantIndexOp(
+            b, loc, tensor::getMixedSize(b, loc, weights, 0));
+        Value from = arith::MinSIOp::create(b, loc, start, size);
+        weights = track(sliceDim(
+            weights, 0, from,
+            arith::SubIOp::create(b, loc, size, from).getResult()));
+      }
+      Value base = toElement(start);
+      // The offset after the tile's last bag.
+      Value next = arith::AddIOp::create(b, loc, b0, n);
+      Value after = offsetAt(next);
+      if (!includeLast)
+        after = arith::SelectOp::create(
+            b, loc,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, next,
+                                  numOffsets),
+            after, toElement(numIds));
+      Value tileOffsets = track(sliceDim(bagOffsets, 0, offsets[0], sizes[0]));
+      SmallVector<OpFoldResult> withEnd{
+          affine::makeComposedFoldedAffineApply(
+              b, loc, getAffineSymbolExpr(0, b.getContext()) + 1, {sizes[0]})};
+      Value init = tensor::EmptyOp::create(b, loc, withEnd, offsetElement);
+      Value head = tensor::ExtractSliceOp::create(
+          b, loc, init, ArrayRef<OpFoldResult>{b.getIndexAttr(0)},
+          ArrayRef<OpFoldResult>{sizes[0]},
+          ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+      AffineMap identity = b.getMultiDimIdentityMap(1);
+      auto rebased = linalg::GenericOp::create(
+          b, loc, TypeRange{head.getType()}, ValueRange{tileOffsets},
+          ValueRange{head}, ArrayRef<AffineMap>{identity, identity},
+          ArrayRef<utils::IteratorType>{utils::IteratorType::parallel},
+          [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+            linalg::YieldOp::create(
+                nested, nestedLoc,
+                ValueRange{arith::SubIOp::create(nested, nestedLoc, args[0],
+                                                 base)});
+          });
+      Value joined = tensor::InsertSliceOp::create(
+          b, loc, rebased.getResult(0), init,
+          ArrayRef<OpFoldResult>{b.getIndexAttr(0)},
+          ArrayRef<OpFoldResult>{sizes[0]},
+          ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+      bagOffsets = track(tensor::InsertOp::create(
+                             b, loc, arith::SubIOp::create(b, loc, after, base),
+                             joined, ValueRange{n})
+                             .getResult());
+      includeLast = true;
+    }
+
+    SmallVector<Value> operands{weight, ids};
+    if (bagOffsets)
+      operands.push_back(bagOffsets);
+    if (weights)
+      operands.push_back(weights);
+    SmallVector<Type> inferred;
+    auto tiled = cast<EmbeddingBagOp>(mlir::clone(b, op, {resultType},
+                                                  operands));
+    tiled.setIncludeLastOffset(includeLast);
+    if (failed(EmbeddingBagOp::inferReturnTypes(
+            b.getContext(), loc, tiled->getOperands(),
+            tiled->getRawDictionaryAttrs(), tiled->getPropertiesStorage(),
+            tiled->getRegions(), inferred))) {
+      tiled->erase();
+      return failure();
+    }
+    tiled.getResult().setType(cast<TensorType>(inferred[0]));
+    TilingResult result{{tiled}, {tiled.getResult()}, slices};
+    if (sliceResult) {
+      SmallVector<OpFoldResult> at{b.getIndexAttr(0), offsets[1]};
+      SmallVector<OpFoldResult> extent{
+          tensor::getMixedSize(b, loc, tiled.getResult(), 0), sizes[1]};
+      SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
+      auto slice = tensor::ExtractSliceOp::create(b, loc, tiled.getResult(),
+                                                  at, extent, strides);
+      result.tiledOps.push_back(slice);
+      result.tiledValues[0] = slice;
+      inferred[0] = slice.getType();
+    }
+    SmallVector<int64_t> staticSizes;
+    SmallVector<Value> dynamicSizes;
+    dispatchIndexOpFoldResults(sizes, dynamicSizes, staticSizes);
+    auto expected =
+        RankedTensorType::get(staticSizes, resultType.getElementType());
+    if (expected != inferred[0]) {
+      auto cast =
+          tensor::CastOp::create(b, loc, expected, result.tiledValues[0]);
+      result.tiledOps.push_back(cast);
+      result.tiledValues[0] = cast;
+    }
+    return result;
+  }
+
+  LogicalResult getResultTilePosition(Operation *, OpBuilder &, unsigned,
+                                      ArrayRef<OpFoldResult> offsets,
+                                      ArrayRef<OpFoldResult> sizes,
+                                      SmallVector<OpFoldResult> &resultOffsets,
+                                      SmallVector<OpFoldResult> &resultSizes)
+      const {
+    resultOffsets.assign(offsets.begin(), offsets.end());
+    resultSizes.assign(sizes.begin(), sizes.end());
+    return success();
+  }
+
+  FailureOr<TilingResult>
+  generateResultTileValue(Operation *op, OpBuilder &b, unsigned,
+                          ArrayRef<OpFoldResult> offsets,
+                          ArrayRef<OpFoldResult> sizes) const {
+    return getTiledImplementation(op, b, offsets, sizes);
+  }
+};
+
 } // namespace
 
 void mlir::gather::registerTilingInterfaceExternalModels(
@@ -241,7 +494,9 @@ void mlir::gather::registerTilingInterfaceExternalModels(
     GatherElementsOp::attachInterface<GatherTiling<GatherElementsOp>>(
         *context);
     GatherNDOp::attachInterface<GatherTiling<GatherNDOp>>(*context);
+    EmbeddingBagOp::attachInterface<EmbeddingBagTiling>(*context);
     // Tiles are slices and affine.min/max sizes.
-    context->loadDialect<affine::AffineDialect, tensor::TensorDialect>();
+    context->loadDialect<affine::AffineDialect, tensor::TensorDialect,
+                         linalg::LinalgDialect>();
   });
 }
