@@ -68,9 +68,11 @@ static OpFoldResult sizeWithin(OpBuilder &b, Location loc, Value source,
       b, loc, AffineMap::get(0, 2, {s0, s1}, ctx), {size, left});
 }
 
-template <typename OpTy>
-struct GatherTiling
-    : TilingInterface::ExternalModel<GatherTiling<OpTy>, OpTy> {
+/// What every op's model shares: the iteration domain is the result's dims
+/// (by reification), all parallel, and a tile of the domain is that tile of
+/// the result. `Model` implements getTiledImplementation.
+template <typename Model, typename OpTy>
+struct ResultDomainTiling : TilingInterface::ExternalModel<Model, OpTy> {
   SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *op) const {
     auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
     return SmallVector<utils::IteratorType>(type ? type.getRank() : 0,
@@ -86,6 +88,30 @@ struct GatherTiling
       return Range{zero, size, one};
     });
   }
+
+  LogicalResult getResultTilePosition(Operation *, OpBuilder &, unsigned,
+                                      ArrayRef<OpFoldResult> offsets,
+                                      ArrayRef<OpFoldResult> sizes,
+                                      SmallVector<OpFoldResult> &resultOffsets,
+                                      SmallVector<OpFoldResult> &resultSizes)
+      const {
+    resultOffsets.assign(offsets.begin(), offsets.end());
+    resultSizes.assign(sizes.begin(), sizes.end());
+    return success();
+  }
+
+  FailureOr<TilingResult>
+  generateResultTileValue(Operation *op, OpBuilder &b, unsigned,
+                          ArrayRef<OpFoldResult> offsets,
+                          ArrayRef<OpFoldResult> sizes) const {
+    return static_cast<const Model *>(this)->getTiledImplementation(
+        op, b, offsets, sizes);
+  }
+};
+
+template <typename OpTy>
+struct GatherTiling : ResultDomainTiling<GatherTiling<OpTy>, OpTy> {
+  using ResultDomainTiling<GatherTiling<OpTy>, OpTy>::getIterationDomain;
 
   FailureOr<TilingResult>
   getTiledImplementation(Operation *op, OpBuilder &b,
@@ -165,23 +191,6 @@ struct GatherTiling
     return result;
   }
 
-  LogicalResult getResultTilePosition(Operation *, OpBuilder &, unsigned,
-                                      ArrayRef<OpFoldResult> offsets,
-                                      ArrayRef<OpFoldResult> sizes,
-                                      SmallVector<OpFoldResult> &resultOffsets,
-                                      SmallVector<OpFoldResult> &resultSizes)
-      const {
-    resultOffsets.assign(offsets.begin(), offsets.end());
-    resultSizes.assign(sizes.begin(), sizes.end());
-    return success();
-  }
-
-  FailureOr<TilingResult>
-  generateResultTileValue(Operation *op, OpBuilder &b, unsigned,
-                          ArrayRef<OpFoldResult> offsets,
-                          ArrayRef<OpFoldResult> sizes) const {
-    return getTiledImplementation(op, b, offsets, sizes);
-  }
 
   /// A tile of the indices (operand 1) fixes the result's positions along
   /// the dims that come from them; the result's other dims, which come from
@@ -245,20 +254,7 @@ struct GatherTiling
 };
 
 struct EmbeddingBagTiling
-    : TilingInterface::ExternalModel<EmbeddingBagTiling, EmbeddingBagOp> {
-  SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *) const {
-    return SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel);
-  }
-
-  SmallVector<Range> getIterationDomain(Operation *op, OpBuilder &b) const {
-    ReifiedRankedShapedTypeDims reified;
-    if (failed(reifyResultShapes(b, op, reified)))
-      return {};
-    OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
-    return llvm::map_to_vector(reified[0], [&](OpFoldResult size) {
-      return Range{zero, size, one};
-    });
-  }
+    : ResultDomainTiling<EmbeddingBagTiling, EmbeddingBagOp> {
 
   FailureOr<TilingResult>
   getTiledImplementation(Operation *op, OpBuilder &b,
@@ -466,23 +462,6 @@ struct EmbeddingBagTiling
     return result;
   }
 
-  LogicalResult getResultTilePosition(Operation *, OpBuilder &, unsigned,
-                                      ArrayRef<OpFoldResult> offsets,
-                                      ArrayRef<OpFoldResult> sizes,
-                                      SmallVector<OpFoldResult> &resultOffsets,
-                                      SmallVector<OpFoldResult> &resultSizes)
-      const {
-    resultOffsets.assign(offsets.begin(), offsets.end());
-    resultSizes.assign(sizes.begin(), sizes.end());
-    return success();
-  }
-
-  FailureOr<TilingResult>
-  generateResultTileValue(Operation *op, OpBuilder &b, unsigned,
-                          ArrayRef<OpFoldResult> offsets,
-                          ArrayRef<OpFoldResult> sizes) const {
-    return getTiledImplementation(op, b, offsets, sizes);
-  }
 };
 
 } // namespace
