@@ -27,14 +27,12 @@ Value KernelEmitter::validateShapes(const GatherShape &shape) {
   auto needsTest = [](MemRefType x, int64_t dx, MemRefType y, int64_t dy) {
     return x.isDynamicDim(dx) || y.isDynamicDim(dy);
   };
-  bool elements = opCode == HookOpCode::GatherElements;
-  int64_t count = elements ? indicesType.getRank() : shape.batchDims;
-  for (int64_t d = 0; d < count; ++d)
-    if ((!elements || d != shape.axis) &&
-        needsTest(dataType, d, indicesType, d))
-      rules.push_back({elements ? GATHER_MLIR_RULE_ELEMENTS_DIM
-                                : GATHER_MLIR_RULE_BATCH_DIM,
-                       d, dimI64(data, d), dimI64(indices, d)});
+  for (const OperandDimRule &r :
+       shape.getRunTimeRules(dataType, indicesType))
+    rules.push_back({r.atMost ? GATHER_MLIR_RULE_ELEMENTS_DIM
+                              : GATHER_MLIR_RULE_BATCH_DIM,
+                     r.dataDim, dimI64(data, r.dataDim),
+                     dimI64(indices, r.indicesDim)});
   // The result buffer has the size the operands give: its static dims, and
   // every dim of a destination that is not an allocation sized from them.
   bool sizedFromOperands = out.getDefiningOp<memref::AllocOp>() != nullptr;

@@ -122,23 +122,16 @@ void LinalgGatherEmitter::assertShapeRules(ArrayRef<int64_t> resultShape,
                                            ArrayRef<OpFoldResult> resultSizes) {
   if (mode == GatherMode::unchecked)
     return;
-  // Only pairs with a dynamic dim: the verifier checked the static ones.
-  auto dynamic = [&](int64_t d) {
-    return dataType.isDynamicDim(d) || indicesType.isDynamicDim(d);
-  };
-  if (elements) {
-    for (int64_t d = 0; d < dataType.getRank(); ++d)
-      if (d != shape.axis && dynamic(d))
-        check(cmp(arith::CmpIPredicate::ule, dim(indices, d), dim(data, d)),
-              "indices dimension " + Twine(d) +
-                  " is larger than data dimension " + Twine(d));
-  } else {
-    for (int64_t d = 0; d < shape.batchDims; ++d)
-      if (dynamic(d))
-        check(cmp(arith::CmpIPredicate::eq, dim(data, d), dim(indices, d)),
-              "batch dimension " + Twine(d) +
-                  " has different sizes in data and indices");
-  }
+  // The rules the kernels' hooks check too (GatherShape::getRunTimeRules);
+  // a cf.assert's message is static, so it names the dims, not their
+  // sizes.
+  for (const OperandDimRule &r : shape.getRunTimeRules(dataType, indicesType))
+    check(cmp(r.atMost ? arith::CmpIPredicate::ule : arith::CmpIPredicate::eq,
+              dim(indices, r.indicesDim), dim(data, r.dataDim)),
+          r.atMost ? "indices dimension " + Twine(r.indicesDim) +
+                         " is larger than data dimension " + Twine(r.dataDim)
+                   : "batch dimension " + Twine(r.dataDim) +
+                         " has different sizes in data and indices");
   // A result dim the op declares static that the operands leave dynamic.
   for (auto [d, size] : llvm::enumerate(resultSizes)) {
     auto value = dyn_cast<Value>(size);

@@ -382,6 +382,24 @@ SmallVector<int64_t> GatherShape::getStaticShape(ShapeView data,
   return result;
 }
 
+SmallVector<OperandDimRule>
+GatherShape::getRunTimeRules(ShapeView data, ShapeView indices) const {
+  assert(ranked && "the result rank is unknown");
+  SmallVector<OperandDimRule> rules;
+  for (const ResultDimSource &src : dims) {
+    // A batch dim comes from both operands; gather_elements' dims off the
+    // axis come from the indices and read data at the same position.
+    int64_t dataDim = src.dataDim >= 0 ? src.dataDim : src.readDataDim;
+    if (dataDim < 0 || src.indicesDim < 0)
+      continue;
+    if (!ShapedType::isDynamic(sizeOf(data, dataDim)) &&
+        !ShapedType::isDynamic(sizeOf(indices, src.indicesDim)))
+      continue;
+    rules.push_back({dataDim, src.indicesDim, src.dataDim < 0});
+  }
+  return rules;
+}
+
 TensorType GatherShape::getResultType(ShapedType data,
                                       ShapedType indices) const {
   Type element = data.getElementType();

@@ -60,6 +60,15 @@ struct ResultDimSource {
   int64_t readDataDim = -1;
 };
 
+/// A rule between a dim of data and a dim of indices that the verifier
+/// could not decide (one of the two is dynamic): checked when the op runs.
+struct OperandDimRule {
+  int64_t dataDim, indicesDim;
+  /// gather_elements' dims off the axis: indices' size <= data's. Else (a
+  /// batch dim) the sizes are equal.
+  bool atMost;
+};
+
 /// The checked, normalized view of one gather op's operands.
 struct GatherShape {
   /// False when an operand's rank is unknown so far that the result's rank is.
@@ -89,6 +98,15 @@ struct GatherShape {
   }
   /// The result type: a ranked tensor of the static shape, or unranked.
   TensorType getResultType(ShapedType data, ShapedType indices) const;
+  /// The rules between operand dims that involve a dynamic dim of `data` or
+  /// `indices` (the static ones the verifier checked), in result-dim order:
+  /// what both lowerings check when the op runs. Requires `ranked`.
+  SmallVector<OperandDimRule> getRunTimeRules(ShapeView data,
+                                              ShapeView indices) const;
+  SmallVector<OperandDimRule> getRunTimeRules(ShapedType data,
+                                              ShapedType indices) const {
+    return getRunTimeRules(ShapeView::get(data), ShapeView::get(indices));
+  }
   /// The result's sizes as values or constants (for shape reification).
   SmallVector<OpFoldResult> getMixedSizes(OpBuilder &b, Location loc,
                                           Value data, Value indices) const;
