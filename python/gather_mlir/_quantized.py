@@ -127,6 +127,11 @@ def gather_block_quantized(data, indices, scales, zero_points=None, *,
     axis as ``quantize_axis`` are supported.
     """
     mode = _mode(mode)
+    # Nothing is read out of bounds when an unchecked promise is broken: the
+    # rows are picked as clamp picks them (as every function of the
+    # package does).
+    if mode == "unchecked":
+        mode = "clamp"
     if gather_axis != 0:
         raise ValueError("gather_block_quantized: gather_axis must be 0, not "
                          f"{gather_axis!r}")

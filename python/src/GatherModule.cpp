@@ -650,10 +650,15 @@ py::object signedIndices(OpKind kind, PyArrayObject *indices,
 /// gather, gather_elements or gather_nd on operands that checkOperands
 /// accepts: the result shape and every ValueError come from the dialect's
 /// shape rules (on the arrays' shapes; no MLIR type is built); fills `out`
-/// (or a new array) and returns it.
+/// (or a new array) and returns it. The package reads nothing out of bounds
+/// even when an `unchecked` promise is broken: `unchecked` runs the `clamp`
+/// kernel (one of the results "undefined" allows, and no scan of the
+/// indices).
 py::object runGather(OpKind kind, PyArrayObject *data, PyArrayObject *indices,
                      int64_t axis, int64_t batchDims, GatherMode mode,
                      PyObject *out) {
+  if (mode == GatherMode::unchecked)
+    mode = GatherMode::clamp;
   ShapeView dataShape = shapeOf(data), indicesShape = shapeOf(indices);
   // An empty axis is not a shape error here: the kernel reports it as an
   // IndexError, as numpy does, so the rules see a mode without that check.

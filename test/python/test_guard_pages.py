@@ -3,8 +3,10 @@ inaccessible (PROT_NONE) pages, so that a read one byte past their end or
 before their start faults. Each workload runs in a child process, where a
 fault is a failed test (its signal), not a crashed test run: embedding bags
 (float and row-wise quantized tables, rows shorter than a vector and with a
-partial last chunk, every out-of-range mode with ids past both ends, broken
-offsets) and row gathers."""
+partial last chunk, every out-of-range mode with ids past both ends (also
+`unchecked`, whose broken promise the package reads as clamp), broken
+offsets), block-quantized gathers with their scales and zero points, and
+gather, gather_elements and gather_nd."""
 import subprocess
 import sys
 import textwrap
@@ -66,7 +68,8 @@ _CHILD = textwrap.dedent('''
                 except ValueError:
                     pass
             g.embedding_bag(G(ids.reshape(2, 3) % 9), table, mode="max")
-            g.gather(table, ids, mode="clamp")
+            for oob in ("fill", "clamp", "wrap", "unchecked"):
+                g.gather(table, ids, mode=oob)
             done += 1
         # Row-wise quantized tables: 8-bit rows of 7 and 130 values (138
         # bytes), 4-bit rows of 6 and 130 values (69 bytes).
@@ -81,6 +84,21 @@ _CHILD = textwrap.dedent('''
                         ids, packed, offsets, mode=mode, bits=bits,
                         oob_mode=oob)
             done += 1
+        # Block-quantized tables (4 bits, a partial last block) with their
+        # scales and zero points, and the other gathers.
+        data = G(rng.integers(0, 256, (9, 40), dtype=np.uint8))
+        scales = G(rng.random((9, 5), dtype=np.float32))
+        zero_points = G(rng.integers(0, 256, (9, 3), dtype=np.uint8))
+        ids = G(np.array([0, 8, -9, 40, -40, 3], np.int64))
+        for oob in ("fill", "clamp", "wrap", "unchecked"):
+            g.gather_block_quantized(data, ids, scales, zero_points,
+                                     block_size=16, mode=oob)
+        cube = G(rng.standard_normal((4, 5, 6)).astype(np.float32))
+        for oob in ("fill", "clamp", "wrap", "unchecked"):
+            g.gather_elements(cube, G(rng.integers(-9, 9, (4, 5, 6))),
+                              axis=2, mode=oob)
+            g.gather_nd(cube, G(rng.integers(-9, 9, (7, 2))), mode=oob)
+        done += 1
     print("done", done)
 ''')
 
@@ -91,4 +109,4 @@ def test_no_read_outside_operands():
     assert child.returncode == 0, (
         f"the child ended with {child.returncode} (a negative number is the "
         f"signal that killed it):\n{child.stdout}\n{child.stderr}")
-    assert child.stdout.split() == ["done", "12"]
+    assert child.stdout.split() == ["done", "14"]
