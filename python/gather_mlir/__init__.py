@@ -16,7 +16,8 @@ check       ``IndexError`` naming the value and the valid range (default)
 fill        that element (or slice) of the result is zero
 clamp       the index is clamped to ``[0, s - 1]``
 wrap        Python modulo, ``i % s``
-unchecked   the caller promises valid indices; no check (fastest)
+unchecked   the caller promises valid indices; no check (the result of a
+            broken promise is undefined: the package reads it as clamp)
 ==========  ==============================================================
 
 Errors: ``IndexError`` for an index out of range in ``check`` mode (or any
