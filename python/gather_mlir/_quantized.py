@@ -8,9 +8,11 @@ each byte, its block's scale and zero-point byte through affine maps
 (``b floordiv bytes-per-block``), unpacks the value (2, 4 or 8 bits, low
 bits first), subtracts the zero point and multiplies by the scale; the
 result is that tensor collapsed to ``[ids, values]``. Only the gathered packed rows are written between the two
-(1/4 to 1/16 of the result for 8 to 2 bits). Each combination of dtypes,
-bits, block size, zero points and mode is one kernel, lowered by
-``gather-to-llvm`` and compiled once by ``compiler.JitModule``.
+(1/4 to 1/16 of the result for 8 to 2 bits). The generic runs in tiles of 64
+ids, an ``scf.forall`` that ``gather-to-llvm{parallel=true}`` puts on
+threads for results of 2^18 values or more. Each combination of dtypes,
+bits, block size, zero points, mode and threading is one kernel, compiled
+once by ``compiler.JitModule``.
 """
 
 import numpy as np
@@ -33,9 +35,16 @@ func.func @gbq(%d: tensor<?x?xi8>, %i: tensor<?x{ids}>, %s: tensor<?x?x{scale}>{
   %scales = gather.gather %s[%i] {{mode = #gather<mode {mode}>}} : (tensor<?x?x{scale}>, tensor<?x{ids}>) -> tensor<?x?x{scale}>
 {zp_gather}  %n = tensor.dim %rows, %c0 : tensor<?x?xi8>
   %packed = tensor.dim %rows, %c1 : tensor<?x?xi8>
+  %blocks = tensor.dim %scales, %c1 : tensor<?x?x{scale}>
   %e = tensor.empty(%n, %packed) : tensor<?x?x{per}x{scale}>
-  %r = linalg.generic {{indexing_maps = [#bytes, #scales{zp_map}, #values], iterator_types = ["parallel", "parallel", "parallel"]}}
-      ins(%rows, %scales{zp_in} : tensor<?x?xi8>, tensor<?x?x{scale}>{zp_type}) outs(%e : tensor<?x?x{per}x{scale}>) {{
+  // Tiles of {tile} ids (threads with parallel=true).
+  %r = scf.forall (%t) = (0) to (%n) step ({tile}) shared_outs(%acc = %e) -> (tensor<?x?x{per}x{scale}>) {{
+  %size = affine.min affine_map<(t)[n] -> ({tile}, n - t)>(%t)[%n]
+  %rows_t = tensor.extract_slice %rows[%t, 0] [%size, %packed] [1, 1] : tensor<?x?xi8> to tensor<?x?xi8>
+  %scales_t = tensor.extract_slice %scales[%t, 0] [%size, %blocks] [1, 1] : tensor<?x?x{scale}> to tensor<?x?x{scale}>
+{zp_tile}  %o_t = tensor.extract_slice %acc[%t, 0, 0] [%size, %packed, {per}] [1, 1, 1] : tensor<?x?x{per}x{scale}> to tensor<?x?x{per}x{scale}>
+  %g = linalg.generic {{indexing_maps = [#bytes, #scales{zp_map}, #values], iterator_types = ["parallel", "parallel", "parallel"]}}
+      ins(%rows_t, %scales_t{zp_in} : tensor<?x?xi8>, tensor<?x?x{scale}>{zp_type}) outs(%o_t : tensor<?x?x{per}x{scale}>) {{
   ^bb0(%byte: i8, %sc: {scale}{zp_block_arg}, %o: {scale}):
     %slot = linalg.index 2 : index
     %q = func.call @unpack(%byte, %slot) : (i8, index) -> i32
@@ -44,6 +53,10 @@ func.func @gbq(%d: tensor<?x?xi8>, %i: tensor<?x{ids}>, %s: tensor<?x?x{scale}>{
 {scale_f32}    %v = arith.mulf %f, {s32} : f32
 {result}    linalg.yield {out} : {scale}
   }} -> tensor<?x?x{per}x{scale}>
+  scf.forall.in_parallel {{
+    tensor.parallel_insert_slice %g into %acc[%t, 0, 0] [%size, %packed, {per}] [1, 1, 1] : tensor<?x?x{per}x{scale}> into tensor<?x?x{per}x{scale}>
+  }}
+  }}
   %flat = tensor.collapse_shape %r [[0], [1, 2]] : tensor<?x?x{per}x{scale}> into tensor<?x?x{scale}>
   return %flat : tensor<?x?x{scale}>
 }}
@@ -62,17 +75,28 @@ func.func private @unpack(%byte: i8, %slot: index) -> i32 attributes {{llvm.link
 """
 
 
-def _compile(ids, scale, bits, block, has_zero_points, mode):
+#: Ids a tile of the dequantizing loop takes (one thread's work at a time).
+_TILE = 64
+#: Results of at least this many values are dequantized on threads.
+_PARALLEL_MIN_VALUES = 1 << 18
+
+
+def _compile(ids, scale, bits, block, has_zero_points, mode, parallel):
     per = 8 // bits
     mask = {2: 3, 4: 15, 8: -1}[bits]
     bytes_per_block = block // per
     zp_arg = zp_gather = zp_map = zp_in = zp_type = zp_block_arg = ""
+    zp_tile = ""
     if has_zero_points:
         zp_arg = ", %zt: tensor<?x?xi8>"
         zp_gather = (f"  %zps = gather.gather %zt[%i] {{mode = #gather<mode "
                      f"{mode}>}} : (tensor<?x?xi8>, tensor<?x{ids}>) -> "
                      "tensor<?x?xi8>\n")
-        zp_map, zp_in, zp_type = ", #zero_points", ", %zps", ", tensor<?x?xi8>"
+        zp_map, zp_in, zp_type = (", #zero_points", ", %zps_t",
+                                   ", tensor<?x?xi8>")
+        zp_tile = ("  %zp_bytes = tensor.dim %zps, %c1 : tensor<?x?xi8>\n"
+                   "  %zps_t = tensor.extract_slice %zps[%t, 0] [%size, "
+                   "%zp_bytes] [1, 1] : tensor<?x?xi8> to tensor<?x?xi8>\n")
         zp_block_arg = ", %zbyte: i8"
         # The block's zero point is slot (block mod per) of its byte.
         zp_value = (f"    %b = linalg.index 1 : index\n"
@@ -95,11 +119,13 @@ def _compile(ids, scale, bits, block, has_zero_points, mode):
                           mode=mode, bytes_per_block=bytes_per_block,
                           bytes_per_zp_byte=bytes_per_block * per,
                           zp_arg=zp_arg, zp_gather=zp_gather, zp_map=zp_map,
-                          zp_in=zp_in, zp_type=zp_type,
+                          zp_in=zp_in, zp_type=zp_type, zp_tile=zp_tile,
+                          tile=_TILE,
                           zp_block_arg=zp_block_arg, zp_value=zp_value,
                           scale_f32=scale_f32, s32=s32, result=result,
                           out=out)
-    return _native.JitModule(_native.Module(text), "gather-to-llvm")
+    pipeline = "gather-to-llvm{parallel=true}" if parallel else "gather-to-llvm"
+    return _native.JitModule(_native.Module(text), pipeline)
 
 
 _kernel = KernelCache(_compile)
@@ -181,7 +207,8 @@ def gather_block_quantized(data, indices, scales, zero_points=None, *,
                      "indices", "gather.gather")
     ids = np.ascontiguousarray(ids.reshape(-1))
     key = (ID_TYPES[ids.dtype], _SCALES[scale_array.dtype], bits,
-           block_size, bool(operands_zp), mode)
+           block_size, bool(operands_zp), mode,
+           ids.size * width >= _PARALLEL_MIN_VALUES)
     result = _kernel(key).call(
         "gbq", np.ascontiguousarray(table).view(np.int8), ids,
         np.ascontiguousarray(scale_array,

@@ -72,6 +72,20 @@ def test_matches_reference(bits, scale_dtype, with_zero_points):
                                    rtol=tol, atol=tol)
 
 
+@pytest.mark.parametrize("bits", [4, 8])
+def test_tiles_on_threads(bits):
+    # Enough values for the threaded kernel; 150 ids are two whole tiles of
+    # 64 and a partial one.
+    rng = np.random.default_rng(bits)
+    data, scales, zp = _case(rng, bits, 128, 2048, num=40)
+    indices = rng.integers(-40, 40, 150)
+    result = g.gather_block_quantized(data, indices, scales, zp,
+                                      block_size=128, bits=bits)
+    np.testing.assert_allclose(
+        result, _reference(data, indices, scales, zp, bits, 128, "check"),
+        rtol=1e-6)
+
+
 @pytest.mark.parametrize("mode", ["fill", "clamp", "wrap"])
 def test_modes(mode):
     rng = np.random.default_rng(7)
