@@ -80,7 +80,12 @@ enum {
   GATHER_MLIR_RULE_SAMPLE_WEIGHTS_DIM = 9,
   /* a row-wise quantized table's rows hold their scale and bias (a = the
      row's bytes, b = theirs) */
-  GATHER_MLIR_RULE_ROW_BYTES = 10
+  GATHER_MLIR_RULE_ROW_BYTES = 10,
+  /* a block-quantized table's scales.shape[dim] (a) is what the table
+     needs (b) */
+  GATHER_MLIR_RULE_SCALES_DIM = 11,
+  /* its zero_points.shape[dim] (a) is what the table needs (b) */
+  GATHER_MLIR_RULE_ZERO_POINTS_DIM = 12
 };
 
 /* op name, dim, a, b */
@@ -128,6 +133,15 @@ enum {
 #define GATHER_MLIR_ROW_BYTES_ERROR_FORMAT                                     \
   "%s: rows of %" PRId64 " bytes are shorter than the %" PRId64               \
   " bytes of their scale and bias (a row-wise quantized table)"
+
+/* op name, dim, a, b */
+#define GATHER_MLIR_SCALES_DIM_ERROR_FORMAT                                    \
+  "%s: scales dimension %" PRId64 " has size %" PRId64                        \
+  ", but the table needs %" PRId64
+/* op name, dim, a, b */
+#define GATHER_MLIR_ZERO_POINTS_DIM_ERROR_FORMAT                               \
+  "%s: zero_points dimension %" PRId64 " has size %" PRId64                   \
+  ", but the table needs %" PRId64
 
 /** The op's name for an `op` code. */
 static inline const char *gatherMlirOpName(int64_t op) {
@@ -209,6 +223,12 @@ static inline int gatherMlirFormatShapeError(char *buffer, size_t size,
   case GATHER_MLIR_RULE_ROW_BYTES:
     return snprintf(buffer, size, GATHER_MLIR_ROW_BYTES_ERROR_FORMAT, name, a,
                     b);
+  case GATHER_MLIR_RULE_SCALES_DIM:
+    return snprintf(buffer, size, GATHER_MLIR_SCALES_DIM_ERROR_FORMAT, name,
+                    dim, a, b);
+  case GATHER_MLIR_RULE_ZERO_POINTS_DIM:
+    return snprintf(buffer, size, GATHER_MLIR_ZERO_POINTS_DIM_ERROR_FORMAT,
+                    name, dim, a, b);
   default:
     return snprintf(buffer, size, GATHER_MLIR_BATCH_DIM_ERROR_FORMAT, name,
                     dim, a, b);

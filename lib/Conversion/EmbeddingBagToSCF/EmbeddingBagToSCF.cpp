@@ -63,15 +63,16 @@ struct Rule {
 class BagEmitter {
 public:
   BagEmitter(OpBuilder &b, EmbeddingBagOp op, Value weight, Value ids,
-             Value offsets, Value sampleWeights, BagErrorReport report,
-             int64_t prefetchDistance)
+             Value offsets, Value sampleWeights, Value scales,
+             Value zeroPoints, BagErrorReport report, int64_t prefetchDistance)
       : b(b), loc(op.getLoc()), op(op), report(report),
         prefetchDistance(prefetchDistance), weight(weight),
         ids(ids), offsets(offsets), sampleWeights(sampleWeights),
+        scales(scales), zeroPoints(zeroPoints),
         element(cast<RankedTensorType>(weight.getType()).getElementType()),
         valueType(op.getValueType()), acc(op.getAccumulatorType()),
-        layout(op.getRowwiseLayout()), reduction(op.getReduction()),
-        mode(op.getMode()),
+        layout(op.getRowwiseLayout()), block(op.getBlockLayout()),
+        reduction(op.getReduction()), mode(op.getMode()),
         splitBias(layout && reduction != BagReduction::max) {}
 
   Value emit();
@@ -148,8 +149,13 @@ private:
   /// `a` with row `row`'s lanes from `d0` accumulated, scaled by `scale`
   /// (null: 1); `inBounds` false for the last, partial chunk.
   Sums addRow(Sums a, Value row, Value d0, Value scale, bool inBounds);
-  /// The lanes from `d0` of row-wise quantized row `row` as f32 (q), and
-  /// its scale and bias, both times `scale` (null: 1).
+  /// The values a quantized row packs `bits` to a byte, low bits first:
+  /// `bytes` unpacked, in order.
+  Value unpack(Value bytes, int64_t bits);
+  /// The lanes from `d0` of quantized row `row` as f32 (q), and the scale
+  /// and bias of their dequantization (q * scale + bias), both times
+  /// `scale` (null: 1). A block-quantized row has no bias: its q is minus
+  /// the zero point already, as ONNX Runtime computes (q - zp) * scale.
   std::tuple<Value, Value, Value> quantizedChunk(Value row, Value d0,
                                                  Value scale, bool inBounds);
   /// `a` with a row of zeros accumulated (a `fill` id out of range).
@@ -171,10 +177,11 @@ private:
   int64_t prefetchDistance;
   /// The table as a read-only memref, for prefetches (null without).
   Value weightBuffer;
-  Value weight, ids, offsets, sampleWeights;
+  Value weight, ids, offsets, sampleWeights, scales, zeroPoints;
   /// The table's element type, the result's, and the accumulator's.
   Type element, valueType, acc;
   std::optional<RowwiseLayout> layout;
+  std::optional<BlockLayout> block;
   BagReduction reduction;
   GatherMode mode;
   /// Sums::bias is used: a quantized table, summed or averaged.
@@ -459,7 +466,8 @@ Value BagEmitter::splat(double v) {
 std::tuple<Value, Value, Value>
 BagEmitter::quantizedChunk(Value row, Value d0, Value scale, bool inBounds) {
   int64_t lanes = chunkType.getNumElements();
-  int64_t perByte = layout->valuesPerByte();
+  int64_t bits = layout ? layout->bits : block->bits;
+  int64_t perByte = 8 / bits;
   Type i8 = b.getI8Type();
   // The chunk's bytes; past the row's end (the last chunk) 0. Lanes past
   // the values read the scale and bias, and are never written.
@@ -471,17 +479,39 @@ BagEmitter::quantizedChunk(Value row, Value d0, Value scale, bool inBounds) {
   Value q = vector::TransferReadOp::create(
       b, loc, bytesType, weight, ValueRange{row, col},
       arith::ConstantIntOp::create(b, loc, i8, 0), ArrayRef<bool>{inBounds});
-  if (layout->bits == 4) {
-    // Two values a byte, low nibble first.
-    auto splatI8 = [&](int64_t v) {
-      return arith::ConstantOp::create(
-          b, loc, DenseElementsAttr::get(bytesType, b.getIntegerAttr(i8, v)));
-    };
-    Value low = arith::AndIOp::create(b, loc, q, splatI8(0x0F));
-    Value high = arith::ShRUIOp::create(b, loc, q, splatI8(4));
-    q = vector::InterleaveOp::create(b, loc, low, high);
+  Value x = arith::UIToFPOp::create(b, loc, chunkType, unpack(q, bits));
+  if (block) {
+    // The chunk lies in one block (chunks are at most a block long): its
+    // scale, and its zero point (slot blk mod perByte of byte blk /
+    // perByte, or the middle of the range).
+    Value blk = arith::DivUIOp::create(b, loc, d0,
+                                       constIndex(block->blockSize));
+    Value rowScale = widen(
+        tensor::ExtractOp::create(b, loc, scales, ValueRange{row, blk}));
+    Value zero;
+    if (zeroPoints) {
+      Value byte = tensor::ExtractOp::create(
+          b, loc, zeroPoints,
+          ValueRange{row, arith::DivUIOp::create(b, loc, blk,
+                                                 constIndex(perByte))});
+      Value slot = arith::IndexCastOp::create(
+          b, loc, i8,
+          arith::RemUIOp::create(b, loc, blk, constIndex(perByte)));
+      Value shift = arith::MulIOp::create(
+          b, loc, slot, arith::ConstantIntOp::create(b, loc, i8, bits));
+      Value value = arith::AndIOp::create(
+          b, loc, arith::ShRUIOp::create(b, loc, byte, shift),
+          arith::ConstantIntOp::create(b, loc, i8, (1 << bits) - 1));
+      zero = arith::UIToFPOp::create(b, loc, acc, value);
+    } else {
+      zero = floatConst(acc, double(1 << (bits - 1)));
+    }
+    x = arith::SubFOp::create(
+        b, loc, x, vector::BroadcastOp::create(b, loc, chunkType, zero));
+    if (scale)
+      rowScale = arith::MulFOp::create(b, loc, rowScale, scale);
+    return {x, rowScale, Value()};
   }
-  Value x = arith::UIToFPOp::create(b, loc, chunkType, q);
   // The scale and bias after the values (rows hold them: checked first).
   int64_t trailer = layout->trailerBytes();
   Value at = arith::SubIOp::create(b, loc, rowCols, constIndex(trailer));
@@ -501,19 +531,48 @@ BagEmitter::quantizedChunk(Value row, Value d0, Value scale, bool inBounds) {
   return {x, rowScale, bias};
 }
 
+Value BagEmitter::unpack(Value bytes, int64_t bits) {
+  if (bits == 8)
+    return bytes;
+  auto type = cast<VectorType>(bytes.getType());
+  auto splatI8 = [&](int64_t v) {
+    return arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(type, b.getIntegerAttr(b.getI8Type(), v)));
+  };
+  // Slot k of each byte: (byte >> k * bits) & mask.
+  auto slot = [&](int64_t k) -> Value {
+    Value shifted = k == 0 ? bytes
+                           : arith::ShRUIOp::create(b, loc, bytes,
+                                                    splatI8(k * bits))
+                                 .getResult();
+    if ((k + 1) * bits == 8)
+      return shifted;
+    return arith::AndIOp::create(b, loc, shifted, splatI8((1 << bits) - 1));
+  };
+  if (bits == 4)
+    return vector::InterleaveOp::create(b, loc, slot(0), slot(1));
+  // Two bits: interleaving (0, 2) with (1, 3) puts the four slots in order.
+  return vector::InterleaveOp::create(
+      b, loc, vector::InterleaveOp::create(b, loc, slot(0), slot(2)),
+      vector::InterleaveOp::create(b, loc, slot(1), slot(3)));
+}
+
 BagEmitter::Sums BagEmitter::addRow(Sums a, Value row, Value d0,
                                     Value scale, bool inBounds) {
   Value x;
-  if (layout) {
+  if (layout || block) {
     auto [q, rowScale, bias] = quantizedChunk(row, d0, scale, inBounds);
     Value scales = vector::BroadcastOp::create(b, loc, chunkType, rowScale);
-    // Sums: q * scale into the lanes, the bias apart.
-    if (splitBias)
+    // Sums: q * scale into the lanes, a row-wise bias apart.
+    if (reduction != BagReduction::max)
       return {vector::FMAOp::create(b, loc, q, scales, a.lanes),
-              arith::AddFOp::create(b, loc, a.bias, bias)};
-    x = vector::FMAOp::create(
-        b, loc, q, scales,
-        vector::BroadcastOp::create(b, loc, chunkType, bias));
+              bias ? arith::AddFOp::create(b, loc, a.bias, bias).getResult()
+                   : a.bias};
+    x = bias ? vector::FMAOp::create(
+                   b, loc, q, scales,
+                   vector::BroadcastOp::create(b, loc, chunkType, bias))
+                   .getResult()
+             : arith::MulFOp::create(b, loc, q, scales).getResult();
   } else {
     // Lanes past the row's end (the last chunk) read 0 and are never
     // written.
@@ -583,7 +642,9 @@ void BagEmitter::prefetchRow(Value j, Value d0) {
   // the prefetches of one a line, as fast on cold rows, and they cost
   // load slots on hot ones (docs/Design.md).
   int64_t colBytes = element.getIntOrFloatBitWidth() / 8;
-  int64_t perCol = layout ? layout->valuesPerByte() : 1;
+  int64_t perCol = layout ? layout->valuesPerByte()
+                 : block  ? block->valuesPerByte()
+                          : 1;
   int64_t cols = chunkType.getNumElements() / perCol;
   Value firstCol = perCol == 1 ? d0
                                : arith::DivUIOp::create(b, loc, d0,
@@ -821,13 +882,19 @@ Value BagEmitter::compute() {
 
 Value BagEmitter::emit() {
   resultType = cast<RankedTensorType>(op.getType());
-  chunkType = VectorType::get({kChunkBits / acc.getIntOrFloatBitWidth()}, acc);
+  // A chunk of a block-quantized row lies in one block.
+  int64_t lanes = kChunkBits / acc.getIntOrFloatBitWidth();
+  if (block)
+    lanes = std::min(lanes, block->blockSize);
+  chunkType = VectorType::get({lanes}, acc);
   numRows = dim(weight, 0);
   numRowsI64 = toI64(numRows);
   rowCols = dim(weight, 1);
   rowSize = getValueOrCreateConstantIndexOp(b, loc, op.getRowValues(b, loc));
   int64_t staticCols = cast<RankedTensorType>(weight.getType()).getDimSize(1);
-  staticRowSize = layout ? layout->values(staticCols) : staticCols;
+  staticRowSize = layout  ? layout->values(staticCols)
+                  : block ? block->values(staticCols)
+                          : staticCols;
 
   // Fixed-length bags are one run of ids: bag b is [b * n, (b + 1) * n).
   SmallVector<Rule> rules;
@@ -841,6 +908,37 @@ Value BagEmitter::emit() {
                      constI64(layout->trailerBytes()),
                      "rows of a row-wise quantized table must hold their "
                      "scale and bias"});
+  // A block-quantized table's scales and zero points have a row per row
+  // and a column per block (a byte per values-per-byte blocks).
+  if (block && check) {
+    auto ceilDiv = [&](Value x, int64_t d) -> Value {
+      return arith::DivUIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, x, constIndex(d - 1)),
+          constIndex(d));
+    };
+    Value blocks = ceilDiv(rowSize, block->blockSize);
+    auto shapeRules = [&](Value operand, ArrayRef<Value> want, int64_t rule,
+                          StringRef message) {
+      auto type = cast<RankedTensorType>(operand.getType());
+      for (auto [d, size] : llvm::enumerate(want)) {
+        std::optional<int64_t> known = getConstantIntValue(size);
+        if (!type.isDynamicDim(d) && known &&
+            *known == type.getDimSize(d))
+          continue;
+        Value have = dim(operand, d);
+        rules.push_back({cmp(arith::CmpIPredicate::eq, have, size), rule,
+                         constI64(d), toI64(have), toI64(size),
+                         message.str()});
+      }
+    };
+    shapeRules(scales, {numRows, blocks}, GATHER_MLIR_RULE_SCALES_DIM,
+               "scales must have a row per row and a column per block");
+    if (zeroPoints)
+      shapeRules(zeroPoints,
+                 {numRows, ceilDiv(blocks, block->valuesPerByte())},
+                 GATHER_MLIR_RULE_ZERO_POINTS_DIM,
+                 "zero_points must have a row per row and its blocks' bytes");
+  }
   auto idsType = cast<RankedTensorType>(ids.getType());
   if (sampleWeights && check) {
     auto type = cast<RankedTensorType>(sampleWeights.getType());
@@ -951,6 +1049,7 @@ struct EmbeddingBagToSCF : OpConversionPattern<EmbeddingBagOp> {
           op, "static sizes whose element count overflows int64");
     BagEmitter emitter(rewriter, op, adaptor.getWeight(), adaptor.getIds(),
                        adaptor.getOffsets(), adaptor.getPerSampleWeights(),
+                       adaptor.getScales(), adaptor.getZeroPoints(),
                        report, prefetchDistance);
     rewriter.replaceOp(op, emitter.emit());
     return success();

@@ -217,6 +217,12 @@ LogicalResult HandlerBuilder::defineShapeHook(LLVM::LLVMFuncOp hook) {
               GATHER_MLIR_SAMPLE_WEIGHTS_DIM_ERROR_FORMAT, {name, dim, a, b});
   auto rowBytes = printer("gather_mlir_row_bytes_error",
                           GATHER_MLIR_ROW_BYTES_ERROR_FORMAT, {name, a, b});
+  auto scalesDim =
+      printer("gather_mlir_scales_dim_error",
+              GATHER_MLIR_SCALES_DIM_ERROR_FORMAT, {name, dim, a, b});
+  auto zeroPointsDim =
+      printer("gather_mlir_zero_points_dim_error",
+              GATHER_MLIR_ZERO_POINTS_DIM_ERROR_FORMAT, {name, dim, a, b});
   auto batch = printer("gather_mlir_batch_dim_error",
                        GATHER_MLIR_BATCH_DIM_ERROR_FORMAT, {name, dim, a, b});
   return switchAndExit(rule,
@@ -229,7 +235,9 @@ LogicalResult HandlerBuilder::defineShapeHook(LLVM::LLVMFuncOp hook) {
                         {GATHER_MLIR_RULE_OFFSETS_ORDER, offsetsOrder},
                         {GATHER_MLIR_RULE_OFFSETS_END, offsetsEnd},
                         {GATHER_MLIR_RULE_SAMPLE_WEIGHTS_DIM, sampleWeights},
-                        {GATHER_MLIR_RULE_ROW_BYTES, rowBytes}},
+                        {GATHER_MLIR_RULE_ROW_BYTES, rowBytes},
+                        {GATHER_MLIR_RULE_SCALES_DIM, scalesDim},
+                        {GATHER_MLIR_RULE_ZERO_POINTS_DIM, zeroPointsDim}},
                        batch);
 }
 

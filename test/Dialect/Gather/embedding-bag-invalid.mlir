@@ -121,7 +121,7 @@ func.func @result_rank(%t: tensor<8x4xf32>, %i: tensor<2x3xi64>) {
 // -----
 
 func.func @bytes_without_rowwise(%t: tensor<8x12xi8>, %i: tensor<2x3xi64>) {
-  // expected-error @+1 {{'gather.embedding_bag' op a table of i8 is a row-wise quantized table: it needs rowwise_bits (8 or 4)}}
+  // expected-error @+1 {{'gather.embedding_bag' op a table of i8 is a quantized table: it needs rowwise_bits (8 or 4), or scales with block_bits and block_size}}
   %0 = gather.embedding_bag %t[%i] : (tensor<8x12xi8>, tensor<2x3xi64>) -> tensor<2x12xf32>
   return
 }
@@ -171,5 +171,85 @@ func.func @rowwise_result_type(%t: tensor<8x12xi8>, %i: tensor<2x3xi64>) {
 func.func @rowwise_sample_weights(%t: tensor<8x12xi8>, %i: tensor<2x3xi64>, %w: tensor<2x3xf16>) {
   // expected-error @+1 {{'gather.embedding_bag' op per_sample_weights must be f32 with a row-wise quantized table}}
   %0 = gather.embedding_bag %t[%i] per_sample_weights(%w) {reduction = #gather<reduction sum>, rowwise_bits = 8 : i64} : (tensor<8x12xi8>, tensor<2x3xi64>, tensor<2x3xf16>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @scales_without_bits(%t: tensor<8x16xi8>, %i: tensor<2x1xi64>, %s: tensor<8x2xf32>) {
+  // expected-error @+1 {{'gather.embedding_bag' op a block-quantized table takes scales, block_bits and block_size together}}
+  %0 = gather.embedding_bag %t[%i] scales(%s) {block_size = 16 : i64} : (tensor<8x16xi8>, tensor<2x1xi64>, tensor<8x2xf32>) -> tensor<2x32xf32>
+  return
+}
+
+// -----
+
+func.func @zero_points_without_scales(%t: tensor<8x16xf32>, %i: tensor<2x1xi64>, %z: tensor<8x1xi8>) {
+  // expected-error @+1 {{'gather.embedding_bag' op zero_points needs scales}}
+  %0 = gather.embedding_bag %t[%i] zero_points(%z) : (tensor<8x16xf32>, tensor<2x1xi64>, tensor<8x1xi8>) -> tensor<2x16xf32>
+  return
+}
+
+// -----
+
+func.func @two_layouts(%t: tensor<8x16xi8>, %i: tensor<2x1xi64>, %s: tensor<8x2xf32>) {
+  // expected-error @+1 {{'gather.embedding_bag' op rowwise_bits and scales name two layouts of the table: give one}}
+  %0 = gather.embedding_bag %t[%i] scales(%s) {rowwise_bits = 8 : i64, block_bits = 4 : i64, block_size = 16 : i64} : (tensor<8x16xi8>, tensor<2x1xi64>, tensor<8x2xf32>) -> tensor<2x32xf32>
+  return
+}
+
+// -----
+
+func.func @block_bits(%t: tensor<8x16xi8>, %i: tensor<2x1xi64>, %s: tensor<8x2xf32>) {
+  // expected-error @+1 {{'gather.embedding_bag' op block_bits must be 8, 4 or 2, not 3}}
+  %0 = gather.embedding_bag %t[%i] scales(%s) {block_bits = 3 : i64, block_size = 16 : i64} : (tensor<8x16xi8>, tensor<2x1xi64>, tensor<8x2xf32>) -> tensor<2x32xf32>
+  return
+}
+
+// -----
+
+func.func @block_size(%t: tensor<8x16xi8>, %i: tensor<2x1xi64>, %s: tensor<8x2xf32>) {
+  // expected-error @+1 {{'gather.embedding_bag' op block_size must be a power of two >= 16, not 24}}
+  %0 = gather.embedding_bag %t[%i] scales(%s) {block_bits = 4 : i64, block_size = 24 : i64} : (tensor<8x16xi8>, tensor<2x1xi64>, tensor<8x2xf32>) -> tensor<2x32xf32>
+  return
+}
+
+// -----
+
+func.func @block_float_table(%t: tensor<8x16xf32>, %i: tensor<2x1xi64>, %s: tensor<8x2xf32>) {
+  // expected-error @+1 {{'gather.embedding_bag' op a block-quantized table (scales) holds bytes: weight must have element type i8}}
+  %0 = gather.embedding_bag %t[%i] scales(%s) {block_bits = 4 : i64, block_size = 16 : i64} : (tensor<8x16xf32>, tensor<2x1xi64>, tensor<8x2xf32>) -> tensor<2x32xf32>
+  return
+}
+
+// -----
+
+func.func @scales_rows(%t: tensor<8x16xi8>, %i: tensor<2x1xi64>, %s: tensor<7x2xf32>) {
+  // expected-error @+1 {{'gather.embedding_bag' op scales has 7 rows, but the table has 8}}
+  %0 = gather.embedding_bag %t[%i] scales(%s) {block_bits = 4 : i64, block_size = 16 : i64} : (tensor<8x16xi8>, tensor<2x1xi64>, tensor<7x2xf32>) -> tensor<2x32xf32>
+  return
+}
+
+// -----
+
+func.func @scales_blocks(%t: tensor<8x16xi8>, %i: tensor<2x1xi64>, %s: tensor<8x3xf32>) {
+  // expected-error @+1 {{'gather.embedding_bag' op scales has 3 columns, but rows of 32 values have 2 blocks of 16}}
+  %0 = gather.embedding_bag %t[%i] scales(%s) {block_bits = 4 : i64, block_size = 16 : i64} : (tensor<8x16xi8>, tensor<2x1xi64>, tensor<8x3xf32>) -> tensor<2x32xf32>
+  return
+}
+
+// -----
+
+func.func @zero_point_bytes(%t: tensor<8x16xi8>, %i: tensor<2x1xi64>, %s: tensor<8x2xf32>, %z: tensor<8x2xi8>) {
+  // expected-error @+1 {{'gather.embedding_bag' op zero_points has 2 columns, but 2 blocks of 4-bit zero points need 1}}
+  %0 = gather.embedding_bag %t[%i] scales(%s) zero_points(%z) {block_bits = 4 : i64, block_size = 16 : i64} : (tensor<8x16xi8>, tensor<2x1xi64>, tensor<8x2xf32>, tensor<8x2xi8>) -> tensor<2x32xf32>
+  return
+}
+
+// -----
+
+func.func @block_result_type(%t: tensor<8x16xi8>, %i: tensor<2x1xi64>, %s: tensor<8x2xf16>) {
+  // expected-error @+1 {{'gather.embedding_bag' op result element type 'f32' must be the scales' 'f16'}}
+  %0 = gather.embedding_bag %t[%i] scales(%s) {block_bits = 4 : i64, block_size = 16 : i64} : (tensor<8x16xi8>, tensor<2x1xi64>, tensor<8x2xf16>) -> tensor<2x32xf32>
   return
 }

@@ -74,3 +74,22 @@ func.func @folds(%t: tensor<100x8xf32>, %q: tensor<100x72xi8>, %td: tensor<100x?
   %3 = gather.embedding_bag %td[%empty] : (tensor<100x?xf32>, tensor<3x0xi64>) -> tensor<3x8xf32>
   return %0, %1, %2, %3 : tensor<0x8xf32>, tensor<3x64xf32>, tensor<0x8xf32>, tensor<3x8xf32>
 }
+
+// -----
+
+// Block-quantized tables: 4-bit rows of 4096 values (2048 bytes) in blocks
+// of 128 (32 scales, 16 bytes of zero points); 2-bit rows of 64 values (16
+// bytes) in blocks of 16. The result has the scales' element type.
+// CHECK-LABEL: func.func @blocks
+// CHECK: gather.embedding_bag %{{.*}}[%{{.*}}] scales(%{{.*}}) zero_points(%{{.*}}) {block_bits = 4 : i64, block_size = 128 : i64, reduction = #gather<reduction sum>} : (tensor<100x2048xi8>, tensor<?x1xi64>, tensor<100x32xf16>, tensor<100x16xi8>) -> tensor<?x?xf16>
+// CHECK: gather.embedding_bag %{{.*}}[%{{.*}}] offsets(%{{.*}}) scales(%{{.*}}) {block_bits = 2 : i64, block_size = 16 : i64} : (tensor<100x16xi8>, tensor<?xi64>, tensor<4xi64>, tensor<100x4xf32>) -> tensor<4x64xf32>
+// INFER-LABEL: func.func @blocks
+// INFER: -> tensor<?x4096xf16>
+// INFER: -> tensor<4x64xf32>
+func.func @blocks(%t4: tensor<100x2048xi8>, %i: tensor<?x1xi64>, %s4: tensor<100x32xf16>, %z4: tensor<100x16xi8>,
+                  %t2: tensor<100x16xi8>, %j: tensor<?xi64>, %o: tensor<4xi64>, %s2: tensor<100x4xf32>)
+    -> (tensor<?x?xf16>, tensor<4x64xf32>) {
+  %0 = gather.embedding_bag %t4[%i] scales(%s4) zero_points(%z4) {reduction = #gather<reduction sum>, block_bits = 4 : i64, block_size = 128 : i64} : (tensor<100x2048xi8>, tensor<?x1xi64>, tensor<100x32xf16>, tensor<100x16xi8>) -> tensor<?x?xf16>
+  %1 = gather.embedding_bag %t2[%j] offsets(%o) scales(%s2) {block_bits = 2 : i64, block_size = 16 : i64} : (tensor<100x16xi8>, tensor<?xi64>, tensor<4xi64>, tensor<100x4xf32>) -> tensor<4x64xf32>
+  return %0, %1 : tensor<?x?xf16>, tensor<4x64xf32>
+}

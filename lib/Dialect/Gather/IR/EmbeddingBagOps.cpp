@@ -24,31 +24,65 @@ struct BagShape {
 };
 } // namespace
 
-/// The row-wise layout rowwise_bits names (none without it), checked
-/// against the table's element type `element`.
-static FailureOr<std::optional<RowwiseLayout>>
-rowwiseLayout(EmbeddingBagOp::Adaptor op, Type element,
-              ShapeErrorFn emitError) {
+/// How the table holds its values: floats, or one of two quantized layouts.
+struct TableLayout {
+  std::optional<RowwiseLayout> rowwise;
+  std::optional<BlockLayout> block;
+};
+
+/// The layout the attributes and operands name, checked against the
+/// table's element type `element`.
+static FailureOr<TableLayout> tableLayout(EmbeddingBagOp::Adaptor op,
+                                          Type element,
+                                          ShapeErrorFn emitError) {
   auto fail = [&](const Twine &msg) {
     if (emitError)
       (void)emitError(msg);
     return failure();
   };
-  std::optional<uint64_t> bits = op.getRowwiseBits();
-  if (!bits) {
-    if (!isa<FloatType>(element))
-      return fail("a table of i8 is a row-wise quantized table: it needs "
-                  "rowwise_bits (8 or 4)");
-    return std::optional<RowwiseLayout>();
+  std::optional<uint64_t> rowBits = op.getRowwiseBits(),
+                          blockBits = op.getBlockBits(),
+                          blockSize = op.getBlockSize();
+  bool scales = static_cast<bool>(op.getScales());
+  if (op.getZeroPoints() && !scales)
+    return fail("zero_points needs scales");
+  if (scales != blockBits.has_value() || scales != blockSize.has_value())
+    return fail("a block-quantized table takes scales, block_bits and "
+                "block_size together");
+  if (rowBits && scales)
+    return fail("rowwise_bits and scales name two layouts of the table: "
+                "give one");
+  TableLayout layout;
+  if (rowBits) {
+    if (*rowBits != 8 && *rowBits != 4)
+      return fail("rowwise_bits must be 8 or 4, not " +
+                  Twine(static_cast<int64_t>(*rowBits)));
+    layout.rowwise = RowwiseLayout{static_cast<int64_t>(*rowBits)};
   }
-  if (*bits != 8 && *bits != 4)
-    return fail("rowwise_bits must be 8 or 4, not " +
-                Twine(static_cast<int64_t>(*bits)));
-  if (!element.isInteger(8))
-    return fail("a row-wise quantized table (rowwise_bits) holds bytes: "
-                "weight must have element type i8");
-  return std::optional<RowwiseLayout>(
-      RowwiseLayout{static_cast<int64_t>(*bits)});
+  if (scales) {
+    if (*blockBits != 8 && *blockBits != 4 && *blockBits != 2)
+      return fail("block_bits must be 8, 4 or 2, not " +
+                  Twine(static_cast<int64_t>(*blockBits)));
+    auto size = static_cast<int64_t>(*blockSize);
+    if (size < 16 || !llvm::isPowerOf2_64(*blockSize))
+      return fail("block_size must be a power of two >= 16, not " +
+                  Twine(size));
+    layout.block = BlockLayout{static_cast<int64_t>(*blockBits), size};
+  }
+  bool quantized = rowBits || scales;
+  if (!quantized && !isa<FloatType>(element))
+    return fail("a table of i8 is a quantized table: it needs rowwise_bits "
+                "(8 or 4), or scales with block_bits and block_size");
+  if (quantized && !element.isInteger(8))
+    return fail(Twine(rowBits ? "a row-wise quantized table (rowwise_bits)"
+                              : "a block-quantized table (scales)") +
+                " holds bytes: weight must have element type i8");
+  return layout;
+}
+
+/// Sizes `a` and `b` that differ, both static.
+static bool contradict(int64_t a, int64_t b) {
+  return !ShapedType::isDynamic(a) && !ShapedType::isDynamic(b) && a != b;
 }
 
 static FailureOr<BagShape> embeddingBagShape(EmbeddingBagOp::Adaptor op,
@@ -63,22 +97,53 @@ static FailureOr<BagShape> embeddingBagShape(EmbeddingBagOp::Adaptor op,
     return fail("weight must be a 2-D tensor [num, dim], but is " +
                 Twine(weight ? "of rank " + Twine(weight.getRank()).str()
                              : "unranked"));
-  FailureOr<std::optional<RowwiseLayout>> layout =
-      rowwiseLayout(op, weight.getElementType(), emitError);
+  FailureOr<TableLayout> layout =
+      tableLayout(op, weight.getElementType(), emitError);
   if (failed(layout))
     return failure();
-  int64_t dim = weight.getDimSize(1);
-  if (*layout) {
-    const RowwiseLayout &rowwise = **layout;
+  int64_t dim = weight.getDimSize(1), num = weight.getDimSize(0);
+  Type valueType = weight.getElementType();
+  if (layout->rowwise) {
+    const RowwiseLayout &rowwise = *layout->rowwise;
     if (!ShapedType::isDynamic(dim) && rowwise.values(dim) < 0)
       return fail("rows of " + Twine(dim) + " bytes are shorter than the " +
                   Twine(rowwise.trailerBytes()) +
                   " bytes of their scale and bias (rowwise_bits = " +
                   Twine(rowwise.bits) + ")");
     dim = rowwise.values(dim);
+    valueType = Float32Type::get(weight.getContext());
   }
-  Type valueType = *layout ? Float32Type::get(weight.getContext())
-                           : weight.getElementType();
+  if (layout->block) {
+    const BlockLayout &block = *layout->block;
+    dim = block.values(dim);
+    int64_t blocks = block.blocks(dim);
+    auto scales = dyn_cast<RankedTensorType>(op.getScales().getType());
+    if (!scales || scales.getRank() != 2)
+      return fail("scales must be 2-D [num, blocks]");
+    if (contradict(scales.getDimSize(0), num))
+      return fail("scales has " + Twine(scales.getDimSize(0)) +
+                  " rows, but the table has " + Twine(num));
+    if (contradict(scales.getDimSize(1), blocks))
+      return fail("scales has " + Twine(scales.getDimSize(1)) +
+                  " columns, but rows of " + Twine(dim) +
+                  " values have " + Twine(blocks) + " blocks of " +
+                  Twine(block.blockSize));
+    valueType = scales.getElementType();
+    if (Value zeroPoints = op.getZeroPoints()) {
+      auto type = dyn_cast<RankedTensorType>(zeroPoints.getType());
+      int64_t bytes = block.zeroPointBytes(blocks);
+      if (!type || type.getRank() != 2)
+        return fail("zero_points must be 2-D [num, bytes]");
+      if (contradict(type.getDimSize(0), num))
+        return fail("zero_points has " + Twine(type.getDimSize(0)) +
+                    " rows, but the table has " + Twine(num));
+      if (contradict(type.getDimSize(1), bytes))
+        return fail("zero_points has " + Twine(type.getDimSize(1)) +
+                    " columns, but " + Twine(blocks) + " blocks of " +
+                    Twine(block.bits) + "-bit zero points need " +
+                    Twine(bytes));
+    }
+  }
   auto ids = dyn_cast<RankedTensorType>(op.getIds().getType());
   Value offsetsValue = op.getOffsets();
   int64_t wantIdsRank = offsetsValue ? 1 : 2;
@@ -111,12 +176,15 @@ static FailureOr<BagShape> embeddingBagShape(EmbeddingBagOp::Adaptor op,
     if (!type || failed(verifyCompatibleShape(type, ids)))
       return fail("per_sample_weights must have the shape of ids");
     if (type.getElementType() != valueType)
-      return fail(*layout ? Twine("per_sample_weights must be f32 with a "
-                                  "row-wise quantized table")
-                          : Twine("per_sample_weights must have the element "
-                                  "type of weight"));
+      return fail(layout->rowwise
+                      ? Twine("per_sample_weights must be f32 with a "
+                              "row-wise quantized table")
+                  : layout->block
+                      ? Twine("per_sample_weights must have the element "
+                              "type of scales")
+                      : Twine("per_sample_weights must have the element "
+                              "type of weight"));
   }
-  int64_t num = weight.getDimSize(0);
   if (std::optional<int64_t> pad = op.getPaddingIdx();
       pad && !ShapedType::isDynamic(num) && (*pad < -num || *pad >= num))
     return fail("padding_idx " + Twine(*pad) + " is out of range [" +
@@ -135,6 +203,10 @@ LogicalResult EmbeddingBagOp::verify() {
     return emitOpError("result element type ")
            << result.getElementType()
            << " must be f32 for a row-wise quantized table";
+  if (result.getElementType() != shape->valueType && getScales())
+    return emitOpError("result element type ")
+           << result.getElementType() << " must be the scales' "
+           << shape->valueType;
   if (result.getElementType() != shape->valueType)
     return emitOpError("result element type ")
            << result.getElementType() << " must match the weight element type "
@@ -180,8 +252,8 @@ OpFoldResult EmbeddingBagOp::fold(FoldAdaptor) {
   if (!type || !type.hasStaticShape() || !weight ||
       weight.isDynamicDim(1) || !ids)
     return {};
-  if (Value weights = getPerSampleWeights())
-    if (!cast<ShapedType>(weights.getType()).hasStaticShape())
+  for (Value operand : {getPerSampleWeights(), getScales(), getZeroPoints()})
+    if (operand && !cast<ShapedType>(operand.getType()).hasStaticShape())
       return {};
   bool noIdInBags;
   if (Value offsets = getOffsets()) {
@@ -242,6 +314,14 @@ EmbeddingBagOp::reifyResultShapes(OpBuilder &b,
 
 OpFoldResult EmbeddingBagOp::getRowValues(OpBuilder &b, Location loc) {
   OpFoldResult bytes = tensor::getMixedSize(b, loc, getWeight(), 1);
+  if (std::optional<BlockLayout> block = getBlockLayout()) {
+    if (std::optional<int64_t> known = getConstantIntValue(bytes))
+      return b.getIndexAttr(block->values(*known));
+    return arith::MulIOp::create(
+               b, loc, cast<Value>(bytes),
+               arith::ConstantIndexOp::create(b, loc, block->valuesPerByte()))
+        .getResult();
+  }
   std::optional<RowwiseLayout> layout = getRowwiseLayout();
   if (!layout)
     return bytes;
@@ -265,6 +345,8 @@ OpFoldResult EmbeddingBagOp::getRowValues(OpBuilder &b, Location loc) {
 Type EmbeddingBagOp::getValueType() {
   if (getRowwiseBits())
     return Float32Type::get(getContext());
+  if (Value scales = getScales())
+    return getElementTypeOrSelf(scales.getType());
   return getElementTypeOrSelf(getWeight().getType());
 }
 
@@ -273,6 +355,13 @@ Type EmbeddingBagOp::getAccumulatorType() {
   if (element.isF16() || element.isBF16())
     return Float32Type::get(getContext());
   return element;
+}
+
+std::optional<BlockLayout> EmbeddingBagOp::getBlockLayout() {
+  std::optional<uint64_t> bits = getBlockBits(), size = getBlockSize();
+  if (!getScales() || !bits || !size)
+    return std::nullopt;
+  return BlockLayout{static_cast<int64_t>(*bits), static_cast<int64_t>(*size)};
 }
 
 std::optional<RowwiseLayout> EmbeddingBagOp::getRowwiseLayout() {

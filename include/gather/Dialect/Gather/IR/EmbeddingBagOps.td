@@ -57,6 +57,19 @@ def Gather_EmbeddingBagOp : Gather_Op<"embedding_bag", [
     `per_sample_weights` are f32. A row shorter than its scale and bias is
     an error when the op runs.
 
+    With `scales` (and `block_bits`, `block_size`), `weight` is a
+    block-quantized table (ONNX Runtime's GatherBlockQuantized layout), its
+    bytes as `i8` read unsigned: each row holds `block_bits`-bit values (8,
+    4 or 2; low bits first), `8 / block_bits` a byte, so a row of `n` bytes
+    holds `n * 8 / block_bits` values: the result's dim. `scales`
+    [num, ceil(values / block_size)] (f16 or f32) holds one scale per
+    `block_size` values (a power of two >= 16) of each row;
+    `zero_points` (optional, `i8` read unsigned) packs one zero point per
+    block like the data (default `2^(block_bits - 1)`); value =
+    (q - zero_point) * scale. The result and `per_sample_weights` have the
+    scales' element type; rows accumulate in f32. A gather of quantized rows
+    is the fixed-length bags of one id each.
+
     ```mlir
     %r = gather.embedding_bag %table[%ids] offsets(%offsets)
         per_sample_weights(%w) {reduction = #gather<reduction sum>}
@@ -70,6 +83,12 @@ def Gather_EmbeddingBagOp : Gather_Op<"embedding_bag", [
         {reduction = #gather<reduction sum>, rowwise_bits = 8 : i64}
         : (tensor<1000x72xi8>, tensor<?xi64>, tensor<?xi64>)
           -> tensor<?x64xf32>
+    // 4-bit rows of 4096 values in blocks of 128: 2048 bytes, 32 scales.
+    %b = gather.embedding_bag %data[%ids] scales(%scales)
+        zero_points(%zps) {reduction = #gather<reduction sum>,
+        block_bits = 4 : i64, block_size = 128 : i64}
+        : (tensor<128256x2048xi8>, tensor<?x1xi64>, tensor<128256x32xf16>,
+           tensor<128256x16xi8>) -> tensor<?x4096xf16>
     ```
   }]);
   let arguments = (ins TensorOf<[Gather_BagTableElement]>:$weight,
@@ -83,11 +102,16 @@ def Gather_EmbeddingBagOp : Gather_Op<"embedding_bag", [
                        UnitAttr:$include_last_offset,
                        DefaultValuedAttr<Gather_ModeAttr,
                                          Gather_ModeDefault>:$mode,
-                       OptionalAttr<I64Attr>:$rowwise_bits);
+                       OptionalAttr<I64Attr>:$rowwise_bits,
+                       Optional<TensorOf<[F16, F32]>>:$scales,
+                       Optional<TensorOf<[I8]>>:$zero_points,
+                       OptionalAttr<I64Attr>:$block_bits,
+                       OptionalAttr<I64Attr>:$block_size);
   let results = (outs TensorOf<[Gather_FloatElement]>:$result);
   let assemblyFormat = [{
     $weight `[` $ids `]` (`offsets` `(` $offsets^ `)`)?
     (`per_sample_weights` `(` $per_sample_weights^ `)`)?
+    (`scales` `(` $scales^ `)`)? (`zero_points` `(` $zero_points^ `)`)?
     attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
@@ -105,6 +129,8 @@ def Gather_EmbeddingBagOp : Gather_Op<"embedding_bag", [
     /// The layout of a row-wise quantized table (none without
     /// rowwise_bits).
     std::optional<::mlir::gather::RowwiseLayout> getRowwiseLayout();
+    /// The layout of a block-quantized table (none without scales).
+    std::optional<::mlir::gather::BlockLayout> getBlockLayout();
     /// The size of the result's dim: the table's row size, or the values a
     /// row-wise quantized row holds (none for a row too short for its scale
     /// and bias).

@@ -179,6 +179,33 @@ struct RowwiseLayout {
   }
 };
 
+/// ONNX Runtime's block-quantized layout of a table (GatherBlockQuantized;
+/// the table of a gather.embedding_bag with scales): each row of bytes
+/// holds `bits`-bit values, low bits first; one scale per `blockSize`
+/// values of a row, and optionally one zero point per block, packed like
+/// the values.
+struct BlockLayout {
+  int64_t bits, blockSize;
+
+  int64_t valuesPerByte() const { return 8 / bits; }
+  /// The values in a row of `bytes` bytes (kDynamic for kDynamic).
+  int64_t values(int64_t bytes) const {
+    return ShapedType::isDynamic(bytes) ? ShapedType::kDynamic
+                                        : bytes * valuesPerByte();
+  }
+  /// The blocks of a row of `values` values, and the bytes of its zero
+  /// points (kDynamic for kDynamic).
+  int64_t blocks(int64_t values) const {
+    return ShapedType::isDynamic(values) ? ShapedType::kDynamic
+                                         : (values + blockSize - 1) / blockSize;
+  }
+  int64_t zeroPointBytes(int64_t blocks) const {
+    return ShapedType::isDynamic(blocks)
+               ? ShapedType::kDynamic
+               : (blocks + valuesPerByte() - 1) / valuesPerByte();
+  }
+};
+
 } // namespace mlir::gather
 
 #endif // GATHER_DIALECT_GATHER_IR_GATHERSHAPES_H
