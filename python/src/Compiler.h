@@ -11,6 +11,7 @@
 #define GATHER_PYTHON_COMPILER_H
 
 #include "KernelJit.h"
+#include "ResultMemory.h"
 
 #include "gather-c/Runtime.h"
 #include "gather/Conversion/ErrorHooks/ErrorHooks.h"
@@ -238,6 +239,19 @@ public:
           llvm::JITSymbolFlags::Exported};
       symbols[interner(kShapeErrorHook)] = {
           llvm::orc::ExecutorAddr::fromPtr(&recordShapeError),
+          llvm::JITSymbolFlags::Exported};
+      // The kernels' allocations: a large result reuses the pages of the
+      // last one freed (ResultMemory.h) instead of faulting in fresh ones
+      // on every call; the arrays that adopt results free through it too.
+      symbols[interner("malloc")] = {
+          llvm::orc::ExecutorAddr::fromPtr(&python::resultMemoryAllocate),
+          llvm::JITSymbolFlags::Exported};
+      symbols[interner("aligned_alloc")] = {
+          llvm::orc::ExecutorAddr::fromPtr(
+              &python::resultMemoryAlignedAllocate),
+          llvm::JITSymbolFlags::Exported};
+      symbols[interner("free")] = {
+          llvm::orc::ExecutorAddr::fromPtr(&python::resultMemoryRelease),
           llvm::JITSymbolFlags::Exported};
       return symbols;
     });

@@ -437,7 +437,7 @@ private:
     auto *base = reinterpret_cast<char *>(d[1]) + d[2] * itemsize;
     if (owned && !empty) {
       py::capsule allocation(reinterpret_cast<void *>(allocated),
-                             [](void *p) { std::free(p); });
+                             [](void *p) { resultMemoryRelease(p); });
       return py::array(type.dtype, shape, strides, base, allocation);
     }
     // A view (base None: pybind11 copies arrays without a base) copied.
@@ -445,7 +445,7 @@ private:
                    py::none());
     py::array copy = py::array::ensure(view.attr("copy")());
     if (owned)
-      std::free(reinterpret_cast<void *>(allocated));
+      resultMemoryRelease(reinterpret_cast<void *>(allocated));
     return copy;
   }
 

@@ -143,6 +143,24 @@ void *mlir::gather::python::getResultMemoryHandler() {
   return &handler;
 }
 
+void *mlir::gather::python::resultMemoryAllocate(size_t size) {
+  return allocate(nullptr, size);
+}
+
+void *mlir::gather::python::resultMemoryAlignedAllocate(size_t alignment,
+                                                        size_t size) {
+  // Mapped blocks start on a page.
+  if (size >= static_cast<size_t>(kResultMemoryMinBytes) && alignment <= 4096)
+    return allocate(nullptr, size);
+  // aligned_alloc wants a size that is a multiple of the alignment.
+  size_t rounded = (size + alignment - 1) / alignment * alignment;
+  return std::aligned_alloc(alignment, std::max(rounded, alignment));
+}
+
+void mlir::gather::python::resultMemoryRelease(void *p) {
+  release(nullptr, p, 0);
+}
+
 ResultMemoryStats mlir::gather::python::getResultMemoryStats() {
   Blocks &b = blocks();
   std::lock_guard<std::mutex> lock(b.mu);

@@ -11,7 +11,12 @@
 // next call writes into pages that are already mapped. At most one freed
 // block is kept, and only for results between half its size and its size.
 // Everything else about the array is as numpy makes it (it owns its data;
-// resize, pickling and torch.from_numpy work as usual).
+// resize, pickling and torch.from_numpy work as usual). Kernels that
+// compiler.JitModule compiles (embedding bags, block-quantized gathers)
+// allocate through the same blocks: their `malloc`, `aligned_alloc` and
+// `free` resolve to the functions below, and the arrays that adopt their
+// results free through them (a 4-bit LLM table lookup with a 32 MiB
+// result: 10.2 ms -> 1.7 ms).
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,6 +34,15 @@ constexpr int64_t kResultMemoryMinBytes = int64_t(32) << 20;
 /// The handler, as numpy's PyDataMem_Handler (a capsule named "mem_handler"
 /// around it is what PyDataMem_SetHandler takes). Lives until exit.
 void *getResultMemoryHandler();
+
+/// The handler's allocation and release as plain functions, for memory that
+/// JIT-compiled kernels allocate (their `malloc`, `aligned_alloc` and
+/// `free`): results of kResultMemoryMinBytes or more are mapped blocks,
+/// reused as the handler reuses them; smaller ones are the C library's.
+/// resultMemoryRelease frees either kind.
+void *resultMemoryAllocate(size_t size);
+void *resultMemoryAlignedAllocate(size_t alignment, size_t size);
+void resultMemoryRelease(void *p);
 
 /// How many blocks the handler has mapped and how many allocations took a
 /// kept block instead, for tests.

@@ -116,3 +116,21 @@ def test_threads_get_their_own_blocks():
     for t in threads:
         t.join()
     assert errors == []
+
+
+def test_jit_kernel_results_reuse_the_freed_block():
+    # Kernels built on compiler.JitModule (embedding bags, block-quantized
+    # gathers) allocate through the same blocks: a large result dropped
+    # before the next call gives that call its pages.
+    data = np.full((4, 2048), 0x88, np.uint8)  # 4096 4-bit values a row
+    scales = np.ones((4, 32), np.float32)
+    ids = np.zeros(MIN_BYTES // (4 * 4096) + 8, np.int64)
+    first = g.gather_block_quantized(data, ids, scales, block_size=128)
+    address = first.ctypes.data
+    np.testing.assert_array_equal(first[:2, :3], 0.0)
+    del first
+    mapped, reused = stats()
+    second = g.gather_block_quantized(data, ids, scales, block_size=128)
+    assert second.ctypes.data == address
+    assert stats() == (mapped, reused + 1)
+    np.testing.assert_array_equal(second, 0.0)  # (8 - 8) * 1
