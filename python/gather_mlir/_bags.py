@@ -16,10 +16,9 @@ rules).
 
 import numpy as np
 
-from . import _native
 from . import _is_tensor, _mode
 from ._jit import (ID_TYPES, INT64_MAX, KernelCache, array, deliver,
-                   signed_ids)
+                   embedding_bag_kernel, signed_ids)
 
 #: numpy dtypes of tables and per-sample weights, as MLIR element types.
 _FLOATS = {np.dtype(np.float16): "f16", np.dtype(np.float32): "f32",
@@ -35,17 +34,11 @@ def _compile(table, ids, has_offsets, has_weights, reduction, padding_idx,
     of the table (i8 with ``rowwise_bits``)."""
     value = "f32" if rowwise_bits else table
     rank = "?" if has_offsets else "?x?"
-    args = [f"%t: tensor<?x?x{table}>", f"%i: tensor<{rank}x{ids}>"]
-    types = [f"tensor<?x?x{table}>", f"tensor<{rank}x{ids}>"]
-    operands = ""
+    operands = []
     if has_offsets:
-        args.append("%o: tensor<?xi64>")
-        types.append("tensor<?xi64>")
-        operands += " offsets(%o)"
+        operands.append(("offsets", "tensor<?xi64>"))
     if has_weights:
-        args.append(f"%w: tensor<{rank}x{value}>")
-        types.append(f"tensor<{rank}x{value}>")
-        operands += " per_sample_weights(%w)"
+        operands.append(("per_sample_weights", f"tensor<{rank}x{value}>"))
     attrs = [f"reduction = #gather<reduction {reduction}>",
              f"mode = #gather<mode {oob_mode}>"]
     if padding_idx is not None:
@@ -54,13 +47,9 @@ def _compile(table, ids, has_offsets, has_weights, reduction, padding_idx,
         attrs.append("include_last_offset")
     if rowwise_bits:
         attrs.append(f"rowwise_bits = {rowwise_bits} : i64")
-    result = f"tensor<?x?x{value}>"
-    text = (f"func.func @bag({', '.join(args)}) -> {result} {{\n"
-            f"  %r = gather.embedding_bag %t[%i]{operands} "
-            f"{{{', '.join(attrs)}}} : ({', '.join(types)}) -> {result}\n"
-            f"  return %r : {result}\n}}\n")
-    pipeline = "gather-to-llvm{parallel=true}" if parallel else "gather-to-llvm"
-    return _native.JitModule(_native.Module(text), pipeline)
+    return embedding_bag_kernel("bag", f"tensor<?x?x{table}>",
+                                f"tensor<{rank}x{ids}>", operands, attrs,
+                                f"tensor<?x?x{value}>", parallel)
 
 
 _kernel = KernelCache(_compile)

@@ -6,7 +6,7 @@ import threading
 
 import numpy as np
 
-from . import _is_tensor, _tensor_array, _torch
+from . import _is_tensor, _native, _tensor_array, _torch
 
 
 #: The signed id dtypes kernels read as they are, as MLIR element types.
@@ -88,3 +88,25 @@ def signed_ids(array, num, mode, function, name, op):
     else:
         replaced[big] = INT64_MAX
     return np.ascontiguousarray(replaced.astype(np.int64))
+
+
+def embedding_bag_kernel(name, table, ids, operands, attrs, result, parallel):
+    """A JIT-compiled module whose function ``name`` is one
+    ``gather.embedding_bag``: the types of the table and ids, ``operands``
+    the ``(clause, type)`` pairs after them (``offsets``,
+    ``per_sample_weights``, ``scales``, ``zero_points``, in that order),
+    ``attrs`` its attributes as text, lowered by ``gather-to-llvm``
+    (``parallel=true`` when ``parallel``)."""
+    args = [f"%t: {table}", f"%i: {ids}"]
+    types = [table, ids]
+    clauses = ""
+    for k, (clause, type) in enumerate(operands):
+        args.append(f"%a{k}: {type}")
+        types.append(type)
+        clauses += f" {clause}(%a{k})"
+    text = (f"func.func @{name}({', '.join(args)}) -> {result} {{\n"
+            f"  %r = gather.embedding_bag %t[%i]{clauses} "
+            f"{{{', '.join(attrs)}}} : ({', '.join(types)}) -> {result}\n"
+            f"  return %r : {result}\n}}\n")
+    pipeline = "gather-to-llvm{parallel=true}" if parallel else "gather-to-llvm"
+    return _native.JitModule(_native.Module(text), pipeline)

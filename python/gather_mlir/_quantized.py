@@ -13,9 +13,9 @@ once by ``compiler.JitModule``.
 
 import numpy as np
 
-from . import _native
 from . import _is_tensor, _mode
-from ._jit import ID_TYPES, KernelCache, array, deliver, signed_ids
+from ._jit import (ID_TYPES, KernelCache, array, deliver,
+                   embedding_bag_kernel, signed_ids)
 
 _SCALES = {np.dtype(np.float16): "f16", np.dtype(np.float32): "f32"}
 #: Results of at least this many values are dequantized on threads.
@@ -23,24 +23,15 @@ _PARALLEL_MIN_VALUES = 1 << 18
 
 
 def _compile(ids, scale, bits, block, has_zero_points, mode, parallel):
-    ids_type = f"tensor<?x1x{ids}>"
-    table, scales = "tensor<?x?xi8>", f"tensor<?x?x{scale}>"
-    args = [f"%d: {table}", f"%i: {ids_type}", f"%s: {scales}"]
-    types = [table, ids_type, scales]
-    operands = " scales(%s)"
+    operands = [("scales", f"tensor<?x?x{scale}>")]
     if has_zero_points:
-        args.append(f"%z: {table}")
-        types.append(table)
-        operands += " zero_points(%z)"
-    attrs = ("reduction = #gather<reduction sum>, "
-             f"mode = #gather<mode {mode}>, block_bits = {bits} : i64, "
-             f"block_size = {block} : i64")
-    text = (f"func.func @gbq({', '.join(args)}) -> {scales} {{\n"
-            f"  %r = gather.embedding_bag %d[%i]{operands} {{{attrs}}} : "
-            f"({', '.join(types)}) -> {scales}\n"
-            f"  return %r : {scales}\n}}\n")
-    pipeline = "gather-to-llvm{parallel=true}" if parallel else "gather-to-llvm"
-    return _native.JitModule(_native.Module(text), pipeline)
+        operands.append(("zero_points", "tensor<?x?xi8>"))
+    attrs = ["reduction = #gather<reduction sum>",
+             f"mode = #gather<mode {mode}>", f"block_bits = {bits} : i64",
+             f"block_size = {block} : i64"]
+    return embedding_bag_kernel("gbq", "tensor<?x?xi8>", f"tensor<?x1x{ids}>",
+                                operands, attrs, f"tensor<?x?x{scale}>",
+                                parallel)
 
 
 _kernel = KernelCache(_compile)
