@@ -117,32 +117,34 @@ static FailureOr<BagShape> embeddingBagShape(EmbeddingBagOp::Adaptor op,
     const BlockLayout &block = *layout->block;
     dim = block.values(dim);
     int64_t blocks = block.blocks(dim);
-    auto scales = dyn_cast<RankedTensorType>(op.getScales().getType());
-    if (!scales || scales.getRank() != 2)
-      return fail("scales must be 2-D [num, blocks]");
-    if (contradict(scales.getDimSize(0), num))
-      return fail("scales has " + Twine(scales.getDimSize(0)) +
-                  " rows, but the table has " + Twine(num));
-    if (contradict(scales.getDimSize(1), blocks))
-      return fail("scales has " + Twine(scales.getDimSize(1)) +
-                  " columns, but rows of " + Twine(dim) +
-                  " values have " + Twine(blocks) + " blocks of " +
-                  Twine(block.blockSize));
-    valueType = scales.getElementType();
-    if (Value zeroPoints = op.getZeroPoints()) {
-      auto type = dyn_cast<RankedTensorType>(zeroPoints.getType());
-      int64_t bytes = block.zeroPointBytes(blocks);
+    // A 2-D operand with a row per table row and `columns` columns (what
+    // `need` says they hold).
+    auto perRow = [&](Value operand, StringRef name, StringRef shape,
+                      int64_t columns, const Twine &need) -> LogicalResult {
+      auto type = dyn_cast<RankedTensorType>(operand.getType());
       if (!type || type.getRank() != 2)
-        return fail("zero_points must be 2-D [num, bytes]");
+        return fail(name + " must be 2-D " + shape);
       if (contradict(type.getDimSize(0), num))
-        return fail("zero_points has " + Twine(type.getDimSize(0)) +
+        return fail(name + " has " + Twine(type.getDimSize(0)) +
                     " rows, but the table has " + Twine(num));
-      if (contradict(type.getDimSize(1), bytes))
-        return fail("zero_points has " + Twine(type.getDimSize(1)) +
-                    " columns, but " + Twine(blocks) + " blocks of " +
-                    Twine(block.bits) + "-bit zero points need " +
-                    Twine(bytes));
-    }
+      if (contradict(type.getDimSize(1), columns))
+        return fail(name + " has " + Twine(type.getDimSize(1)) +
+                    " columns, but " + need);
+      return success();
+    };
+    if (failed(perRow(op.getScales(), "scales", "[num, blocks]", blocks,
+                      "rows of " + Twine(dim) + " values have " +
+                          Twine(blocks) + " blocks of " +
+                          Twine(block.blockSize))))
+      return failure();
+    valueType = getElementTypeOrSelf(op.getScales().getType());
+    int64_t bytes = block.zeroPointBytes(blocks);
+    if (Value zeroPoints = op.getZeroPoints();
+        zeroPoints &&
+        failed(perRow(zeroPoints, "zero_points", "[num, bytes]", bytes,
+                      Twine(blocks) + " blocks of " + Twine(block.bits) +
+                          "-bit zero points need " + Twine(bytes))))
+      return failure();
   }
   auto ids = dyn_cast<RankedTensorType>(op.getIds().getType());
   Value offsetsValue = op.getOffsets();
