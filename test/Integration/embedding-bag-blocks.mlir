@@ -56,6 +56,12 @@ func.func @max2(%t: tensor<1x4xi8>, %i: tensor<?x?xi64>, %s: tensor<1x1xf32>) ->
   return %r : tensor<?x16xf32>
 }
 
+func.func @rows8(%t: tensor<3x16xi8>, %i: tensor<?x1xi64>, %s: tensor<3x1xf32>) -> (tensor<?x16xf32>, tensor<?x16xf32>) {
+  %c = gather.embedding_bag %t[%i] scales(%s) {reduction = #gather<reduction sum>, mode = #gather<mode clamp>, block_bits = 8 : i64, block_size = 16 : i64} : (tensor<3x16xi8>, tensor<?x1xi64>, tensor<3x1xf32>) -> tensor<?x16xf32>
+  %u = gather.embedding_bag %t[%i] scales(%s) {reduction = #gather<reduction sum>, mode = #gather<mode unchecked>, block_bits = 8 : i64, block_size = 16 : i64} : (tensor<3x16xi8>, tensor<?x1xi64>, tensor<3x1xf32>) -> tensor<?x16xf32>
+  return %c, %u : tensor<?x16xf32>, tensor<?x16xf32>
+}
+
 func.func @main() {
   %t8s, %s8s = call @table8() : () -> (tensor<3x16xi8>, tensor<3x1xf32>)
   %t8 = tensor.cast %t8s : tensor<3x16xi8> to tensor<?x?xi8>
@@ -94,6 +100,23 @@ func.func @main() {
   %r2s = call @max2(%t2, %i2, %s2) : (tensor<1x4xi8>, tensor<?x?xi64>, tensor<1x1xf32>) -> tensor<?x16xf32>
   %r2 = tensor.cast %r2s : tensor<?x16xf32> to tensor<?x?xf32>
   call @print(%r2) : (tensor<?x?xf32>) -> ()
+
+  // clamp (5 is row 2, -9 is row 0), then unchecked with ids as promised
+  // (rows 2 and 0 again): the same rows.
+  // CHECK: {{\[}}[31.75,   31.5,   31.25,   31,   30.75,   30.5,   30.25,   30,   29.75,   29.5,   29.25,   29,   28.75,   28.5,   28.25,   28],
+  // CHECK-NEXT: [-64,   -63.5,   -63,   -62.5,   -62,   -61.5,   -61,   -60.5,   -60,   -59.5,   -59,   -58.5,   -58,   -57.5,   -57,   -56.5]]
+  // CHECK: {{\[}}[31.75,   31.5,   31.25,   31,   30.75,   30.5,   30.25,   30,   29.75,   29.5,   29.25,   29,   28.75,   28.5,   28.25,   28],
+  // CHECK-NEXT: [-64,   -63.5,   -63,   -62.5,   -62,   -61.5,   -61,   -60.5,   -60,   -59.5,   -59,   -58.5,   -58,   -57.5,   -57,   -56.5]]
+  %cc = arith.constant dense<[[5], [-9]]> : tensor<2x1xi64>
+  %c = tensor.cast %cc : tensor<2x1xi64> to tensor<?x1xi64>
+  %r3c, %unused = call @rows8(%t8s, %c, %s8s) : (tensor<3x16xi8>, tensor<?x1xi64>, tensor<3x1xf32>) -> (tensor<?x16xf32>, tensor<?x16xf32>)
+  %r3 = tensor.cast %r3c : tensor<?x16xf32> to tensor<?x?xf32>
+  call @print(%r3) : (tensor<?x?xf32>) -> ()
+  %vc = arith.constant dense<[[2], [0]]> : tensor<2x1xi64>
+  %v = tensor.cast %vc : tensor<2x1xi64> to tensor<?x1xi64>
+  %unused2, %r4u = call @rows8(%t8s, %v, %s8s) : (tensor<3x16xi8>, tensor<?x1xi64>, tensor<3x1xf32>) -> (tensor<?x16xf32>, tensor<?x16xf32>)
+  %r4 = tensor.cast %r4u : tensor<?x16xf32> to tensor<?x?xf32>
+  call @print(%r4) : (tensor<?x?xf32>) -> ()
   return
 }
 

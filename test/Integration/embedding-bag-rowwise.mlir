@@ -66,6 +66,15 @@ func.func @mean4_padding(%t: tensor<?x?xi8>, %i: tensor<?xi64>, %o: tensor<?xi64
   return %r : tensor<?x?xf32>
 }
 
+func.func @sum8_clamp(%t: tensor<3x11xi8>, %i: tensor<?xi64>, %o: tensor<?xi64>) -> tensor<?x3xf32> {
+  %r = gather.embedding_bag %t[%i] offsets(%o) {reduction = #gather<reduction sum>, mode = #gather<mode clamp>, rowwise_bits = 8 : i64} : (tensor<3x11xi8>, tensor<?xi64>, tensor<?xi64>) -> tensor<?x3xf32>
+  return %r : tensor<?x3xf32>
+}
+func.func @sum4_unchecked(%t: tensor<2x6xi8>, %i: tensor<?xi64>, %o: tensor<?xi64>) -> tensor<?x4xf32> {
+  %r = gather.embedding_bag %t[%i] offsets(%o) {reduction = #gather<reduction sum>, mode = #gather<mode unchecked>, rowwise_bits = 4 : i64} : (tensor<2x6xi8>, tensor<?xi64>, tensor<?xi64>) -> tensor<?x4xf32>
+  return %r : tensor<?x4xf32>
+}
+
 func.func @main() {
   %t8s = call @table8() : () -> tensor<3x11xi8>
   %t8 = tensor.cast %t8s : tensor<3x11xi8> to tensor<?x?xi8>
@@ -126,6 +135,24 @@ func.func @main() {
   %po = tensor.cast %poc : tensor<2xi64> to tensor<?xi64>
   %r4 = call @mean4_padding(%t4, %p, %po) : (tensor<?x?xi8>, tensor<?xi64>, tensor<?xi64>) -> tensor<?x?xf32>
   call @print(%r4) : (tensor<?x?xf32>) -> ()
+
+  // clamp: 5 is row 2, -9 (-6 after normalizing) is row 0.
+  // CHECK: {{\[}}[202,   104,   56]]
+  %cc = arith.constant dense<[5, -9]> : tensor<2xi64>
+  %c = tensor.cast %cc : tensor<2xi64> to tensor<?xi64>
+  %one = arith.constant dense<[0]> : tensor<1xi64>
+  %o1 = tensor.cast %one : tensor<1xi64> to tensor<?xi64>
+  %r5 = call @sum8_clamp(%t8s, %c, %o1) : (tensor<3x11xi8>, tensor<?xi64>, tensor<?xi64>) -> tensor<?x3xf32>
+  %r5d = tensor.cast %r5 : tensor<?x3xf32> to tensor<?x?xf32>
+  call @print(%r5d) : (tensor<?x?xf32>) -> ()
+
+  // unchecked, ids as promised: rows 1 and 0 of the 4-bit table.
+  // CHECK: {{\[}}[2,   8,   8,   30.5]]
+  %uc = arith.constant dense<[1, 0]> : tensor<2xi64>
+  %u = tensor.cast %uc : tensor<2xi64> to tensor<?xi64>
+  %r6 = call @sum4_unchecked(%t4s, %u, %o1) : (tensor<2x6xi8>, tensor<?xi64>, tensor<?xi64>) -> tensor<?x4xf32>
+  %r6d = tensor.cast %r6 : tensor<?x4xf32> to tensor<?x?xf32>
+  call @print(%r6d) : (tensor<?x?xf32>) -> ()
   return
 }
 
