@@ -68,7 +68,7 @@ void mlir::gather::buildGatherToLLVMPipeline(
     GatherFuseElementwiseOptions fusion;
     fusion.parallel = options.parallel;
     fusion.parallelMinBytes = options.parallelMinBytes;
-    pm.addNestedPass<func::FuncOp>(createGatherFuseElementwise(fusion));
+    pm.addPass(createGatherFuseElementwise(fusion));
   }
   pm.addPass(createConvertGatherToAffine(lowering));
 

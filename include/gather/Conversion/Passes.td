@@ -226,8 +226,11 @@ def ConvertGatherToLinalg : Pass<"convert-gather-to-linalg"> {
   ];
 }
 
+// A module pass: the fused loops call the run-time error hooks, which it
+// declares in the module (function passes run on threads, and two of them
+// declaring a hook at once made a module with two declarations).
 def GatherFuseElementwise : Pass<"gather-fuse-elementwise",
-                                 "::mlir::func::FuncOp"> {
+                                 "::mlir::ModuleOp"> {
   let summary = "Compute elementwise consumers of gathers in the gathers' "
                 "loop, from the table rows themselves";
   let description = [{
@@ -276,7 +279,9 @@ def GatherFuseElementwise : Pass<"gather-fuse-elementwise",
   ];
 }
 
-def ConvertEmbeddingBagToSCF : Pass<"convert-embedding-bag-to-scf"> {
+// A module pass: it declares the run-time error hooks in the module.
+def ConvertEmbeddingBagToSCF : Pass<"convert-embedding-bag-to-scf",
+                                    "::mlir::ModuleOp"> {
   let summary = "Lower gather.embedding_bag to loops over bags and ids";
   let description = [{
     Lowers `gather.embedding_bag` on ranked tensors to an `scf.forall` over
