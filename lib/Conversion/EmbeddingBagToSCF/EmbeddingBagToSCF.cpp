@@ -184,7 +184,11 @@ private:
   std::optional<BlockLayout> block;
   BagReduction reduction;
   GatherMode mode;
-  /// Sums::bias is used: a quantized table, summed or averaged.
+  /// The bits of a quantized table's values (0 for a float table).
+  int64_t quantizedBits() const {
+    return layout ? layout->bits : block ? block->bits : 0;
+  }
+  /// Sums::bias is used: a row-wise quantized table, summed or averaged.
   bool splitBias;
   // Sizes, as index values: rowSize is the values of a row (the result's
   // dim), rowCols the table's dim 1 (bytes of a quantized row).
@@ -466,7 +470,7 @@ Value BagEmitter::splat(double v) {
 std::tuple<Value, Value, Value>
 BagEmitter::quantizedChunk(Value row, Value d0, Value scale, bool inBounds) {
   int64_t lanes = chunkType.getNumElements();
-  int64_t bits = layout ? layout->bits : block->bits;
+  int64_t bits = quantizedBits();
   int64_t perByte = 8 / bits;
   Type i8 = b.getI8Type();
   // The chunk's bytes; past the row's end (the last chunk) 0. Lanes past
@@ -642,9 +646,7 @@ void BagEmitter::prefetchRow(Value j, Value d0) {
   // the prefetches of one a line, as fast on cold rows, and they cost
   // load slots on hot ones (docs/Design.md).
   int64_t colBytes = element.getIntOrFloatBitWidth() / 8;
-  int64_t perCol = layout ? layout->valuesPerByte()
-                 : block  ? block->valuesPerByte()
-                          : 1;
+  int64_t perCol = quantizedBits() ? 8 / quantizedBits() : 1;
   int64_t cols = chunkType.getNumElements() / perCol;
   Value firstCol = perCol == 1 ? d0
                                : arith::DivUIOp::create(b, loc, d0,
@@ -892,9 +894,7 @@ Value BagEmitter::emit() {
   rowCols = dim(weight, 1);
   rowSize = getValueOrCreateConstantIndexOp(b, loc, op.getRowValues(b, loc));
   int64_t staticCols = cast<RankedTensorType>(weight.getType()).getDimSize(1);
-  staticRowSize = layout  ? layout->values(staticCols)
-                  : block ? block->values(staticCols)
-                          : staticCols;
+  staticRowSize = getConstantIntValue(rowSize).value_or(ShapedType::kDynamic);
 
   // Fixed-length bags are one run of ids: bag b is [b * n, (b + 1) * n).
   SmallVector<Rule> rules;
