@@ -253,3 +253,35 @@ func.func @block_result_type(%t: tensor<8x16xi8>, %i: tensor<2x1xi64>, %s: tenso
   %0 = gather.embedding_bag %t[%i] scales(%s) {block_bits = 4 : i64, block_size = 16 : i64} : (tensor<8x16xi8>, tensor<2x1xi64>, tensor<8x2xf16>) -> tensor<2x32xf32>
   return
 }
+
+// -----
+
+func.func @scales_rank(%t: tensor<8x16xi8>, %i: tensor<2x1xi64>, %s: tensor<16xf32>) {
+  // expected-error @+1 {{'gather.embedding_bag' op scales must be 2-D [num, blocks]}}
+  %0 = gather.embedding_bag %t[%i] scales(%s) {block_bits = 4 : i64, block_size = 16 : i64} : (tensor<8x16xi8>, tensor<2x1xi64>, tensor<16xf32>) -> tensor<2x32xf32>
+  return
+}
+
+// -----
+
+func.func @zero_points_rank(%t: tensor<8x16xi8>, %i: tensor<2x1xi64>, %s: tensor<8x2xf32>, %z: tensor<8xi8>) {
+  // expected-error @+1 {{'gather.embedding_bag' op zero_points must be 2-D [num, bytes]}}
+  %0 = gather.embedding_bag %t[%i] scales(%s) zero_points(%z) {block_bits = 4 : i64, block_size = 16 : i64} : (tensor<8x16xi8>, tensor<2x1xi64>, tensor<8x2xf32>, tensor<8xi8>) -> tensor<2x32xf32>
+  return
+}
+
+// -----
+
+func.func @zero_points_rows(%t: tensor<8x16xi8>, %i: tensor<2x1xi64>, %s: tensor<8x2xf32>, %z: tensor<9x1xi8>) {
+  // expected-error @+1 {{'gather.embedding_bag' op zero_points has 9 rows, but the table has 8}}
+  %0 = gather.embedding_bag %t[%i] scales(%s) zero_points(%z) {block_bits = 4 : i64, block_size = 16 : i64} : (tensor<8x16xi8>, tensor<2x1xi64>, tensor<8x2xf32>, tensor<9x1xi8>) -> tensor<2x32xf32>
+  return
+}
+
+// -----
+
+func.func @block_sample_weights(%t: tensor<8x16xi8>, %i: tensor<2x1xi64>, %w: tensor<2x1xf32>, %s: tensor<8x2xf16>) {
+  // expected-error @+1 {{'gather.embedding_bag' op per_sample_weights must have the element type of scales}}
+  %0 = gather.embedding_bag %t[%i] per_sample_weights(%w) scales(%s) {reduction = #gather<reduction sum>, block_bits = 4 : i64, block_size = 16 : i64} : (tensor<8x16xi8>, tensor<2x1xi64>, tensor<2x1xf32>, tensor<8x2xf16>) -> tensor<2x32xf16>
+  return
+}
