@@ -7,6 +7,8 @@
 #include "gather/Conversion/Passes.h"
 #include "gather/Dialect/Gather/IR/GatherDialect.h"
 #include "gather/Dialect/Gather/Transforms/Passes.h"
+#include "gather/Conversion/GatherMPIToLLVM/MPIMemoryEffects.h"
+#include "gather/Dialect/Gather/Transforms/ShardingInterfaceImpl.h"
 #include "gather/Dialect/Gather/Transforms/TilingInterfaceImpl.h"
 #include "gather/Pipelines/Pipelines.h"
 
@@ -16,6 +18,8 @@ void mlir::gather::registerAllGatherDialects(DialectRegistry &registry) {
   registry.insert<GatherDialect>();
   registerBufferizableOpInterfaceExternalModels(registry);
   registerTilingInterfaceExternalModels(registry);
+  registerShardingInterfaceExternalModels(registry);
+  registerMPIMemoryEffectsExternalModels(registry);
   registerStreamingFenceExternalModel(registry);
 }
 

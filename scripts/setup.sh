@@ -18,6 +18,8 @@ PACKAGES=(
   python3-hypothesis python3-onnx python3-torch
   # The benchmark's peers and chart (bench/).
   python3-numba python3-matplotlib
+  # Sharded gathers under mpirun (convert-shard-to-mpi targets Open MPI's ABI).
+  openmpi-bin libopenmpi-dev
 )
 
 missing=()

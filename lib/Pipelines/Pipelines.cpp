@@ -23,6 +23,7 @@
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/SCFToOpenMP/SCFToOpenMP.h"
+#include "mlir/Conversion/ShardToMPI/ShardToMPI.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -71,6 +72,9 @@ void mlir::gather::buildGatherToLLVMPipeline(
     pm.addPass(createGatherFuseElementwise(fusion));
   }
   pm.addPass(createConvertGatherToAffine(lowering));
+  // A partitioned module (shard-partition's output): its collectives and
+  // process indices become mpi ops on buffers, before bufferization.
+  pm.addPass(createConvertShardToMPIPass());
 
   // A tensor.empty whose value ends up stored into a buffer (a fused loop
   // materialized in a caller's destination) becomes that buffer.
@@ -122,6 +126,7 @@ void mlir::gather::buildGatherToLLVMPipeline(
     pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertGatherMPIToLLVM());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
   if (options.defaultErrorHandlers)

@@ -133,6 +133,26 @@ def GatherDefineErrorHandlers
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def ConvertGatherMPIToLLVM : Pass<"convert-gather-mpi-to-llvm", "ModuleOp"> {
+  let summary = "Lower a partitioned module's MPI calls to the LLVM dialect";
+  let description = [{
+    The last step of a sharded module (one that `shard-partition` made and
+    `convert-shard-to-mpi` turned into `mpi` ops): lowers the `mpi` ops to
+    calls of MPICH's ABI (`MPI_Allreduce`, `MPI_Comm_rank`, ...) with
+    upstream's MPI-to-LLVM patterns, then erases what no LLVM tool reads
+    any more: the `shard.grid` symbols, and the `dlti.map` entry naming the
+    MPI implementation when this pass added it (a module that names none
+    gets `"MPI:Implementation" = "MPICH"`). A module that names Open MPI is
+    rejected: LLVM 22's lowering for Open MPI truncates the communicator
+    that `MPI_Comm_split` returns to 32 bits and names the reduction
+    operators `ompi_mpi_sum` (Open MPI exports `ompi_mpi_op_sum`), so its
+    programs crash in `MPI_Allreduce`. A module without `mpi` ops is left
+    unchanged.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::DLTIDialect"];
+}
+
 def ConvertTensorToGather : Pass<"convert-tensor-to-gather"> {
   let summary = "Raise upstream tensor.gather into gather ops";
   let description = [{

@@ -3,6 +3,9 @@
 #ifndef GATHER_DIALECT_GATHER_TRANSFORMS_PASSES_H
 #define GATHER_DIALECT_GATHER_TRANSFORMS_PASSES_H
 
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Shard/IR/ShardDialect.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"

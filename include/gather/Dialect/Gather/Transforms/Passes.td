@@ -66,4 +66,36 @@ def GatherWarnConstantIndices
   }];
 }
 
+def GatherShardPartition : Pass<"gather-shard-partition", "ModuleOp"> {
+  let summary = "Propagate shardings and partition every function with a "
+                "body";
+  let description = [{
+    Runs upstream's `sharding-propagation` and then `shard-partition` on each
+    `func.func` of the module that has a body. Upstream's `shard-partition`
+    rejects a function declaration ("only one block is supported"), and a
+    module that calls a library (`printMemrefF32`, a host's callback)
+    declares one; this pass leaves declarations alone. With the gather ops'
+    `ShardingInterface` models, a gather whose table is split along the
+    gathered dim becomes a local `fill` gather of shifted ids plus a
+    `shard.all_reduce`; see docs/Sharding.md.
+
+    ```mlir
+    shard.grid @grid(shape = 2)
+    func.func private @printMemrefF32(tensor<*xf32>)
+    func.func @lookup(%table: tensor<8x4xf32>, %ids: tensor<5xi64>)
+        -> tensor<5x4xf32> {
+      %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+      %t = shard.shard %table to %s annotate_for_users : tensor<8x4xf32>
+      %r = gather.gather %t[%ids] {axis = 0 : i64}
+          : (tensor<8x4xf32>, tensor<5xi64>) -> tensor<5x4xf32>
+      return %r : tensor<5x4xf32>
+    }
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::shard::ShardDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::cf::ControlFlowDialect"
+  ];
+}
+
 #endif // GATHER_DIALECT_GATHER_TRANSFORMS_PASSES_TD

@@ -1,0 +1,86 @@
+//===- GatherMPIToLLVM.cpp - A partitioned module's MPI calls to LLVM -----===//
+//
+// Upstream does the work (MPI-to-LLVM patterns, the LLVM type converter);
+// this pass picks the MPI ABI that works with LLVM 22's lowering and
+// removes what the LLVM tools cannot parse once the module is lowered.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gather/Conversion/Passes.h"
+
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Conversion/MPIToLLVM/MPIToLLVM.h"
+#include "mlir/Dialect/DLTI/DLTI.h"
+#include "mlir/Dialect/MPI/IR/MPI.h"
+#include "mlir/Dialect/Shard/IR/ShardOps.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::gather {
+#define GEN_PASS_DEF_CONVERTGATHERMPITOLLVM
+#include "gather/Conversion/Passes.h.inc"
+} // namespace mlir::gather
+
+using namespace mlir;
+using namespace mlir::gather;
+
+namespace {
+
+constexpr StringLiteral kImplementationKey = "MPI:Implementation";
+
+struct ConvertGatherMPIToLLVMPass
+    : gather::impl::ConvertGatherMPIToLLVMBase<ConvertGatherMPIToLLVMPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    bool hasMPI = module
+                      .walk([](Operation *op) {
+                        return isa<mpi::MPIDialect>(op->getDialect())
+                                   ? WalkResult::interrupt()
+                                   : WalkResult::advance();
+                      })
+                      .wasInterrupted();
+    if (!hasMPI)
+      return;
+
+    MLIRContext *ctx = &getContext();
+    auto map = module->getAttrOfType<MapAttr>("dlti.map");
+    bool added = false;
+    if (map) {
+      for (DataLayoutEntryInterface entry : map.getEntries()) {
+        auto key = dyn_cast<StringAttr>(entry.getKey());
+        auto value = dyn_cast<StringAttr>(entry.getValue());
+        if (key && key.getValue() == kImplementationKey && value &&
+            value.getValue() != "MPICH") {
+          module.emitError("MPI implementation '")
+              << value.getValue()
+              << "' is not supported: LLVM 22 lowers MPI calls correctly "
+                 "for MPICH's ABI only (its Open MPI lowering truncates "
+                 "communicators to 32 bits)";
+          return signalPassFailure();
+        }
+      }
+    } else {
+      DataLayoutEntryInterface mpich = DataLayoutEntryAttr::get(
+          StringAttr::get(ctx, kImplementationKey),
+          StringAttr::get(ctx, "MPICH"));
+      module->setAttr("dlti.map", MapAttr::get(ctx, {mpich}));
+      added = true;
+    }
+
+    LLVMTypeConverter converter(ctx);
+    RewritePatternSet patterns(ctx);
+    mpi::populateMPIToLLVMConversionPatterns(converter, patterns);
+    ConversionTarget target(*ctx);
+    target.addIllegalDialect<mpi::MPIDialect>();
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+      return signalPassFailure();
+
+    // Nothing refers to the grids once the shard ops are lowered.
+    for (auto grid : llvm::make_early_inc_range(module.getOps<shard::GridOp>()))
+      grid.erase();
+    if (added)
+      module->removeAttr("dlti.map");
+  }
+};
+
+} // namespace

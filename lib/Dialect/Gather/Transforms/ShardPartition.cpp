@@ -1,0 +1,54 @@
+//===- ShardPartition.cpp - gather-shard-partition --------------*- C++ -*-===//
+//
+// Upstream's sharding-propagation and shard-partition, on the functions
+// that have a body (shard-partition rejects declarations).
+//
+//===----------------------------------------------------------------------===//
+
+#include "gather/Dialect/Gather/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Shard/IR/ShardDialect.h"
+#include "mlir/Dialect/Shard/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+
+namespace mlir::gather {
+#define GEN_PASS_DEF_GATHERSHARDPARTITION
+#include "gather/Dialect/Gather/Transforms/Passes.h.inc"
+} // namespace mlir::gather
+
+using namespace mlir;
+using namespace mlir::gather;
+
+namespace {
+static OpPassManager buildPartitionPipeline() {
+  OpPassManager pm(func::FuncOp::getOperationName());
+  pm.addPass(shard::createShardingPropagation());
+  pm.addPass(shard::createPartition());
+  return pm;
+}
+
+struct GatherShardPartitionPass
+    : gather::impl::GatherShardPartitionBase<GatherShardPartitionPass> {
+  void runOnOperation() override {
+    OpPassManager pm = buildPartitionPipeline();
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      // A function without shard ops has nothing to partition (and may hold
+      // ops that no sharding rule knows, such as mpi.init).
+      bool sharded = func.walk([](Operation *op) {
+                           return isa<shard::ShardDialect>(op->getDialect())
+                                      ? WalkResult::interrupt()
+                                      : WalkResult::advance();
+                         })
+                         .wasInterrupted();
+      if (!func.isExternal() && sharded && failed(runPipeline(pm, func)))
+        return signalPassFailure();
+    }
+  }
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    GatherShardPartitionBase::getDependentDialects(registry);
+    buildPartitionPipeline().getDependentDialects(registry);
+  }
+};
+} // namespace

@@ -1,0 +1,601 @@
+//===- ShardingInterfaceImpl.cpp - ShardingInterface for the gather ops ---===//
+//
+// Upstream's sharding rules (sharding-propagation, shard-partition) read an
+// op as a loop nest with an affine map per operand and result. A gather is
+// one: its loops are the result's dims (parallel), then one loop per data
+// dim that an index selects along, then one loop per operand dim that no
+// result dim covers and that must stay whole (gather_nd's index tuple, an
+// embedding bag's ids and offsets, a quantized row's bytes). A gathered
+// loop is a reduction of kind sum, as in XLA's and Shardy's gather rules: a
+// gather is a sum over the table's rows of row * (id == row), so a table
+// split along that dim gives each process a partial result in which only the
+// rows it holds are nonzero, and an all-reduce sums them.
+//
+// Partitioning therefore keeps every split that passes through (result dims
+// that come from indices or from data dims not gathered along: the op runs
+// on its local operands unchanged) and turns a split along a gathered dim
+// into:
+//   1. the ids, normalized against the WHOLE dim as the op's mode says
+//      (check asserts each id is in range on every process; clamp and wrap
+//      act on the global id) and shifted by the shard's offset; an id of
+//      another shard becomes the local dim's size, which no shard holds;
+//   2. the op on its local table in `fill` mode, so those ids give zeros;
+//   3. a shard.all_reduce (sum) over the grid axes of the split.
+// Splits that the model cannot express get a diagnostic, never a wrong
+// partition: uneven splits, halos, the whole loops above, bags with offsets
+// split along bags, and row-split bags that are not sums.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gather/Dialect/Gather/Transforms/ShardingInterfaceImpl.h"
+
+#include "gather/Dialect/Gather/IR/GatherOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Shard/IR/ShardDialect.h"
+#include "mlir/Dialect/Shard/IR/ShardOps.h"
+#include "mlir/Dialect/Shard/Interfaces/ShardingInterface.h"
+#include "mlir/Dialect/Shard/Interfaces/ShardingInterfaceImpl.h"
+#include "mlir/Dialect/Shard/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+
+using namespace mlir;
+using namespace mlir::gather;
+using shard::GridAxis;
+using shard::Sharding;
+using shard::ShardingArray;
+
+namespace {
+
+/// An op as upstream's sharding rules read it (see the file comment).
+struct LoopNest {
+  SmallVector<utils::IteratorType> types;
+  /// One map per operand, then the result's.
+  SmallVector<AffineMap> maps;
+  /// The gathered loops, in the order of the data dims they are.
+  SmallVector<int64_t> gatheredLoops;
+  /// Loops that must stay whole, and what each is, for diagnostics.
+  SmallVector<std::pair<int64_t, StringRef>> wholeLoops;
+
+  int64_t addLoop(utils::IteratorType type) {
+    types.push_back(type);
+    return types.size() - 1;
+  }
+  int64_t addWholeLoop(StringRef what) {
+    int64_t loop = addLoop(utils::IteratorType::reduction);
+    wholeLoops.push_back({loop, what});
+    return loop;
+  }
+  void addMap(MLIRContext *ctx, ArrayRef<int64_t> loops) {
+    maps.push_back(AffineMap::get(
+        0, 0, llvm::map_to_vector(loops, [&](int64_t l) {
+          return getAffineDimExpr(l, ctx);
+        }), ctx));
+  }
+  /// Sets every map's dim count to the final loop count.
+  void finish() {
+    for (AffineMap &map : maps)
+      map = AffineMap::get(types.size(), 0, map.getResults(),
+                           map.getContext());
+  }
+};
+
+/// One data dim split along a gathered loop: its whole size, and, per
+/// process, the offset and size of the shard it holds.
+struct SplitDim {
+  int64_t loop;
+  SmallVector<GridAxis> axes;
+  int64_t size;
+  int64_t count;
+};
+
+/// The loop nest of a ranked gather op: result dims, one gathered loop per
+/// index component, gather_nd's tuple dim.
+static std::optional<LoopNest> getGatherNest(Operation *op) {
+  auto gatherOp = cast<GatherOpInterface>(op);
+  FailureOr<GatherShape> shape = gatherOp.getGatherShape();
+  auto dataType = dyn_cast<RankedTensorType>(gatherOp.getData().getType());
+  auto indicesType =
+      dyn_cast<RankedTensorType>(gatherOp.getIndices().getType());
+  if (failed(shape) || !shape->ranked || !dataType || !indicesType)
+    return std::nullopt;
+  LoopNest nest;
+  int64_t resultRank = shape->dims.size();
+  nest.types.assign(resultRank, utils::IteratorType::parallel);
+  SmallVector<int64_t> dataLoops(dataType.getRank(), -1);
+  SmallVector<int64_t> indicesLoops(indicesType.getRank(), -1);
+  for (int64_t c = 0; c < shape->tupleSize; ++c) {
+    int64_t loop = nest.addLoop(utils::IteratorType::reduction);
+    nest.gatheredLoops.push_back(loop);
+    dataLoops[shape->indexedDim(c)] = loop;
+  }
+  if (isa<GatherNDOp>(op))
+    indicesLoops.back() = nest.addWholeLoop("the index tuple dim");
+  for (auto [r, src] : llvm::enumerate(shape->dims)) {
+    if (src.readDataDim >= 0 && dataLoops[src.readDataDim] < 0)
+      dataLoops[src.readDataDim] = r;
+    if (src.indicesDim >= 0)
+      indicesLoops[src.indicesDim] = r;
+  }
+  if (llvm::is_contained(dataLoops, -1) ||
+      llvm::is_contained(indicesLoops, -1))
+    return std::nullopt;
+  MLIRContext *ctx = op->getContext();
+  nest.addMap(ctx, dataLoops);
+  nest.addMap(ctx, indicesLoops);
+  nest.addMap(ctx, llvm::to_vector(llvm::seq<int64_t>(0, resultRank)));
+  nest.finish();
+  return nest;
+}
+
+/// The loop nest of an embedding bag: bags, dim, the table's rows
+/// (gathered), and whole loops for ids, offsets and quantized rows.
+static std::optional<LoopNest> getBagNest(Operation *op) {
+  auto bagOp = cast<EmbeddingBagOp>(op);
+  auto weightType = dyn_cast<RankedTensorType>(bagOp.getWeight().getType());
+  auto idsType = dyn_cast<RankedTensorType>(bagOp.getIds().getType());
+  if (!weightType || !idsType ||
+      !isa<RankedTensorType>(bagOp.getResult().getType()))
+    return std::nullopt;
+  MLIRContext *ctx = op->getContext();
+  LoopNest nest;
+  nest.types.assign(2, utils::IteratorType::parallel);
+  int64_t rows = nest.addLoop(utils::IteratorType::reduction);
+  nest.gatheredLoops.push_back(rows);
+  bool quantized = bagOp.getRowwiseBits() || bagOp.getScales();
+  nest.addMap(ctx, {rows, quantized ? nest.addWholeLoop("a quantized row's "
+                                                        "bytes")
+                                    : 1});
+  int64_t ids = nest.addWholeLoop("the ids of a bag");
+  SmallVector<int64_t> idsLoops =
+      idsType.getRank() == 2 ? SmallVector<int64_t>{0, ids}
+                             : SmallVector<int64_t>{ids};
+  nest.addMap(ctx, idsLoops);
+  if (bagOp.getOffsets())
+    nest.addMap(ctx, {nest.addWholeLoop("the offsets")});
+  if (bagOp.getPerSampleWeights())
+    nest.addMap(ctx, idsLoops);
+  if (bagOp.getScales())
+    nest.addMap(ctx, {rows, nest.addWholeLoop("the scales' blocks")});
+  if (bagOp.getZeroPoints())
+    nest.addMap(ctx, {rows, nest.addWholeLoop("the zero points' bytes")});
+  nest.addMap(ctx, {0, 1});
+  nest.finish();
+  return nest;
+}
+
+/// Checks that the op's shardings are ones the partition below handles and
+/// returns the grid axes each loop is split along.
+static FailureOr<ShardingArray>
+getSplits(Operation *op, const LoopNest &nest,
+          ArrayRef<Sharding> operandShardings,
+          ArrayRef<Sharding> resultShardings,
+          SymbolTableCollection &symbolTable) {
+  SmallVector<Sharding, 4> all(operandShardings);
+  llvm::append_range(all, resultShardings);
+  for (auto [i, sharding] : llvm::enumerate(all)) {
+    if (!sharding)
+      continue;
+    if (!sharding.getStaticHaloSizes().empty() ||
+        !sharding.getDynamicHaloSizes().empty() ||
+        !sharding.getStaticShardedDimsOffsets().empty() ||
+        !sharding.getDynamicShardedDimsOffsets().empty())
+      return op->emitOpError(
+          "is partitioned over even splits only (no halo sizes or sharded "
+          "dims offsets)");
+    shard::GridOp grid =
+        shard::getGridOrNull(op, sharding.getGridAttr(), symbolTable);
+    if (!grid)
+      return op->emitOpError("has a sharding on an unknown grid @")
+             << sharding.getGrid();
+    Value value = i < op->getNumOperands()
+                      ? op->getOperand(i)
+                      : op->getResult(i - op->getNumOperands());
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    if (!type)
+      continue;
+    for (auto [d, axes] : llvm::enumerate(sharding.getSplitAxes())) {
+      if (axes.empty() || d >= static_cast<size_t>(type.getRank()) ||
+          type.isDynamicDim(d))
+        continue;
+      int64_t shards = shard::collectiveProcessGroupSize(axes.asArrayRef(),
+                                                         grid);
+      if (ShapedType::isDynamic(shards))
+        return op->emitOpError("is split over a grid axis of dynamic size");
+      if (type.getDimSize(d) % shards != 0)
+        return op->emitOpError("dim ")
+               << d << " of size " << type.getDimSize(d) << " of "
+               << (i < op->getNumOperands() ? "operand #" : "result #")
+               << (i < op->getNumOperands() ? i : i - op->getNumOperands())
+               << " does not split evenly into " << shards << " shards";
+    }
+  }
+  ShardingArray splits = shard::getGridAxisAssignmentForLoopIterators(
+      operandShardings, resultShardings, nest.types, nest.maps);
+  for (auto [loop, what] : nest.wholeLoops)
+    if (!splits[loop].empty())
+      return op->emitOpError("cannot be partitioned along ")
+             << what << ", which must stay whole on every process";
+  return splits;
+}
+
+/// The data dims split along gathered loops: each must be static.
+static FailureOr<SmallVector<SplitDim>>
+getGatheredSplits(Operation *op, const LoopNest &nest,
+                  const ShardingArray &splits, ArrayRef<int64_t> dimSizes,
+                  shard::GridOp grid) {
+  SmallVector<SplitDim> result;
+  for (auto [c, loop] : llvm::enumerate(nest.gatheredLoops)) {
+    if (splits[loop].empty())
+      continue;
+    int64_t size = dimSizes[c];
+    if (ShapedType::isDynamic(size) || size == 0)
+      return op->emitOpError("can split a dim that ids select along only "
+                             "when its size is static and not zero");
+    int64_t shards = shard::collectiveProcessGroupSize(splits[loop], grid);
+    result.push_back({loop, splits[loop], size, size / shards});
+  }
+  return result;
+}
+
+/// Where each index component reads: its whole size, and the offset and
+/// size of this process's shard (the whole dim, at 0, when not split).
+struct IdSpace {
+  Value size, offset, count;
+  /// The static size, for the message (kDynamic when not known).
+  int64_t staticSize;
+};
+
+static Value toI64(ImplicitLocOpBuilder &b, Value v) {
+  Type i64 = b.getI64Type();
+  if (isa<IndexType>(v.getType()))
+    return arith::IndexCastOp::create(b, i64, v);
+  if (v.getType().getIntOrFloatBitWidth() < 64)
+    return arith::ExtSIOp::create(b, i64, v);
+  return v;
+}
+
+/// The ids of this process's shard (see the file comment): an i64 tensor of
+/// the ids' shape. `tupleDim` is the dim of `ids` that selects the
+/// component (gather_nd), `padding` a normalized id to treat as another
+/// shard's (an embedding bag's padding_idx, which sums nothing).
+static Value buildLocalIds(ImplicitLocOpBuilder &b, Value ids,
+                           GatherMode mode, ArrayRef<IdSpace> spaces,
+                           std::optional<int64_t> tupleDim, Value padding,
+                           StringRef opName) {
+  auto type = cast<RankedTensorType>(ids.getType());
+  Value init = tensor::EmptyOp::create(b, tensor::getMixedSizes(b, b.getLoc(),
+                                                                ids),
+                                       b.getI64Type());
+  AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
+  std::string outOfRange, emptyDim;
+  {
+    llvm::raw_string_ostream os(outOfRange), es(emptyDim);
+    os << "'" << opName << "' op index out of range of the data dim";
+    es << "'" << opName << "' op has no valid index along an empty data dim";
+    if (spaces.size() == 1 && !ShapedType::isDynamic(spaces[0].staticSize))
+      os << " of size " << spaces[0].staticSize << " (valid range ["
+         << -spaces[0].staticSize << ", " << spaces[0].staticSize - 1 << "])";
+    os << ", which is split across processes";
+  }
+  auto generic = linalg::GenericOp::create(
+      b, TypeRange{init.getType()}, ValueRange{ids}, ValueRange{init},
+      ArrayRef<AffineMap>{identity, identity},
+      SmallVector<utils::IteratorType>(type.getRank(),
+                                       utils::IteratorType::parallel),
+      [&](OpBuilder &nested, Location loc, ValueRange args) {
+        ImplicitLocOpBuilder e(loc, nested);
+        Value component;
+        if (tupleDim)
+          component = linalg::IndexOp::create(e, *tupleDim);
+        // The component's value of one IdSpace field.
+        auto pick = [&](Value IdSpace::*field) {
+          Value picked = toI64(e, spaces.back().*field);
+          for (int64_t c = spaces.size() - 2; c >= 0; --c) {
+            Value isC = arith::CmpIOp::create(
+                e, arith::CmpIPredicate::eq, component,
+                arith::ConstantIndexOp::create(e, c));
+            picked = arith::SelectOp::create(e, isC, toI64(e, spaces[c].*field),
+                                             picked);
+          }
+          return picked;
+        };
+        Value size = pick(&IdSpace::size), offset = pick(&IdSpace::offset),
+              count = pick(&IdSpace::count);
+        Value zero = arith::ConstantIntOp::create(e, 0, 64);
+        Value one = arith::ConstantIntOp::create(e, 1, 64);
+        Value id = toI64(e, args[0]);
+        Value negative =
+            arith::CmpIOp::create(e, arith::CmpIPredicate::slt, id, zero);
+        Value normalized = arith::SelectOp::create(
+            e, negative, arith::AddIOp::create(e, id, size), id);
+        // An empty dim has no valid index (static sizes of 0 are rejected
+        // before: only a dim that is not split can be empty).
+        bool mayBeEmpty = llvm::any_of(spaces, [](const IdSpace &s) {
+          return ShapedType::isDynamic(s.staticSize) || s.staticSize == 0;
+        });
+        if (mayBeEmpty && (mode == GatherMode::check ||
+                           mode == GatherMode::clamp ||
+                           mode == GatherMode::wrap))
+          cf::AssertOp::create(
+              e, arith::CmpIOp::create(e, arith::CmpIPredicate::ne, size, zero),
+              emptyDim);
+        switch (mode) {
+        case GatherMode::check: {
+          Value inRange = arith::AndIOp::create(
+              e,
+              arith::CmpIOp::create(e, arith::CmpIPredicate::sge, normalized,
+                                    zero),
+              arith::CmpIOp::create(e, arith::CmpIPredicate::slt, normalized,
+                                    size));
+          cf::AssertOp::create(e, inRange, outOfRange);
+          break;
+        }
+        case GatherMode::clamp:
+          normalized = arith::MaxSIOp::create(
+              e,
+              arith::MinSIOp::create(e, normalized,
+                                     arith::SubIOp::create(e, size, one)),
+              zero);
+          break;
+        case GatherMode::wrap: {
+          // A size of 0 asserted above; max() keeps remsi defined anyway.
+          Value divisor = arith::MaxSIOp::create(e, size, one);
+          Value rem = arith::RemSIOp::create(e, id, divisor);
+          normalized = arith::SelectOp::create(
+              e, arith::CmpIOp::create(e, arith::CmpIPredicate::slt, rem, zero),
+              arith::AddIOp::create(e, rem, divisor), rem);
+          break;
+        }
+        case GatherMode::fill:
+        case GatherMode::unchecked:
+          break;
+        }
+        Value inShard = arith::AndIOp::create(
+            e,
+            arith::CmpIOp::create(e, arith::CmpIPredicate::sge, normalized,
+                                  offset),
+            arith::CmpIOp::create(e, arith::CmpIPredicate::slt, normalized,
+                                  arith::AddIOp::create(e, offset, count)));
+        if (padding)
+          inShard = arith::AndIOp::create(
+              e, inShard,
+              arith::CmpIOp::create(e, arith::CmpIPredicate::ne, normalized,
+                                    padding));
+        Value local = arith::SelectOp::create(
+            e, inShard, arith::SubIOp::create(e, normalized, offset), count);
+        linalg::YieldOp::create(e, local);
+      });
+  return generic.getResult(0);
+}
+
+/// This process's offset along a split data dim.
+static Value getShardOffset(ImplicitLocOpBuilder &b, shard::GridOp grid,
+                            const SplitDim &split) {
+  Value process =
+      shard::createProcessLinearIndex(grid.getSymName(), split.axes, b);
+  return arith::MulIOp::create(b, process,
+                               arith::ConstantIndexOp::create(b, split.count));
+}
+
+/// The local op on `operands`, in fill mode, with the result type of its
+/// sharding, summed over the split's grid axes.
+static Value buildLocalSum(ImplicitLocOpBuilder &b, Operation *op,
+                           ArrayRef<Value> operands, Sharding resultSharding,
+                           shard::GridOp grid, ArrayRef<SplitDim> splits,
+                           function_ref<void(Operation *)> adjust) {
+  Type resultType = shard::shardType(op->getResult(0).getType(), grid,
+                                     resultSharding);
+  Operation *local = mlir::clone(b, op, {resultType}, operands);
+  adjust(local);
+  SmallVector<GridAxis> axes;
+  for (const SplitDim &split : splits)
+    llvm::append_range(axes, split.axes);
+  return shard::AllReduceOp::create(b, local->getResult(0),
+                                    grid.getSymName(), axes,
+                                    shard::ReductionKind::Sum);
+}
+
+/// What the three gather ops' and the embedding bag's models share.
+template <typename Model, typename OpTy>
+struct GatherSharding
+    : shard::ShardingInterface::ExternalModel<Model, OpTy> {
+  static std::optional<LoopNest> nest(Operation *op) {
+    return Model::getNest(op);
+  }
+
+  SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *op) const {
+    std::optional<LoopNest> n = nest(op);
+    return n ? n->types : SmallVector<utils::IteratorType>{};
+  }
+
+  SmallVector<shard::ReductionKind>
+  getReductionLoopIteratorKinds(Operation *op) const {
+    std::optional<LoopNest> n = nest(op);
+    SmallVector<shard::ReductionKind> kinds;
+    if (!n)
+      return kinds;
+    for (auto [loop, type] : llvm::enumerate(n->types))
+      if (type == utils::IteratorType::reduction)
+        kinds.push_back(llvm::is_contained(n->gatheredLoops, loop)
+                            ? shard::ReductionKind::Sum
+                            : shard::ReductionKind::Generic);
+    return kinds;
+  }
+
+  SmallVector<AffineMap> getIndexingMaps(Operation *op) const {
+    std::optional<LoopNest> n = nest(op);
+    return n ? n->maps : SmallVector<AffineMap>{};
+  }
+
+  /// Ops of unknown rank have no loop nest: nothing to infer from them.
+  FailureOr<shard::ShardingOption>
+  getShardingOption(Operation *op, ArrayRef<Sharding> operandShardings,
+                    ArrayRef<Sharding> resultShardings) const {
+    if (!nest(op))
+      return shard::ShardingOption::makeEmpty();
+    return shard::detail::defaultGetShardingOption(op, operandShardings,
+                                                   resultShardings);
+  }
+
+  LogicalResult partition(Operation *op, ArrayRef<Value> partitionedOperands,
+                          ArrayRef<Sharding> operandShardings,
+                          ArrayRef<Sharding> resultShardings,
+                          IRMapping &partitionMap,
+                          SymbolTableCollection &symbolTable,
+                          OpBuilder &builder) const {
+    std::optional<LoopNest> n = nest(op);
+    if (!n)
+      return op->emitOpError("is partitioned only with ranked operands");
+    FailureOr<ShardingArray> splits = getSplits(
+        op, *n, operandShardings, resultShardings, symbolTable);
+    if (failed(splits))
+      return failure();
+    if (!shard::isAtLeastOneReductionIteratorSharded(n->types, *splits)) {
+      shard::partitionTriviallyShardableOperation(
+          *op, partitionedOperands, operandShardings, resultShardings,
+          partitionMap, symbolTable, builder);
+      return success();
+    }
+    shard::GridOp grid = nullptr;
+    for (const Sharding &s : llvm::concat<const Sharding>(operandShardings,
+                                                          resultShardings))
+      if (s && !grid)
+        grid = shard::getGridOrNull(op, s.getGridAttr(), symbolTable);
+    ImplicitLocOpBuilder b(op->getLoc(), builder);
+    FailureOr<Value> result = static_cast<const Model *>(this)->partitionRows(
+        cast<OpTy>(op), b, *n, *splits, grid, partitionedOperands,
+        resultShardings[0]);
+    if (failed(result))
+      return failure();
+    partitionMap.map(op->getResult(0), *result);
+    return success();
+  }
+};
+
+template <typename OpTy>
+struct GatherOpSharding : GatherSharding<GatherOpSharding<OpTy>, OpTy> {
+  static std::optional<LoopNest> getNest(Operation *op) {
+    return getGatherNest(op);
+  }
+
+  FailureOr<Value> partitionRows(OpTy op, ImplicitLocOpBuilder &b,
+                                 const LoopNest &nest,
+                                 const ShardingArray &splits,
+                                 shard::GridOp grid, ArrayRef<Value> operands,
+                                 Sharding resultSharding) const {
+    GatherShape shape = *op.getGatherShape();
+    auto dataType = cast<RankedTensorType>(op.getData().getType());
+    SmallVector<int64_t> dimSizes;
+    for (int64_t c = 0; c < shape.tupleSize; ++c)
+      dimSizes.push_back(dataType.getDimSize(shape.indexedDim(c)));
+    FailureOr<SmallVector<SplitDim>> split =
+        getGatheredSplits(op, nest, splits, dimSizes, grid);
+    if (failed(split))
+      return failure();
+    // gather_elements reads data off the axis at the index's own position:
+    // a split there passes through only when both have the same size.
+    if (isa<GatherElementsOp>(op)) {
+      auto indicesType = cast<RankedTensorType>(op.getIndices().getType());
+      for (int64_t d = 0; d < dataType.getRank(); ++d)
+        if (d != shape.axis && !splits[d].empty() &&
+            (dataType.isDynamicDim(d) ||
+             dataType.getDimSize(d) != indicesType.getDimSize(d)))
+          return op.emitOpError("can split dim ")
+                 << d << " off the axis only where data and indices have "
+                 << "the same static size";
+    }
+    SmallVector<IdSpace> spaces;
+    Value zero = arith::ConstantIndexOp::create(b, 0);
+    for (int64_t c = 0; c < shape.tupleSize; ++c) {
+      int64_t loop = nest.gatheredLoops[c];
+      const SplitDim *s = llvm::find_if(
+          *split, [&](const SplitDim &sd) { return sd.loop == loop; });
+      if (s != split->end()) {
+        spaces.push_back({arith::ConstantIndexOp::create(b, s->size),
+                          getShardOffset(b, grid, *s),
+                          arith::ConstantIndexOp::create(b, s->count),
+                          s->size});
+        continue;
+      }
+      Value size = tensor::DimOp::create(b, operands[0], shape.indexedDim(c));
+      spaces.push_back({size, zero, size, dimSizes[c]});
+    }
+    std::optional<int64_t> tupleDim;
+    if (isa<GatherNDOp>(op))
+      tupleDim = cast<RankedTensorType>(op.getIndices().getType()).getRank() -
+                 1;
+    Value ids = buildLocalIds(b, operands[1], op.getMode(), spaces, tupleDim,
+                              Value(), op->getName().getStringRef());
+    return buildLocalSum(b, op, {operands[0], ids}, resultSharding, grid,
+                         *split, [](Operation *local) {
+                           cast<OpTy>(local).setMode(GatherMode::fill);
+                         });
+  }
+};
+
+struct EmbeddingBagSharding
+    : GatherSharding<EmbeddingBagSharding, EmbeddingBagOp> {
+  static std::optional<LoopNest> getNest(Operation *op) {
+    return getBagNest(op);
+  }
+
+  FailureOr<Value> partitionRows(EmbeddingBagOp op, ImplicitLocOpBuilder &b,
+                                 const LoopNest &nest,
+                                 const ShardingArray &splits,
+                                 shard::GridOp grid, ArrayRef<Value> operands,
+                                 Sharding resultSharding) const {
+    if (op.getReduction() != BagReduction::sum)
+      return op.emitOpError("can split its table's rows across processes "
+                            "only for sum bags (")
+             << stringifyBagReduction(op.getReduction())
+             << " would need the count or the maximum of every process's "
+                "rows)";
+    int64_t rows =
+        cast<RankedTensorType>(op.getWeight().getType()).getDimSize(0);
+    FailureOr<SmallVector<SplitDim>> split =
+        getGatheredSplits(op, nest, splits, {rows}, grid);
+    if (failed(split))
+      return failure();
+    const SplitDim &s = split->front();
+    IdSpace space{arith::ConstantIndexOp::create(b, rows),
+                  getShardOffset(b, grid, s),
+                  arith::ConstantIndexOp::create(b, s.count), rows};
+    // padding_idx names a row of the whole table; its ids sum nothing.
+    Value padding;
+    if (std::optional<int64_t> pad = op.getPaddingIdx())
+      padding = arith::ConstantIntOp::create(b, *pad < 0 ? *pad + rows : *pad,
+                                             64);
+    SmallVector<Value> local(operands);
+    local[1] = buildLocalIds(b, operands[1], op.getMode(), {space},
+                             std::nullopt, padding,
+                             op->getName().getStringRef());
+    return buildLocalSum(b, op, local, resultSharding, grid, *split,
+                         [](Operation *localOp) {
+                           auto bag = cast<EmbeddingBagOp>(localOp);
+                           bag.setMode(GatherMode::fill);
+                           bag.removePaddingIdxAttr();
+                         });
+  }
+};
+
+} // namespace
+
+void mlir::gather::registerShardingInterfaceExternalModels(
+    DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *context, GatherDialect *) {
+    GatherOp::attachInterface<GatherOpSharding<GatherOp>>(*context);
+    GatherElementsOp::attachInterface<GatherOpSharding<GatherElementsOp>>(
+        *context);
+    GatherNDOp::attachInterface<GatherOpSharding<GatherNDOp>>(*context);
+    EmbeddingBagOp::attachInterface<EmbeddingBagSharding>(*context);
+    // A partition writes the local ids (linalg, arith, cf), the shard's
+    // offset and the all-reduce (shard).
+    context->loadDialect<arith::ArithDialect, cf::ControlFlowDialect,
+                         linalg::LinalgDialect, shard::ShardDialect,
+                         tensor::TensorDialect>();
+  });
+}
