@@ -89,6 +89,13 @@ config.substitutions.append(("%run_main", mlir_run + " -e main"))
 runner = os.path.join(config.llvm_tools_dir, "mlir-runner")
 config.substitutions.append(("%unbuffered_mlir_run",
                              mlir_run.replace(runner, "stdbuf -o0 " + runner)))
+# Sharded modules: MPICH's mpirun, and mlir-runner with libmpich (the ABI
+# LLVM 22 lowers MPI calls for). %mpi_link links a kernel library to it.
+mpich = "/usr/lib/x86_64-linux-gnu/libmpich.so.12"
+config.substitutions.append(("%mpirun", "mpirun.mpich"))
+config.substitutions.append(("%mpi_link", mpich))
+config.substitutions.append(("%mlir_run_mpi", mlir_run.replace(
+    runner, "stdbuf -o0 " + runner) + "," + mpich))
 # Stock mlir-opt loading our (possibly sanitized) plugin.
 config.substitutions.append(("%plugin_mlir_opt", host_env + os.path.join(
     config.llvm_tools_dir, "mlir-opt") + " --load-dialect-plugin="

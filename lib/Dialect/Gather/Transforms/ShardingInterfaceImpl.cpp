@@ -454,6 +454,8 @@ struct GatherSharding
         op, *n, operandShardings, resultShardings, symbolTable);
     if (failed(splits))
       return failure();
+    if (failed(Model::checkSplits(cast<OpTy>(op), *splits)))
+      return failure();
     if (!shard::isAtLeastOneReductionIteratorSharded(n->types, *splits)) {
       shard::partitionTriviallyShardableOperation(
           *op, partitionedOperands, operandShardings, resultShardings,
@@ -482,6 +484,24 @@ struct GatherOpSharding : GatherSharding<GatherOpSharding<OpTy>, OpTy> {
     return getGatherNest(op);
   }
 
+  /// gather_elements reads data off the axis at the index's own position: a
+  /// split there passes through only when both have the same size.
+  static LogicalResult checkSplits(OpTy op, const ShardingArray &splits) {
+    if (!isa<GatherElementsOp>(op))
+      return success();
+    auto dataType = cast<RankedTensorType>(op.getData().getType());
+    auto indicesType = cast<RankedTensorType>(op.getIndices().getType());
+    int64_t axis = op.getGatherShape()->axis;
+    for (int64_t d = 0; d < dataType.getRank(); ++d)
+      if (d != axis && !splits[d].empty() &&
+          (dataType.isDynamicDim(d) ||
+           dataType.getDimSize(d) != indicesType.getDimSize(d)))
+        return op.emitOpError("can split dim ")
+               << d << " off the axis only where data and indices have "
+               << "the same static size";
+    return success();
+  }
+
   FailureOr<Value> partitionRows(OpTy op, ImplicitLocOpBuilder &b,
                                  const LoopNest &nest,
                                  const ShardingArray &splits,
@@ -496,18 +516,6 @@ struct GatherOpSharding : GatherSharding<GatherOpSharding<OpTy>, OpTy> {
         getGatheredSplits(op, nest, splits, dimSizes, grid);
     if (failed(split))
       return failure();
-    // gather_elements reads data off the axis at the index's own position:
-    // a split there passes through only when both have the same size.
-    if (isa<GatherElementsOp>(op)) {
-      auto indicesType = cast<RankedTensorType>(op.getIndices().getType());
-      for (int64_t d = 0; d < dataType.getRank(); ++d)
-        if (d != shape.axis && !splits[d].empty() &&
-            (dataType.isDynamicDim(d) ||
-             dataType.getDimSize(d) != indicesType.getDimSize(d)))
-          return op.emitOpError("can split dim ")
-                 << d << " off the axis only where data and indices have "
-                 << "the same static size";
-    }
     SmallVector<IdSpace> spaces;
     Value zero = arith::ConstantIndexOp::create(b, 0);
     for (int64_t c = 0; c < shape.tupleSize; ++c) {
@@ -541,6 +549,21 @@ struct EmbeddingBagSharding
     : GatherSharding<EmbeddingBagSharding, EmbeddingBagOp> {
   static std::optional<LoopNest> getNest(Operation *op) {
     return getBagNest(op);
+  }
+
+  /// The result's dims pass through only where each process computes them
+  /// from its own operands: bags of a 2-D ids tensor, dims of a float table.
+  static LogicalResult checkSplits(EmbeddingBagOp op,
+                                   const ShardingArray &splits) {
+    if (!splits[0].empty() && op.getOffsets())
+      return op.emitOpError("cannot split bags given by offsets across "
+                            "processes (split the table, or give bags of "
+                            "one length as 2-D ids)");
+    if (!splits[1].empty() && (op.getRowwiseBits() || op.getScales()))
+      return op.emitOpError("cannot split the dim of a quantized table "
+                            "across processes (a row's values and scales "
+                            "stay together)");
+    return success();
   }
 
   FailureOr<Value> partitionRows(EmbeddingBagOp op, ImplicitLocOpBuilder &b,

@@ -1,0 +1,199 @@
+// RUN: gather-opt %s --gather-shard-partition -split-input-file -verify-diagnostics | FileCheck %s
+
+// Sharding rules of the gather ops (upstream's sharding-propagation and
+// shard-partition through gather-shard-partition).
+
+shard.grid @grid(shape = 2)
+
+/// A table split along the gathered axis: ids normalized and shifted by the
+/// shard's offset (another shard's id becomes the local size, 4), a local
+/// fill gather, and an all-reduce (sum).
+// CHECK-LABEL: func.func @gather_rows_split
+// CHECK-SAME: %[[T:.*]]: tensor<4x3xf32>, %[[I:.*]]: tensor<5xi32>
+// CHECK: %[[P:.*]] = shard.process_multi_index on @grid axes = [0]
+// CHECK: %[[OFF:.*]] = arith.muli %[[P]], %{{.*}} : index
+// CHECK: %[[IDS:.*]] = linalg.generic {{.*}} ins(%[[I]] : tensor<5xi32>) outs(%{{.*}} : tensor<5xi64>)
+// CHECK:   cf.assert %{{.*}}, "'gather.gather' op index out of range of the data dim of size 8 (valid range [-8, 7]), which is split across processes"
+// CHECK: %[[L:.*]] = gather.gather %[[T]][%[[IDS]]] {mode = #gather<mode fill>} : (tensor<4x3xf32>, tensor<5xi64>) -> tensor<5x3xf32>
+// CHECK: %[[R:.*]] = shard.all_reduce %[[L]] on @grid grid_axes = [0] : tensor<5x3xf32> -> tensor<5x3xf32>
+// CHECK: return %[[R]] : tensor<5x3xf32>
+func.func @gather_rows_split(%table: tensor<8x3xf32>, %ids: tensor<5xi32>) -> tensor<5x3xf32> {
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %t = shard.shard %table to %s annotate_for_users : tensor<8x3xf32>
+  %r = gather.gather %t[%ids] {axis = 0 : i64} : (tensor<8x3xf32>, tensor<5xi32>) -> tensor<5x3xf32>
+  return %r : tensor<5x3xf32>
+}
+
+// -----
+
+shard.grid @grid(shape = 2)
+
+/// A split off the gathered axis passes through: the local gather reads its
+/// columns with the same ids, no communication.
+// CHECK-LABEL: func.func @gather_columns_split
+// CHECK-SAME: (%[[T:.*]]: tensor<8x2xf32>, %[[I:.*]]: tensor<5xi32>) -> tensor<5x2xf32>
+// CHECK-NEXT: %[[R:.*]] = gather.gather %[[T]][%[[I]]] : (tensor<8x2xf32>, tensor<5xi32>) -> tensor<5x2xf32>
+// CHECK-NEXT: return %[[R]]
+func.func @gather_columns_split(%table: tensor<8x4xf32>, %ids: tensor<5xi32>) -> tensor<5x4xf32> {
+  %s = shard.sharding @grid split_axes = [[], [0]] : !shard.sharding
+  %t = shard.shard %table to %s annotate_for_users : tensor<8x4xf32>
+  %r = gather.gather %t[%ids] {axis = 0 : i64} : (tensor<8x4xf32>, tensor<5xi32>) -> tensor<5x4xf32>
+  return %r : tensor<5x4xf32>
+}
+
+// -----
+
+shard.grid @grid(shape = 2)
+
+/// Split ids pass through: each process gathers its ids' rows.
+// CHECK-LABEL: func.func @gather_ids_split
+// CHECK-SAME: (%[[T:.*]]: tensor<8x4xf32>, %[[I:.*]]: tensor<3x2xi64>) -> tensor<3x2x4xf32>
+// CHECK-NEXT: gather.gather %[[T]][%[[I]]] : (tensor<8x4xf32>, tensor<3x2xi64>) -> tensor<3x2x4xf32>
+func.func @gather_ids_split(%table: tensor<8x4xf32>, %ids: tensor<6x2xi64>) -> tensor<6x2x4xf32> {
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %i = shard.shard %ids to %s annotate_for_users : tensor<6x2xi64>
+  %r = gather.gather %table[%i] {axis = 0 : i64} : (tensor<8x4xf32>, tensor<6x2xi64>) -> tensor<6x2x4xf32>
+  return %r : tensor<6x2x4xf32>
+}
+
+// -----
+
+shard.grid @grid(shape = 2)
+
+/// Batch dims are shared by data and indices: both split, no communication.
+// CHECK-LABEL: func.func @gather_batch_split
+// CHECK-SAME: (%[[D:.*]]: tensor<1x5xf32>, %[[I:.*]]: tensor<1x3xi32>) -> tensor<1x3xf32>
+// CHECK: gather.gather %[[D]][%{{.*}}] {axis = 1 : i64, batch_dims = 1 : i64, mode = #gather<mode clamp>} : (tensor<1x5xf32>, tensor<1x3xi32>) -> tensor<1x3xf32>
+func.func @gather_batch_split(%data: tensor<2x5xf32>, %ids: tensor<2x3xi32>) -> tensor<2x3xf32> {
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %d = shard.shard %data to %s annotate_for_users : tensor<2x5xf32>
+  %r = gather.gather %d[%ids] {axis = 1 : i64, batch_dims = 1 : i64, mode = #gather<mode clamp>} : (tensor<2x5xf32>, tensor<2x3xi32>) -> tensor<2x3xf32>
+  return %r : tensor<2x3xf32>
+}
+
+// -----
+
+shard.grid @grid(shape = 2)
+
+/// gather_elements along a split axis: the same local fill plus all-reduce.
+// CHECK-LABEL: func.func @gather_elements_axis_split
+// CHECK: linalg.generic
+// CHECK: gather.gather_elements %{{.*}}[%{{.*}}] {axis = 1 : i64, mode = #gather<mode fill>} : (tensor<2x3xf32>, tensor<2x2xi64>) -> tensor<2x2xf32>
+// CHECK: shard.all_reduce
+func.func @gather_elements_axis_split(%data: tensor<2x6xf32>, %ids: tensor<2x2xi64>) -> tensor<2x2xf32> {
+  %s = shard.sharding @grid split_axes = [[], [0]] : !shard.sharding
+  %d = shard.shard %data to %s annotate_for_users : tensor<2x6xf32>
+  %r = gather.gather_elements %d[%ids] {axis = 1 : i64, mode = #gather<mode wrap>} : (tensor<2x6xf32>, tensor<2x2xi64>) -> tensor<2x2xf32>
+  return %r : tensor<2x2xf32>
+}
+
+// -----
+
+shard.grid @grid(shape = 2)
+
+/// gather_nd with its first indexed dim split: the tuple's component is
+/// picked by position (linalg.index of the tuple dim).
+// CHECK-LABEL: func.func @gather_nd_first_dim_split
+// CHECK: linalg.generic
+// CHECK: linalg.index 1 : index
+// CHECK: gather.gather_nd %{{.*}}[%{{.*}}] {mode = #gather<mode fill>} : (tensor<2x4xf32>, tensor<3x2xi64>) -> tensor<3xf32>
+// CHECK: shard.all_reduce
+func.func @gather_nd_first_dim_split(%data: tensor<4x4xf32>, %ids: tensor<3x2xi64>) -> tensor<3xf32> {
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %d = shard.shard %data to %s annotate_for_users : tensor<4x4xf32>
+  %r = gather.gather_nd %d[%ids] {batch_dims = 0 : i64} : (tensor<4x4xf32>, tensor<3x2xi64>) -> tensor<3xf32>
+  return %r : tensor<3xf32>
+}
+
+// -----
+
+shard.grid @grid(shape = 2)
+
+/// An embedding bag over a row-split table: padding_idx is normalized
+/// against the whole table (-1 is row 7) and its ids sum nothing.
+// CHECK-LABEL: func.func @bag_rows_split
+// CHECK: %[[PAD:.*]] = arith.constant 7 : i64
+// CHECK: linalg.generic
+// CHECK: arith.cmpi ne, %{{.*}}, %[[PAD]] : i64
+// CHECK: %[[L:.*]] = gather.embedding_bag %{{.*}}[%{{.*}}] offsets(%{{.*}}) {mode = #gather<mode fill>, reduction = #gather<reduction sum>} : (tensor<4x4xf32>, tensor<6xi64>, tensor<2xi64>) -> tensor<2x4xf32>
+// CHECK: shard.all_reduce %[[L]] on @grid grid_axes = [0]
+func.func @bag_rows_split(%table: tensor<8x4xf32>, %ids: tensor<6xi64>, %offsets: tensor<2xi64>) -> tensor<2x4xf32> {
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %t = shard.shard %table to %s annotate_for_users : tensor<8x4xf32>
+  %r = gather.embedding_bag %t[%ids] offsets(%offsets) {reduction = #gather<reduction sum>, padding_idx = -1 : i64} : (tensor<8x4xf32>, tensor<6xi64>, tensor<2xi64>) -> tensor<2x4xf32>
+  return %r : tensor<2x4xf32>
+}
+
+// -----
+
+shard.grid @grid(shape = 2)
+
+/// A float table split along dim passes through.
+// CHECK-LABEL: func.func @bag_dim_split
+// CHECK-NEXT: gather.embedding_bag %{{.*}}[%{{.*}}] offsets(%{{.*}}) : (tensor<8x2xf32>, tensor<6xi64>, tensor<2xi64>) -> tensor<2x2xf32>
+func.func @bag_dim_split(%table: tensor<8x4xf32>, %ids: tensor<6xi64>, %offsets: tensor<2xi64>) -> tensor<2x4xf32> {
+  %s = shard.sharding @grid split_axes = [[], [0]] : !shard.sharding
+  %t = shard.shard %table to %s annotate_for_users : tensor<8x4xf32>
+  %r = gather.embedding_bag %t[%ids] offsets(%offsets) : (tensor<8x4xf32>, tensor<6xi64>, tensor<2xi64>) -> tensor<2x4xf32>
+  return %r : tensor<2x4xf32>
+}
+
+// -----
+
+shard.grid @grid(shape = 2)
+
+func.func @bag_mean_rows_split(%table: tensor<8x4xf32>, %ids: tensor<6xi64>, %offsets: tensor<2xi64>) -> tensor<2x4xf32> {
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %t = shard.shard %table to %s annotate_for_users : tensor<8x4xf32>
+  // expected-error @+1 {{'gather.embedding_bag' op can split its table's rows across processes only for sum bags (mean would need the count or the maximum of every process's rows)}}
+  %r = gather.embedding_bag %t[%ids] offsets(%offsets) : (tensor<8x4xf32>, tensor<6xi64>, tensor<2xi64>) -> tensor<2x4xf32>
+  return %r : tensor<2x4xf32>
+}
+
+// -----
+
+shard.grid @grid(shape = 2)
+
+func.func @gather_uneven_split(%table: tensor<7x4xf32>, %ids: tensor<5xi32>) -> tensor<5x4xf32> {
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %t = shard.shard %table to %s annotate_for_users : tensor<7x4xf32>
+  // expected-error @+1 {{'gather.gather' op dim 0 of size 7 of operand #0 does not split evenly into 2 shards}}
+  %r = gather.gather %t[%ids] {axis = 0 : i64} : (tensor<7x4xf32>, tensor<5xi32>) -> tensor<5x4xf32>
+  return %r : tensor<5x4xf32>
+}
+
+// -----
+
+shard.grid @grid(shape = 2)
+
+func.func @gather_dynamic_axis_split(%table: tensor<?x4xf32>, %ids: tensor<5xi32>) -> tensor<5x4xf32> {
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %t = shard.shard %table to %s annotate_for_users : tensor<?x4xf32>
+  // expected-error @+1 {{'gather.gather' op can split a dim that ids select along only when its size is static and not zero}}
+  %r = gather.gather %t[%ids] {axis = 0 : i64} : (tensor<?x4xf32>, tensor<5xi32>) -> tensor<5x4xf32>
+  return %r : tensor<5x4xf32>
+}
+
+// -----
+
+shard.grid @grid(shape = 2)
+
+func.func @gather_nd_tuple_split(%data: tensor<4x4xf32>, %ids: tensor<3x2xi64>) -> tensor<3xf32> {
+  %s = shard.sharding @grid split_axes = [[], [0]] : !shard.sharding
+  %i = shard.shard %ids to %s annotate_for_users : tensor<3x2xi64>
+  // expected-error @+1 {{'gather.gather_nd' op cannot be partitioned along the index tuple dim, which must stay whole on every process}}
+  %r = gather.gather_nd %data[%i] {batch_dims = 0 : i64} : (tensor<4x4xf32>, tensor<3x2xi64>) -> tensor<3xf32>
+  return %r : tensor<3xf32>
+}
+
+// -----
+
+shard.grid @grid(shape = 2)
+
+func.func @gather_elements_unequal_split(%data: tensor<4x6xf32>, %ids: tensor<2x6xi64>) -> tensor<2x6xf32> {
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %d = shard.shard %data to %s annotate_for_users : tensor<4x6xf32>
+  // expected-error @+1 {{'gather.gather_elements' op can split dim 0 off the axis only where data and indices have the same static size}}
+  %r = gather.gather_elements %d[%ids] {axis = 1 : i64} : (tensor<4x6xf32>, tensor<2x6xi64>) -> tensor<2x6xf32>
+  return %r : tensor<2x6xf32>
+}
