@@ -18,7 +18,7 @@
 
 #include "gather-c/Runtime.h"
 #include "gather/Conversion/Passes.h"
-#include "gather/Conversion/Utils/IndexArithmetic.h"
+#include "gather/Dialect/Gather/Utils/IndexArithmetic.h"
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -6,7 +6,7 @@
 
 #include "KernelEmitter.h"
 
-#include "gather/Conversion/Utils/IndexArithmetic.h"
+#include "gather/Dialect/Gather/Utils/IndexArithmetic.h"
 
 using namespace mlir;
 using namespace mlir::gather;

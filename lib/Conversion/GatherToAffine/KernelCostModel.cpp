@@ -15,7 +15,7 @@
 
 #include "KernelEmitter.h"
 
-#include "gather/Conversion/Utils/IndexArithmetic.h"
+#include "gather/Dialect/Gather/Utils/IndexArithmetic.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 

@@ -1,7 +1,6 @@
-//===- IndexArithmetic.cpp - Index values under the gather modes -*- C++
-//-*-===//
+//===- IndexArithmetic.cpp - Index values under the gather modes ---------===//
 
-#include "gather/Conversion/Utils/IndexArithmetic.h"
+#include "gather/Dialect/Gather/Utils/IndexArithmetic.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"

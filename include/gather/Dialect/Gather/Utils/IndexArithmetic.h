@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef GATHER_CONVERSION_UTILS_INDEXARITHMETIC_H
-#define GATHER_CONVERSION_UTILS_INDEXARITHMETIC_H
+#ifndef GATHER_DIALECT_GATHER_UTILS_INDEXARITHMETIC_H
+#define GATHER_DIALECT_GATHER_UTILS_INDEXARITHMETIC_H
 
 #include "gather/Dialect/Gather/IR/GatherDialect.h"
 #include "mlir/IR/Builders.h"
@@ -48,4 +48,4 @@ ResolvedIndex resolveIndex(OpBuilder &b, Location loc, GatherMode mode, Value i,
 
 } // namespace mlir::gather
 
-#endif // GATHER_CONVERSION_UTILS_INDEXARITHMETIC_H
+#endif // GATHER_DIALECT_GATHER_UTILS_INDEXARITHMETIC_H
