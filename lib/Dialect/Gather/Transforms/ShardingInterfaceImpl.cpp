@@ -30,6 +30,7 @@
 #include "gather/Dialect/Gather/Transforms/ShardingInterfaceImpl.h"
 
 #include "gather/Dialect/Gather/IR/GatherOps.h"
+#include "gather/Dialect/Gather/Utils/IndexArithmetic.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -249,18 +250,10 @@ struct IdSpace {
   int64_t staticSize;
 };
 
-static Value toI64(ImplicitLocOpBuilder &b, Value v) {
-  Type i64 = b.getI64Type();
-  if (isa<IndexType>(v.getType()))
-    return arith::IndexCastOp::create(b, i64, v);
-  if (v.getType().getIntOrFloatBitWidth() < 64)
-    return arith::ExtSIOp::create(b, i64, v);
-  return v;
-}
-
 /// The ids of this process's shard (see the file comment): an i64 tensor of
-/// the ids' shape. `tupleDim` is the dim of `ids` that selects the
-/// component (gather_nd), `padding` a normalized id to treat as another
+/// the ids' shape, with the index rules of IndexArithmetic applied against
+/// each component's whole dim. `tupleDim` is the dim of `ids` that selects
+/// the component (gather_nd), `padding` a normalized id to treat as another
 /// shard's (an embedding bag's padding_idx, which sums nothing).
 static Value buildLocalIds(ImplicitLocOpBuilder &b, Value ids,
                            GatherMode mode, ArrayRef<IdSpace> spaces,
@@ -281,6 +274,11 @@ static Value buildLocalIds(ImplicitLocOpBuilder &b, Value ids,
          << -spaces[0].staticSize << ", " << spaces[0].staticSize - 1 << "])";
     os << ", which is split across processes";
   }
+  // An empty dim has no valid index (static sizes of 0 are rejected before:
+  // only a dim that is not split can be empty).
+  bool mayBeEmpty = llvm::any_of(spaces, [](const IdSpace &s) {
+    return ShapedType::isDynamic(s.staticSize) || s.staticSize == 0;
+  });
   auto generic = linalg::GenericOp::create(
       b, TypeRange{init.getType()}, ValueRange{ids}, ValueRange{init},
       ArrayRef<AffineMap>{identity, identity},
@@ -293,92 +291,57 @@ static Value buildLocalIds(ImplicitLocOpBuilder &b, Value ids,
           component = linalg::IndexOp::create(e, *tupleDim);
         // The component's value of one IdSpace field.
         auto pick = [&](Value IdSpace::*field) {
-          Value picked = toI64(e, spaces.back().*field);
+          Value picked = indexValueToI64(e, loc, spaces.back().*field);
           for (int64_t c = spaces.size() - 2; c >= 0; --c) {
             Value isC = arith::CmpIOp::create(
                 e, arith::CmpIPredicate::eq, component,
                 arith::ConstantIndexOp::create(e, c));
-            picked = arith::SelectOp::create(e, isC, toI64(e, spaces[c].*field),
-                                             picked);
+            picked = arith::SelectOp::create(
+                e, isC, indexValueToI64(e, loc, spaces[c].*field), picked);
           }
           return picked;
         };
         Value size = pick(&IdSpace::size), offset = pick(&IdSpace::offset),
               count = pick(&IdSpace::count);
-        Value zero = arith::ConstantIntOp::create(e, 0, 64);
-        Value one = arith::ConstantIntOp::create(e, 1, 64);
-        Value id = toI64(e, args[0]);
-        Value negative =
-            arith::CmpIOp::create(e, arith::CmpIPredicate::slt, id, zero);
-        Value normalized = arith::SelectOp::create(
-            e, negative, arith::AddIOp::create(e, id, size), id);
-        // An empty dim has no valid index (static sizes of 0 are rejected
-        // before: only a dim that is not split can be empty).
-        bool mayBeEmpty = llvm::any_of(spaces, [](const IdSpace &s) {
-          return ShapedType::isDynamic(s.staticSize) || s.staticSize == 0;
-        });
         if (mayBeEmpty && (mode == GatherMode::check ||
                            mode == GatherMode::clamp ||
                            mode == GatherMode::wrap))
           cf::AssertOp::create(
-              e, arith::CmpIOp::create(e, arith::CmpIPredicate::ne, size, zero),
+              e,
+              arith::CmpIOp::create(e, arith::CmpIPredicate::ne, size,
+                                    createI64Like(e, loc, size.getType(), 0)),
               emptyDim);
-        switch (mode) {
-        case GatherMode::check: {
-          Value inRange = arith::AndIOp::create(
-              e,
-              arith::CmpIOp::create(e, arith::CmpIPredicate::sge, normalized,
-                                    zero),
-              arith::CmpIOp::create(e, arith::CmpIPredicate::slt, normalized,
-                                    size));
-          cf::AssertOp::create(e, inRange, outOfRange);
-          break;
-        }
-        case GatherMode::clamp:
-          normalized = arith::MaxSIOp::create(
-              e,
-              arith::MinSIOp::create(e, normalized,
-                                     arith::SubIOp::create(e, size, one)),
-              zero);
-          break;
-        case GatherMode::wrap: {
-          // A size of 0 asserted above; max() keeps remsi defined anyway.
-          Value divisor = arith::MaxSIOp::create(e, size, one);
-          Value rem = arith::RemSIOp::create(e, id, divisor);
-          normalized = arith::SelectOp::create(
-              e, arith::CmpIOp::create(e, arith::CmpIPredicate::slt, rem, zero),
-              arith::AddIOp::create(e, rem, divisor), rem);
-          break;
-        }
-        case GatherMode::fill:
-        case GatherMode::unchecked:
-          break;
-        }
-        Value inShard = arith::AndIOp::create(
-            e,
-            arith::CmpIOp::create(e, arith::CmpIPredicate::sge, normalized,
-                                  offset),
-            arith::CmpIOp::create(e, arith::CmpIPredicate::slt, normalized,
-                                  arith::AddIOp::create(e, offset, count)));
+        ResolvedIndex global = resolveIndex(
+            e, loc, mode, indexValueToI64(e, loc, args[0]), size);
+        if (mode == GatherMode::check)
+          cf::AssertOp::create(e, isIndexInRange(e, loc, global.index, size),
+                               outOfRange);
+        // In this shard: 0 <= global - offset < count (and, for fill, in
+        // range of the whole dim). No overflow: global >= INT64_MIN + size.
+        Value local = arith::SubIOp::create(e, global.index, offset);
+        Value inShard = isIndexInRange(e, loc, local, count);
+        if (global.valid)
+          inShard = arith::AndIOp::create(e, inShard, global.valid);
         if (padding)
           inShard = arith::AndIOp::create(
               e, inShard,
-              arith::CmpIOp::create(e, arith::CmpIPredicate::ne, normalized,
+              arith::CmpIOp::create(e, arith::CmpIPredicate::ne, global.index,
                                     padding));
-        Value local = arith::SelectOp::create(
-            e, inShard, arith::SubIOp::create(e, normalized, offset), count);
-        linalg::YieldOp::create(e, local);
+        linalg::YieldOp::create(
+            e, ValueRange{arith::SelectOp::create(e, inShard, local, count)});
       });
   return generic.getResult(0);
 }
 
-/// This process's offset along a split data dim.
-static Value getShardOffset(ImplicitLocOpBuilder &b, shard::GridOp grid,
-                            const SplitDim &split) {
+/// The id space of a split data dim: its whole size, and this process's
+/// offset (process index along the split's axes * rows per shard) and count.
+static IdSpace getSplitSpace(ImplicitLocOpBuilder &b, shard::GridOp grid,
+                             const SplitDim &split) {
   Value process =
       shard::createProcessLinearIndex(grid.getSymName(), split.axes, b);
-  return arith::MulIOp::create(b, process,
-                               arith::ConstantIndexOp::create(b, split.count));
+  Value count = arith::ConstantIndexOp::create(b, split.count);
+  return {arith::ConstantIndexOp::create(b, split.size),
+          arith::MulIOp::create(b, process, count), count, split.size};
 }
 
 /// The local op on `operands`, in fill mode, with the result type of its
@@ -523,10 +486,7 @@ struct GatherOpSharding : GatherSharding<GatherOpSharding<OpTy>, OpTy> {
       const SplitDim *s = llvm::find_if(
           *split, [&](const SplitDim &sd) { return sd.loop == loop; });
       if (s != split->end()) {
-        spaces.push_back({arith::ConstantIndexOp::create(b, s->size),
-                          getShardOffset(b, grid, *s),
-                          arith::ConstantIndexOp::create(b, s->count),
-                          s->size});
+        spaces.push_back(getSplitSpace(b, grid, *s));
         continue;
       }
       Value size = tensor::DimOp::create(b, operands[0], shape.indexedDim(c));
@@ -583,10 +543,7 @@ struct EmbeddingBagSharding
         getGatheredSplits(op, nest, splits, {rows}, grid);
     if (failed(split))
       return failure();
-    const SplitDim &s = split->front();
-    IdSpace space{arith::ConstantIndexOp::create(b, rows),
-                  getShardOffset(b, grid, s),
-                  arith::ConstantIndexOp::create(b, s.count), rows};
+    IdSpace space = getSplitSpace(b, grid, split->front());
     // padding_idx names a row of the whole table; its ids sum nothing.
     Value padding;
     if (std::optional<int64_t> pad = op.getPaddingIdx())
