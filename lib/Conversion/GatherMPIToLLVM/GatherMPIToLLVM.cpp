@@ -26,6 +26,7 @@ using namespace mlir::gather;
 namespace {
 
 constexpr StringLiteral kImplementationKey = "MPI:Implementation";
+constexpr StringLiteral kMapAttrName = "dlti.map";
 
 struct ConvertGatherMPIToLLVMPass
     : gather::impl::ConvertGatherMPIToLLVMBase<ConvertGatherMPIToLLVMPass> {
@@ -41,29 +42,33 @@ struct ConvertGatherMPIToLLVMPass
     if (!hasMPI)
       return;
 
+    // Name MPICH for the MPI patterns unless the module names an
+    // implementation; restore the module's own map afterwards.
     MLIRContext *ctx = &getContext();
-    auto map = module->getAttrOfType<MapAttr>("dlti.map");
-    bool added = false;
-    if (map) {
-      for (DataLayoutEntryInterface entry : map.getEntries()) {
-        auto key = dyn_cast<StringAttr>(entry.getKey());
-        auto value = dyn_cast<StringAttr>(entry.getValue());
-        if (key && key.getValue() == kImplementationKey && value &&
-            value.getValue() != "MPICH") {
-          module.emitError("MPI implementation '")
-              << value.getValue()
-              << "' is not supported: LLVM 22 lowers MPI calls correctly "
-                 "for MPICH's ABI only (its Open MPI lowering truncates "
-                 "communicators to 32 bits)";
-          return signalPassFailure();
-        }
+    auto original = module->getAttrOfType<MapAttr>(kMapAttrName);
+    SmallVector<DataLayoutEntryInterface> entries;
+    if (original)
+      llvm::append_range(entries, original.getEntries());
+    auto named = llvm::find_if(entries, [](DataLayoutEntryInterface entry) {
+      auto key = dyn_cast<StringAttr>(entry.getKey());
+      return key && key.getValue() == kImplementationKey;
+    });
+    bool added = named == entries.end();
+    if (!added) {
+      auto value = dyn_cast<StringAttr>(named->getValue());
+      if (!value || value.getValue() != "MPICH") {
+        module.emitError("MPI implementation ")
+            << named->getValue()
+            << " is not supported: LLVM 22 lowers MPI calls correctly for "
+               "MPICH's ABI only (its Open MPI lowering truncates "
+               "communicators to 32 bits)";
+        return signalPassFailure();
       }
     } else {
-      DataLayoutEntryInterface mpich = DataLayoutEntryAttr::get(
+      entries.push_back(DataLayoutEntryAttr::get(
           StringAttr::get(ctx, kImplementationKey),
-          StringAttr::get(ctx, "MPICH"));
-      module->setAttr("dlti.map", MapAttr::get(ctx, {mpich}));
-      added = true;
+          StringAttr::get(ctx, "MPICH")));
+      module->setAttr(kMapAttrName, MapAttr::get(ctx, entries));
     }
 
     LLVMTypeConverter converter(ctx);
@@ -78,8 +83,10 @@ struct ConvertGatherMPIToLLVMPass
     // Nothing refers to the grids once the shard ops are lowered.
     for (auto grid : llvm::make_early_inc_range(module.getOps<shard::GridOp>()))
       grid.erase();
-    if (added)
-      module->removeAttr("dlti.map");
+    if (added && original)
+      module->setAttr(kMapAttrName, original);
+    else if (added)
+      module->removeAttr(kMapAttrName);
   }
 };
 
