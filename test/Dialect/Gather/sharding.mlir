@@ -197,3 +197,67 @@ func.func @gather_elements_unequal_split(%data: tensor<4x6xf32>, %ids: tensor<2x
   %r = gather.gather_elements %d[%ids] {axis = 1 : i64} : (tensor<4x6xf32>, tensor<2x6xi64>) -> tensor<2x6xf32>
   return %r : tensor<2x6xf32>
 }
+
+// -----
+
+shard.grid @grid(shape = 2)
+
+/// Fixed-length bags (2-D ids) split by bag pass through.
+// CHECK-LABEL: func.func @bag_fixed_split_by_bag
+// CHECK-SAME: (%[[T:.*]]: tensor<8x4xf32>, %[[I:.*]]: tensor<1x3xi64>) -> tensor<1x4xf32>
+// CHECK-NEXT: gather.embedding_bag %[[T]][%[[I]]] {reduction = #gather<reduction sum>} : (tensor<8x4xf32>, tensor<1x3xi64>) -> tensor<1x4xf32>
+func.func @bag_fixed_split_by_bag(%table: tensor<8x4xf32>, %ids: tensor<2x3xi64>) -> tensor<2x4xf32> {
+  %r = gather.embedding_bag %table[%ids] {reduction = #gather<reduction sum>} : (tensor<8x4xf32>, tensor<2x3xi64>) -> tensor<2x4xf32>
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %o = shard.shard %r to %s : tensor<2x4xf32>
+  return %o : tensor<2x4xf32>
+}
+
+// -----
+
+shard.grid @grid(shape = 2)
+
+/// A split only the result has (bags) is seen too.
+func.func @bag_offsets_split_by_bag(%table: tensor<8x4xf32>, %ids: tensor<6xi64>, %offsets: tensor<2xi64>) -> tensor<2x4xf32> {
+  // expected-error @+1 {{'gather.embedding_bag' op cannot split bags given by offsets across processes (split the table, or give bags of one length as 2-D ids)}}
+  %r = gather.embedding_bag %table[%ids] offsets(%offsets) {reduction = #gather<reduction sum>} : (tensor<8x4xf32>, tensor<6xi64>, tensor<2xi64>) -> tensor<2x4xf32>
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %o = shard.shard %r to %s : tensor<2x4xf32>
+  return %o : tensor<2x4xf32>
+}
+
+// -----
+
+shard.grid @grid(shape = 2)
+
+func.func @bag_rowwise_dim_split(%table: tensor<8x12xi8>, %ids: tensor<2x3xi64>) -> tensor<2x4xf32> {
+  // expected-error @+1 {{'gather.embedding_bag' op cannot split the dim of a quantized table across processes (a row's values and scales stay together)}}
+  %r = gather.embedding_bag %table[%ids] {reduction = #gather<reduction sum>, rowwise_bits = 8 : i64} : (tensor<8x12xi8>, tensor<2x3xi64>) -> tensor<2x4xf32>
+  %s = shard.sharding @grid split_axes = [[], [0]] : !shard.sharding
+  %o = shard.shard %r to %s : tensor<2x4xf32>
+  return %o : tensor<2x4xf32>
+}
+
+// -----
+
+shard.grid @grid(shape = ?)
+
+func.func @gather_dynamic_grid(%table: tensor<8x4xf32>, %ids: tensor<5xi32>) -> tensor<5x4xf32> {
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %t = shard.shard %table to %s annotate_for_users : tensor<8x4xf32>
+  // expected-error @+1 {{'gather.gather' op is split over a grid axis of dynamic size}}
+  %r = gather.gather %t[%ids] {axis = 0 : i64} : (tensor<8x4xf32>, tensor<5xi32>) -> tensor<5x4xf32>
+  return %r : tensor<5x4xf32>
+}
+
+// -----
+
+shard.grid @grid(shape = 2)
+
+func.func @gather_unranked(%table: tensor<8x4xf32>, %ids: tensor<*xi32>) -> tensor<*xf32> {
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %t = shard.shard %table to %s annotate_for_users : tensor<8x4xf32>
+  // expected-error @+1 {{'gather.gather' op is partitioned only with ranked operands}}
+  %r = gather.gather %t[%ids] {axis = 0 : i64} : (tensor<8x4xf32>, tensor<*xi32>) -> tensor<*xf32>
+  return %r : tensor<*xf32>
+}

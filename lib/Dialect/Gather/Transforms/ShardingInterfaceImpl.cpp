@@ -214,8 +214,20 @@ getSplits(Operation *op, const LoopNest &nest,
                << " does not split evenly into " << shards << " shards";
     }
   }
-  ShardingArray splits = shard::getGridAxisAssignmentForLoopIterators(
-      operandShardings, resultShardings, nest.types, nest.maps);
+  // The grid axes each loop is split along, from every operand's and the
+  // result's sharding (upstream's getGridAxisAssignmentForLoopIterators reads
+  // the operands' only, so it misses a split that only the result has, such
+  // as a bag's). Every map is a projected permutation.
+  ShardingArray splits(nest.types.size());
+  for (auto [sharding, map] : llvm::zip_equal(all, nest.maps)) {
+    if (!sharding)
+      continue;
+    for (auto [axes, expr] : llvm::zip(sharding.getSplitAxes(),
+                                       map.getResults()))
+      if (!axes.empty())
+        splits[cast<AffineDimExpr>(expr).getPosition()] =
+            llvm::to_vector(axes.asArrayRef());
+  }
   for (auto [loop, what] : nest.wholeLoops)
     if (!splits[loop].empty())
       return op->emitOpError("cannot be partitioned along ")
