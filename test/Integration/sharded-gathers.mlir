@@ -72,6 +72,24 @@
 // CHECK-NEXT: mismatches
 // CHECK-NEXT: Unranked Memref
 // CHECK-NEXT: [0]
+// Bags [1, 3 (padding), 7]; none; [2, 4, 9 (fill: a zero row, counted), -2 -> 6].
+// CHECK-LABEL: bag_mean
+// CHECK:      {{\[}}[40, 41],
+// CHECK-NEXT: [0, 0],
+// CHECK-NEXT: [30, 30.75]]
+// CHECK-NEXT: mismatches
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [0]
+// The negated table. Bags [1, 0 (padding), 7]; all padding; [5, 12 (fill:
+// a zero row, which takes part), -3 -> 5]; [2, 6, -1 -> 7].
+// CHECK-LABEL: bag_max
+// CHECK:      {{\[}}[-10, -11],
+// CHECK-NEXT: [0, 0],
+// CHECK-NEXT: [0, 0],
+// CHECK-NEXT: [-20, -21]]
+// CHECK-NEXT: mismatches
+// CHECK-NEXT: Unranked Memref
+// CHECK-NEXT: [0]
 
 shard.grid @grid(shape = 2)
 
@@ -108,4 +126,18 @@ func.func @bag_sum(%table: tensor<8x2xf32>, %ids: tensor<7xi64>, %offsets: tenso
   %t = shard.shard %table to %s annotate_for_users : tensor<8x2xf32>
   %r = gather.embedding_bag %t[%ids] offsets(%offsets) {reduction = #gather<reduction sum>, padding_idx = 3 : i64, mode = #gather<mode wrap>} : (tensor<8x2xf32>, tensor<7xi64>, tensor<3xi64>) -> tensor<3x2xf32>
   return %r : tensor<3x2xf32>
+}
+
+func.func @bag_mean(%table: tensor<8x2xf32>, %ids: tensor<7xi64>, %offsets: tensor<3xi64>) -> tensor<3x2xf32> {
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %t = shard.shard %table to %s annotate_for_users : tensor<8x2xf32>
+  %r = gather.embedding_bag %t[%ids] offsets(%offsets) {reduction = #gather<reduction mean>, padding_idx = 3 : i64, mode = #gather<mode fill>} : (tensor<8x2xf32>, tensor<7xi64>, tensor<3xi64>) -> tensor<3x2xf32>
+  return %r : tensor<3x2xf32>
+}
+
+func.func @bag_max(%table: tensor<8x2xf32>, %ids: tensor<4x3xi64>) -> tensor<4x2xf32> {
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %t = shard.shard %table to %s annotate_for_users : tensor<8x2xf32>
+  %r = gather.embedding_bag %t[%ids] {reduction = #gather<reduction max>, padding_idx = 0 : i64, mode = #gather<mode fill>} : (tensor<8x2xf32>, tensor<4x3xi64>) -> tensor<4x2xf32>
+  return %r : tensor<4x2xf32>
 }

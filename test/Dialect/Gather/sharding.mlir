@@ -142,11 +142,56 @@ func.func @bag_dim_split(%table: tensor<8x4xf32>, %ids: tensor<6xi64>, %offsets:
 
 shard.grid @grid(shape = 2)
 
+/// A mean bag over a row-split table: each process gathers the rows its ids
+/// read (zeros for another shard's, after two extra rows: row 0 is the
+/// padding row) and divides its partial sum by the whole count; the
+/// all-reduce sums.
+// CHECK-LABEL: func.func @bag_mean_rows_split
+// CHECK: %[[IDS:.*]]:2 = linalg.generic
+// CHECK: %[[EXT:.*]] = tensor.insert_slice %[[IDS]]#0 into %{{.*}}[2] [6] [1] : tensor<6xi64> into tensor<8xi64>
+// CHECK: %[[ROWS:.*]] = gather.gather %{{.*}}[%[[EXT]]] {mode = #gather<mode fill>} : (tensor<4x4xf32>, tensor<8xi64>) -> tensor<8x4xf32>
+// CHECK: %[[L:.*]] = gather.embedding_bag %[[ROWS]][%[[IDS]]#1] offsets(%{{.*}}) {mode = #gather<mode fill>, padding_idx = 0 : i64} : (tensor<8x4xf32>, tensor<6xi64>, tensor<2xi64>) -> tensor<2x4xf32>
+// CHECK: shard.all_reduce %[[L]] on @grid grid_axes = [0] : tensor<2x4xf32>
 func.func @bag_mean_rows_split(%table: tensor<8x4xf32>, %ids: tensor<6xi64>, %offsets: tensor<2xi64>) -> tensor<2x4xf32> {
   %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
   %t = shard.shard %table to %s annotate_for_users : tensor<8x4xf32>
-  // expected-error @+1 {{'gather.embedding_bag' op can split its table's rows across processes only for sum bags (mean would need the count or the maximum of every process's rows)}}
-  %r = gather.embedding_bag %t[%ids] offsets(%offsets) : (tensor<8x4xf32>, tensor<6xi64>, tensor<2xi64>) -> tensor<2x4xf32>
+  %r = gather.embedding_bag %t[%ids] offsets(%offsets) {padding_idx = 2 : i64} : (tensor<8x4xf32>, tensor<6xi64>, tensor<2xi64>) -> tensor<2x4xf32>
+  return %r : tensor<2x4xf32>
+}
+
+// -----
+
+shard.grid @grid(shape = 2)
+
+/// A max bag over a row-split table: row 1 of the gathered rows is the
+/// lowest value, read by an id of another shard's row; the all-reduce takes
+/// the maximum. Positions of 2-D ids are row-major.
+// CHECK-LABEL: func.func @bag_max_rows_split
+// CHECK: %[[IDS:.*]]:2 = linalg.generic
+// CHECK: %[[FLAT:.*]] = tensor.collapse_shape %[[IDS]]#0 {{\[}}[0, 1]] : tensor<2x3xi64> into tensor<6xi64>
+// CHECK: %[[EXT:.*]] = tensor.insert_slice %[[FLAT]] into %{{.*}}[2] [6] [1] : tensor<6xi64> into tensor<8xi64>
+// CHECK: %[[ROWS:.*]] = gather.gather %{{.*}}[%[[EXT]]] {mode = #gather<mode fill>} : (tensor<4x4xf16>, tensor<8xi64>) -> tensor<8x4xf16>
+// CHECK: %[[LOWEST:.*]] = arith.constant 0xFC00 : f16
+// CHECK: %[[ROW:.*]] = linalg.fill ins(%[[LOWEST]] : f16) outs(%{{.*}} : tensor<1x4xf16>)
+// CHECK: %[[TABLE:.*]] = tensor.insert_slice %[[ROW]] into %[[ROWS]][1, 0] [1, 4] [1, 1]
+// CHECK: %[[L:.*]] = gather.embedding_bag %[[TABLE]][%[[IDS]]#1] {mode = #gather<mode unchecked>, padding_idx = 0 : i64, reduction = #gather<reduction max>} : (tensor<8x4xf16>, tensor<2x3xi64>) -> tensor<2x4xf16>
+// CHECK: shard.all_reduce %[[L]] on @grid grid_axes = [0] reduction = max : tensor<2x4xf16>
+func.func @bag_max_rows_split(%table: tensor<8x4xf16>, %ids: tensor<2x3xi64>) -> tensor<2x4xf16> {
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %t = shard.shard %table to %s annotate_for_users : tensor<8x4xf16>
+  %r = gather.embedding_bag %t[%ids] {reduction = #gather<reduction max>, mode = #gather<mode unchecked>} : (tensor<8x4xf16>, tensor<2x3xi64>) -> tensor<2x4xf16>
+  return %r : tensor<2x4xf16>
+}
+
+// -----
+
+shard.grid @grid(shape = 2)
+
+func.func @bag_rowwise_mean_rows_split(%table: tensor<8x12xi8>, %ids: tensor<2x3xi64>) -> tensor<2x4xf32> {
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %t = shard.shard %table to %s annotate_for_users : tensor<8x12xi8>
+  // expected-error @+1 {{'gather.embedding_bag' op can split a quantized table's rows across processes only for sum bags}}
+  %r = gather.embedding_bag %t[%ids] {rowwise_bits = 8 : i64} : (tensor<8x12xi8>, tensor<2x3xi64>) -> tensor<2x4xf32>
   return %r : tensor<2x4xf32>
 }
 

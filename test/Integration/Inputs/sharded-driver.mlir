@@ -11,12 +11,16 @@ func.func private @rows_clamp(tensor<?x2xf32>, tensor<7xi64>) -> tensor<7x2xf32>
 func.func private @MPI_Comm_size(i32, !llvm.ptr) -> i32
 func.func private @rows_check(tensor<?x2xf32>, tensor<7xi64>) -> tensor<7x2xf32>
 func.func private @bag_sum(tensor<?x2xf32>, tensor<7xi64>, tensor<3xi64>) -> tensor<3x2xf32>
+func.func private @bag_mean(tensor<?x2xf32>, tensor<7xi64>, tensor<3xi64>) -> tensor<3x2xf32>
+func.func private @bag_max(tensor<?x2xf32>, tensor<4x3xi64>) -> tensor<4x2xf32>
 
 llvm.mlir.global internal constant @rows_wrap_s("rows_wrap\0A\00")
 llvm.mlir.global internal constant @rows_fill_s("rows_fill\0A\00")
 llvm.mlir.global internal constant @rows_clamp_s("rows_clamp\0A\00")
 llvm.mlir.global internal constant @rows_check_s("rows_check\0A\00")
 llvm.mlir.global internal constant @bag_sum_s("bag_sum\0A\00")
+llvm.mlir.global internal constant @bag_mean_s("bag_mean\0A\00")
+llvm.mlir.global internal constant @bag_max_s("bag_max\0A\00")
 llvm.mlir.global internal constant @mismatches_s("mismatches\0A\00")
 
 /// Rank 0 prints `name`, `got` and the mismatches of every process.
@@ -115,6 +119,27 @@ func.func @main() {
   %bc = tensor.cast %b : tensor<3x2xf32> to tensor<?x2xf32>
   %b0c = tensor.cast %b0 : tensor<3x2xf32> to tensor<?x2xf32>
   func.call @report(%bn, %bc, %b0c) : (!llvm.ptr, tensor<?x2xf32>, tensor<?x2xf32>) -> ()
+
+  // Mean, fill: bags [1, 3 (padding), 7], empty, [2, 4, 9 (a zero row), -2].
+  %mean_ids = arith.constant dense<[1, 3, 7, 2, 4, 9, -2]> : tensor<7xi64>
+  %m = func.call @bag_mean(%shard, %mean_ids, %offsets) : (tensor<?x2xf32>, tensor<7xi64>, tensor<3xi64>) -> tensor<3x2xf32>
+  %m0 = gather.embedding_bag %table[%mean_ids] offsets(%offsets) {reduction = #gather<reduction mean>, padding_idx = 3 : i64, mode = #gather<mode fill>} : (tensor<8x2xf32>, tensor<7xi64>, tensor<3xi64>) -> tensor<3x2xf32>
+  %mn = llvm.mlir.addressof @bag_mean_s : !llvm.ptr
+  %mc = tensor.cast %m : tensor<3x2xf32> to tensor<?x2xf32>
+  %m0c = tensor.cast %m0 : tensor<3x2xf32> to tensor<?x2xf32>
+  func.call @report(%mn, %mc, %m0c) : (!llvm.ptr, tensor<?x2xf32>, tensor<?x2xf32>) -> ()
+
+  // Max, fill, padding_idx 0, on a table of negative values: a process
+  // must not see zeros for the rows another process holds.
+  %negated = arith.constant dense<[[-0.0, -1.0], [-10.0, -11.0], [-20.0, -21.0], [-30.0, -31.0], [-40.0, -41.0], [-50.0, -51.0], [-60.0, -61.0], [-70.0, -71.0]]> : tensor<8x2xf32>
+  %nshard = tensor.extract_slice %negated[%first, 0] [%rows, 2] [1, 1] : tensor<8x2xf32> to tensor<?x2xf32>
+  %max_ids = arith.constant dense<[[1, 0, 7], [0, 0, 0], [5, 12, -3], [2, 6, -1]]> : tensor<4x3xi64>
+  %x = func.call @bag_max(%nshard, %max_ids) : (tensor<?x2xf32>, tensor<4x3xi64>) -> tensor<4x2xf32>
+  %x0 = gather.embedding_bag %negated[%max_ids] {reduction = #gather<reduction max>, padding_idx = 0 : i64, mode = #gather<mode fill>} : (tensor<8x2xf32>, tensor<4x3xi64>) -> tensor<4x2xf32>
+  %xn = llvm.mlir.addressof @bag_max_s : !llvm.ptr
+  %xc = tensor.cast %x : tensor<4x2xf32> to tensor<?x2xf32>
+  %x0c = tensor.cast %x0 : tensor<4x2xf32> to tensor<?x2xf32>
+  func.call @report(%xn, %xc, %x0c) : (!llvm.ptr, tensor<?x2xf32>, tensor<?x2xf32>) -> ()
 
   %fin = mpi.finalize : !mpi.retval
   return

@@ -21,9 +21,11 @@
 //      another shard becomes the local dim's size, which no shard holds;
 //   2. the op on its local table in `fill` mode, so those ids give zeros;
 //   3. a shard.all_reduce (sum) over the grid axes of the split.
-// Splits that the model cannot express get a diagnostic, never a wrong
-// partition: uneven splits, halos, the whole loops above, bags with offsets
-// split along bags, and row-split bags that are not sums.
+// Mean and max bags over split rows reduce on a table of the rows their ids
+// read (see EmbeddingBagSharding::partitionReduced). Splits that the model
+// cannot express get a diagnostic, never a wrong partition: uneven splits,
+// halos, the whole loops above, bags with offsets split along bags, and
+// quantized tables' rows split under mean or max.
 //
 //===----------------------------------------------------------------------===//
 
@@ -262,19 +264,36 @@ struct IdSpace {
   int64_t staticSize;
 };
 
+/// The rows of a bag table gathered on each process (a mean or max bag whose
+/// table's rows are split, see EmbeddingBagSharding::partitionReduced): row
+/// 0 is zeros and the local bag's padding_idx, row 1 zeros (mean) or the
+/// lowest value (max, for ids of another shard), row 2 + j the row id j
+/// reads on this process (zeros when another shard holds it).
+struct BagRows {
+  static constexpr int64_t kPadding = 0, kOtherShard = 1, kFirst = 2;
+  bool max;
+  /// The ids' dim 1 for 2-D ids (positions are row-major), else null.
+  Value bagLength;
+};
+
 /// The ids of this process's shard (see the file comment): an i64 tensor of
 /// the ids' shape, with the index rules of IndexArithmetic applied against
 /// each component's whole dim. `tupleDim` is the dim of `ids` that selects
 /// the component (gather_nd), `padding` a normalized id to treat as another
-/// shard's (an embedding bag's padding_idx, which sums nothing).
-static Value buildLocalIds(ImplicitLocOpBuilder &b, Value ids,
-                           GatherMode mode, ArrayRef<IdSpace> spaces,
-                           std::optional<int64_t> tupleDim, Value padding,
-                           StringRef opName) {
+/// shard's (an embedding bag's padding_idx, which sums nothing). With
+/// `bagRows`, a second i64 tensor of the ids' shape: the row of the gathered
+/// bag table each id reads.
+static SmallVector<Value> buildLocalIds(ImplicitLocOpBuilder &b, Value ids,
+                                        GatherMode mode,
+                                        ArrayRef<IdSpace> spaces,
+                                        std::optional<int64_t> tupleDim,
+                                        Value padding, StringRef opName,
+                                        const BagRows *bagRows = nullptr) {
   auto type = cast<RankedTensorType>(ids.getType());
   Value init = tensor::EmptyOp::create(b, tensor::getMixedSizes(b, b.getLoc(),
                                                                 ids),
                                        b.getI64Type());
+  SmallVector<Value> inits(bagRows ? 2 : 1, init);
   AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
   std::string outOfRange, emptyDim;
   {
@@ -292,8 +311,8 @@ static Value buildLocalIds(ImplicitLocOpBuilder &b, Value ids,
     return ShapedType::isDynamic(s.staticSize) || s.staticSize == 0;
   });
   auto generic = linalg::GenericOp::create(
-      b, TypeRange{init.getType()}, ValueRange{ids}, ValueRange{init},
-      ArrayRef<AffineMap>{identity, identity},
+      b, TypeRange(ValueRange(inits)), ValueRange{ids}, inits,
+      SmallVector<AffineMap>(1 + inits.size(), identity),
       SmallVector<utils::IteratorType>(type.getRank(),
                                        utils::IteratorType::parallel),
       [&](OpBuilder &nested, Location loc, ValueRange args) {
@@ -331,18 +350,59 @@ static Value buildLocalIds(ImplicitLocOpBuilder &b, Value ids,
         // In this shard: 0 <= global - offset < count (and, for fill, in
         // range of the whole dim). No overflow: global >= INT64_MIN + size.
         Value local = arith::SubIOp::create(e, global.index, offset);
-        Value inShard = isIndexInRange(e, loc, local, count);
+        Value held = isIndexInRange(e, loc, local, count);
+        Value inShard = held;
         if (global.valid)
           inShard = arith::AndIOp::create(e, inShard, global.valid);
-        if (padding)
+        // Padding is a row in range equal to padding_idx.
+        Value isPadding;
+        if (padding && !bagRows)
           inShard = arith::AndIOp::create(
               e, inShard,
               arith::CmpIOp::create(e, arith::CmpIPredicate::ne, global.index,
                                     padding));
-        linalg::YieldOp::create(
-            e, ValueRange{arith::SelectOp::create(e, inShard, local, count)});
+        if (padding && bagRows) {
+          isPadding = arith::CmpIOp::create(e, arith::CmpIPredicate::eq,
+                                            global.index, padding);
+          if (global.valid)
+            isPadding = arith::AndIOp::create(e, isPadding, global.valid);
+        }
+        SmallVector<Value> yields{
+            arith::SelectOp::create(e, inShard, local, count)};
+        if (bagRows) {
+          auto i64 = [&](int64_t v) {
+            return arith::ConstantIntOp::create(e, v, 64).getResult();
+          };
+          auto position = [&](int64_t d) {
+            return indexValueToI64(e, loc, linalg::IndexOp::create(e, d));
+          };
+          Value row = position(0);
+          if (bagRows->bagLength)
+            row = arith::AddIOp::create(
+                e,
+                arith::MulIOp::create(
+                    e, row, indexValueToI64(e, loc, bagRows->bagLength)),
+                position(1));
+          row = arith::AddIOp::create(e, row, i64(BagRows::kFirst));
+          // A max bag's id of a row in range that another shard holds
+          // reads the lowest value; an id out of range (fill) reads its
+          // own zero row, which takes part on every process.
+          if (bagRows->max) {
+            Value elsewhere = arith::XOrIOp::create(
+                e, held, arith::ConstantIntOp::create(e, 1, 1));
+            if (global.valid)
+              elsewhere = arith::AndIOp::create(e, elsewhere, global.valid);
+            row = arith::SelectOp::create(e, elsewhere,
+                                          i64(BagRows::kOtherShard), row);
+          }
+          if (isPadding)
+            row = arith::SelectOp::create(e, isPadding,
+                                          i64(BagRows::kPadding), row);
+          yields.push_back(row);
+        }
+        linalg::YieldOp::create(e, yields);
       });
-  return generic.getResult(0);
+  return SmallVector<Value>(generic.getResults());
 }
 
 /// The id space of a split data dim: its whole size, and this process's
@@ -357,11 +417,14 @@ static IdSpace getSplitSpace(ImplicitLocOpBuilder &b, shard::GridOp grid,
 }
 
 /// The local op on `operands`, in fill mode, with the result type of its
-/// sharding, summed over the split's grid axes.
-static Value buildLocalSum(ImplicitLocOpBuilder &b, Operation *op,
-                           ArrayRef<Value> operands, Sharding resultSharding,
-                           shard::GridOp grid, ArrayRef<SplitDim> splits,
-                           function_ref<void(Operation *)> adjust) {
+/// sharding, reduced (`kind`) over the split's grid axes.
+static Value buildLocalReduce(ImplicitLocOpBuilder &b, Operation *op,
+                              ArrayRef<Value> operands,
+                              Sharding resultSharding, shard::GridOp grid,
+                              ArrayRef<SplitDim> splits,
+                              function_ref<void(Operation *)> adjust,
+                              shard::ReductionKind kind =
+                                  shard::ReductionKind::Sum) {
   Type resultType = shard::shardType(op->getResult(0).getType(), grid,
                                      resultSharding);
   Operation *local = mlir::clone(b, op, {resultType}, operands);
@@ -370,8 +433,7 @@ static Value buildLocalSum(ImplicitLocOpBuilder &b, Operation *op,
   for (const SplitDim &split : splits)
     llvm::append_range(axes, split.axes);
   return shard::AllReduceOp::create(b, local->getResult(0),
-                                    grid.getSymName(), axes,
-                                    shard::ReductionKind::Sum);
+                                    grid.getSymName(), axes, kind);
 }
 
 /// What the three gather ops' and the embedding bag's models share.
@@ -509,8 +571,8 @@ struct GatherOpSharding : GatherSharding<GatherOpSharding<OpTy>, OpTy> {
       tupleDim = cast<RankedTensorType>(op.getIndices().getType()).getRank() -
                  1;
     Value ids = buildLocalIds(b, operands[1], op.getMode(), spaces, tupleDim,
-                              Value(), op->getName().getStringRef());
-    return buildLocalSum(b, op, {operands[0], ids}, resultSharding, grid,
+                              Value(), op->getName().getStringRef())[0];
+    return buildLocalReduce(b, op, {operands[0], ids}, resultSharding, grid,
                          *split, [](Operation *local) {
                            cast<OpTy>(local).setMode(GatherMode::fill);
                          });
@@ -543,12 +605,10 @@ struct EmbeddingBagSharding
                                  const ShardingArray &splits,
                                  shard::GridOp grid, ArrayRef<Value> operands,
                                  Sharding resultSharding) const {
-    if (op.getReduction() != BagReduction::sum)
-      return op.emitOpError("can split its table's rows across processes "
-                            "only for sum bags (")
-             << stringifyBagReduction(op.getReduction())
-             << " would need the count or the maximum of every process's "
-                "rows)";
+    bool sum = op.getReduction() == BagReduction::sum;
+    if (!sum && (op.getRowwiseBits() || op.getScales()))
+      return op.emitOpError("can split a quantized table's rows across "
+                            "processes only for sum bags");
     int64_t rows =
         cast<RankedTensorType>(op.getWeight().getType()).getDimSize(0);
     FailureOr<SmallVector<SplitDim>> split =
@@ -561,16 +621,108 @@ struct EmbeddingBagSharding
     if (std::optional<int64_t> pad = op.getPaddingIdx())
       padding = arith::ConstantIntOp::create(b, *pad < 0 ? *pad + rows : *pad,
                                              64);
+    if (!sum)
+      return partitionReduced(op, b, *split, grid, operands, resultSharding,
+                              space, padding);
     SmallVector<Value> local(operands);
     local[1] = buildLocalIds(b, operands[1], op.getMode(), {space},
                              std::nullopt, padding,
-                             op->getName().getStringRef());
-    return buildLocalSum(b, op, local, resultSharding, grid, *split,
-                         [](Operation *localOp) {
-                           auto bag = cast<EmbeddingBagOp>(localOp);
-                           bag.setMode(GatherMode::fill);
-                           bag.removePaddingIdxAttr();
-                         });
+                             op->getName().getStringRef())[0];
+    return buildLocalReduce(b, op, local, resultSharding, grid, *split,
+                            [](Operation *localOp) {
+                              auto bag = cast<EmbeddingBagOp>(localOp);
+                              bag.setMode(GatherMode::fill);
+                              bag.removePaddingIdxAttr();
+                            });
+  }
+
+  /// A mean or max bag over split rows. A process cannot tell its rows'
+  /// share of a mean, or skip another shard's ids in a max, on its table
+  /// alone, so it gathers the rows its ids read (zeros for other shards'
+  /// rows) after the BagRows rows, and reduces its bags on that table:
+  /// mean divides each process's partial sum by the bag's whole count (the
+  /// all-reduce sums them); max reads the lowest value for another shard's
+  /// rows (the all-reduce takes the maximum). Each process reads only its
+  /// rows; the all-reduce moves bags x dim values, as for sums.
+  FailureOr<Value> partitionReduced(EmbeddingBagOp op, ImplicitLocOpBuilder &b,
+                                    ArrayRef<SplitDim> split,
+                                    shard::GridOp grid,
+                                    ArrayRef<Value> operands,
+                                    Sharding resultSharding,
+                                    const IdSpace &space,
+                                    Value padding) const {
+    bool max = op.getReduction() == BagReduction::max;
+    Value ids = operands[1];
+    auto idsType = cast<RankedTensorType>(ids.getType());
+    BagRows bagRows{max, idsType.getRank() == 2
+                             ? tensor::DimOp::create(b, ids, 1).getResult()
+                             : Value()};
+    SmallVector<Value> localIds =
+        buildLocalIds(b, ids, op.getMode(), {space}, std::nullopt, padding,
+                      op->getName().getStringRef(), &bagRows);
+    // The rows to gather: the BagRows rows (zeros: another shard's id),
+    // then each id's local row.
+    Value flat = localIds[0];
+    if (idsType.getRank() == 2)
+      flat = tensor::CollapseShapeOp::create(
+          b, flat, SmallVector<ReassociationIndices>{{0, 1}});
+    OpFoldResult count = tensor::getMixedSize(b, b.getLoc(), flat, 0);
+    OpFoldResult rows =
+        isa<Attribute>(count)
+            ? OpFoldResult(b.getIndexAttr(*getConstantIntValue(count) +
+                                          BagRows::kFirst))
+            : OpFoldResult(arith::AddIOp::create(
+                               b, cast<Value>(count),
+                               arith::ConstantIndexOp::create(
+                                   b, BagRows::kFirst))
+                               .getResult());
+    Value extended = tensor::EmptyOp::create(b, ArrayRef<OpFoldResult>{rows},
+                                             b.getI64Type());
+    extended = linalg::FillOp::create(
+                   b, ValueRange{indexValueToI64(b, b.getLoc(), space.count)},
+                   ValueRange{extended})
+                   .getResult(0);
+    extended = tensor::InsertSliceOp::create(
+        b, flat, extended,
+        ArrayRef<OpFoldResult>{b.getIndexAttr(BagRows::kFirst)},
+        ArrayRef<OpFoldResult>{count}, ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+    Value table = GatherOp::create(b, operands[0], extended, 0, 0,
+                                   GatherMode::fill);
+    if (max) {
+      auto tableType = cast<RankedTensorType>(table.getType());
+      auto element = cast<FloatType>(tableType.getElementType());
+      Value lowest = arith::ConstantOp::create(
+          b, b.getFloatAttr(element, APFloat::getInf(element.getFloatSemantics(),
+                                                     /*Negative=*/true)));
+      OpFoldResult dim = tensor::getMixedSize(b, b.getLoc(), table, 1);
+      Value row = linalg::FillOp::create(
+                      b, ValueRange{lowest},
+                      ValueRange{tensor::EmptyOp::create(
+                          b, ArrayRef<OpFoldResult>{b.getIndexAttr(1), dim},
+                          element)})
+                      .getResult(0);
+      table = tensor::InsertSliceOp::create(
+          b, row, table,
+          ArrayRef<OpFoldResult>{b.getIndexAttr(BagRows::kOtherShard),
+                                 b.getIndexAttr(0)},
+          ArrayRef<OpFoldResult>{b.getIndexAttr(1), dim},
+          ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
+    }
+    SmallVector<Value> local(operands);
+    local[0] = table;
+    local[1] = localIds[1];
+    GatherMode mode = op.getMode();
+    return buildLocalReduce(
+        b, op, local, resultSharding, grid, split,
+        [&](Operation *localOp) {
+          // The rows are all in range; offsets are still checked unless
+          // the op is unchecked.
+          auto bag = cast<EmbeddingBagOp>(localOp);
+          bag.setMode(mode == GatherMode::unchecked ? GatherMode::unchecked
+                                                    : GatherMode::fill);
+          bag.setPaddingIdx(BagRows::kPadding);
+        },
+        max ? shard::ReductionKind::Max : shard::ReductionKind::Sum);
   }
 };
 
