@@ -18,8 +18,9 @@ PACKAGES=(
   python3-hypothesis python3-onnx python3-torch
   # The benchmark's peers and chart (bench/).
   python3-numba python3-matplotlib
-  # Sharded gathers under mpirun (convert-shard-to-mpi targets Open MPI's ABI).
-  openmpi-bin libopenmpi-dev
+  # Sharded gathers under mpirun: MPICH, the ABI whose LLVM 22 lowering of
+  # the mpi dialect works (docs/Sharding.md); its headers for C++ hosts.
+  mpich libmpich-dev
 )
 
 missing=()
