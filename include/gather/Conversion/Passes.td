@@ -148,6 +148,13 @@ def ConvertGatherMPIToLLVM : Pass<"convert-gather-mpi-to-llvm", "ModuleOp"> {
     operators `ompi_mpi_sum` (Open MPI exports `ompi_mpi_op_sum`), so its
     programs crash in `MPI_Allreduce`. A module without `mpi` ops is left
     unchanged.
+
+    `convert-shard-to-mpi` splits a communicator for every collective and
+    LLVM 22 never frees it, so a kernel called 2048 times exhausts MPICH's
+    communicators and aborts. This pass lets all-reduces on a split of
+    constant color (every process of the parent, as for a grid reduced
+    along all its axes) use the parent communicator, with no split, and
+    frees any other split after its last use in its block (`MPI_Comm_free`).
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::DLTIDialect"];
