@@ -75,6 +75,7 @@ void mlir::gather::buildGatherToLLVMPipeline(
   // A partitioned module (shard-partition's output): its collectives and
   // process indices become mpi ops on buffers, before bufferization.
   pm.addPass(createConvertShardToMPIPass());
+  pm.addPass(createGatherMPIReduceInPlace());
 
   // A tensor.empty whose value ends up stored into a buffer (a fused loop
   // materialized in a caller's destination) becomes that buffer.

@@ -160,6 +160,21 @@ def ConvertGatherMPIToLLVM : Pass<"convert-gather-mpi-to-llvm", "ModuleOp"> {
                            "::mlir::DLTIDialect"];
 }
 
+def GatherMPIReduceInPlace : Pass<"gather-mpi-reduce-in-place"> {
+  let summary = "All-reduce a partial result in its own buffer";
+  let description = [{
+    `convert-shard-to-mpi` copies the buffer an all-reduce reduces into a
+    new one and reduces that copy in place. When the copied buffer is an
+    allocation of the same block that nothing uses after the copy (a
+    partitioned gather's local result), this pass reduces it in place
+    instead: the new buffer and the copy are removed (for a 16 MiB result,
+    the copy and the page faults of a fresh buffer cost as much as the
+    gather). The copied buffer's other users must come before the copy and
+    only read or write it (no views, calls or returns of it).
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def ConvertTensorToGather : Pass<"convert-tensor-to-gather"> {
   let summary = "Raise upstream tensor.gather into gather ops";
   let description = [{
