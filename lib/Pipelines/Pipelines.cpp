@@ -79,6 +79,8 @@ void mlir::gather::buildGatherToLLVMPipeline(
 
   // A tensor.empty whose value ends up stored into a buffer (a fused loop
   // materialized in a caller's destination) becomes that buffer.
+  // (Along every path of a result: upstream's pass replaces one use.)
+  pm.addPass(createGatherEliminateEmptyTensors());
   pm.addPass(bufferization::createEmptyTensorEliminationPass());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;

@@ -15,6 +15,40 @@ def GatherEmitCInterface : Pass<"gather-emit-c-interface", "ModuleOp"> {
   }];
 }
 
+def GatherEliminateEmptyTensors
+    : Pass<"gather-eliminate-empty-tensors"> {
+  let summary = "Compute a result in its destination along every path";
+  let description = [{
+    Upstream's `eliminate-empty-tensors` replaces one `tensor.empty` use
+    on the way to a `bufferization.materialize_in_destination` with the
+    destination. A result made on several paths of one `tensor.empty` (the
+    branches of an `scf.if`: a computation, and zeros filled when a run-time
+    check fails) keeps its other uses, so bufferization allocates a buffer,
+    computes the result in it and copies it into the destination. This pass
+    replaces the `tensor.empty` itself when every one of its uses is on the
+    way to one `materialize_in_destination` (restrict, writable, into a
+    buffer that dominates it) through `scf.if`, `scf.forall`,
+    destination-style ops and `tensor.cast`: each path then writes the
+    destination. `gather-to-llvm` runs it before upstream's pass.
+
+    ```mlir
+    %e = tensor.empty(%n) : tensor<?xf32>
+    %r = scf.if %ok -> (tensor<?xf32>) {
+      %c = linalg.generic ... outs(%e : tensor<?xf32>) -> tensor<?xf32>
+      scf.yield %c : tensor<?xf32>
+    } else {
+      %z = linalg.fill ins(%zero : f32) outs(%e : tensor<?xf32>) -> tensor<?xf32>
+      scf.yield %z : tensor<?xf32>
+    }
+    bufferization.materialize_in_destination %r in restrict writable %out
+        : (tensor<?xf32>, memref<?xf32>) -> ()
+    // %e becomes bufferization.to_tensor %out restrict writable.
+    ```
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def GatherShapeInference : Pass<"gather-shape-inference", "ModuleOp"> {
   let summary = "Refine tensor result types through gather ops and every op "
                 "with InferTypeOpInterface";
