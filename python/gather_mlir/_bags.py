@@ -18,7 +18,7 @@ import numpy as np
 
 from . import _is_tensor, _mode
 from ._jit import (ID_TYPES, INT64_MAX, KernelCache, array, deliver,
-                   embedding_bag_kernel, signed_ids)
+                   destination, embedding_bag_kernel, signed_ids)
 
 #: numpy dtypes of tables and per-sample weights, as MLIR element types.
 _FLOATS = {np.dtype(np.float16): "f16", np.dtype(np.float32): "f32",
@@ -130,9 +130,13 @@ def _bag(function, input, table, offsets, mode, per_sample_weights,
                              f"out of range [{-num}, {num - 1}] for a table "
                              f"of {num} rows")
     if rowwise_bits:
-        # Bytes, which the kernel reads unsigned.
+        # Bytes, which the kernel reads unsigned: values, then scale and
+        # bias (f32 each for 8 bits, f16 each for 4). A row too short for
+        # them is the kernel's error, before it writes anything.
         table = np.ascontiguousarray(table).view(np.int8)
-        element, values = "i8", table.shape[1] * 8 // rowwise_bits
+        element = "i8"
+        values = max(0, (table.shape[1] - 8) if rowwise_bits == 8 else
+                     2 * (table.shape[1] - 4))
     else:
         table = np.ascontiguousarray(table,
                                      dtype=table.dtype.newbyteorder("="))
@@ -146,8 +150,15 @@ def _bag(function, input, table, offsets, mode, per_sample_weights,
         operands.append(bag_offsets)
     if weights is not None:
         operands.append(weights)
-    result = _kernel(key).call("bag", *operands)
-    return deliver(function, result, out, as_tensor)
+    if bag_offsets is None:
+        bags = ids.shape[0]
+    else:
+        bags = bag_offsets.size - (1 if include_last_offset else 0)
+    result = destination(function, (bags, values),
+                         value_dtype.newbyteorder("="), out,
+                         operands)
+    _kernel(key).call("bag", *operands, result)
+    return deliver(result, out, as_tensor)
 
 
 def embedding_bag(input, weight, offsets=None, mode="mean",

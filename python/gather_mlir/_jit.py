@@ -39,23 +39,40 @@ def array(function, name, value):
     return np.asarray(value)
 
 
-def deliver(function, result, out, as_tensor):
-    """``result`` written into ``out`` (checked: an array or tensor of the
-    result's dtype and shape) and ``out`` returned; else ``result`` as a
-    torch tensor if ``as_tensor``, else itself."""
+def destination(function, shape, dtype, out, operands):
+    """The array a kernel writes its result (``shape``, ``dtype``) into:
+    ``out`` itself (as an array) when it can take the result in place -
+    C-contiguous, writable, sharing no memory with ``operands`` - else a new
+    array, from the reused result memory for large results. TypeError or
+    ValueError when ``out`` cannot take the result at all."""
     if out is None:
-        return _torch().from_numpy(result) if as_tensor else result
+        return _native.empty(shape, dtype)
     target = array(function, "out", out)
     if not isinstance(out, np.ndarray) and not _is_tensor(out):
         raise TypeError(f"{function}: out must be a numpy array or a torch "
                         f"tensor, not {type(out).__name__}")
-    if target.dtype != result.dtype:
+    if target.dtype != dtype:
         raise TypeError(f"{function}: out has dtype {target.dtype}, the "
-                        f"result {result.dtype}")
-    if target.shape != result.shape:
+                        f"result {dtype}")
+    if target.shape != tuple(shape):
         raise ValueError(f"{function}: out has shape {target.shape}, the "
-                         f"result {result.shape}")
-    target[...] = result
+                         f"result {tuple(shape)}")
+    if (target.flags.c_contiguous and target.flags.writeable and
+            not any(np.may_share_memory(target, a) for a in operands)):
+        return target
+    return _native.empty(shape, dtype)
+
+
+def deliver(result, out, as_tensor):
+    """``out``, holding ``result`` (copied unless the kernel wrote it there:
+    see ``destination``); without ``out``, ``result`` as a torch tensor if
+    ``as_tensor``, else itself."""
+    if out is None:
+        return _torch().from_numpy(result) if as_tensor else result
+    target = out if isinstance(out, np.ndarray) else _tensor_array(
+        "", "out", out)
+    if not np.may_share_memory(target, result):
+        target[...] = result
     return out
 
 
@@ -92,8 +109,9 @@ def signed_ids(array, num, mode, function, name, op):
 
 def embedding_bag_kernel(name, table, ids, operands, attrs, result, parallel):
     """A JIT-compiled module whose function ``name`` is one
-    ``gather.embedding_bag``: the types of the table and ids, ``operands``
-    the ``(clause, type)`` pairs after them (``offsets``,
+    ``gather.embedding_bag`` written into its last argument, a buffer of
+    the result's type: the types of the table and ids, ``operands`` the
+    ``(clause, type)`` pairs after them (``offsets``,
     ``per_sample_weights``, ``scales``, ``zero_points``, in that order),
     ``attrs`` its attributes as text, lowered by ``gather-to-llvm``
     (``parallel=true`` when ``parallel``)."""
@@ -104,9 +122,13 @@ def embedding_bag_kernel(name, table, ids, operands, attrs, result, parallel):
         args.append(f"%a{k}: {type}")
         types.append(type)
         clauses += f" {clause}(%a{k})"
-    text = (f"func.func @{name}({', '.join(args)}) -> {result} {{\n"
+    buffer = "memref" + result[len("tensor"):]
+    args.append(f"%out: {buffer}")
+    text = (f"func.func @{name}({', '.join(args)}) {{\n"
             f"  %r = gather.embedding_bag %t[%i]{clauses} "
             f"{{{', '.join(attrs)}}} : ({', '.join(types)}) -> {result}\n"
-            f"  return %r : {result}\n}}\n")
+            f"  bufferization.materialize_in_destination %r in restrict "
+            f"writable %out : ({result}, {buffer}) -> ()\n"
+            f"  return\n}}\n")
     pipeline = "gather-to-llvm{parallel=true}" if parallel else "gather-to-llvm"
     return _native.JitModule(_native.Module(text), pipeline)

@@ -14,7 +14,7 @@ once by ``compiler.JitModule``.
 import numpy as np
 
 from . import _is_tensor, _mode
-from ._jit import (ID_TYPES, KernelCache, array, deliver,
+from ._jit import (ID_TYPES, KernelCache, array, deliver, destination,
                    embedding_bag_kernel, signed_ids)
 
 _SCALES = {np.dtype(np.float16): "f16", np.dtype(np.float32): "f32"}
@@ -111,10 +111,13 @@ def gather_block_quantized(data, indices, scales, zero_points=None, *,
     key = (ID_TYPES[ids.dtype], _SCALES[scale_array.dtype], bits,
            block_size, bool(operands_zp), mode,
            ids.size * width >= _PARALLEL_MIN_VALUES)
-    result = _kernel(key).call(
-        "gbq", np.ascontiguousarray(table).view(np.int8), ids,
-        np.ascontiguousarray(scale_array,
-                             dtype=scale_array.dtype.newbyteorder("=")),
-        *operands_zp)
-    result = result.reshape(shape + (width,))
-    return deliver("gather_block_quantized", result, out, torch_scales)
+    operands = [np.ascontiguousarray(table).view(np.int8), ids,
+                np.ascontiguousarray(scale_array,
+                                     dtype=scale_array.dtype.newbyteorder("="))
+                ] + operands_zp
+    result = destination("gather_block_quantized", shape + (width,),
+                         scale_array.dtype.newbyteorder("="), out,
+                         operands)
+    # The kernel writes [ids, width]: a view of the C-contiguous result.
+    _kernel(key).call("gbq", *operands, result.reshape(ids.shape[0], width))
+    return deliver(result, out, torch_scales)

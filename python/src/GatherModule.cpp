@@ -503,10 +503,9 @@ GatherMode parseMode(const std::string &mode) {
                         "'");
 }
 
-/// A new C-ordered array of `shape` with `data`'s dtype; large ones get
-/// their memory from ResultMemory's handler (see ResultMemory.h).
-py::object newArray(PyArrayObject *data, ArrayRef<int64_t> shape) {
-  PyArray_Descr *dtype = PyArray_DESCR(data);
+/// A new C-ordered array of `shape` and `dtype`; large ones get their
+/// memory from ResultMemory's handler (see ResultMemory.h).
+py::object newArray(PyArray_Descr *dtype, ArrayRef<int64_t> shape) {
   // numpy 2 moved elsize out of the public struct (PyDataType_ELSIZE).
 #if NPY_ABI_VERSION >= 0x02000000
   int64_t bytes = PyDataType_ELSIZE(dtype);
@@ -558,7 +557,7 @@ py::object resultArray(const char *op, PyArrayObject *data,
                        PyArrayObject *indices, ArrayRef<int64_t> resultShape,
                        PyObject *out) {
   if (!out || out == Py_None)
-    return newArray(data, resultShape);
+    return newArray(PyArray_DESCR(data), resultShape);
   if (!PyArray_Check(out))
     throw py::type_error(
         std::string(op) + ": out must be a numpy array, not " +
@@ -580,7 +579,7 @@ py::object resultArray(const char *op, PyArrayObject *data,
   if (!PyArray_ISWRITEABLE(array))
     throw py::value_error(std::string(op) + ": out is read-only");
   if (mayOverlap(array, data) || mayOverlap(array, indices))
-    return newArray(data, resultShape);
+    return newArray(PyArray_DESCR(data), resultShape);
   return py::reinterpret_borrow<py::object>(out);
 }
 
@@ -946,6 +945,20 @@ PYBIND11_MODULE(_native, m) {
       "'rejected' (corrupt, truncated or foreign; rebuilt); the "
       "'directory' kernels are kept in now (None when that is off); and "
       "whether the process has made its MLIR context ('mlir_context').");
+  m.def(
+      "empty",
+      [](const std::vector<int64_t> &shape, py::dtype dtype) {
+        for (int64_t d : shape)
+          if (d < 0)
+            throw py::value_error("empty: negative dimension " +
+                                  std::to_string(d));
+        return newArray(reinterpret_cast<PyArray_Descr *>(dtype.ptr()),
+                        shape);
+      },
+      py::arg("shape"), py::arg("dtype"),
+      "A new C-ordered array of `shape` and `dtype`, uninitialized; large "
+      "ones get the reused result memory (see result_memory_stats): the "
+      "destination the JIT-compiled kernels write their results into.");
   m.def(
       "result_memory_stats",
       [] {

@@ -137,6 +137,39 @@ def test_torch_in_torch_out():
     _close(out.numpy(), _torch_bag(table, ids, offsets, "mean"))
 
 
+def test_out_written_in_place_or_copied():
+    """The kernel writes into a C-contiguous, writable `out` that shares no
+    memory with an operand; any other `out` gets a copy of the result."""
+    from gather_mlir._jit import destination
+    rng = np.random.default_rng(6)
+    table, ids, offsets, _ = _case(rng, num=20, dim=5, bags=4)
+    expected = _torch_bag(table, ids, offsets, "sum")
+    out = np.empty((4, 5), np.float32)
+    assert np.shares_memory(
+        destination("f", (4, 5), out.dtype, out, [table, ids]), out)
+    assert g.embedding_bag(ids, table, offsets, mode="sum", out=out) is out
+    _close(out, expected)
+    # Not C-contiguous: written through a copy.
+    strided = np.empty((5, 4), np.float32).T
+    assert not np.shares_memory(
+        destination("f", (4, 5), strided.dtype, strided, [table]), strided)
+    assert g.embedding_bag(ids, table, offsets, mode="sum",
+                           out=strided) is strided
+    _close(np.ascontiguousarray(strided), expected)
+    # Rows of the table itself: the kernel must not write what it reads.
+    own = table.copy()
+    alias = own[:4]
+    assert not np.shares_memory(
+        destination("f", (4, 5), alias.dtype, alias, [own]), alias)
+    assert g.embedding_bag(ids, own, offsets, mode="sum", out=alias) is alias
+    _close(alias, expected)
+    # A read-only out is an error, as numpy's.
+    frozen = np.empty((4, 5), np.float32)
+    frozen.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        g.embedding_bag(ids, table, offsets, mode="sum", out=frozen)
+
+
 def _reference(table, ids, offsets, mode, oob_mode):
     """docs/Semantics.md's embedding bag, one id at a time: ids resolved by
     the mode (fill: a row of zeros that counts), then reduced."""
