@@ -17,12 +17,11 @@ rules).
 import numpy as np
 
 from . import _is_tensor, _mode
-from ._jit import (ID_TYPES, INT64_MAX, KernelCache, array, deliver,
-                   destination, embedding_bag_kernel, signed_ids)
+from ._jit import (INT64_MAX, KernelCache, array, deliver, destination,
+                   embedding_bag_kernel, signed_ids)
 
-#: numpy dtypes of tables and per-sample weights, as MLIR element types.
-_FLOATS = {np.dtype(np.float16): "f16", np.dtype(np.float32): "f32",
-           np.dtype(np.float64): "f64"}
+#: numpy dtypes of tables and per-sample weights.
+_FLOATS = {np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)}
 _REDUCTIONS = ("sum", "mean", "max")
 #: Bags whose rows hold at least this many elements in all run on threads.
 _PARALLEL_MIN_ELEMENTS = 1 << 18
@@ -30,26 +29,17 @@ _PARALLEL_MIN_ELEMENTS = 1 << 18
 
 def _compile(table, ids, has_offsets, has_weights, reduction, padding_idx,
              include_last_offset, oob_mode, parallel, rowwise_bits):
-    """One gather.embedding_bag kernel; ``table`` is the MLIR element type
-    of the table (i8 with ``rowwise_bits``)."""
-    value = "f32" if rowwise_bits else table
-    rank = "?" if has_offsets else "?x?"
-    operands = []
-    if has_offsets:
-        operands.append(("offsets", "tensor<?xi64>"))
-    if has_weights:
-        operands.append(("per_sample_weights", f"tensor<{rank}x{value}>"))
-    attrs = [f"reduction = #gather<reduction {reduction}>",
-             f"mode = #gather<mode {oob_mode}>"]
-    if padding_idx is not None:
-        attrs.append(f"padding_idx = {padding_idx} : i64")
-    if include_last_offset:
-        attrs.append("include_last_offset")
-    if rowwise_bits:
-        attrs.append(f"rowwise_bits = {rowwise_bits} : i64")
-    return embedding_bag_kernel("bag", f"tensor<?x?x{table}>",
-                                f"tensor<{rank}x{ids}>", operands, attrs,
-                                f"tensor<?x?x{value}>", parallel)
+    """One gather.embedding_bag kernel; ``table`` and ``ids`` are dtypes
+    (int8 bytes with ``rowwise_bits``)."""
+    weights = np.dtype(np.float32) if rowwise_bits else table
+    return embedding_bag_kernel(
+        "bag", parallel, table=table, ids=ids,
+        ids_rank=1 if has_offsets else 2, bag_length=None,
+        offsets=has_offsets,
+        per_sample_weights=weights if has_weights else None, scales=None,
+        zero_points=False, reduction=reduction, padding_idx=padding_idx,
+        include_last_offset=include_last_offset, mode=oob_mode,
+        rowwise_bits=rowwise_bits, block_bits=None, block_size=None)
 
 
 _kernel = KernelCache(_compile)
@@ -134,15 +124,14 @@ def _bag(function, input, table, offsets, mode, per_sample_weights,
         # bias (f32 each for 8 bits, f16 each for 4). A row too short for
         # them is the kernel's error, before it writes anything.
         table = np.ascontiguousarray(table).view(np.int8)
-        element = "i8"
         values = max(0, (table.shape[1] - 8) if rowwise_bits == 8 else
                      2 * (table.shape[1] - 4))
     else:
         table = np.ascontiguousarray(table,
                                      dtype=table.dtype.newbyteorder("="))
-        element, values = _FLOATS[table.dtype], table.shape[1]
+        values = table.shape[1]
     parallel = ids.size * values >= _PARALLEL_MIN_ELEMENTS
-    key = (element, ID_TYPES[ids.dtype], bag_offsets is not None,
+    key = (table.dtype, ids.dtype, bag_offsets is not None,
            weights is not None, mode, padding_idx, bool(include_last_offset),
            oob_mode, parallel, rowwise_bits)
     operands = [table, ids]

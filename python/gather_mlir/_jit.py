@@ -9,9 +9,6 @@ import numpy as np
 from . import _is_tensor, _native, _tensor_array, _torch
 
 
-#: The signed id dtypes kernels read as they are, as MLIR element types.
-ID_TYPES = {np.dtype(np.int8): "i8", np.dtype(np.int16): "i16",
-            np.dtype(np.int32): "i32", np.dtype(np.int64): "i64"}
 INT64_MAX = 2**63 - 1
 
 
@@ -107,28 +104,12 @@ def signed_ids(array, num, mode, function, name, op):
     return np.ascontiguousarray(replaced.astype(np.int64))
 
 
-def embedding_bag_kernel(name, table, ids, operands, attrs, result, parallel):
+def embedding_bag_kernel(name, parallel, **attributes):
     """A JIT-compiled module whose function ``name`` is one
-    ``gather.embedding_bag`` written into its last argument, a buffer of
-    the result's type: the types of the table and ids, ``operands`` the
-    ``(clause, type)`` pairs after them (``offsets``,
-    ``per_sample_weights``, ``scales``, ``zero_points``, in that order),
-    ``attrs`` its attributes as text, lowered by ``gather-to-llvm``
-    (``parallel=true`` when ``parallel``)."""
-    args = [f"%t: {table}", f"%i: {ids}"]
-    types = [table, ids]
-    clauses = ""
-    for k, (clause, type) in enumerate(operands):
-        args.append(f"%a{k}: {type}")
-        types.append(type)
-        clauses += f" {clause}(%a{k})"
-    buffer = "memref" + result[len("tensor"):]
-    args.append(f"%out: {buffer}")
-    text = (f"func.func @{name}({', '.join(args)}) {{\n"
-            f"  %r = gather.embedding_bag %t[%i]{clauses} "
-            f"{{{', '.join(attrs)}}} : ({', '.join(types)}) -> {result}\n"
-            f"  bufferization.materialize_in_destination %r in restrict "
-            f"writable %out : ({result}, {buffer}) -> ()\n"
-            f"  return\n}}\n")
+    ``gather.embedding_bag`` written into its last argument, the result's
+    buffer (``_native.embedding_bag_module`` builds it from ``attributes``:
+    dtypes of the operands, the op's attributes), lowered by
+    ``gather-to-llvm`` (``parallel=true`` when ``parallel``)."""
+    module = _native.embedding_bag_module(name=name, **attributes)
     pipeline = "gather-to-llvm{parallel=true}" if parallel else "gather-to-llvm"
-    return _native.JitModule(_native.Module(text), pipeline)
+    return _native.JitModule(module, pipeline)

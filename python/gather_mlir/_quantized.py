@@ -14,24 +14,23 @@ once by ``compiler.JitModule``.
 import numpy as np
 
 from . import _is_tensor, _mode
-from ._jit import (ID_TYPES, KernelCache, array, deliver, destination,
+from ._jit import (KernelCache, array, deliver, destination,
                    embedding_bag_kernel, signed_ids)
 
-_SCALES = {np.dtype(np.float16): "f16", np.dtype(np.float32): "f32"}
+_SCALES = {np.dtype(np.float16), np.dtype(np.float32)}
 #: Results of at least this many values are dequantized on threads.
 _PARALLEL_MIN_VALUES = 1 << 18
 
 
 def _compile(ids, scale, bits, block, has_zero_points, mode, parallel):
-    operands = [("scales", f"tensor<?x?x{scale}>")]
-    if has_zero_points:
-        operands.append(("zero_points", "tensor<?x?xi8>"))
-    attrs = ["reduction = #gather<reduction sum>",
-             f"mode = #gather<mode {mode}>", f"block_bits = {bits} : i64",
-             f"block_size = {block} : i64"]
-    return embedding_bag_kernel("gbq", "tensor<?x?xi8>", f"tensor<?x1x{ids}>",
-                                operands, attrs, f"tensor<?x?x{scale}>",
-                                parallel)
+    """One kernel: bags of one id ([n, 1] ids of dtype ``ids``) summed from a
+    block-quantized table with scales of dtype ``scale``."""
+    return embedding_bag_kernel(
+        "gbq", parallel, table=np.dtype(np.int8), ids=ids, ids_rank=2,
+        bag_length=1, offsets=False, per_sample_weights=None, scales=scale,
+        zero_points=has_zero_points, reduction="sum", padding_idx=None,
+        include_last_offset=False, mode=mode, rowwise_bits=None,
+        block_bits=bits, block_size=block)
 
 
 _kernel = KernelCache(_compile)
@@ -108,7 +107,7 @@ def gather_block_quantized(data, indices, scales, zero_points=None, *,
                      "indices", "gather.embedding_bag")
     # Bags of one id each.
     ids = np.ascontiguousarray(ids.reshape(-1, 1))
-    key = (ID_TYPES[ids.dtype], _SCALES[scale_array.dtype], bits,
+    key = (ids.dtype, scale_array.dtype.newbyteorder("="), bits,
            block_size, bool(operands_zp), mode,
            ids.size * width >= _PARALLEL_MIN_VALUES)
     operands = [np.ascontiguousarray(table).view(np.int8), ids,

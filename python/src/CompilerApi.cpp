@@ -10,6 +10,10 @@
 
 #include "Compiler.h"
 
+#include "gather/Dialect/Gather/IR/GatherOps.h"
+
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
@@ -31,13 +35,15 @@ bool sameDtype(const py::dtype &a, const py::dtype &b) {
   return PyObject_RichCompareBool(a.ptr(), b.ptr(), Py_EQ) == 1;
 }
 
-/// A parsed module, owned by the shared context.
+/// A parsed or built module, owned by the shared context.
 class PyModule {
 public:
   explicit PyModule(const std::string &source) {
     std::lock_guard<std::mutex> lock(Compiler::get().mutex());
     module = Compiler::get().parse(source);
   }
+  /// A module built in the shared context (the caller holds its lock).
+  explicit PyModule(OwningOpRef<ModuleOp> built) : module(std::move(built)) {}
   std::string str() {
     std::lock_guard<std::mutex> lock(Compiler::get().mutex());
     std::string text;
@@ -76,6 +82,113 @@ private:
   OwningOpRef<ModuleOp> module;
   llvm::StringMap<FunctionType> funcTypes;
 };
+
+/// The MLIR element type of a numpy dtype of integers or floats (signless
+/// integers: the kernels read the values as they are); TypeError otherwise.
+Type elementTypeOf(MLIRContext &ctx, const py::dtype &dtype) {
+  char kind = dtype.kind();
+  int bits = static_cast<int>(dtype.itemsize()) * 8;
+  if (kind == 'i' || kind == 'u')
+    return IntegerType::get(&ctx, bits);
+  if (kind == 'f' && bits == 16)
+    return Float16Type::get(&ctx);
+  if (kind == 'f' && bits == 32)
+    return Float32Type::get(&ctx);
+  if (kind == 'f' && bits == 64)
+    return Float64Type::get(&ctx);
+  throw py::type_error("no MLIR element type for dtype " +
+                       std::string(py::str(dtype)));
+}
+
+/// The module of one gather.embedding_bag kernel: `func.func @name` taking
+/// the table [?, ?], the ids (rank `idsRank`; 2-D ids have `bagLength`
+/// columns when it is given, else a dynamic count), then those of offsets,
+/// per-sample weights, scales and zero points that are given, and last the
+/// buffer of the result, which the op's type inference gives and the bag is
+/// materialized in. Element types are numpy dtypes; ValueError with the
+/// op's diagnostics for a combination it rejects.
+PyModule buildEmbeddingBagModule(
+    const std::string &name, const py::dtype &table, const py::dtype &ids,
+    int64_t idsRank, std::optional<int64_t> bagLength, bool offsets, std::optional<py::dtype> weights,
+    std::optional<py::dtype> scales, bool zeroPoints,
+    const std::string &reduction, std::optional<int64_t> paddingIdx,
+    bool includeLastOffset, const std::string &mode,
+    std::optional<int64_t> rowwiseBits, std::optional<int64_t> blockBits,
+    std::optional<int64_t> blockSize) {
+  Compiler &c = Compiler::get();
+  std::lock_guard<std::mutex> lock(c.mutex());
+  MLIRContext &ctx = c.context();
+  std::optional<BagReduction> bagReduction = symbolizeBagReduction(reduction);
+  std::optional<GatherMode> gatherMode = symbolizeGatherMode(mode);
+  if (!bagReduction || !gatherMode || idsRank < 1 || idsRank > 2 ||
+      (bagLength && (idsRank != 2 || *bagLength < 0)))
+    throw py::value_error("embedding_bag_module: no reduction '" + reduction +
+                          "', mode '" + mode + "' or ids of rank " +
+                          std::to_string(idsRank) + " and bag length " +
+                          (bagLength ? std::to_string(*bagLength) : "?"));
+  OpBuilder b(&ctx);
+  Location loc = b.getUnknownLoc();
+  OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
+  auto tensor = [&](int64_t rank, Type element) {
+    return RankedTensorType::get(SmallVector<int64_t>(rank,
+                                                      ShapedType::kDynamic),
+                                 element);
+  };
+  RankedTensorType idsType = tensor(idsRank, elementTypeOf(ctx, ids));
+  if (bagLength)
+    idsType = RankedTensorType::get({ShapedType::kDynamic, *bagLength},
+                                    idsType.getElementType());
+  SmallVector<Type> inputs{tensor(2, elementTypeOf(ctx, table)), idsType};
+  if (offsets)
+    inputs.push_back(tensor(1, b.getI64Type()));
+  if (weights)
+    inputs.push_back(tensor(idsRank, elementTypeOf(ctx, *weights)));
+  if (scales)
+    inputs.push_back(tensor(2, elementTypeOf(ctx, *scales)));
+  if (zeroPoints)
+    inputs.push_back(tensor(2, b.getI8Type()));
+  b.setInsertionPointToEnd(module->getBody());
+  auto fn = func::FuncOp::create(b, loc, name, b.getFunctionType(inputs, {}));
+  Block *body = fn.addEntryBlock();
+  b.setInsertionPointToStart(body);
+  unsigned next = 2;
+  auto operand = [&](bool present) {
+    return present ? body->getArgument(next++) : Value();
+  };
+  Value offsetsValue = operand(offsets), weightsValue = operand(!!weights),
+        scalesValue = operand(!!scales), zeroPointsValue = operand(zeroPoints);
+  auto attr = [&](std::optional<int64_t> v) {
+    return v ? b.getI64IntegerAttr(*v) : IntegerAttr();
+  };
+  // Built with a placeholder result type, then given the inferred one.
+  auto bag = EmbeddingBagOp::create(
+      b, loc, tensor(2, b.getF32Type()), body->getArgument(0),
+      body->getArgument(1), offsetsValue, weightsValue, *bagReduction,
+      attr(paddingIdx), includeLastOffset, *gatherMode, attr(rowwiseBits),
+      scalesValue, zeroPointsValue, attr(blockBits), attr(blockSize));
+  DiagnosticCollector diags(ctx);
+  SmallVector<Type> inferred;
+  if (failed(EmbeddingBagOp::inferReturnTypes(
+          &ctx, loc, bag->getOperands(), bag->getAttrDictionary(),
+          bag->getPropertiesStorage(), bag->getRegions(), inferred)) ||
+      inferred.size() != 1)
+    throw py::value_error(diags.take("embedding_bag_module"));
+  auto resultType = cast<RankedTensorType>(inferred.front());
+  bag.getResult().setType(resultType);
+  auto buffer = MemRefType::get(resultType.getShape(),
+                                resultType.getElementType());
+  Value out = body->addArgument(buffer, loc);
+  fn.setFunctionType(
+      b.getFunctionType(llvm::to_vector(body->getArgumentTypes()), {}));
+  auto sink = bufferization::MaterializeInDestinationOp::create(
+      b, loc, TypeRange{}, bag.getResult(), out);
+  sink.setRestrict(true);
+  sink.setWritable(true);
+  func::ReturnOp::create(b, loc);
+  if (failed(mlir::verify(*module)))
+    throw py::value_error(diags.take("embedding_bag_module"));
+  return PyModule(std::move(module));
+}
 
 /// numpy dtype of an MLIR element type.
 py::dtype dtypeOf(Type t) {
@@ -473,6 +586,17 @@ A parsed MLIR module (any registered dialect, including gather).
            py::return_value_policy::reference_internal,
            "Run a textual pass pipeline (as gather-opt's --pass-pipeline "
            "or a registered pipeline name) in place; returns self.");
+
+  m.def("embedding_bag_module", &buildEmbeddingBagModule, py::arg("name"),
+        py::arg("table"), py::arg("ids"), py::arg("ids_rank"),
+        py::arg("bag_length"), py::arg("offsets"), py::arg("per_sample_weights"), py::arg("scales"),
+        py::arg("zero_points"), py::arg("reduction"), py::arg("padding_idx"),
+        py::arg("include_last_offset"), py::arg("mode"),
+        py::arg("rowwise_bits"), py::arg("block_bits"),
+        py::arg("block_size"),
+        "The module of one gather.embedding_bag kernel, built (not parsed): "
+        "`name`'s arguments are the table, the ids, the optional operands "
+        "that are given (dtypes) and the result's buffer, last.");
 
   py::class_<PyJitModule>(m, "JitModule", R"doc(
 A module lowered by `pipeline` and JIT-compiled by MLIR's ExecutionEngine
