@@ -77,6 +77,8 @@ struct CommSplitFreed : ConvertOpToLLVMPattern<mpi::CommSplitOp> {
       if (!last || last->isBeforeInBlock(user))
         last = user;
     }
+    if (last && last->hasTrait<OpTrait::IsTerminator>())
+      return rewriter.notifyMatchFailure(op, "passed on by a terminator");
     Location loc = op.getLoc();
     auto module = op->getParentOfType<ModuleOp>();
     Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();

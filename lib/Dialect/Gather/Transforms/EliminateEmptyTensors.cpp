@@ -70,7 +70,7 @@ struct GatherEliminateEmptyTensorsPass
           sinks.push_back(sink);
         });
     for (bufferization::MaterializeInDestinationOp sink : sinks) {
-      auto buffer = dyn_cast<BaseMemRefType>(sink.getDest().getType());
+      auto buffer = dyn_cast<MemRefType>(sink.getDest().getType());
       if (!buffer || !sink.getRestrict() || !sink.getWritable())
         continue;
       SmallPtrSet<Operation *, 2> empties;
