@@ -35,6 +35,7 @@
 #include "gather/Dialect/Gather/Utils/IndexArithmetic.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Shard/IR/ShardDialect.h"
@@ -58,8 +59,9 @@ struct LoopNest {
   SmallVector<utils::IteratorType> types;
   /// One map per operand, then the result's.
   SmallVector<AffineMap> maps;
-  /// The gathered loops, in the order of the data dims they are.
-  SmallVector<int64_t> gatheredLoops;
+  /// The gathered loops, in the order of the data dims they are, and the
+  /// static size of each of those dims.
+  SmallVector<int64_t> gatheredLoops, gatheredSizes;
   /// Loops that must stay whole, and what each is, for diagnostics.
   SmallVector<std::pair<int64_t, StringRef>> wholeLoops;
 
@@ -113,6 +115,7 @@ static std::optional<LoopNest> getGatherNest(Operation *op) {
   for (int64_t c = 0; c < shape->tupleSize; ++c) {
     int64_t loop = nest.addLoop(utils::IteratorType::reduction);
     nest.gatheredLoops.push_back(loop);
+    nest.gatheredSizes.push_back(dataType.getDimSize(shape->indexedDim(c)));
     dataLoops[shape->indexedDim(c)] = loop;
   }
   if (isa<GatherNDOp>(op))
@@ -148,6 +151,7 @@ static std::optional<LoopNest> getBagNest(Operation *op) {
   nest.types.assign(2, utils::IteratorType::parallel);
   int64_t rows = nest.addLoop(utils::IteratorType::reduction);
   nest.gatheredLoops.push_back(rows);
+  nest.gatheredSizes.push_back(weightType.getDimSize(0));
   bool quantized = bagOp.getRowwiseBits() || bagOp.getScales();
   nest.addMap(ctx, {rows, quantized ? nest.addWholeLoop("a quantized row's "
                                                         "bytes")
@@ -171,12 +175,12 @@ static std::optional<LoopNest> getBagNest(Operation *op) {
 }
 
 /// Checks that the op's shardings are ones the partition below handles and
-/// returns the grid axes each loop is split along.
+/// returns the grid axes each loop is split along; `grid` is their grid.
 static FailureOr<ShardingArray>
 getSplits(Operation *op, const LoopNest &nest,
           ArrayRef<Sharding> operandShardings,
           ArrayRef<Sharding> resultShardings,
-          SymbolTableCollection &symbolTable) {
+          SymbolTableCollection &symbolTable, shard::GridOp &grid) {
   SmallVector<Sharding, 4> all(operandShardings);
   llvm::append_range(all, resultShardings);
   for (auto [i, sharding] : llvm::enumerate(all)) {
@@ -189,8 +193,7 @@ getSplits(Operation *op, const LoopNest &nest,
       return op->emitOpError(
           "is partitioned over even splits only (no halo sizes or sharded "
           "dims offsets)");
-    shard::GridOp grid =
-        shard::getGridOrNull(op, sharding.getGridAttr(), symbolTable);
+    grid = shard::getGridOrNull(op, sharding.getGridAttr(), symbolTable);
     if (!grid)
       return op->emitOpError("has a sharding on an unknown grid @")
              << sharding.getGrid();
@@ -240,13 +243,12 @@ getSplits(Operation *op, const LoopNest &nest,
 /// The data dims split along gathered loops: each must be static.
 static FailureOr<SmallVector<SplitDim>>
 getGatheredSplits(Operation *op, const LoopNest &nest,
-                  const ShardingArray &splits, ArrayRef<int64_t> dimSizes,
-                  shard::GridOp grid) {
+                  const ShardingArray &splits, shard::GridOp grid) {
   SmallVector<SplitDim> result;
-  for (auto [c, loop] : llvm::enumerate(nest.gatheredLoops)) {
+  for (auto [loop, size] :
+       llvm::zip_equal(nest.gatheredLoops, nest.gatheredSizes)) {
     if (splits[loop].empty())
       continue;
-    int64_t size = dimSizes[c];
     if (ShapedType::isDynamic(size) || size == 0)
       return op->emitOpError("can split a dim that ids select along only "
                              "when its size is static and not zero");
@@ -487,8 +489,9 @@ struct GatherSharding
     std::optional<LoopNest> n = nest(op);
     if (!n)
       return op->emitOpError("is partitioned only with ranked operands");
+    shard::GridOp grid;
     FailureOr<ShardingArray> splits = getSplits(
-        op, *n, operandShardings, resultShardings, symbolTable);
+        op, *n, operandShardings, resultShardings, symbolTable, grid);
     if (failed(splits))
       return failure();
     if (failed(Model::checkSplits(cast<OpTy>(op), *splits)))
@@ -499,14 +502,13 @@ struct GatherSharding
           partitionMap, symbolTable, builder);
       return success();
     }
-    shard::GridOp grid = nullptr;
-    for (const Sharding &s : llvm::concat<const Sharding>(operandShardings,
-                                                          resultShardings))
-      if (s && !grid)
-        grid = shard::getGridOrNull(op, s.getGridAttr(), symbolTable);
+    FailureOr<SmallVector<SplitDim>> split =
+        getGatheredSplits(op, *n, *splits, grid);
+    if (failed(split))
+      return failure();
     ImplicitLocOpBuilder b(op->getLoc(), builder);
     FailureOr<Value> result = static_cast<const Model *>(this)->partitionRows(
-        cast<OpTy>(op), b, *n, *splits, grid, partitionedOperands,
+        cast<OpTy>(op), b, *n, *split, grid, partitionedOperands,
         resultShardings[0]);
     if (failed(result))
       return failure();
@@ -541,30 +543,22 @@ struct GatherOpSharding : GatherSharding<GatherOpSharding<OpTy>, OpTy> {
 
   FailureOr<Value> partitionRows(OpTy op, ImplicitLocOpBuilder &b,
                                  const LoopNest &nest,
-                                 const ShardingArray &splits,
-                                 shard::GridOp grid, ArrayRef<Value> operands,
+                                 ArrayRef<SplitDim> split, shard::GridOp grid,
+                                 ArrayRef<Value> operands,
                                  Sharding resultSharding) const {
     GatherShape shape = *op.getGatherShape();
-    auto dataType = cast<RankedTensorType>(op.getData().getType());
-    SmallVector<int64_t> dimSizes;
-    for (int64_t c = 0; c < shape.tupleSize; ++c)
-      dimSizes.push_back(dataType.getDimSize(shape.indexedDim(c)));
-    FailureOr<SmallVector<SplitDim>> split =
-        getGatheredSplits(op, nest, splits, dimSizes, grid);
-    if (failed(split))
-      return failure();
     SmallVector<IdSpace> spaces;
     Value zero = arith::ConstantIndexOp::create(b, 0);
     for (int64_t c = 0; c < shape.tupleSize; ++c) {
       int64_t loop = nest.gatheredLoops[c];
       const SplitDim *s = llvm::find_if(
-          *split, [&](const SplitDim &sd) { return sd.loop == loop; });
-      if (s != split->end()) {
+          split, [&](const SplitDim &sd) { return sd.loop == loop; });
+      if (s != split.end()) {
         spaces.push_back(getSplitSpace(b, grid, *s));
         continue;
       }
       Value size = tensor::DimOp::create(b, operands[0], shape.indexedDim(c));
-      spaces.push_back({size, zero, size, dimSizes[c]});
+      spaces.push_back({size, zero, size, nest.gatheredSizes[c]});
     }
     std::optional<int64_t> tupleDim;
     if (isa<GatherNDOp>(op))
@@ -573,7 +567,7 @@ struct GatherOpSharding : GatherSharding<GatherOpSharding<OpTy>, OpTy> {
     Value ids = buildLocalIds(b, operands[1], op.getMode(), spaces, tupleDim,
                               Value(), op->getName().getStringRef())[0];
     return buildLocalReduce(b, op, {operands[0], ids}, resultSharding, grid,
-                         *split, [](Operation *local) {
+                         split, [](Operation *local) {
                            cast<OpTy>(local).setMode(GatherMode::fill);
                          });
   }
@@ -602,33 +596,28 @@ struct EmbeddingBagSharding
 
   FailureOr<Value> partitionRows(EmbeddingBagOp op, ImplicitLocOpBuilder &b,
                                  const LoopNest &nest,
-                                 const ShardingArray &splits,
-                                 shard::GridOp grid, ArrayRef<Value> operands,
+                                 ArrayRef<SplitDim> split, shard::GridOp grid,
+                                 ArrayRef<Value> operands,
                                  Sharding resultSharding) const {
     bool sum = op.getReduction() == BagReduction::sum;
     if (!sum && (op.getRowwiseBits() || op.getScales()))
       return op.emitOpError("can split a quantized table's rows across "
                             "processes only for sum bags");
-    int64_t rows =
-        cast<RankedTensorType>(op.getWeight().getType()).getDimSize(0);
-    FailureOr<SmallVector<SplitDim>> split =
-        getGatheredSplits(op, nest, splits, {rows}, grid);
-    if (failed(split))
-      return failure();
-    IdSpace space = getSplitSpace(b, grid, split->front());
+    int64_t rows = nest.gatheredSizes.front();
+    IdSpace space = getSplitSpace(b, grid, split.front());
     // padding_idx names a row of the whole table; its ids sum nothing.
     Value padding;
     if (std::optional<int64_t> pad = op.getPaddingIdx())
       padding = arith::ConstantIntOp::create(b, *pad < 0 ? *pad + rows : *pad,
                                              64);
     if (!sum)
-      return partitionReduced(op, b, *split, grid, operands, resultSharding,
+      return partitionReduced(op, b, split, grid, operands, resultSharding,
                               space, padding);
     SmallVector<Value> local(operands);
     local[1] = buildLocalIds(b, operands[1], op.getMode(), {space},
                              std::nullopt, padding,
                              op->getName().getStringRef())[0];
-    return buildLocalReduce(b, op, local, resultSharding, grid, *split,
+    return buildLocalReduce(b, op, local, resultSharding, grid, split,
                             [](Operation *localOp) {
                               auto bag = cast<EmbeddingBagOp>(localOp);
                               bag.setMode(GatherMode::fill);
@@ -667,15 +656,9 @@ struct EmbeddingBagSharding
       flat = tensor::CollapseShapeOp::create(
           b, flat, SmallVector<ReassociationIndices>{{0, 1}});
     OpFoldResult count = tensor::getMixedSize(b, b.getLoc(), flat, 0);
-    OpFoldResult rows =
-        isa<Attribute>(count)
-            ? OpFoldResult(b.getIndexAttr(*getConstantIntValue(count) +
-                                          BagRows::kFirst))
-            : OpFoldResult(arith::AddIOp::create(
-                               b, cast<Value>(count),
-                               arith::ConstantIndexOp::create(
-                                   b, BagRows::kFirst))
-                               .getResult());
+    OpFoldResult rows = getAsOpFoldResult(b.createOrFold<arith::AddIOp>(
+        getValueOrCreateConstantIndexOp(b, b.getLoc(), count),
+        arith::ConstantIndexOp::create(b, BagRows::kFirst)));
     Value extended = tensor::EmptyOp::create(b, ArrayRef<OpFoldResult>{rows},
                                              b.getI64Type());
     extended = linalg::FillOp::create(
