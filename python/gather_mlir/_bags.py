@@ -16,7 +16,7 @@ rules).
 
 import numpy as np
 
-from . import _is_tensor, _mode
+from . import _is_tensor, _mode, _native
 from ._jit import (INT64_MAX, KernelCache, array, deliver, destination,
                    embedding_bag_kernel, signed_ids)
 
@@ -120,12 +120,10 @@ def _bag(function, input, table, offsets, mode, per_sample_weights,
                              f"out of range [{-num}, {num - 1}] for a table "
                              f"of {num} rows")
     if rowwise_bits:
-        # Bytes, which the kernel reads unsigned: values, then scale and
-        # bias (f32 each for 8 bits, f16 each for 4). A row too short for
-        # them is the kernel's error, before it writes anything.
+        # Bytes, which the kernel reads unsigned. A row too short for its
+        # scale and bias is the kernel's error, before it writes anything.
         table = np.ascontiguousarray(table).view(np.int8)
-        values = max(0, (table.shape[1] - 8) if rowwise_bits == 8 else
-                     2 * (table.shape[1] - 4))
+        values = max(0, _native.rowwise_values(table.shape[1], rowwise_bits))
     else:
         table = np.ascontiguousarray(table,
                                      dtype=table.dtype.newbyteorder("="))
@@ -147,7 +145,7 @@ def _bag(function, input, table, offsets, mode, per_sample_weights,
                          value_dtype.newbyteorder("="), out,
                          operands)
     _kernel(key).call("bag", *operands, result)
-    return deliver(result, out, as_tensor)
+    return deliver(function, result, out, as_tensor)
 
 
 def embedding_bag(input, weight, offsets=None, mode="mean",

@@ -60,14 +60,13 @@ def destination(function, shape, dtype, out, operands):
     return _native.empty(shape, dtype)
 
 
-def deliver(result, out, as_tensor):
+def deliver(function, result, out, as_tensor):
     """``out``, holding ``result`` (copied unless the kernel wrote it there:
     see ``destination``); without ``out``, ``result`` as a torch tensor if
     ``as_tensor``, else itself."""
     if out is None:
         return _torch().from_numpy(result) if as_tensor else result
-    target = out if isinstance(out, np.ndarray) else _tensor_array(
-        "", "out", out)
+    target = array(function, "out", out)
     if not np.may_share_memory(target, result):
         target[...] = result
     return out

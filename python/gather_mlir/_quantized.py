@@ -107,16 +107,14 @@ def gather_block_quantized(data, indices, scales, zero_points=None, *,
                      "indices", "gather.embedding_bag")
     # Bags of one id each.
     ids = np.ascontiguousarray(ids.reshape(-1, 1))
-    key = (ids.dtype, scale_array.dtype.newbyteorder("="), bits,
-           block_size, bool(operands_zp), mode,
+    scale_dtype = scale_array.dtype.newbyteorder("=")
+    key = (ids.dtype, scale_dtype, bits, block_size, bool(operands_zp), mode,
            ids.size * width >= _PARALLEL_MIN_VALUES)
     operands = [np.ascontiguousarray(table).view(np.int8), ids,
-                np.ascontiguousarray(scale_array,
-                                     dtype=scale_array.dtype.newbyteorder("="))
+                np.ascontiguousarray(scale_array, dtype=scale_dtype)
                 ] + operands_zp
     result = destination("gather_block_quantized", shape + (width,),
-                         scale_array.dtype.newbyteorder("="), out,
-                         operands)
+                         scale_dtype, out, operands)
     # The kernel writes [ids, width]: a view of the C-contiguous result.
     _kernel(key).call("gbq", *operands, result.reshape(ids.shape[0], width))
-    return deliver(result, out, torch_scales)
+    return deliver("gather_block_quantized", result, out, torch_scales)

@@ -948,10 +948,7 @@ PYBIND11_MODULE(_native, m) {
   m.def(
       "empty",
       [](const std::vector<int64_t> &shape, py::dtype dtype) {
-        for (int64_t d : shape)
-          if (d < 0)
-            throw py::value_error("empty: negative dimension " +
-                                  std::to_string(d));
+        // numpy reports a negative or too large shape.
         return newArray(reinterpret_cast<PyArray_Descr *>(dtype.ptr()),
                         shape);
       },
@@ -959,6 +956,15 @@ PYBIND11_MODULE(_native, m) {
       "A new C-ordered array of `shape` and `dtype`, uninitialized; large "
       "ones get the reused result memory (see result_memory_stats): the "
       "destination the JIT-compiled kernels write their results into.");
+  m.def(
+      "rowwise_values",
+      [](int64_t rowBytes, int64_t bits) {
+        return RowwiseLayout{bits}.values(rowBytes);
+      },
+      py::arg("row_bytes"), py::arg("bits"),
+      "The values a row of `row_bytes` bytes holds in FBGEMM's row-wise "
+      "layout of `bits` (8 or 4) bits: the op's rule (negative when the row "
+      "is too short for its scale and bias).");
   m.def(
       "result_memory_stats",
       [] {
