@@ -306,3 +306,18 @@ func.func @gather_unranked(%table: tensor<8x4xf32>, %ids: tensor<*xi32>) -> tens
   %r = gather.gather %t[%ids] {axis = 0 : i64} : (tensor<8x4xf32>, tensor<*xi32>) -> tensor<*xf32>
   return %r : tensor<*xf32>
 }
+
+// -----
+
+shard.grid @grid(shape = 2)
+
+/// An uneven split: LLVM 22's shard-partition cannot reshard the table
+/// (and drops the offsets from the sharding it passes): an error, not a
+/// crash.
+func.func @gather_sharded_dims_offsets(%table: tensor<8x4xf32>, %ids: tensor<5xi64>) -> tensor<5x4xf32> {
+  %s = shard.sharding @grid split_axes = [[0]] sharded_dims_offsets = [0, 3, 8] : !shard.sharding
+  %t = shard.shard %table to %s annotate_for_users : tensor<8x4xf32>
+  // expected-error @+1 {{'gather.gather' op has an operand that shard-partition could not reshard; it is partitioned over even splits only (no halo sizes or sharded dims offsets)}}
+  %r = gather.gather %t[%ids] {axis = 0 : i64} : (tensor<8x4xf32>, tensor<5xi64>) -> tensor<5x4xf32>
+  return %r : tensor<5x4xf32>
+}

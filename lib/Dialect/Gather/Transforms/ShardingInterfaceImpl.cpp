@@ -489,6 +489,14 @@ struct GatherSharding
     std::optional<LoopNest> n = nest(op);
     if (!n)
       return op->emitOpError("is partitioned only with ranked operands");
+    // Upstream's shard-partition hands over no value for an operand it
+    // could not reshard (an uneven split with sharded_dims_offsets in LLVM
+    // 22, whose offsets it also drops from the sharding it passes).
+    if (llvm::is_contained(partitionedOperands, Value()))
+      return op->emitOpError(
+          "has an operand that shard-partition could not reshard; it is "
+          "partitioned over even splits only (no halo sizes or sharded "
+          "dims offsets)");
     shard::GridOp grid;
     FailureOr<ShardingArray> splits = getSplits(
         op, *n, operandShardings, resultShardings, symbolTable, grid);
