@@ -301,3 +301,24 @@ def test_more_argument_errors():
     with pytest.raises(TypeError, match="out must be a numpy array or a torch "
                        "tensor, not list"):
         g.embedding_bag([0], table, [0], out=[[0.0, 0.0, 0.0]])
+
+
+def test_kernel_module_rejects_what_the_op_rejects():
+    """The kernels' module builder reports the op's own diagnostics."""
+    from gather_mlir import _native
+    args = dict(name="bag", table=np.dtype(np.float32),
+                ids=np.dtype(np.int64), ids_rank=1, bag_length=None,
+                offsets=True, per_sample_weights=None, scales=None,
+                zero_points=False, reduction="sum", padding_idx=None,
+                include_last_offset=False, mode="check", rowwise_bits=None,
+                block_bits=None, block_size=None)
+    assert "gather.embedding_bag" in str(_native.embedding_bag_module(**args))
+    with pytest.raises(ValueError, match="per_sample_weights is only "
+                                         "supported with reduction sum"):
+        _native.embedding_bag_module(**{**args, "reduction": "max",
+                                        "per_sample_weights":
+                                            np.dtype(np.float32)})
+    with pytest.raises(ValueError, match="no reduction 'median'"):
+        _native.embedding_bag_module(**{**args, "reduction": "median"})
+    with pytest.raises(TypeError, match="no MLIR element type"):
+        _native.embedding_bag_module(**{**args, "table": np.dtype(object)})
