@@ -13,7 +13,8 @@
 //  3. the gather: a linalg.generic over the result shape whose body reads
 //     the index components with tensor.extract, resolves them by the mode in
 //     i64 arith, and reads data with tensor.extract (inside an scf.if for
-//     `fill`).
+//     `fill`). `check` keeps its read in bounds as well (clamped, or guarded
+//     when the dim may be empty), for clients that drop cf.assert.
 //
 // Which operand dimension each result dimension walks, and which data
 // dimension each index component selects along, come from GatherShape.
@@ -90,7 +91,7 @@ private:
   /// The subscript into data dimension indexedDim(c) for index value `i`
   /// (i64) along a dimension of size `s` (i64), and whether it is in range
   /// (`fill` only; null otherwise).
-  std::pair<Value, Value> resolve(Value i, Value s);
+  std::pair<Value, Value> resolve(Value i, Value s, int64_t staticSize);
   /// The body of the gather at result position `ivs`.
   Value gatherAt(ValueRange ivs, ArrayRef<Value> sizes, Type element);
 
@@ -209,8 +210,16 @@ Value LinalgGatherEmitter::checkIndices(ArrayRef<Value> sizes) {
   return generic.getResult(0);
 }
 
-std::pair<Value, Value> LinalgGatherEmitter::resolve(Value i, Value s) {
-  ResolvedIndex r = resolveIndex(b, loc, mode, i, s);
+std::pair<Value, Value> LinalgGatherEmitter::resolve(Value i, Value s,
+                                                     int64_t staticSize) {
+  // check: the indices were asserted in range, and the read is kept in
+  // bounds as well, so that a client that drops cf.assert (IREE strips it
+  // from its dispatches) reads nothing out of bounds: clamped along a dim
+  // known not to be empty, else guarded as fill guards it.
+  GatherMode resolved = mode;
+  if (mode == GatherMode::check)
+    resolved = staticSize > 0 ? GatherMode::clamp : GatherMode::fill;
+  ResolvedIndex r = resolveIndex(b, loc, resolved, i, s);
   return {arith::IndexCastOp::create(b, loc, b.getIndexType(), r.index),
           r.valid};
 }
@@ -238,7 +247,8 @@ Value LinalgGatherEmitter::gatherAt(ValueRange ivs, ArrayRef<Value> sizes,
     if (tuples)
       indexSub[q - 1] = constIndex(c);
     Value i = toI64(tensor::ExtractOp::create(b, loc, indices, indexSub));
-    auto [subscript, inRange] = resolve(i, sizes[c]);
+    auto [subscript, inRange] =
+        resolve(i, sizes[c], dataType.getDimSize(shape.indexedDim(c)));
     dataSub[shape.indexedDim(c)] = subscript;
     if (inRange)
       valid = valid ? arith::AndIOp::create(b, loc, valid, inRange) : inRange;

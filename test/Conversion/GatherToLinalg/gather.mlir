@@ -34,7 +34,8 @@ func.func @gather_clamp(%d: tensor<5x4xf32>, %i: tensor<3xi32>) -> tensor<3x4xf3
 // -----
 
 /// check: a generic over the indices asserts each value and yields it; the
-/// gather reads the checked indices.
+/// gather reads the checked indices, clamped as well (a client that drops
+/// cf.assert, as IREE does in its dispatches, still reads in bounds).
 // CHECK-LABEL: func @gather_check
 //  CHECK-SAME: (%[[DATA:.*]]: tensor<5xf32>, %[[IDX:.*]]: tensor<3xindex>)
 //       CHECK: %[[CHECKED:.*]] = linalg.generic {{.*}} ins(%[[IDX]] : tensor<3xindex>)
@@ -45,9 +46,27 @@ func.func @gather_clamp(%d: tensor<5x4xf32>, %i: tensor<3xi32>) -> tensor<3x4xf3
 //       CHECK:   linalg.yield %[[IN]] : index
 //       CHECK: linalg.generic
 //       CHECK:   tensor.extract %[[CHECKED]]
+//       CHECK:   arith.minsi
+//       CHECK:   arith.maxsi
+//   CHECK-NOT:   scf.if
 //       CHECK:   tensor.extract %[[DATA]]
 func.func @gather_check(%d: tensor<5xf32>, %i: tensor<3xindex>) -> tensor<3xf32> {
   %r = gather.gather %d[%i] : (tensor<5xf32>, tensor<3xindex>) -> tensor<3xf32>
+  return %r : tensor<3xf32>
+}
+
+// -----
+
+/// check along a dim that may be empty: the read is guarded (a clamped
+/// subscript would still be out of bounds of an empty dim).
+// CHECK-LABEL: func @gather_check_dynamic
+//       CHECK: cf.assert
+//       CHECK: linalg.generic
+//       CHECK:   %[[OK:.*]] = arith.cmpi ult
+//       CHECK:   scf.if %[[OK]] -> (f32) {
+//       CHECK:     tensor.extract
+func.func @gather_check_dynamic(%d: tensor<?xf32>, %i: tensor<3xi64>) -> tensor<3xf32> {
+  %r = gather.gather %d[%i] : (tensor<?xf32>, tensor<3xi64>) -> tensor<3xf32>
   return %r : tensor<3xf32>
 }
 
