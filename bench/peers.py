@@ -10,7 +10,10 @@ thread count, 1 and every core, in a fresh process each (JAX and OpenMP read
 their thread counts at start-up), and every contestant in that process gets
 that many threads: gather_mlir through OMP_NUM_THREADS, torch through
 torch.set_num_threads, JAX through XLA's intra-op flags, ONNX Runtime and
-OpenVINO through their session options; numpy and the numba loops use one.
+OpenVINO through their session options, IREE through its task topology;
+numpy and the numba loops use one. IREE (iree-base-compiler and -runtime,
+if installed) runs the package's own upstream-only lowering: the gather op
+through convert-gather-to-linalg, compiled by iree-compile for its CPU.
 In each process, every contestant's result is compared with gather_mlir's
 before anything is timed, then the contestants are timed in interleaved,
 shuffled rounds (the median of each one's round times). Printed: one table
@@ -31,7 +34,7 @@ import sys
 import time
 
 PEERS = ["numpy", "torch", "torch.compile", "jax", "onnxruntime", "openvino",
-         "numba"]
+         "iree", "numba"]
 
 
 def configure_threads(threads):
@@ -278,6 +281,44 @@ def dequantize_contestants(np, q, ids, scale, wanted, threads):
     return ours, peers
 
 
+_MLIR_ELEMENT = {"float32": "f32", "float16": "f16", "int32": "i32",
+                 "int64": "i64"}
+
+
+def iree_function(np, op, data, indices, attrs, threads):
+    """The gather op lowered by convert-gather-to-linalg, compiled by IREE
+    for this CPU and called on device arrays staged once (IREE at its best:
+    no copy of the inputs per call)."""
+    try:
+        import iree.compiler as ireec
+        import iree.runtime as ireert
+    except ImportError:
+        return None
+    import gather_mlir as g
+    from gather_mlir.compiler import Module
+
+    def type_of(a):
+        return ("tensor<" + "".join(f"{d}x" for d in a.shape)
+                + _MLIR_ELEMENT[a.dtype.name] + ">")
+    result = np.asarray(getattr(g, op)(data, indices, **attrs))
+    attr_text = (f" {{axis = {attrs['axis']} : i64}}" if "axis" in attrs
+                 else "")
+    source = (f"func.func @main(%d: {type_of(data)}, %i: {type_of(indices)})"
+              f" -> {type_of(result)} {{\n  %r = gather.{op} %d[%i]{attr_text}"
+              f" : ({type_of(data)}, {type_of(indices)}) -> "
+              f"{type_of(result)}\n  return %r : {type_of(result)}\n}}\n")
+    lowered = str(Module(source).run("convert-gather-to-linalg"))
+    vmfb = ireec.compile_str(lowered, target_backends=["llvm-cpu"],
+                             extra_args=["--iree-llvmcpu-target-cpu=host"])
+    ireert.flags.parse_flags(f"--task_topology_max_group_count={threads}")
+    config = ireert.Config("local-task")
+    context = ireert.SystemContext(config=config)
+    context.add_vm_module(ireert.VmModule.copy_buffer(context.instance, vmfb))
+    main = context.modules.module["main"]
+    staged = [ireert.asdevicearray(config.device, a) for a in (data, indices)]
+    return lambda: main(*staged).to_host()
+
+
 def peer_functions(np, op, data, indices, attrs, wanted, threads):
     """The peers that implement the workload, as zero-argument functions."""
     axis = attrs.get("axis", 0) % data.ndim
@@ -356,6 +397,10 @@ def peer_functions(np, op, data, indices, attrs, wanted, threads):
         request = ov_model.create_infer_request()
         ids64 = indices.astype(np.int64)
         peers["openvino"] = lambda: request.infer({0: data, 1: ids64})[0]
+    if "iree" in wanted:
+        fn = iree_function(np, op, data, indices, attrs, threads)
+        if fn is not None:
+            peers["iree"] = fn
     if "numba" in wanted and op != "gather_nd":
         try:
             from numba import njit
