@@ -20,7 +20,8 @@ shuffled rounds (the median of each one's round times). Printed: one table
 per thread count (ratio = best peer / gather_mlir at those threads, above 1
 gather_mlir is faster; copy = np.copyto of the result's bytes / gather_mlir)
 and one at each contestant's best thread count. Written:
-DIR/peers-<date>.md (DIR: bench/results). Nothing is asserted.
+DIR/peers-<date>.md and a chart of the ratios, DIR/peers-<date>.png (DIR:
+bench/results). Nothing is asserted.
 """
 
 import argparse
@@ -490,7 +491,8 @@ def table(title, rows, peers):
              "|---|---|" + "---|" * len(peers) + "---|---|"]
     for r in rows:
         t = r["times"]
-        present = [t[p] for p in peers if p in t]
+        present = [t[p] for p in peers
+                   if p in t and not p.startswith("gather_mlir")]
         best = min(present) if present else float("nan")
         cells = [f"{t[p] * 1e6:.1f}" if p in t else "-" for p in peers]
         lines.append(f"| {r['case']} | {t['gather_mlir'] * 1e6:.1f} | "
@@ -498,6 +500,40 @@ def table(title, rows, peers):
                      + f" | {best / t['gather_mlir']:.2f}x | "
                      f"{t['copy'] / t['gather_mlir']:.2f} |")
     return "\n".join(lines) + "\n\nTimes in microseconds (medians).\n"
+
+
+def chart(path, title, tables):
+    """Grouped bars: per case, best peer / gather_mlir for each table
+    (thread counts, and each contestant at its best)."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("matplotlib is missing: no chart")
+        return
+    cases = [r["case"] for r in next(iter(tables.values()))][::-1]
+    fig, ax = plt.subplots(figsize=(11, 0.45 * len(cases) * len(tables) / 2
+                                    + 1.8))
+    height = 0.8 / len(tables)
+    for k, (label, rows) in enumerate(tables.items()):
+        ratios = []
+        for r in rows[::-1]:
+            t = r["times"]
+            peers = [v for c, v in t.items()
+                     if c != "copy" and not c.startswith("gather_mlir")]
+            ratios.append(min(peers) / t["gather_mlir"] if peers else 0)
+        ax.barh([i + k * height for i in range(len(cases))], ratios,
+                height=height, label=label)
+    ax.set_yticks([i + 0.4 - height / 2 for i in range(len(cases))], cases,
+                  fontsize=7)
+    ax.axvline(1.0, color="black", linewidth=0.8)
+    ax.axvline(1.5, color="gray", linestyle="--", linewidth=0.8)
+    ax.set_xlabel("best peer time / gather_mlir time (higher is better)")
+    ax.set_title(title, fontsize=9)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
 
 
 def main():
@@ -532,8 +568,10 @@ def main():
     except (OSError, StopIteration):
         cpu = "unknown CPU"
     md += [f"CPU: {cpu}, {os.cpu_count()} cores.", ""]
+    tables = {}
     for n in counts:
         md.append(table(f"{n} thread(s) for every contestant", runs[n], peers))
+        tables[f"{n} thread(s) each"] = runs[n]
     # Each contestant at its best thread count.
     best_rows = []
     for i, r in enumerate(runs[counts[0]]):
@@ -544,12 +582,17 @@ def main():
         best_rows.append({"case": r["case"], "times": times})
     md.append(table("every contestant at its best thread count", best_rows,
                     peers))
-    text = "\n".join(md)
-    print(text)
+    tables["each at its best thread count"] = best_rows
     os.makedirs(args.out, exist_ok=True)
     stem = "peers-" + datetime.date.today().isoformat() + ("-quick" if args.quick else "")
+    md.append(f"![ratios]({stem}.png)\n")
+    text = "\n".join(md)
+    print(text)
     with open(os.path.join(args.out, stem + ".md"), "w") as f:
         f.write(text)
+    chart(os.path.join(args.out, stem + ".png"),
+          f"gather_mlir vs its peers ({cpu}, {os.cpu_count()} cores; threads "
+          f"{', '.join(map(str, counts))})", tables)
 
 
 if __name__ == "__main__":
