@@ -49,7 +49,6 @@ void mlir::gather::buildGatherToLLVMPipeline(
   lowering.gatherLoads = options.gatherLoads;
   lowering.validateRows = options.validateRows;
   lowering.targetCpu = options.targetCpu;
-  lowering.maxUnrankedRank = options.maxUnrankedRank;
   // Upstream tensor.gather, which MLIR cannot bufferize, becomes gather ops.
   pm.addPass(createConvertTensorToGather());
   // Constant indices that check mode will reject when they run: a warning.
@@ -71,6 +70,9 @@ void mlir::gather::buildGatherToLLVMPipeline(
     fusion.parallelMinBytes = options.parallelMinBytes;
     pm.addPass(createGatherFuseElementwise(fusion));
   }
+  // Unranked operands: a switch on their run-time ranks, ranked gathers in
+  // each case.
+  pm.addPass(createGatherDispatchUnranked({options.maxUnrankedRank}));
   pm.addPass(createConvertGatherToAffine(lowering));
   // A partitioned module (shard-partition's output): its collectives and
   // process indices become mpi ops on buffers, before bufferization.

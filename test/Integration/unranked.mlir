@@ -4,7 +4,7 @@
 // RUN: not %mlir_run -e nd_tuple_too_long %t.mlir 2>&1 | FileCheck %s --check-prefix=TUPLE
 // RUN: gather-opt %s --gather-to-llvm="max-unranked-rank=1" > %t.max1.mlir
 // RUN: not %mlir_run -e main %t.max1.mlir 2>&1 | FileCheck %s --check-prefix=LIMIT
-// RUN: gather-opt %s --convert-gather-to-affine="max-unranked-rank=2" | FileCheck %s --check-prefix=IR
+// RUN: gather-opt %s --gather-dispatch-unranked="max-rank=2" | FileCheck %s --check-prefix=IR
 
 /// Gathers on unranked tensors are dispatched on the run-time ranks: one
 /// ranked kernel per rank pair the op's rules accept, up to a maximum rank;

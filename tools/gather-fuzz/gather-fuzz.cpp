@@ -9,7 +9,8 @@
 //   --convert-tensor-to-gather (mode from the hash)
 //   --convert-gather-to-linalg, then --canonicalize
 //   --convert-embedding-bag-to-scf, then --canonicalize
-//   --convert-gather-to-affine (options from the hash), then --canonicalize
+//   --gather-dispatch-unranked --convert-gather-to-affine (options from the
+//   hash), then --canonicalize
 //   --gather-to-llvm (options picked from a hash of the input)
 //   --canonicalize, then --gather-to-llvm (constants that folding exposes
 //     behind casts and slices reach the kernels)
@@ -282,6 +283,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     options.gatherLoads = loads;
     options.streamingMinBytes = streamingMinBytes;
     options.prefetchDistance = prefetchDistance;
+    pm.addPass(gather::createGatherDispatchUnranked());
     pm.addPass(gather::createConvertGatherToAffine(options));
     pm.addPass(createCanonicalizerPass());
   });

@@ -8,6 +8,7 @@
 #include "gather/Conversion/GatherToAffine/GatherLoads.h"
 #include "gather/Conversion/GatherToLinalg/GatherToLinalg.h"
 #include "gather/Conversion/TensorToGather/TensorToGather.h"
+#include "gather/Conversion/UnrankedDispatch/UnrankedDispatch.h"
 #include "gather/Dialect/Gather/IR/GatherDialect.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"

@@ -60,10 +60,8 @@ def ConvertGatherToAffine : Pass<"convert-gather-to-affine", "ModuleOp"> {
       the first slab with a bad index is scanned again to report it);
     * a result stored by `bufferization.materialize_in_destination` into a
       memref is computed in that memref;
-    * a gather on unranked operands first becomes an `scf.index_switch`
-      on their run-time ranks, up to `max-unranked-rank`, whose cases hold
-      ranked copies of it (ranks past the maximum, or that the op's rules
-      reject, call `gather_mlir_shape_error`);
+    * gathers on unranked data or indices are left to
+      `gather-dispatch-unranked` (a diagnostic names it when one is left);
     * nothing is folded: constant gathers are `--canonicalize`'s to fold.
   }];
   let dependentDialects = [
@@ -86,9 +84,6 @@ def ConvertGatherToAffine : Pass<"convert-gather-to-affine", "ModuleOp"> {
            "With parallel: results (and, for check mode's scan, index "
            "arrays) smaller than this keep a serial loop nest (a run-time "
            "test when sizes are dynamic)">,
-    Option<"maxUnrankedRank", "max-unranked-rank", "int64_t",
-           /*default=*/"4",
-           "Highest rank of unranked operands that gets a kernel">,
     Option<"streamingMinBytes", "streaming-min-bytes", "int64_t",
            /*default=*/"40 << 20",
            "Results of at least this many bytes write rows of 256 bytes or "
@@ -114,6 +109,41 @@ def ConvertGatherToAffine : Pass<"convert-gather-to-affine", "ModuleOp"> {
            /*default=*/"0",
            "Prefetch slices of at most 512 bytes this many index positions "
            "ahead (0: never)">,
+  ];
+}
+
+def GatherDispatchUnranked : Pass<"gather-dispatch-unranked", "ModuleOp"> {
+  let summary = "Dispatch gathers on unranked tensors on their run-time ranks";
+  let description = [{
+    A loop nest needs ranks. Every `gather.gather`, `gather.gather_elements`
+    and `gather.gather_nd` whose data or indices is unranked becomes an
+    `scf.index_switch` on the operands' run-time ranks (`tensor.rank`), with
+    one case per rank pair up to `max-rank` that the op's shape rules accept
+    with its attributes (and, for gather_nd with unranked indices, an inner
+    switch on the index tuple length). Each case casts the operands to
+    ranked dynamic tensors and holds a ranked copy of the op, which the
+    lowerings then turn into kernels with the run-time shape checks of
+    dynamic dims. Ranks past `max-rank` call `gather_mlir_shape_error` with
+    rule `RANK_LIMIT`, ranks the rules reject with rule `RANKS`, and yield an
+    empty result. Gathers on ranked operands are left as they are.
+
+    ```mlir
+    %r = gather.gather %d[%i] : (tensor<*xf32>, tensor<3xi32>) -> tensor<*xf32>
+    // becomes
+    %rank = tensor.rank %d : tensor<*xf32>
+    %r = scf.index_switch %key -> tensor<*xf32>
+    case 4 { ... gather.gather ... : (tensor<?xf32>, tensor<3xi32>) -> tensor<3xf32> ... }
+    case 7 { ... : (tensor<?x?xf32>, tensor<3xi32>) -> tensor<3x?xf32> ... }
+    default { call @gather_mlir_shape_error(...) ... }
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
+    "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect"
+  ];
+  let options = [
+    Option<"maxRank", "max-rank", "int64_t", /*default=*/"4",
+           "Highest rank of unranked operands that gets a case (0 to 8)">,
   ];
 }
 

@@ -23,6 +23,12 @@ inline const ConvertEmbeddingBagToSCFOptions &bagLoweringDefaults() {
   return defaults;
 }
 
+/// And with gather-dispatch-unranked.
+inline const GatherDispatchUnrankedOptions &dispatchDefaults() {
+  static const GatherDispatchUnrankedOptions defaults;
+  return defaults;
+}
+
 struct GatherToLLVMOptions : public PassPipelineOptions<GatherToLLVMOptions> {
   PassOptions::Option<bool> vectorize{
       *this, "vectorize",
@@ -88,7 +94,7 @@ struct GatherToLLVMOptions : public PassPipelineOptions<GatherToLLVMOptions> {
       *this, "max-unranked-rank",
       llvm::cl::desc("Highest rank of unranked operands that gets a kernel "
                      "(higher ranks are a run-time error)"),
-      llvm::cl::init(loweringDefaults().maxUnrankedRank)};
+      llvm::cl::init(dispatchDefaults().maxRank)};
   PassOptions::Option<bool> fuseElementwise{
       *this, "fuse-elementwise",
       llvm::cl::desc("Compute elementwise consumers of gathers in the "
@@ -116,8 +122,9 @@ struct GatherToLLVMOptions : public PassPipelineOptions<GatherToLLVMOptions> {
 ///      convert-elementwise-to-linalg (elementwise arith on tensors),
 ///      gather-fuse-elementwise (option fuse-elementwise: elementwise
 ///      consumers computed in the loop of the gathers they read),
-///      convert-gather-to-affine (the gather ops become loop nests; unranked
-///      operands are dispatched on their run-time ranks),
+///      gather-dispatch-unranked (option max-unranked-rank: gathers on
+///      unranked operands switch on their run-time ranks),
+///      convert-gather-to-affine (the gather ops become loop nests),
 ///   2. one-shot-bufferize with function boundaries and identity layouts,
 ///      then the ownership-based buffer deallocation pipeline, and
 ///      convert-linalg-to-loops,

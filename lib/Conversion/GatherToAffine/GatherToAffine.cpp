@@ -33,7 +33,7 @@ template <typename OpTy> struct GatherLikeToAffine : OpConversionPattern<OpTy> {
         dyn_cast<RankedTensorType>(adaptor.getIndices().getType());
     if (!dataType || !indicesType)
       return rewriter.notifyMatchFailure(
-          op, "loop nests need ranked operands (dispatchUnrankedGathers)");
+          op, "loop nests need ranked operands (gather-dispatch-unranked)");
     FailureOr<GatherShape> shape = op.getGatherShape();
     if (failed(shape))
       return rewriter.notifyMatchFailure(op, "op does not verify");
@@ -113,13 +113,17 @@ struct ConvertGatherToAffinePass
 
   void runOnOperation() override {
     MLIRContext *context = &getContext();
-    if (maxUnrankedRank < 0 || maxUnrankedRank > 8) {
-      emitError(getOperation().getLoc())
-          << "max-unranked-rank must be in [0, 8], got "
-          << static_cast<int64_t>(maxUnrankedRank);
+    // Loop nests need ranks: gather-dispatch-unranked gives them.
+    WalkResult unranked = getOperation().walk([](GatherOpInterface op) {
+      if (isa<RankedTensorType>(op.getData().getType()) &&
+          isa<RankedTensorType>(op.getIndices().getType()))
+        return WalkResult::advance();
+      op->emitOpError("has unranked operands: run gather-dispatch-unranked "
+                      "before convert-gather-to-affine");
+      return WalkResult::interrupt();
+    });
+    if (unranked.wasInterrupted())
       return signalPassFailure();
-    }
-    dispatchUnrankedGathers(getOperation(), maxUnrankedRank);
     ConversionTarget target(*context);
     target.addIllegalDialect<GatherDialect>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
@@ -134,7 +138,6 @@ struct ConvertGatherToAffinePass
     options.gatherLoads = gatherLoads;
     options.targetCpu = targetCpu;
     options.validateRows = validateRows;
-    options.maxUnrankedRank = maxUnrankedRank;
     populateGatherToAffinePatterns(patterns, options);
     // Embedding bags are loops on tensors, as in gather-to-llvm.
     populateEmbeddingBagToSCFPatterns(

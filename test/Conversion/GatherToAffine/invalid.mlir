@@ -1,10 +1,8 @@
-// RUN: gather-opt %s --convert-gather-to-affine="max-unranked-rank=9" --split-input-file -verify-diagnostics
+// RUN: gather-opt %s --convert-gather-to-affine --split-input-file -verify-diagnostics
 
-/// The rank dispatch of unranked operands has a bounded number of cases.
-// expected-error @below {{max-unranked-rank must be in [0, 8], got 9}}
-module {
-  func.func @unranked_data(%d: tensor<*xf32>, %i: tensor<3xi32>) -> tensor<*xf32> {
-    %0 = gather.gather %d[%i] : (tensor<*xf32>, tensor<3xi32>) -> tensor<*xf32>
-    return %0 : tensor<*xf32>
-  }
+/// Loop nests need ranks: unranked operands are gather-dispatch-unranked's.
+func.func @unranked_data(%d: tensor<*xf32>, %i: tensor<3xi32>) -> tensor<*xf32> {
+  // expected-error @below {{has unranked operands: run gather-dispatch-unranked before convert-gather-to-affine}}
+  %0 = gather.gather %d[%i] : (tensor<*xf32>, tensor<3xi32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
 }

@@ -1,9 +1,10 @@
 //===- GatherToAffine.h - Lower gather ops to affine/vector -----*- C++ -*-===//
 //
-// The kernel-emission API (emitGatherKernel and its options), the
-// rank dispatch of unranked gathers, and the patterns of
-// convert-gather-to-affine. The error hooks the kernels call are in
-// ErrorHooks/ErrorHooks.h; how rows read data in GatherLoads.h.
+// The kernel-emission API (emitGatherKernel and its options) and the
+// patterns of convert-gather-to-affine, on ranked operands (unranked ones
+// are gather-dispatch-unranked's, UnrankedDispatch/). The error hooks the
+// kernels call are in ErrorHooks/ErrorHooks.h; how rows read data in
+// GatherLoads.h.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,12 +40,6 @@ LogicalResult emitGatherKernel(OpBuilder &b, Operation *op, Value data,
 /// stream only in contexts where this is registered (registerAllGatherDialects
 /// does it).
 void registerStreamingFenceExternalModel(DialectRegistry &registry);
-
-/// Rewrites every gather op under `root` whose data or indices is unranked
-/// into an scf.index_switch on the run-time ranks (up to `maxRank`) whose
-/// cases hold ranked copies of the op; ranks past `maxRank`, or that the
-/// op's rules reject, call gather_mlir_shape_error.
-void dispatchUnrankedGathers(Operation *root, int64_t maxRank);
 
 /// Patterns that rewrite tensor gather ops into bufferization.to_buffer, a
 /// memref.alloc, the loop nest, and bufferization.to_tensor, for One-Shot

@@ -1,5 +1,4 @@
-//===- UnrankedDispatch.cpp - Gathers on unranked tensors --------*- C++
-//-*-===//
+//===- UnrankedDispatch.cpp - Gathers on unranked tensors -------*- C++ -*-===//
 //
 // A loop nest needs ranks. A gather whose data or indices is unranked becomes
 // an scf.index_switch on the operands' run-time ranks, with one case for each
@@ -7,15 +6,17 @@
 // index tuple length) up to a maximum rank that the op's own shape rules
 // accept with its attributes. Each case casts the operands to ranked dynamic
 // tensors and holds a ranked copy of the op, which the affine lowering turns
-// into a kernel (with the run-time shape checks of dynamic dims). Ranks that
+// into a kernel (with the run-time shape checks of dynamic dims): the pass
+// gather-dispatch-unranked. Ranks that
 // no case covers call gather_mlir_shape_error (rule RANK_LIMIT or RANKS) and
 // yield an empty result.
 //
 //===----------------------------------------------------------------------===//
 
-#include "gather/Conversion/ErrorHooks/ErrorHooks.h"
+#include "gather/Conversion/UnrankedDispatch/UnrankedDispatch.h"
 #include "gather-c/Runtime.h"
-#include "gather/Conversion/GatherToAffine/GatherToAffine.h"
+#include "gather/Conversion/ErrorHooks/ErrorHooks.h"
+#include "gather/Conversion/Passes.h"
 #include "gather/Dialect/Gather/Utils/IndexArithmetic.h"
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 
@@ -23,6 +24,11 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+namespace mlir::gather {
+#define GEN_PASS_DEF_GATHERDISPATCHUNRANKED
+#include "gather/Conversion/Passes.h.inc"
+} // namespace mlir::gather
 
 using namespace mlir;
 using namespace mlir::gather;
@@ -287,3 +293,19 @@ void mlir::gather::dispatchUnrankedGathers(Operation *root, int64_t maxRank) {
     op->erase();
   }
 }
+
+namespace {
+struct GatherDispatchUnrankedPass
+    : gather::impl::GatherDispatchUnrankedBase<GatherDispatchUnrankedPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (maxRank < 0 || maxRank > 8) {
+      emitError(getOperation().getLoc())
+          << "max-rank must be in [0, 8], got " << static_cast<int64_t>(maxRank);
+      return signalPassFailure();
+    }
+    dispatchUnrankedGathers(getOperation(), maxRank);
+  }
+};
+} // namespace
