@@ -180,12 +180,8 @@ void KernelEmitter::gatherCheckedRows(
         validate(slab, axisSize, components, nullptr);
       });
     };
-    Value threads = positions.size() > 1 ? planParallel() : nullptr;
-    if (!threads)
-      return byRows();
-    if (getConstantIntValue(threads) == 1)
-      return threaded();
-    ifThenElse(threads, threaded, byRows);
+    emitPlanned(positions.size() > 1 ? planParallel() : nullptr, threaded,
+                byRows);
   });
 }
 

@@ -55,14 +55,9 @@ void KernelEmitter::loopNest(ArrayRef<Value> ubs,
 
 void KernelEmitter::parallelNest(ArrayRef<Value> ubs,
                                  function_ref<void(ValueRange)> body) {
-  Value worthThreads = ubs.empty() ? nullptr : planParallel();
-  if (!worthThreads)
-    return loopNest(ubs, body);
-  if (getConstantIntValue(worthThreads) == 1)
-    return threadedNest(ubs, body);
-  ifThenElse(
-      worthThreads, [&] { threadedNest(ubs, body); },
-      [&] { loopNest(ubs, body); });
+  emitPlanned(
+      ubs.empty() ? nullptr : planParallel(),
+      [&] { threadedNest(ubs, body); }, [&] { loopNest(ubs, body); });
 }
 
 void KernelEmitter::threadedNest(ArrayRef<Value> ubs,
@@ -82,6 +77,18 @@ void KernelEmitter::ifThenElse(Value cond, function_ref<void()> then,
     b.setInsertionPoint(ifOp.elseBlock()->getTerminator());
     otherwise();
   }
+}
+
+void KernelEmitter::emitPlanned(Value plan, function_ref<void()> then,
+                                function_ref<void()> otherwise) {
+  std::optional<int64_t> known =
+      plan ? getConstantIntValue(plan) : std::optional<int64_t>(0);
+  if (!known)
+    return ifThenElse(plan, then, otherwise);
+  if (*known)
+    return then();
+  if (otherwise)
+    otherwise();
 }
 
 static bool allAffineDims(ValueRange values) {

@@ -213,12 +213,10 @@ Value KernelEmitter::clampedSubscript(Value i, Value s) {
 }
 
 void KernelEmitter::finishStreaming() {
-  if (!streaming)
-    return;
   // Streaming stores are weakly ordered: a fence before the caller hands
   // the result on (a lock-free flag would not order them). Worker threads
   // of a parallel loop are ordered by the barrier that ends it.
-  ifThenElse(streaming, [&] {
+  emitPlanned(streaming, [&] {
     LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::seq_cst);
   });
 }

@@ -46,12 +46,12 @@ void KernelEmitter::copyRow(ValueRange dataPrefix, ValueRange outPrefix,
     });
     return;
   }
-  if (streaming && !zeros && lanes == vectorLanes(element)) {
-    return ifThenElse(
-        streaming, [&] { copyRowStreaming(dataPrefix, outPrefix, n, lanes); },
-        [&] { copyRowCached(dataPrefix, outPrefix, n, lanes, zeros); });
-  }
-  copyRowCached(dataPrefix, outPrefix, n, lanes, zeros);
+  auto cached = [&] { copyRowCached(dataPrefix, outPrefix, n, lanes, zeros); };
+  if (zeros || lanes != vectorLanes(element))
+    return cached();
+  emitPlanned(
+      streaming, [&] { copyRowStreaming(dataPrefix, outPrefix, n, lanes); },
+      cached);
 }
 
 void KernelEmitter::copyRowCached(ValueRange dataPrefix, ValueRange outPrefix,

@@ -158,6 +158,11 @@ private:
   /// if (cond) then() else otherwise().
   void ifThenElse(Value cond, function_ref<void()> then,
                   function_ref<void()> otherwise = nullptr);
+  /// The emission of a plan (planParallel, ...): only `then` when `plan` is
+  /// the constant true, only `otherwise` when it is null (never) or the
+  /// constant false, else both, chosen at run time.
+  void emitPlanned(Value plan, function_ref<void()> then,
+                   function_ref<void()> otherwise = nullptr);
 
   /// Loads and stores: affine forms where every subscript is an affine dim.
   Value load(Value memref, ValueRange subscripts);

@@ -205,12 +205,8 @@ Value KernelEmitter::validate(
         ifThenElse(isSet(flag), [&] { check(prefix); });
       });
     });
-  } else if (!threads) {
-    checkAll(bounds);
-  } else if (getConstantIntValue(threads) == 1) {
-    threaded();
   } else {
-    ifThenElse(threads, threaded, [&] { checkAll(bounds); });
+    emitPlanned(threads, threaded, [&] { checkAll(bounds); });
   }
 
   Value failed = arith::CmpIOp::create(
