@@ -255,8 +255,9 @@ _SHARED_DOC = """
 {attributes}    mode : {{"check", "fill", "clamp", "wrap", "unchecked"}}
         What an index outside ``[-s, s)`` does (see the package docstring).
     out : numpy.ndarray or torch.Tensor, optional
-        C-contiguous array or CPU tensor of the result's shape and
-        ``data``'s dtype to write into; it is returned.
+        Writable array or CPU tensor of the result's shape and ``data``'s
+        dtype to write into (in place when C-contiguous and sharing no memory
+        with the operands, else through a copy); it is returned.
 
     Returns
     -------

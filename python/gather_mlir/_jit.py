@@ -40,8 +40,10 @@ def destination(function, shape, dtype, out, operands):
     """The array a kernel writes its result (``shape``, ``dtype``) into:
     ``out`` itself (as an array) when it can take the result in place -
     C-contiguous, writable, sharing no memory with ``operands`` - else a new
-    array, from the reused result memory for large results. TypeError or
-    ValueError when ``out`` cannot take the result at all."""
+    array, from the reused result memory for large results, copied into
+    ``out`` by ``deliver`` (the gather functions' native path does the
+    same). TypeError or ValueError when ``out`` cannot take the result at
+    all: wrong type, dtype or shape, or read-only."""
     if out is None:
         return _native.empty(shape, dtype)
     target = array(function, "out", out)
@@ -54,7 +56,9 @@ def destination(function, shape, dtype, out, operands):
     if target.shape != tuple(shape):
         raise ValueError(f"{function}: out has shape {target.shape}, the "
                          f"result {tuple(shape)}")
-    if (target.flags.c_contiguous and target.flags.writeable and
+    if not target.flags.writeable:
+        raise ValueError(f"{function}: out is read-only")
+    if (target.flags.c_contiguous and
             not any(np.may_share_memory(target, a) for a in operands)):
         return target
     return _native.empty(shape, dtype)

@@ -163,10 +163,10 @@ def test_out_written_in_place_or_copied():
         destination("f", (4, 5), alias.dtype, alias, [own]), alias)
     assert g.embedding_bag(ids, own, offsets, mode="sum", out=alias) is alias
     _close(alias, expected)
-    # A read-only out is an error, as numpy's.
+    # A read-only out is an error naming the function, as the gathers'.
     frozen = np.empty((4, 5), np.float32)
     frozen.flags.writeable = False
-    with pytest.raises(ValueError, match="read-only"):
+    with pytest.raises(ValueError, match="embedding_bag: out is read-only"):
         g.embedding_bag(ids, table, offsets, mode="sum", out=frozen)
 
 
