@@ -402,7 +402,7 @@ def peer_functions(np, op, data, indices, attrs, wanted, threads):
         fn = iree_function(np, op, data, indices, attrs, threads)
         if fn is not None:
             peers["iree"] = fn
-    if "numba" in wanted and op != "gather_nd":
+    if "numba" in wanted and op != "gather_nd" and data.dtype != np.float16:
         try:
             from numba import njit
         except ImportError:
