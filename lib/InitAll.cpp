@@ -6,6 +6,7 @@
 #include "gather/Conversion/GatherToAffine/GatherToAffine.h"
 #include "gather/Conversion/Passes.h"
 #include "gather/Dialect/Gather/IR/GatherDialect.h"
+#include "gather/Dialect/Gather/TransformOps/GatherTransformOps.h"
 #include "gather/Dialect/Gather/Transforms/Passes.h"
 #include "gather/Conversion/GatherMPIToLLVM/MPIMemoryEffects.h"
 #include "gather/Dialect/Gather/Transforms/ShardingInterfaceImpl.h"
@@ -21,6 +22,7 @@ void mlir::gather::registerAllGatherDialects(DialectRegistry &registry) {
   registerShardingInterfaceExternalModels(registry);
   registerMPIMemoryEffectsExternalModels(registry);
   registerStreamingFenceExternalModel(registry);
+  registerTransformDialectExtension(registry);
 }
 
 void mlir::gather::registerAllGatherPasses() {

@@ -1,0 +1,277 @@
+//===- ConsumerFusion.cpp - Fuse a consumer into its producer's loop ------===//
+//
+// The loop forms are those of upstream's tiling (scf::tileUsingSCF): an
+// scf.forall whose terminator inserts each iteration's tile of a result
+// with tensor.parallel_insert_slice into its shared output, or an scf.for
+// that yields a tensor.insert_slice of the tile into its iteration
+// argument. The fused consumer's destination comes from reification
+// (tensor::getOrCreateDestinations), as the ops are not destination-style.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gather/Dialect/Gather/Transforms/ConsumerFusion.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+
+using namespace mlir;
+using namespace mlir::gather;
+
+namespace {
+/// The tile of a loop result that one iteration inserts: its
+/// tensor.(parallel_)insert_slice, read again once the loop body has moved
+/// to the new loop (whose block arguments replace the old ones).
+struct InsertedTile {
+  OffsetSizeAndStrideOpInterface insert;
+  Value source() { return insert->getOperand(0); }
+};
+
+/// The consumer's tile for one inserted tile: the operand tile, and where
+/// each of the consumer's results goes.
+struct TilePlan {
+  SmallVector<SmallVector<OpFoldResult>> operandOffsets, operandSizes;
+  SmallVector<SmallVector<OpFoldResult>> resultOffsets, resultSizes;
+};
+} // namespace
+
+/// The plan of `consumer`'s tile that reads `tile` as its operand
+/// `operandNumber`, built at `b`'s insertion point, or a reason.
+static FailureOr<TilePlan> planTile(OpBuilder &b, TilingInterface consumer,
+                                    unsigned operandNumber, InsertedTile tile,
+                                    std::string &why) {
+  TilePlan plan;
+  plan.operandOffsets.push_back(tile.insert.getMixedOffsets());
+  plan.operandSizes.push_back(tile.insert.getMixedSizes());
+  SmallVector<OpFoldResult> domainOffsets, domainSizes;
+  if (failed(consumer.getIterationDomainTileFromOperandTiles(
+          b, {operandNumber}, plan.operandOffsets, plan.operandSizes,
+          domainOffsets, domainSizes))) {
+    why = "no tile of the consumer reads exactly the tile the loop inserts "
+          "into operand #" +
+          std::to_string(operandNumber);
+    return failure();
+  }
+  unsigned numResults = consumer->getNumResults();
+  plan.resultOffsets.resize(numResults);
+  plan.resultSizes.resize(numResults);
+  for (unsigned r = 0; r < numResults; ++r)
+    if (failed(consumer.getResultTilePosition(
+            b, r, domainOffsets, domainSizes, plan.resultOffsets[r],
+            plan.resultSizes[r]))) {
+      why = "the consumer cannot place the tile of its result #" +
+            std::to_string(r);
+      return failure();
+    }
+  return plan;
+}
+
+/// The tile `loop` inserts into its result `resultNumber`, or a reason.
+static FailureOr<InsertedTile> findInsertedTile(Operation *loop,
+                                                unsigned resultNumber,
+                                                std::string &why) {
+  auto fromSlice = [&](auto slice) -> FailureOr<InsertedTile> {
+    if (!slice) {
+      why = "the loop does not insert a tile into that result";
+      return failure();
+    }
+    if (!llvm::all_of(slice.getMixedStrides(), isOneInteger) ||
+        slice.getSourceType().getRank() != slice.getDestType().getRank()) {
+      why = "the loop inserts its tile with strides or a rank reduction";
+      return failure();
+    }
+    return InsertedTile{
+        cast<OffsetSizeAndStrideOpInterface>(slice.getOperation())};
+  };
+  if (auto forall = dyn_cast<scf::ForallOp>(loop)) {
+    BlockArgument shared = forall.getRegionIterArgs()[resultNumber];
+    tensor::ParallelInsertSliceOp found;
+    for (Operation &op : forall.getTerminator().getYieldingOps()) {
+      auto insert = dyn_cast<tensor::ParallelInsertSliceOp>(op);
+      if (!insert || insert.getDest() != shared)
+        continue;
+      if (found) {
+        why = "the loop inserts more than one tile into that result";
+        return failure();
+      }
+      found = insert;
+    }
+    return fromSlice(found);
+  }
+  if (auto forOp = dyn_cast<scf::ForOp>(loop)) {
+    auto insert = forOp.getYieldedValues()[resultNumber]
+                      .getDefiningOp<tensor::InsertSliceOp>();
+    if (insert && insert.getDest() != forOp.getRegionIterArgs()[resultNumber])
+      insert = nullptr;
+    return fromSlice(insert);
+  }
+  why = "the loop is neither an scf.forall nor an scf.for";
+  return failure();
+}
+
+FailureOr<FusedConsumer>
+mlir::gather::fuseConsumerIntoLoop(RewriterBase &rewriter,
+                                   TilingInterface consumer, Operation *loop,
+                                   std::string &why) {
+  // The one operand that comes from the loop; the others dominate it.
+  OpOperand *fromLoop = nullptr;
+  for (OpOperand &operand : consumer->getOpOperands()) {
+    if (operand.get().getDefiningOp() != loop)
+      continue;
+    if (fromLoop) {
+      why = "more than one operand of the consumer comes from the loop";
+      return failure();
+    }
+    fromLoop = &operand;
+  }
+  if (!fromLoop) {
+    why = "no operand of the consumer is a result of the loop";
+    return failure();
+  }
+  DominanceInfo dominance;
+  for (OpOperand &operand : consumer->getOpOperands())
+    if (&operand != fromLoop &&
+        !dominance.properlyDominates(operand.get(), loop)) {
+      why = "operand #" + std::to_string(operand.getOperandNumber()) +
+            " of the consumer is not defined before the loop";
+      return failure();
+    }
+  if (!llvm::all_of(consumer->getResultTypes(), llvm::IsaPred<TensorType>)) {
+    why = "the consumer has a result that is not a tensor";
+    return failure();
+  }
+  unsigned operandNumber = fromLoop->getOperandNumber();
+  unsigned resultNumber = cast<OpResult>(fromLoop->get()).getResultNumber();
+  FailureOr<InsertedTile> tile = findInsertedTile(loop, resultNumber, why);
+  if (failed(tile))
+    return failure();
+
+  // Whether a tile of the consumer reads exactly that operand tile, asked
+  // before anything changes (what it builds in the body is dead, for
+  // canonicalization to remove); the new loop asks again with its own block
+  // arguments.
+  OpBuilder::InsertionGuard guard(rewriter);
+  unsigned numResults = consumer->getNumResults();
+  rewriter.setInsertionPoint(loop->getRegion(0).front().getTerminator());
+  if (failed(planTile(rewriter, consumer, operandNumber, *tile, why)))
+    return failure();
+
+  // Destinations by reification, before the loop: the operand from the loop
+  // has the shape of the loop's init for that result.
+  Value init = isa<scf::ForallOp>(loop)
+                   ? cast<scf::ForallOp>(loop).getOutputs()[resultNumber]
+                   : cast<scf::ForOp>(loop).getInitArgs()[resultNumber];
+  Value original = fromLoop->get();
+  rewriter.setInsertionPoint(loop);
+  ReifiedRankedShapedTypeDims shapes;
+  rewriter.modifyOpInPlace(consumer, [&] { fromLoop->set(init); });
+  LogicalResult reified = reifyResultShapes(rewriter, consumer, shapes);
+  rewriter.modifyOpInPlace(consumer, [&] { fromLoop->set(original); });
+  if (failed(reified)) {
+    why = "the consumer's result shapes cannot be reified";
+    return failure();
+  }
+  SmallVector<Value> destinations;
+  for (auto [type, sizes] : llvm::zip_equal(consumer->getResultTypes(), shapes))
+    destinations.push_back(tensor::EmptyOp::create(
+        rewriter, consumer->getLoc(), sizes,
+        cast<TensorType>(type).getElementType()));
+
+  // The tiled consumer in the new loop, reading the loop's tile instead of
+  // a slice of the loop's result, and where its results go.
+  Operation *tiledConsumer = nullptr;
+  TilePlan plan;
+  auto buildTile = [&](OpBuilder &b) -> FailureOr<SmallVector<Value>> {
+    FailureOr<TilePlan> planned =
+        planTile(b, consumer, operandNumber, *tile, why);
+    if (failed(planned))
+      return failure();
+    plan = std::move(*planned);
+    FailureOr<TilingResult> tiled =
+        consumer.getTiledImplementationFromOperandTiles(
+            b, {operandNumber}, plan.operandOffsets, plan.operandSizes);
+    if (failed(tiled) || tiled->tiledOps.empty())
+      return failure();
+    // The tiled op reads the slice of the operand (the last op is a cast
+    // to the tile's static type when there is one).
+    tiledConsumer = tiled->tiledOps.front();
+    OpOperand &read = tiledConsumer->getOpOperand(operandNumber);
+    Value source = tile->source();
+    if (source.getType() != read.get().getType()) {
+      OpBuilder::InsertionGuard castGuard(b);
+      b.setInsertionPoint(tiledConsumer);
+      source = tensor::CastOp::create(b, consumer->getLoc(),
+                                      read.get().getType(), source);
+    }
+    Operation *slice = read.get().getDefiningOp();
+    read.set(source);
+    if (slice && slice->use_empty())
+      slice->erase();
+    return SmallVector<Value>(tiled->tiledValues);
+  };
+
+  Location loc = loop->getLoc();
+  SmallVector<Value> fusedResults;
+  Operation *newLoop = nullptr;
+  if (auto forall = dyn_cast<scf::ForallOp>(loop)) {
+    SmallVector<Value> outputs(forall.getOutputs());
+    llvm::append_range(outputs, destinations);
+    auto created = scf::ForallOp::create(
+        rewriter, loc, forall.getMixedLowerBound(), forall.getMixedUpperBound(),
+        forall.getMixedStep(), outputs, forall.getMapping(),
+        [](OpBuilder &, Location, ValueRange) {});
+    Block *newBody = created.getBody();
+    rewriter.mergeBlocks(
+        forall.getBody(), newBody,
+        newBody->getArguments().take_front(forall.getBody()->getNumArguments()));
+    auto terminator = cast<scf::InParallelOp>(newBody->getTerminator());
+    rewriter.setInsertionPoint(terminator);
+    FailureOr<SmallVector<Value>> values = buildTile(rewriter);
+    if (failed(values))
+      return rewriter.notifyMatchFailure(consumer, "tiling failed");
+    rewriter.setInsertionPointToEnd(terminator.getBody());
+    ArrayRef<BlockArgument> shared =
+        created.getRegionIterArgs().take_back(numResults);
+    for (unsigned r = 0; r < numResults; ++r)
+      tensor::ParallelInsertSliceOp::create(
+          rewriter, loc, (*values)[r], shared[r], plan.resultOffsets[r],
+          plan.resultSizes[r],
+          SmallVector<OpFoldResult>(plan.resultSizes[r].size(),
+                                    rewriter.getIndexAttr(1)));
+    rewriter.replaceOp(forall,
+                       created->getResults().take_front(forall.getNumResults()));
+    fusedResults = llvm::to_vector_of<Value>(
+        created->getResults().take_back(numResults));
+    newLoop = created;
+  } else {
+    auto forOp = cast<scf::ForOp>(loop);
+    bool tiledOk = true;
+    FailureOr<LoopLikeOpInterface> replaced =
+        cast<LoopLikeOpInterface>(*forOp).replaceWithAdditionalYields(
+            rewriter, destinations, /*replaceInitOperandUsesInLoop=*/false,
+            [&](OpBuilder &b, Location l, ArrayRef<BlockArgument> args) {
+              SmallVector<Value> yielded;
+              FailureOr<SmallVector<Value>> values = buildTile(b);
+              if (failed(values)) {
+                tiledOk = false;
+                return SmallVector<Value>(args.begin(), args.end());
+              }
+              for (unsigned r = 0; r < numResults; ++r)
+                yielded.push_back(tensor::InsertSliceOp::create(
+                    b, l, (*values)[r], args[r], plan.resultOffsets[r],
+                    plan.resultSizes[r],
+                    SmallVector<OpFoldResult>(plan.resultSizes[r].size(),
+                                              b.getIndexAttr(1))));
+              return yielded;
+            });
+    if (failed(replaced) || !tiledOk)
+      return rewriter.notifyMatchFailure(consumer, "tiling failed");
+    newLoop = *replaced;
+    fusedResults = llvm::to_vector_of<Value>(
+        newLoop->getResults().take_back(numResults));
+  }
+  rewriter.replaceOp(consumer, fusedResults);
+  return FusedConsumer{tiledConsumer, newLoop};
+}

@@ -1,0 +1,150 @@
+// RUN: gather-opt %s --transform-interpreter --split-input-file -verify-diagnostics | FileCheck %s
+
+// transform.gather.fuse_consumer_into_loop: a gather op fused into the
+// tiled loop that produces its ids (the operand-tile methods of its
+// TilingInterface); execution in test/Integration/consumer-fusion.mlir.
+
+/// gather_elements whose indices an elementwise producer makes, tiled 2x2
+/// with scf.forall: each iteration gathers its 2x2 tile of the result from
+/// the rows of data that tile reads (data sliced along the non-axis dim).
+// CHECK-LABEL: func.func @elements
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<4x6xf32>
+// CHECK: scf.forall (%[[I:.*]], %[[J:.*]]) in (2, 3) shared_outs(%{{.*}} = %{{.*}}, %[[OUT:.*]] = %[[E]])
+// CHECK:   %[[IDS:.*]] = linalg.generic
+// CHECK:   %[[D:.*]] = tensor.extract_slice %arg0[%{{.*}}, 0] [2, 9] [1, 1]
+// CHECK:   %[[G:.*]] = gather.gather_elements %[[D]][%[[IDS]]] {axis = 1 : i64} : (tensor<2x9xf32>, tensor<2x2xi32>) -> tensor<2x2xf32>
+// CHECK:   scf.forall.in_parallel
+// CHECK:     tensor.parallel_insert_slice %[[G]] into %[[OUT]]
+func.func @elements(%d: tensor<4x9xf32>, %x: tensor<4x6xi32>) -> tensor<4x6xf32> {
+  %e = tensor.empty() : tensor<4x6xi32>
+  %ids = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x6xi32>) outs(%e : tensor<4x6xi32>) {
+  ^bb0(%a: i32, %o: i32):
+    %c1 = arith.constant 1 : i32
+    %b = arith.addi %a, %c1 : i32
+    linalg.yield %b : i32
+  } -> tensor<4x6xi32>
+  %r = gather.gather_elements %d[%ids] {axis = 1 : i64} : (tensor<4x9xf32>, tensor<4x6xi32>) -> tensor<4x6xf32>
+  return %r : tensor<4x6xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %p = transform.structured.match ops{["linalg.generic"]} in %root : (!transform.any_op) -> !transform.any_op
+    %g = transform.structured.match ops{["gather.gather_elements"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t, %loop = transform.structured.tile_using_forall %p tile_sizes [2, 2] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %f, %l = transform.gather.fuse_consumer_into_loop %g into %loop : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+/// gather with batch_dims: a tile of the 2-D ids fixes the batch and index
+/// dims of the result; data is sliced along the batch dim only.
+// CHECK-LABEL: func.func @batched
+// CHECK: scf.forall
+// CHECK:   %[[D:.*]] = tensor.extract_slice %arg0[%{{.*}}, 0, 0] [1, 7, 5] [1, 1, 1]
+// CHECK:   gather.gather %[[D]][%{{.*}}] {axis = 1 : i64, batch_dims = 1 : i64} : (tensor<1x7x5xf32>, tensor<1x3xi64>) -> tensor<1x3x5xf32>
+func.func @batched(%d: tensor<2x7x5xf32>, %x: tensor<2x6xi64>) -> tensor<2x6x5xf32> {
+  %e = tensor.empty() : tensor<2x6xi64>
+  %ids = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<2x6xi64>) outs(%e : tensor<2x6xi64>) {
+  ^bb0(%a: i64, %o: i64):
+    linalg.yield %a : i64
+  } -> tensor<2x6xi64>
+  %r = gather.gather %d[%ids] {axis = 1 : i64, batch_dims = 1 : i64} : (tensor<2x7x5xf32>, tensor<2x6xi64>) -> tensor<2x6x5xf32>
+  return %r : tensor<2x6x5xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %p = transform.structured.match ops{["linalg.generic"]} in %root : (!transform.any_op) -> !transform.any_op
+    %g = transform.structured.match ops{["gather.gather"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t, %loop = transform.structured.tile_using_forall %p tile_sizes [1, 3] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %f, %l = transform.gather.fuse_consumer_into_loop %g into %loop : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+/// gather_nd reads whole index tuples: a tile that splits them has no tile
+/// of the gather.
+func.func @split_tuples(%d: tensor<5x6x7xf32>, %x: tensor<8x2xi64>) -> tensor<8x7xf32> {
+  %e = tensor.empty() : tensor<8x2xi64>
+  %ids = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<8x2xi64>) outs(%e : tensor<8x2xi64>) {
+  ^bb0(%a: i64, %o: i64):
+    linalg.yield %a : i64
+  } -> tensor<8x2xi64>
+  // expected-note @below {{consumer}}
+  %r = gather.gather_nd %d[%ids] : (tensor<5x6x7xf32>, tensor<8x2xi64>) -> tensor<8x7xf32>
+  return %r : tensor<8x7xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %p = transform.structured.match ops{["linalg.generic"]} in %root : (!transform.any_op) -> !transform.any_op
+    %g = transform.structured.match ops{["gather.gather_nd"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t, %loop = transform.structured.tile_using_forall %p tile_sizes [4, 1] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // expected-error @below {{cannot fuse the consumer into the loop: no tile of the consumer reads exactly the tile the loop inserts into operand #1}}
+    %f, %l = transform.gather.fuse_consumer_into_loop %g into %loop : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+/// The table must be there before the loop.
+func.func @table_after_loop(%x: tensor<4xi64>) -> tensor<4x3xf32> {
+  %e = tensor.empty() : tensor<4xi64>
+  %ids = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%x : tensor<4xi64>) outs(%e : tensor<4xi64>) {
+  ^bb0(%a: i64, %o: i64):
+    linalg.yield %a : i64
+  } -> tensor<4xi64>
+  %z = arith.constant 0.0 : f32
+  %te = tensor.empty() : tensor<9x3xf32>
+  %t = linalg.fill ins(%z : f32) outs(%te : tensor<9x3xf32>) -> tensor<9x3xf32>
+  // expected-note @below {{consumer}}
+  %r = gather.gather %t[%ids] : (tensor<9x3xf32>, tensor<4xi64>) -> tensor<4x3xf32>
+  return %r : tensor<4x3xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %p = transform.structured.match ops{["linalg.generic"]} in %root : (!transform.any_op) -> !transform.any_op
+    %g = transform.structured.match ops{["gather.gather"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t, %loop = transform.structured.tile_using_forall %p tile_sizes [2] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // expected-error @below {{cannot fuse the consumer into the loop: operand #0 of the consumer is not defined before the loop}}
+    %f, %l = transform.gather.fuse_consumer_into_loop %g into %loop : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+/// A loop the consumer does not read.
+func.func @unrelated(%d: tensor<9x3xf32>, %x: tensor<4xi64>, %y: tensor<4xi64>) -> (tensor<4xi64>, tensor<4x3xf32>) {
+  %e = tensor.empty() : tensor<4xi64>
+  %ids = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%x : tensor<4xi64>) outs(%e : tensor<4xi64>) {
+  ^bb0(%a: i64, %o: i64):
+    linalg.yield %a : i64
+  } -> tensor<4xi64>
+  // expected-note @below {{consumer}}
+  %r = gather.gather %d[%y] : (tensor<9x3xf32>, tensor<4xi64>) -> tensor<4x3xf32>
+  return %ids, %r : tensor<4xi64>, tensor<4x3xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %p = transform.structured.match ops{["linalg.generic"]} in %root : (!transform.any_op) -> !transform.any_op
+    %g = transform.structured.match ops{["gather.gather"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t, %loop = transform.structured.tile_using_for %p tile_sizes [2] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // expected-error @below {{cannot fuse the consumer into the loop: no operand of the consumer is a result of the loop}}
+    %f, %l = transform.gather.fuse_consumer_into_loop %g into %loop : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
