@@ -255,9 +255,8 @@ _SHARED_DOC = """
 {attributes}    mode : {{"check", "fill", "clamp", "wrap", "unchecked"}}
         What an index outside ``[-s, s)`` does (see the package docstring).
     out : numpy.ndarray or torch.Tensor, optional
-        Writable array or CPU tensor of the result's shape and ``data``'s
-        dtype to write into (in place when C-contiguous and sharing no memory
-        with the operands, else through a copy); it is returned.
+        C-contiguous array or CPU tensor of the result's shape and
+        ``data``'s dtype to write into; it is returned.
 
     Returns
     -------

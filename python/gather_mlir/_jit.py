@@ -41,9 +41,10 @@ def destination(function, shape, dtype, out, operands):
     ``out`` itself (as an array) when it can take the result in place -
     C-contiguous, writable, sharing no memory with ``operands`` - else a new
     array, from the reused result memory for large results, copied into
-    ``out`` by ``deliver`` (the gather functions' native path does the
-    same). TypeError or ValueError when ``out`` cannot take the result at
-    all: wrong type, dtype or shape, or read-only."""
+    ``out`` by ``deliver``. The checks and their messages are those of the
+    gather functions' native path: TypeError or ValueError when ``out`` is
+    not an array or tensor, has the wrong dtype or shape, is not
+    C-contiguous or is read-only."""
     if out is None:
         return _native.empty(shape, dtype)
     target = array(function, "out", out)
@@ -56,10 +57,11 @@ def destination(function, shape, dtype, out, operands):
     if target.shape != tuple(shape):
         raise ValueError(f"{function}: out has shape {target.shape}, the "
                          f"result {tuple(shape)}")
+    if not target.flags.c_contiguous:
+        raise ValueError(f"{function}: out must be C-contiguous")
     if not target.flags.writeable:
         raise ValueError(f"{function}: out is read-only")
-    if (target.flags.c_contiguous and
-            not any(np.may_share_memory(target, a) for a in operands)):
+    if not any(np.may_share_memory(target, a) for a in operands):
         return target
     return _native.empty(shape, dtype)
 

@@ -574,12 +574,11 @@ py::object resultArray(const char *op, PyArrayObject *data,
   if (ArrayRef<int64_t>(reinterpret_cast<const int64_t *>(PyArray_DIMS(array)),
                         PyArray_NDIM(array)) != resultShape)
     throw py::value_error(std::string(op) + ": out has the wrong shape");
+  if (!PyArray_IS_C_CONTIGUOUS(array))
+    throw py::value_error(std::string(op) + ": out must be C-contiguous");
   if (!PyArray_ISWRITEABLE(array))
     throw py::value_error(std::string(op) + ": out is read-only");
-  // The kernel writes a C-contiguous result that shares no memory with an
-  // operand: any other `out` gets a copy of it (as _jit.destination does).
-  if (!PyArray_IS_C_CONTIGUOUS(array) || mayOverlap(array, data) ||
-      mayOverlap(array, indices))
+  if (mayOverlap(array, data) || mayOverlap(array, indices))
     return newArray(PyArray_DESCR(data), resultShape);
   return py::reinterpret_borrow<py::object>(out);
 }

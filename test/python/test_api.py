@@ -355,26 +355,10 @@ def test_out_errors():
         g.gather(data, [3, 0], out=np.empty((2, 5)))
     with pytest.raises(ValueError, match="wrong shape"):
         g.gather(data, [3, 0], out=np.empty((3, 5), np.float32))
-    frozen = np.empty((2, 5), np.float32)
-    frozen.flags.writeable = False
-    with pytest.raises(ValueError, match="gather: out is read-only"):
-        g.gather(data, [3, 0], out=frozen)
+    with pytest.raises(ValueError, match="C-contiguous"):
+        g.gather(data, [3, 0], out=np.empty((5, 2), np.float32).T)
     with pytest.raises(TypeError, match="numpy array"):
         g.gather(data, [3, 0], out=[0] * 10)
-
-
-def test_out_strided_is_written_through_a_copy():
-    """As the embedding bags' and quantized gathers' out: a writable
-    strided out takes the result."""
-    data = np.arange(20, dtype=np.float32).reshape(4, 5)
-    out = np.full((5, 2), -1, np.float32).T
-    assert g.gather(data, [3, 0], out=out) is out
-    np.testing.assert_array_equal(out, data[[3, 0]])
-    elements = np.full((6, 4), -1, np.float32)[::2, ::2]
-    ids = np.array([[1, 0], [2, 3], [0, 0]])
-    assert g.gather_elements(data[:3, :4], ids, axis=1, out=elements) is elements
-    np.testing.assert_array_equal(elements,
-                                  np.take_along_axis(data[:3, :4], ids, 1))
 
 
 def test_out_overlapping_the_input():
