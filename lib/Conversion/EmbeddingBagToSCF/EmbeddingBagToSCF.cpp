@@ -28,7 +28,9 @@
 #include "gather-c/Runtime.h"
 #include "gather/Conversion/ErrorHooks/ErrorHooks.h"
 #include "gather/Conversion/Passes.h"
+#include "gather/Dialect/Gather/Utils/Emitter.h"
 #include "gather/Dialect/Gather/Utils/IndexArithmetic.h"
+#include "gather/Dialect/Gather/Utils/Lowering.h"
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -60,12 +62,12 @@ struct Rule {
   std::string message;
 };
 
-class BagEmitter {
+class BagEmitter : EmitterBase {
 public:
   BagEmitter(OpBuilder &b, EmbeddingBagOp op, Value weight, Value ids,
              Value offsets, Value sampleWeights, Value scales,
              Value zeroPoints, BagErrorReport report, int64_t prefetchDistance)
-      : b(b), loc(op.getLoc()), op(op), report(report),
+      : EmitterBase(b, op.getLoc()), op(op), report(report),
         prefetchDistance(prefetchDistance), weight(weight),
         ids(ids), offsets(offsets), sampleWeights(sampleWeights),
         scales(scales), zeroPoints(zeroPoints),
@@ -78,12 +80,6 @@ public:
   Value emit();
 
 private:
-  Value constIndex(int64_t v) {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  }
-  Value constI64(int64_t v) {
-    return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
-  }
   Value dim(Value tensor, int64_t d) {
     return getValueOrCreateConstantIndexOp(
         b, loc, tensor::getMixedSize(b, loc, tensor, d));
@@ -91,9 +87,6 @@ private:
   Value toI64(Value v) { return indexValueToI64(b, loc, v); }
   Value toIndex(Value i64) {
     return arith::IndexCastOp::create(b, loc, b.getIndexType(), i64);
-  }
-  Value cmp(arith::CmpIPredicate p, Value x, Value y) {
-    return arith::CmpIOp::create(b, loc, p, x, y);
   }
   Value select(Value c, Value x, Value y) {
     return arith::SelectOp::create(b, loc, c, x, y);
@@ -170,8 +163,6 @@ private:
   /// i1, in and out) also records whether an id is out of range.
   Value bagChunk(Value out, Value tileRow, Value d0, Value start, Value end,
                  bool inBounds, Value &bad);
-  OpBuilder &b;
-  Location loc;
   EmbeddingBagOp op;
   BagErrorReport report;
   int64_t prefetchDistance;
@@ -1084,14 +1075,11 @@ struct ConvertEmbeddingBagToSCFPass
       return signalPassFailure();
     ConversionTarget target(*context);
     target.addIllegalOp<EmbeddingBagOp>();
-    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     RewritePatternSet patterns(context);
     populateEmbeddingBagToSCFPatterns(patterns, BagErrorReport::Hooks,
                                       prefetchDistance);
-    ConversionConfig config;
-    config.foldingMode = DialectConversionFoldingMode::Never;
-    if (failed(applyPartialConversion(getOperation(), target,
-                                      std::move(patterns), config)))
+    if (failed(applyLoweringPatterns(getOperation(), target,
+                                     std::move(patterns))))
       signalPassFailure();
   }
 };

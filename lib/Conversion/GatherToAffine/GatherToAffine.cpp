@@ -9,6 +9,7 @@
 #include "gather/Conversion/GatherToAffine/GatherToAffine.h"
 #include "gather/Conversion/EmbeddingBagToSCF/EmbeddingBagToSCF.h"
 #include "gather/Dialect/Gather/IR/GatherOps.h"
+#include "gather/Dialect/Gather/Utils/Lowering.h"
 
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -114,19 +115,13 @@ struct ConvertGatherToAffinePass
   void runOnOperation() override {
     MLIRContext *context = &getContext();
     // Loop nests need ranks: gather-dispatch-unranked gives them.
-    WalkResult unranked = getOperation().walk([](GatherOpInterface op) {
-      if (isa<RankedTensorType>(op.getData().getType()) &&
-          isa<RankedTensorType>(op.getIndices().getType()))
-        return WalkResult::advance();
-      op->emitOpError("has unranked operands: run gather-dispatch-unranked "
-                      "before convert-gather-to-affine");
-      return WalkResult::interrupt();
-    });
-    if (unranked.wasInterrupted())
+    if (failed(checkRankedOperands(
+            getOperation(), getArgument(),
+            "run gather-dispatch-unranked first",
+            [](Operation *op) { return isa<GatherOpInterface>(op); })))
       return signalPassFailure();
     ConversionTarget target(*context);
     target.addIllegalDialect<GatherDialect>();
-    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     RewritePatternSet patterns(context);
     GatherLoweringOptions options;
     options.vectorize = vectorize;
@@ -143,12 +138,8 @@ struct ConvertGatherToAffinePass
     populateEmbeddingBagToSCFPatterns(
         patterns, BagErrorReport::Hooks,
         ConvertEmbeddingBagToSCFOptions().prefetchDistance);
-    // Lower every gather as written: folding belongs to --canonicalize (a
-    // constant gather folded here would never reach its kernel).
-    ConversionConfig config;
-    config.foldingMode = DialectConversionFoldingMode::Never;
-    if (failed(applyPartialConversion(getOperation(), target,
-                                      std::move(patterns), config)))
+    if (failed(applyLoweringPatterns(getOperation(), target,
+                                     std::move(patterns))))
       signalPassFailure();
   }
 };

@@ -108,21 +108,6 @@ void KernelEmitter::store(Value value, Value memref, ValueRange subscripts) {
     memref::StoreOp::create(b, loc, value, memref, subscripts);
 }
 
-Value KernelEmitter::zero(Type type) {
-  if (auto complexType = dyn_cast<ComplexType>(type)) {
-    Attribute z = b.getZeroAttr(complexType.getElementType());
-    return complex::ConstantOp::create(b, loc, complexType,
-                                       b.getArrayAttr({z, z}));
-  }
-  if (auto vectorType = dyn_cast<VectorType>(type))
-    return arith::ConstantOp::create(
-        b, loc, vectorType,
-        DenseElementsAttr::get(vectorType,
-                               b.getZeroAttr(vectorType.getElementType())));
-  return arith::ConstantOp::create(b, loc,
-                                   cast<TypedAttr>(b.getZeroAttr(type)));
-}
-
 Value KernelEmitter::constI64Like(Type like, int64_t v) {
   return createI64Like(b, loc, like, v);
 }

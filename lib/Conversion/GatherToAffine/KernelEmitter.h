@@ -13,6 +13,7 @@
 #ifndef LIB_CONVERSION_GATHERTOAFFINE_KERNELEMITTER_H
 #define LIB_CONVERSION_GATHERTOAFFINE_KERNELEMITTER_H
 
+#include "gather/Dialect/Gather/Utils/Emitter.h"
 #include "gather/Conversion/ErrorHooks/ErrorHooks.h"
 #include "gather-c/Runtime.h"
 #include "gather/Conversion/GatherToAffine/GatherToAffine.h"
@@ -55,12 +56,12 @@ struct Subscript {
 
 /// Emits one kernel. Holds the builder and the op's operands; every helper
 /// emits at the builder's current insertion point.
-class KernelEmitter {
+class KernelEmitter : EmitterBase {
 public:
   KernelEmitter(OpBuilder &b, Operation *op, HookOpCode opCode, GatherMode mode,
                 const GatherLoweringOptions &options, Value data, Value indices,
                 Value out)
-      : b(b), op(op), loc(op->getLoc()), opCode(opCode), mode(mode),
+      : EmitterBase(b, op->getLoc()), op(op), opCode(opCode), mode(mode),
         options(options), data(data), indices(indices), out(out),
         sliceData(data), sliceOut(out) {}
 
@@ -95,15 +96,6 @@ private:
 
   //===--- Building blocks ------------------------------------------------===//
 
-  Value constIndex(int64_t v) {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  }
-  Value constI64(int64_t v) {
-    return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
-  }
-  Value constBool(bool v) {
-    return arith::ConstantIntOp::create(b, loc, b.getI1Type(), v);
-  }
   /// A memref<i1> flag on the stack, false (at the insertion point: inside
   /// a parallel loop, one per iteration of an alloca scope).
   Value newFlag() {
@@ -176,7 +168,6 @@ private:
   }
   void store(Value value, Value memref, ValueRange subscripts);
 
-  Value zero(Type type);
   /// An i64 constant, or a splat of it shaped like `like` (a vector type).
   Value constI64Like(Type like, int64_t v);
   /// The index element at `subscripts` of `indices`, sign-extended to i64.
@@ -318,9 +309,7 @@ private:
   /// An index value clamped into a dimension of size `s` (> 0), as an index.
   Value clampedSubscript(Value i, Value s);
 
-  OpBuilder &b;
   Operation *op;
-  Location loc;
   /// Which op the validation phase reports for.
   HookOpCode opCode;
   GatherMode mode;

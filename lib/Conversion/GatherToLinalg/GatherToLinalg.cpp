@@ -22,7 +22,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "gather/Conversion/Passes.h"
+#include "gather/Dialect/Gather/Utils/Emitter.h"
 #include "gather/Dialect/Gather/Utils/IndexArithmetic.h"
+#include "gather/Dialect/Gather/Utils/Lowering.h"
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -40,11 +42,11 @@ using namespace mlir::gather;
 namespace {
 
 /// Emits the lowering of one gather op at the builder's insertion point.
-class LinalgGatherEmitter {
+class LinalgGatherEmitter : EmitterBase {
 public:
   LinalgGatherEmitter(OpBuilder &b, GatherOpInterface op,
                       const GatherShape &shape, Value data, Value indices)
-      : b(b), loc(op->getLoc()), opName(op->getName().getStringRef()),
+      : EmitterBase(b, op->getLoc()), opName(op->getName().getStringRef()),
         mode(op.getMode()), shape(shape), data(data), indices(indices),
         dataType(cast<RankedTensorType>(data.getType())),
         indicesType(cast<RankedTensorType>(indices.getType())),
@@ -54,12 +56,6 @@ public:
   Value emit(Type resultType);
 
 private:
-  Value constIndex(int64_t v) {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  }
-  Value constI64(int64_t v) {
-    return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
-  }
   /// Operand sizes, emitted once before the generics that use them.
   Value dim(Value tensor, int64_t d) {
     Value &size = dims[{tensor, d}];
@@ -67,9 +63,6 @@ private:
       size = getValueOrCreateConstantIndexOp(
           b, loc, tensor::getMixedSize(b, loc, tensor, d));
     return size;
-  }
-  Value cmp(arith::CmpIPredicate p, Value x, Value y) {
-    return arith::CmpIOp::create(b, loc, p, x, y);
   }
   void check(Value cond, const Twine &msg) {
     cf::AssertOp::create(b, loc, cond, (opName + ": " + msg).str());
@@ -82,7 +75,6 @@ private:
     return arith::IndexCastOp::create(b, loc, b.getI64Type(), dim(data, d));
   }
   Value toI64(Value raw) { return indexValueToI64(b, loc, raw); }
-  Value zero(Type type);
 
   void assertShapeRules(ArrayRef<int64_t> resultShape,
                         ArrayRef<OpFoldResult> resultSizes);
@@ -95,8 +87,6 @@ private:
   /// The body of the gather at result position `ivs`.
   Value gatherAt(ValueRange ivs, ArrayRef<Value> sizes, Type element);
 
-  OpBuilder &b;
-  Location loc;
   StringRef opName;
   GatherMode mode;
   const GatherShape &shape;
@@ -108,16 +98,6 @@ private:
   bool elements;
   DenseMap<std::pair<Value, int64_t>, Value> dims;
 };
-
-Value LinalgGatherEmitter::zero(Type type) {
-  if (auto complex = dyn_cast<ComplexType>(type)) {
-    Attribute part = b.getZeroAttr(complex.getElementType());
-    return complex::ConstantOp::create(b, loc, complex,
-                                       b.getArrayAttr({part, part}));
-  }
-  return arith::ConstantOp::create(b, loc,
-                                   cast<TypedAttr>(b.getZeroAttr(type)));
-}
 
 void LinalgGatherEmitter::assertShapeRules(ArrayRef<int64_t> resultShape,
                                            ArrayRef<OpFoldResult> resultSizes) {
@@ -341,27 +321,19 @@ struct ConvertGatherToLinalgPass
 
   void runOnOperation() override {
     MLIRContext *context = &getContext();
-    WalkResult unranked = getOperation()->walk([](Operation *op) {
-      if (op->getDialect() != op->getContext()->getLoadedDialect<GatherDialect>() ||
-          llvm::all_of(op->getOperandTypes(), llvm::IsaPred<RankedTensorType>))
-        return WalkResult::advance();
-      op->emitError("convert-gather-to-linalg needs ranked operands (refine "
-                    "them with gather-shape-inference, or lower with "
-                    "gather-to-llvm, which dispatches on run-time ranks)");
-      return WalkResult::interrupt();
-    });
-    if (unranked.wasInterrupted())
+    if (failed(checkRankedOperands(
+            getOperation(), getArgument(),
+            "refine them with gather-shape-inference, or lower with "
+            "gather-to-llvm, which dispatches on run-time ranks",
+            [](Operation *) { return true; })))
       return signalPassFailure();
 
     ConversionTarget target(*context);
     target.addIllegalDialect<GatherDialect>();
-    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     RewritePatternSet patterns(context);
     populateGatherToLinalgPatterns(patterns);
-    ConversionConfig config;
-    config.foldingMode = DialectConversionFoldingMode::Never;
-    if (failed(applyPartialConversion(getOperation(), target,
-                                      std::move(patterns), config)))
+    if (failed(applyLoweringPatterns(getOperation(), target,
+                                     std::move(patterns))))
       signalPassFailure();
   }
 };

@@ -17,6 +17,7 @@
 #include "gather-c/Runtime.h"
 #include "gather/Conversion/ErrorHooks/ErrorHooks.h"
 #include "gather/Conversion/Passes.h"
+#include "gather/Dialect/Gather/Utils/Emitter.h"
 #include "gather/Dialect/Gather/Utils/IndexArithmetic.h"
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 
@@ -42,10 +43,10 @@ struct RankCase {
 };
 
 /// Builds the dispatch of one op at the builder's insertion point.
-class RankDispatcher {
+class RankDispatcher : EmitterBase {
 public:
   RankDispatcher(OpBuilder &b, GatherOpInterface op, int64_t maxRank)
-      : b(b), op(op), loc(op->getLoc()), maxRank(maxRank),
+      : EmitterBase(b, op->getLoc()), op(op), maxRank(maxRank),
         resultType(cast<TensorType>(op->getResult(0).getType())) {}
 
   /// The value that replaces the op's result.
@@ -69,12 +70,6 @@ private:
   /// if the result is unranked (1 if that is not known either).
   Value emptyResult(std::optional<int64_t> rank);
 
-  Value constIndex(int64_t v) {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  }
-  Value constI64(int64_t v) {
-    return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
-  }
   /// The rank of `tensor`: of its type, of the ranked tensor that a chain
   /// of tensor.casts made it from (shape inference leaves such casts where
   /// a refined result still feeds an unranked use), or the one rank every
@@ -147,9 +142,7 @@ private:
            !isa<RankedTensorType>(op.getIndices().getType());
   }
 
-  OpBuilder &b;
   GatherOpInterface op;
-  Location loc;
   int64_t maxRank;
   TensorType resultType;
   Value dataRank, indicesRank;

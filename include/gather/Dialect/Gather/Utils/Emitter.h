@@ -1,0 +1,43 @@
+//===- Emitter.h - What the lowerings' emitters build with ------*- C++ -*-===//
+//
+// The base of every class that emits a lowering of a gather op (the affine
+// kernels, the linalg path, embedding bags as loops, the rank dispatch):
+// the builder, the op's location, and the constants they all make.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GATHER_DIALECT_GATHER_UTILS_EMITTER_H
+#define GATHER_DIALECT_GATHER_UTILS_EMITTER_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir::gather {
+
+class EmitterBase {
+protected:
+  EmitterBase(OpBuilder &b, Location loc) : b(b), loc(loc) {}
+
+  Value constIndex(int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  }
+  Value constI64(int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
+  }
+  Value constBool(bool v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI1Type(), v);
+  }
+  Value cmp(arith::CmpIPredicate p, Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, p, x, y);
+  }
+  /// The zero of `type`: an integer, float or complex scalar, or a vector
+  /// of integers or floats.
+  Value zero(Type type);
+
+  OpBuilder &b;
+  Location loc;
+};
+
+} // namespace mlir::gather
+
+#endif // GATHER_DIALECT_GATHER_UTILS_EMITTER_H
