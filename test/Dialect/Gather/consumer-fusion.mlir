@@ -69,6 +69,41 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
+/// Dynamic sizes: the consumer's sizes come from the loop's init (a value
+/// before the loop), not from the loop's own result.
+// CHECK-LABEL: func.func @dynamic
+//       CHECK: %[[INIT:.*]] = tensor.empty(%{{.*}}) : tensor<?xi64>
+//       CHECK: tensor.dim %[[INIT]]
+//       CHECK: %[[E:.*]] = tensor.empty(%{{.*}}) : tensor<?x3xf32>
+//       CHECK: scf.forall {{.*}} shared_outs(%{{.*}} = %[[INIT]], %[[OUT:.*]] = %[[E]])
+//       CHECK:   %[[IDS:.*]] = linalg.generic
+//       CHECK:   gather.gather %{{.*}}[%[[IDS]]] {mode = #gather<mode clamp>} : (tensor<9x3xf32>, tensor<?xi64>) -> tensor<?x3xf32>
+//       CHECK:   tensor.parallel_insert_slice %{{.*}} into %[[OUT]]
+func.func @dynamic(%d: tensor<9x3xf32>, %x: tensor<?xi64>) -> tensor<?x3xf32> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?xi64>
+  %e = tensor.empty(%n) : tensor<?xi64>
+  %ids = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%x : tensor<?xi64>) outs(%e : tensor<?xi64>) {
+  ^bb0(%a: i64, %o: i64):
+    linalg.yield %a : i64
+  } -> tensor<?xi64>
+  %r = gather.gather %d[%ids] {mode = #gather<mode clamp>} : (tensor<9x3xf32>, tensor<?xi64>) -> tensor<?x3xf32>
+  return %r : tensor<?x3xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %p = transform.structured.match ops{["linalg.generic"]} in %root : (!transform.any_op) -> !transform.any_op
+    %g = transform.structured.match ops{["gather.gather"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t, %loop = transform.structured.tile_using_forall %p tile_sizes [2] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %f, %l = transform.gather.fuse_consumer_into_loop %g into %loop : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
 /// gather_nd reads whole index tuples: a tile that splits them has no tile
 /// of the gather.
 func.func @split_tuples(%d: tensor<5x6x7xf32>, %x: tensor<8x2xi64>) -> tensor<8x7xf32> {

@@ -148,6 +148,21 @@ mlir::gather::fuseConsumerIntoLoop(RewriterBase &rewriter,
   if (failed(tile))
     return failure();
 
+  // While it is planned, tiled and reified, the consumer reads the loop's
+  // init for that result instead (same type, defined before the loop): what
+  // its interfaces build from the operand (dims, slices) must not use the
+  // loop's result inside the loop. Restored if the fusion fails.
+  Value init = isa<scf::ForallOp>(loop)
+                   ? cast<scf::ForallOp>(loop).getOutputs()[resultNumber]
+                   : cast<scf::ForOp>(loop).getInitArgs()[resultNumber];
+  Value original = fromLoop->get();
+  rewriter.modifyOpInPlace(consumer, [&] { fromLoop->set(init); });
+  auto fail = [&](const std::string &reason) -> FailureOr<FusedConsumer> {
+    rewriter.modifyOpInPlace(consumer, [&] { fromLoop->set(original); });
+    why = reason;
+    return failure();
+  };
+
   // Whether a tile of the consumer reads exactly that operand tile, asked
   // before anything changes (what it builds in the body is dead, for
   // canonicalization to remove); the new loop asks again with its own block
@@ -155,24 +170,15 @@ mlir::gather::fuseConsumerIntoLoop(RewriterBase &rewriter,
   OpBuilder::InsertionGuard guard(rewriter);
   unsigned numResults = consumer->getNumResults();
   rewriter.setInsertionPoint(loop->getRegion(0).front().getTerminator());
-  if (failed(planTile(rewriter, consumer, operandNumber, *tile, why)))
-    return failure();
+  std::string reason;
+  if (failed(planTile(rewriter, consumer, operandNumber, *tile, reason)))
+    return fail(reason);
 
-  // Destinations by reification, before the loop: the operand from the loop
-  // has the shape of the loop's init for that result.
-  Value init = isa<scf::ForallOp>(loop)
-                   ? cast<scf::ForallOp>(loop).getOutputs()[resultNumber]
-                   : cast<scf::ForOp>(loop).getInitArgs()[resultNumber];
-  Value original = fromLoop->get();
+  // Destinations by reification, before the loop.
   rewriter.setInsertionPoint(loop);
   ReifiedRankedShapedTypeDims shapes;
-  rewriter.modifyOpInPlace(consumer, [&] { fromLoop->set(init); });
-  LogicalResult reified = reifyResultShapes(rewriter, consumer, shapes);
-  rewriter.modifyOpInPlace(consumer, [&] { fromLoop->set(original); });
-  if (failed(reified)) {
-    why = "the consumer's result shapes cannot be reified";
-    return failure();
-  }
+  if (failed(reifyResultShapes(rewriter, consumer, shapes)))
+    return fail("the consumer's result shapes cannot be reified");
   SmallVector<Value> destinations;
   for (auto [type, sizes] : llvm::zip_equal(consumer->getResultTypes(), shapes))
     destinations.push_back(tensor::EmptyOp::create(
