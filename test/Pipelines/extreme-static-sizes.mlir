@@ -31,8 +31,8 @@ func.func @huge_rows(%d: tensor<3x9223372036854775807xf32>, %i: tensor<2xi64>) -
 // -----
 
 //
-// A gather-fuzz finding, fixed (--canonicalize): GatherOp::fold (GatherFolding.cpp:62) calls
-// computeSourcePositions (GatherIndexing.cpp:128), which sizes a SmallVector by the result's
+// A gather-fuzz finding, fixed (--canonicalize): GatherOp::fold (GatherFolding.cpp) calls
+// computeSourcePositions (GatherIndexing.cpp), which sizes a SmallVector by the result's
 // element count (2 x 2^31) before any size cap: LLVM ERROR "SmallVector unable to grow", abort.
 func.func @slice_wrapped_run(%d: tensor<8x2147483648xf32>) -> tensor<2x2147483648xf32> {
   %i = arith.constant dense<[2147483648, 2147483648]> : tensor<2xi64>
