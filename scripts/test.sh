@@ -50,6 +50,9 @@ py_failed=$( (grep -oE '[0-9]+ (failed|error)' "$pylog" || true) |
 if ((py_status != 0)) && ((py_failed == 0)); then py_failed=1; fi
 ((py_passed > 0)) || status=1
 ((py_status == 0)) || status=1
+# A failure pytest's exit status does not count (a report a hook marked
+# failed) still fails the run.
+((py_failed == 0)) || status=1
 summary="$summary; installed package: $py_passed passed, $py_failed failed"
 
 if [[ ${CI:-} == true ]]; then default_smoke=60; else default_smoke=0; fi
