@@ -4,8 +4,9 @@
 // scf.forall whose terminator inserts each iteration's tile of a result
 // with tensor.parallel_insert_slice into its shared output, or an scf.for
 // that yields a tensor.insert_slice of the tile into its iteration
-// argument. The fused consumer's destination comes from reification
-// (tensor::getOrCreateDestinations), as the ops are not destination-style.
+// argument. The fused consumer's destination is a tensor.empty of its
+// reified result shape (reifyResultShapes), as the ops are not
+// destination-style.
 //
 //===----------------------------------------------------------------------===//
 
@@ -163,16 +164,36 @@ mlir::gather::fuseConsumerIntoLoop(RewriterBase &rewriter,
     return failure();
   };
 
-  // Whether a tile of the consumer reads exactly that operand tile, asked
-  // before anything changes (what it builds in the body is dead, for
-  // canonicalization to remove); the new loop asks again with its own block
-  // arguments.
+  // The consumer's tile, built once in the loop body before its terminator
+  // (before the loop changes: a failure leaves at most dead index
+  // computations), reading the loop's tile instead of a slice of the
+  // loop's result.
   OpBuilder::InsertionGuard guard(rewriter);
   unsigned numResults = consumer->getNumResults();
-  rewriter.setInsertionPoint(loop->getRegion(0).front().getTerminator());
+  Block *body = &loop->getRegion(0).front();
+  rewriter.setInsertionPoint(body->getTerminator());
   std::string reason;
-  if (failed(planTile(rewriter, consumer, operandNumber, *tile, reason)))
+  FailureOr<TilePlan> plan =
+      planTile(rewriter, consumer, operandNumber, *tile, reason);
+  if (failed(plan))
     return fail(reason);
+  FailureOr<TilingResult> tiled =
+      consumer.getTiledImplementationFromOperandTiles(
+          rewriter, {operandNumber}, plan->operandOffsets, plan->operandSizes);
+  if (failed(tiled) || tiled->tiledOps.empty())
+    return fail("the consumer has no implementation of that tile");
+  Operation *tiledConsumer = tiled->tiledOps.front();
+  OpOperand &read = tiledConsumer->getOpOperand(operandNumber);
+  Value source = tile->source();
+  if (source.getType() != read.get().getType()) {
+    rewriter.setInsertionPoint(tiledConsumer);
+    source = tensor::CastOp::create(rewriter, consumer->getLoc(),
+                                    read.get().getType(), source);
+  }
+  Operation *slice = read.get().getDefiningOp();
+  rewriter.modifyOpInPlace(tiledConsumer, [&] { read.set(source); });
+  if (slice && slice->use_empty())
+    rewriter.eraseOp(slice);
 
   // Destinations by reification, before the loop.
   rewriter.setInsertionPoint(loop);
@@ -185,41 +206,39 @@ mlir::gather::fuseConsumerIntoLoop(RewriterBase &rewriter,
         rewriter, consumer->getLoc(), sizes,
         cast<TensorType>(type).getElementType()));
 
-  // The tiled consumer in the new loop, reading the loop's tile instead of
-  // a slice of the loop's result, and where its results go.
-  Operation *tiledConsumer = nullptr;
-  TilePlan plan;
-  auto buildTile = [&](OpBuilder &b) -> FailureOr<SmallVector<Value>> {
-    FailureOr<TilePlan> planned =
-        planTile(b, consumer, operandNumber, *tile, why);
-    if (failed(planned))
-      return failure();
-    plan = std::move(*planned);
-    FailureOr<TilingResult> tiled =
-        consumer.getTiledImplementationFromOperandTiles(
-            b, {operandNumber}, plan.operandOffsets, plan.operandSizes);
-    if (failed(tiled) || tiled->tiledOps.empty())
-      return failure();
-    // The tiled op reads the slice of the operand (the last op is a cast
-    // to the tile's static type when there is one).
-    tiledConsumer = tiled->tiledOps.front();
-    OpOperand &read = tiledConsumer->getOpOperand(operandNumber);
-    Value source = tile->source();
-    if (source.getType() != read.get().getType()) {
-      OpBuilder::InsertionGuard castGuard(b);
-      b.setInsertionPoint(tiledConsumer);
-      source = tensor::CastOp::create(b, consumer->getLoc(),
-                                      read.get().getType(), source);
-    }
-    Operation *slice = read.get().getDefiningOp();
-    read.set(source);
-    if (slice && slice->use_empty())
-      slice->erase();
-    return SmallVector<Value>(tiled->tiledValues);
+  // The body moves to the new loop, whose block arguments replace the old
+  // ones (which moving erases): a tile position that is an old argument (an
+  // induction variable) is noted by its number and taken from the new block.
+  struct Position {
+    OpFoldResult value;
+    int64_t argNumber;
   };
-
+  auto note = [&](ArrayRef<OpFoldResult> values) {
+    return llvm::map_to_vector(values, [&](OpFoldResult v) -> Position {
+      auto arg = dyn_cast_if_present<BlockArgument>(dyn_cast<Value>(v));
+      if (arg && arg.getOwner() == body)
+        return {OpFoldResult(), arg.getArgNumber()};
+      return {v, -1};
+    });
+  };
+  auto in = [](Block *newBody, ArrayRef<Position> positions) {
+    return llvm::map_to_vector(positions, [&](const Position &p) {
+      return p.argNumber < 0
+                 ? p.value
+                 : OpFoldResult(newBody->getArgument(p.argNumber));
+    });
+  };
+  SmallVector<SmallVector<Position>> offsets, sizes;
+  for (unsigned r = 0; r < numResults; ++r) {
+    offsets.push_back(note(plan->resultOffsets[r]));
+    sizes.push_back(note(plan->resultSizes[r]));
+  }
+  auto unitStrides = [&](unsigned r) {
+    return SmallVector<OpFoldResult>(plan->resultSizes[r].size(),
+                                     rewriter.getIndexAttr(1));
+  };
+  SmallVector<Value> tiledValues(tiled->tiledValues);
   Location loc = loop->getLoc();
-  SmallVector<Value> fusedResults;
   Operation *newLoop = nullptr;
   if (auto forall = dyn_cast<scf::ForallOp>(loop)) {
     SmallVector<Value> outputs(forall.getOutputs());
@@ -230,54 +249,39 @@ mlir::gather::fuseConsumerIntoLoop(RewriterBase &rewriter,
         [](OpBuilder &, Location, ValueRange) {});
     Block *newBody = created.getBody();
     rewriter.mergeBlocks(
-        forall.getBody(), newBody,
-        newBody->getArguments().take_front(forall.getBody()->getNumArguments()));
+        body, newBody,
+        newBody->getArguments().take_front(body->getNumArguments()));
     auto terminator = cast<scf::InParallelOp>(newBody->getTerminator());
-    rewriter.setInsertionPoint(terminator);
-    FailureOr<SmallVector<Value>> values = buildTile(rewriter);
-    if (failed(values))
-      return rewriter.notifyMatchFailure(consumer, "tiling failed");
     rewriter.setInsertionPointToEnd(terminator.getBody());
     ArrayRef<BlockArgument> shared =
         created.getRegionIterArgs().take_back(numResults);
     for (unsigned r = 0; r < numResults; ++r)
       tensor::ParallelInsertSliceOp::create(
-          rewriter, loc, (*values)[r], shared[r], plan.resultOffsets[r],
-          plan.resultSizes[r],
-          SmallVector<OpFoldResult>(plan.resultSizes[r].size(),
-                                    rewriter.getIndexAttr(1)));
+          rewriter, loc, tiledValues[r], shared[r], in(newBody, offsets[r]),
+          in(newBody, sizes[r]), unitStrides(r));
     rewriter.replaceOp(forall,
                        created->getResults().take_front(forall.getNumResults()));
-    fusedResults = llvm::to_vector_of<Value>(
-        created->getResults().take_back(numResults));
     newLoop = created;
   } else {
     auto forOp = cast<scf::ForOp>(loop);
-    bool tiledOk = true;
     FailureOr<LoopLikeOpInterface> replaced =
         cast<LoopLikeOpInterface>(*forOp).replaceWithAdditionalYields(
             rewriter, destinations, /*replaceInitOperandUsesInLoop=*/false,
             [&](OpBuilder &b, Location l, ArrayRef<BlockArgument> args) {
+              Block *newBody = b.getInsertionBlock();
               SmallVector<Value> yielded;
-              FailureOr<SmallVector<Value>> values = buildTile(b);
-              if (failed(values)) {
-                tiledOk = false;
-                return SmallVector<Value>(args.begin(), args.end());
-              }
               for (unsigned r = 0; r < numResults; ++r)
                 yielded.push_back(tensor::InsertSliceOp::create(
-                    b, l, (*values)[r], args[r], plan.resultOffsets[r],
-                    plan.resultSizes[r],
-                    SmallVector<OpFoldResult>(plan.resultSizes[r].size(),
-                                              b.getIndexAttr(1))));
+                    b, l, tiledValues[r], args[r], in(newBody, offsets[r]),
+                    in(newBody, sizes[r]), unitStrides(r)));
               return yielded;
             });
-    if (failed(replaced) || !tiledOk)
-      return rewriter.notifyMatchFailure(consumer, "tiling failed");
+    if (failed(replaced))
+      return fail("the loop cannot take more iteration arguments");
     newLoop = *replaced;
-    fusedResults = llvm::to_vector_of<Value>(
-        newLoop->getResults().take_back(numResults));
   }
+  SmallVector<Value> fusedResults =
+      llvm::to_vector_of<Value>(newLoop->getResults().take_back(numResults));
   rewriter.replaceOp(consumer, fusedResults);
   return FusedConsumer{tiledConsumer, newLoop};
 }

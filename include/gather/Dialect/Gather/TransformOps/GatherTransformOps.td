@@ -27,7 +27,8 @@ def FuseConsumerIntoLoopOp
     must insert one tile (unit strides) into the result the consumer reads.
     Otherwise, or when no tile of the consumer reads exactly that operand
     tile (a gather_nd tile that splits index tuples), this is a silenceable
-    failure and the loop and the consumer are unchanged.
+    failure and the loop and the consumer are unchanged (dead index
+    computations the attempt built in the loop body may remain).
 
     Returns the tiled consumer and the new loop (which has one more result,
     the consumer's); both handles are consumed.

@@ -35,7 +35,9 @@ struct FusedConsumer {
 /// getResultTilePosition. The consumer's other operands must be defined
 /// outside the loop. Returns failure, with the reason in `why`, when the
 /// IR has another form or no tile of the consumer reads exactly that
-/// operand tile; the IR is unchanged then.
+/// operand tile; the loop and the consumer are unchanged then (index
+/// computations the attempt built in the loop body stay, dead, for
+/// canonicalization to remove).
 FailureOr<FusedConsumer> fuseConsumerIntoLoop(RewriterBase &rewriter,
                                               TilingInterface consumer,
                                               Operation *loop,
