@@ -127,6 +127,8 @@ def GatherDispatchUnranked : Pass<"gather-dispatch-unranked", "ModuleOp"> {
     rule `RANK_LIMIT`, ranks the rules reject with rule `RANKS`, and yield an
     empty result. Gathers on ranked operands are left as they are.
 
+    With `max-rank=2` (keys: data rank * 3 + indices rank):
+
     ```mlir
     %r = gather.gather %d[%i] : (tensor<*xf32>, tensor<3xi32>) -> tensor<*xf32>
     // becomes

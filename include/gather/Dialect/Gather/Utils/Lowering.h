@@ -2,7 +2,8 @@
 //
 // The driver of the conversions that lower gather ops (affine kernels, the
 // linalg path, embedding bags as loops): one home for how they apply their
-// patterns and for their check of ranked operands.
+// patterns, and the ranked-operand check of the two gather lowerings (the
+// bags' check also needs a ranked result and countable sizes).
 //
 //===----------------------------------------------------------------------===//
 
