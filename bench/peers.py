@@ -484,6 +484,14 @@ def measure(args):
     json.dump(rows, sys.stdout)
 
 
+def best_peer(times):
+    """The best peer's time (gather_mlir's own variants are not peers), or
+    None when no peer ran."""
+    peers = [t for c, t in times.items()
+             if c != "copy" and not c.startswith("gather_mlir")]
+    return min(peers) if peers else None
+
+
 def table(title, rows, peers):
     lines = [f"### {title}", "",
              "| case | gather_mlir | " + " | ".join(peers) +
@@ -491,9 +499,7 @@ def table(title, rows, peers):
              "|---|---|" + "---|" * len(peers) + "---|---|"]
     for r in rows:
         t = r["times"]
-        present = [t[p] for p in peers
-                   if p in t and not p.startswith("gather_mlir")]
-        best = min(present) if present else float("nan")
+        best = best_peer(t) or float("nan")
         cells = [f"{t[p] * 1e6:.1f}" if p in t else "-" for p in peers]
         lines.append(f"| {r['case']} | {t['gather_mlir'] * 1e6:.1f} | "
                      + " | ".join(cells)
@@ -519,10 +525,8 @@ def chart(path, title, tables):
     for k, (label, rows) in enumerate(tables.items()):
         ratios = []
         for r in rows[::-1]:
-            t = r["times"]
-            peers = [v for c, v in t.items()
-                     if c != "copy" and not c.startswith("gather_mlir")]
-            ratios.append(min(peers) / t["gather_mlir"] if peers else 0)
+            best = best_peer(r["times"])
+            ratios.append(best / r["times"]["gather_mlir"] if best else 0)
         ax.barh([i + k * height for i in range(len(cases))], ratios,
                 height=height, label=label)
     ax.set_yticks([i + 0.4 - height / 2 for i in range(len(cases))], cases,

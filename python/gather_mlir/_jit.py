@@ -38,10 +38,9 @@ def array(function, name, value):
 
 def destination(function, shape, dtype, out, operands):
     """The array a kernel writes its result (``shape``, ``dtype``) into:
-    ``out`` itself (as an array) when it can take the result in place -
-    C-contiguous, writable, sharing no memory with ``operands`` - else a new
-    array, from the reused result memory for large results, copied into
-    ``out`` by ``deliver``. The checks and their messages are those of the
+    ``out`` itself (as an array), or a new array (from the reused result
+    memory for large results) when there is no ``out`` or it shares memory
+    with ``operands``, copied into ``out`` by ``deliver``. The checks and their messages are those of the
     gather functions' native path: TypeError or ValueError when ``out`` is
     not an array or tensor, has the wrong dtype or shape, is not
     C-contiguous or is read-only."""

@@ -19,9 +19,11 @@ def pytest_unconfigure(config):
 
 # GATHER_MLIR_NO_SKIPS=1 (the test script's run in a virtual environment with
 # every test dependency installed): a skipped test fails, so that a missing
-# dependency cannot pass for a tested feature. A strict xfail (a known
-# limitation of a peer, which fails the run once the peer lifts it) is not a
-# skip: pytest counts it as xfailed, not as passed.
+# dependency cannot pass for a tested feature: a test skipped when it runs,
+# and a module skipped when it is collected (pytest.importorskip). An xfail
+# (the suite's are strict: a known limitation of a peer, which fails the run
+# once the peer lifts it) is not a skip: pytest counts it as xfailed, not as
+# passed.
 if os.environ.get("GATHER_MLIR_NO_SKIPS") == "1":
     import pytest
 
@@ -30,5 +32,13 @@ if os.environ.get("GATHER_MLIR_NO_SKIPS") == "1":
         outcome = yield
         report = outcome.get_result()
         if report.skipped and not hasattr(report, "wasxfail"):
+            report.outcome = "failed"
+            report.longrepr = f"skipped with GATHER_MLIR_NO_SKIPS=1: {report.longrepr}"
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_make_collect_report(collector):
+        outcome = yield
+        report = outcome.get_result()
+        if report.skipped:
             report.outcome = "failed"
             report.longrepr = f"skipped with GATHER_MLIR_NO_SKIPS=1: {report.longrepr}"
