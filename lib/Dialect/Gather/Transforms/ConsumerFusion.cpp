@@ -27,6 +27,8 @@ namespace {
 /// to the new loop (whose block arguments replace the old ones).
 struct InsertedTile {
   OffsetSizeAndStrideOpInterface insert;
+  /// The loop's init for the result (its type, defined before the loop).
+  Value init;
   Value source() { return insert->getOperand(0); }
 };
 
@@ -73,7 +75,7 @@ static FailureOr<TilePlan> planTile(OpBuilder &b, TilingInterface consumer,
 static FailureOr<InsertedTile> findInsertedTile(Operation *loop,
                                                 unsigned resultNumber,
                                                 std::string &why) {
-  auto fromSlice = [&](auto slice) -> FailureOr<InsertedTile> {
+  auto fromSlice = [&](auto slice, Value init) -> FailureOr<InsertedTile> {
     if (!slice) {
       why = "the loop does not insert a tile into that result";
       return failure();
@@ -84,7 +86,7 @@ static FailureOr<InsertedTile> findInsertedTile(Operation *loop,
       return failure();
     }
     return InsertedTile{
-        cast<OffsetSizeAndStrideOpInterface>(slice.getOperation())};
+        cast<OffsetSizeAndStrideOpInterface>(slice.getOperation()), init};
   };
   if (auto forall = dyn_cast<scf::ForallOp>(loop)) {
     BlockArgument shared = forall.getRegionIterArgs()[resultNumber];
@@ -99,14 +101,14 @@ static FailureOr<InsertedTile> findInsertedTile(Operation *loop,
       }
       found = insert;
     }
-    return fromSlice(found);
+    return fromSlice(found, forall.getOutputs()[resultNumber]);
   }
   if (auto forOp = dyn_cast<scf::ForOp>(loop)) {
     auto insert = forOp.getYieldedValues()[resultNumber]
                       .getDefiningOp<tensor::InsertSliceOp>();
     if (insert && insert.getDest() != forOp.getRegionIterArgs()[resultNumber])
       insert = nullptr;
-    return fromSlice(insert);
+    return fromSlice(insert, forOp.getInitArgs()[resultNumber]);
   }
   why = "the loop is neither an scf.forall nor an scf.for";
   return failure();
@@ -153,9 +155,7 @@ mlir::gather::fuseConsumerIntoLoop(RewriterBase &rewriter,
   // init for that result instead (same type, defined before the loop): what
   // its interfaces build from the operand (dims, slices) must not use the
   // loop's result inside the loop. Restored if the fusion fails.
-  Value init = isa<scf::ForallOp>(loop)
-                   ? cast<scf::ForallOp>(loop).getOutputs()[resultNumber]
-                   : cast<scf::ForOp>(loop).getInitArgs()[resultNumber];
+  Value init = tile->init;
   Value original = fromLoop->get();
   rewriter.modifyOpInPlace(consumer, [&] { fromLoop->set(init); });
   auto fail = [&](const std::string &reason) -> FailureOr<FusedConsumer> {
