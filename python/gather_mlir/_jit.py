@@ -40,10 +40,10 @@ def destination(function, shape, dtype, out, operands):
     """The array a kernel writes its result (``shape``, ``dtype``) into:
     ``out`` itself (as an array), or a new array (from the reused result
     memory for large results) when there is no ``out`` or it shares memory
-    with ``operands``, copied into ``out`` by ``deliver``. The checks and their messages are those of the
-    gather functions' native path: TypeError or ValueError when ``out`` is
-    not an array or tensor, has the wrong dtype or shape, is not
-    C-contiguous or is read-only."""
+    with ``operands``, copied into ``out`` by ``deliver``. The checks are
+    those of the gather functions' native path: TypeError or ValueError
+    when ``out`` is not an array or tensor, has the wrong dtype or shape,
+    is not C-contiguous or is read-only."""
     if out is None:
         return _native.empty(shape, dtype)
     target = array(function, "out", out)
