@@ -214,3 +214,108 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+/// A consumer without TilingInterface.
+func.func @not_tileable(%x: tensor<4xi64>) -> tensor<4xi64> {
+  %e = tensor.empty() : tensor<4xi64>
+  %ids = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%x : tensor<4xi64>) outs(%e : tensor<4xi64>) {
+  ^bb0(%a: i64, %o: i64):
+    linalg.yield %a : i64
+  } -> tensor<4xi64>
+  // expected-note @below {{consumer}}
+  %r = tensor.cast %ids : tensor<4xi64> to tensor<?xi64>
+  %s = tensor.cast %r : tensor<?xi64> to tensor<4xi64>
+  return %s : tensor<4xi64>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %p = transform.structured.match ops{["linalg.generic"]} in %root : (!transform.any_op) -> !transform.any_op
+    %c = transform.structured.match ops{["tensor.cast"]} in %root : (!transform.any_op) -> !transform.any_op
+    %c0:2 = transform.split_handle %c : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %t, %loop = transform.structured.tile_using_forall %p tile_sizes [2] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // expected-error @below {{the consumer does not implement TilingInterface}}
+    %f, %l = transform.gather.fuse_consumer_into_loop %c0#0 into %loop : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+/// The "loop" is not one that tiling made.
+func.func @not_a_loop(%d: tensor<9x3xf32>, %x: tensor<4xi64>) -> tensor<4x3xf32> {
+  %e = tensor.empty() : tensor<4xi64>
+  %ids = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%x : tensor<4xi64>) outs(%e : tensor<4xi64>) {
+  ^bb0(%a: i64, %o: i64):
+    linalg.yield %a : i64
+  } -> tensor<4xi64>
+  // expected-note @below {{consumer}}
+  %r = gather.gather %d[%ids] : (tensor<9x3xf32>, tensor<4xi64>) -> tensor<4x3xf32>
+  return %r : tensor<4x3xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %p = transform.structured.match ops{["linalg.generic"]} in %root : (!transform.any_op) -> !transform.any_op
+    %g = transform.structured.match ops{["gather.gather"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{cannot fuse the consumer into the loop: the loop is neither an scf.forall nor an scf.for}}
+    %f, %l = transform.gather.fuse_consumer_into_loop %g into %p : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+/// Data and indices both from the loop.
+func.func @two_operands_from_loop(%x: tensor<4x4xi64>) -> tensor<4x4xi64> {
+  %e = tensor.empty() : tensor<4x4xi64>
+  %p:2 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x4xi64>) outs(%e, %e : tensor<4x4xi64>, tensor<4x4xi64>) {
+  ^bb0(%a: i64, %o: i64, %o2: i64):
+    linalg.yield %a, %a : i64, i64
+  } -> (tensor<4x4xi64>, tensor<4x4xi64>)
+  // expected-note @below {{consumer}}
+  %r = gather.gather_elements %p#0[%p#1] {axis = 1 : i64, mode = #gather<mode clamp>} : (tensor<4x4xi64>, tensor<4x4xi64>) -> tensor<4x4xi64>
+  return %r : tensor<4x4xi64>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %p = transform.structured.match ops{["linalg.generic"]} in %root : (!transform.any_op) -> !transform.any_op
+    %g = transform.structured.match ops{["gather.gather_elements"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t, %loop = transform.structured.tile_using_forall %p tile_sizes [2, 2] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // expected-error @below {{cannot fuse the consumer into the loop: more than one operand of the consumer comes from the loop}}
+    %f, %l = transform.gather.fuse_consumer_into_loop %g into %loop : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+/// One consumer and one loop per application.
+func.func @two_consumers(%d: tensor<9x3xf32>, %x: tensor<4xi64>) -> (tensor<4x3xf32>, tensor<4x3xf32>) {
+  %e = tensor.empty() : tensor<4xi64>
+  %ids = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%x : tensor<4xi64>) outs(%e : tensor<4xi64>) {
+  ^bb0(%a: i64, %o: i64):
+    linalg.yield %a : i64
+  } -> tensor<4xi64>
+  %r = gather.gather %d[%ids] : (tensor<9x3xf32>, tensor<4xi64>) -> tensor<4x3xf32>
+  %s = gather.gather %d[%ids] {mode = #gather<mode clamp>} : (tensor<9x3xf32>, tensor<4xi64>) -> tensor<4x3xf32>
+  return %r, %s : tensor<4x3xf32>, tensor<4x3xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %p = transform.structured.match ops{["linalg.generic"]} in %root : (!transform.any_op) -> !transform.any_op
+    %g = transform.structured.match ops{["gather.gather"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t, %loop = transform.structured.tile_using_forall %p tile_sizes [2] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // expected-error @below {{expects one consumer and one loop, got 2 and 1}}
+    %f, %l = transform.gather.fuse_consumer_into_loop %g into %loop : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
