@@ -109,8 +109,9 @@ Type elementTypeOf(MLIRContext &ctx, const py::dtype &dtype) {
 /// op's diagnostics for a combination it rejects.
 PyModule buildEmbeddingBagModule(
     const std::string &name, const py::dtype &table, const py::dtype &ids,
-    int64_t idsRank, std::optional<int64_t> bagLength, bool offsets, std::optional<py::dtype> weights,
-    std::optional<py::dtype> scales, bool zeroPoints,
+    int64_t idsRank, std::optional<int64_t> bagLength, bool offsets,
+    std::optional<py::dtype> weights, std::optional<py::dtype> scales,
+    bool zeroPoints,
     const std::string &reduction, std::optional<int64_t> paddingIdx,
     bool includeLastOffset, const std::string &mode,
     std::optional<int64_t> rowwiseBits, std::optional<int64_t> blockBits,
@@ -589,7 +590,8 @@ A parsed MLIR module (any registered dialect, including gather).
 
   m.def("embedding_bag_module", &buildEmbeddingBagModule, py::arg("name"),
         py::arg("table"), py::arg("ids"), py::arg("ids_rank"),
-        py::arg("bag_length"), py::arg("offsets"), py::arg("per_sample_weights"), py::arg("scales"),
+        py::arg("bag_length"), py::arg("offsets"),
+        py::arg("per_sample_weights"), py::arg("scales"),
         py::arg("zero_points"), py::arg("reduction"), py::arg("padding_idx"),
         py::arg("include_last_offset"), py::arg("mode"),
         py::arg("rowwise_bits"), py::arg("block_bits"),

@@ -295,7 +295,8 @@ struct GatherDispatchUnrankedPass
   void runOnOperation() override {
     if (maxRank < 0 || maxRank > 8) {
       emitError(getOperation().getLoc())
-          << "max-rank must be in [0, 8], got " << static_cast<int64_t>(maxRank);
+          << "max-rank must be in [0, 8], got "
+          << static_cast<int64_t>(maxRank);
       return signalPassFailure();
     }
     dispatchUnrankedGathers(getOperation(), maxRank);

@@ -259,8 +259,8 @@ mlir::gather::fuseConsumerIntoLoop(RewriterBase &rewriter,
       tensor::ParallelInsertSliceOp::create(
           rewriter, loc, tiledValues[r], shared[r], in(newBody, offsets[r]),
           in(newBody, sizes[r]), unitStrides(r));
-    rewriter.replaceOp(forall,
-                       created->getResults().take_front(forall.getNumResults()));
+    rewriter.replaceOp(
+        forall, created->getResults().take_front(forall.getNumResults()));
     newLoop = created;
   } else {
     auto forOp = cast<scf::ForOp>(loop);

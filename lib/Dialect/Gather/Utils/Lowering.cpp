@@ -23,9 +23,9 @@ mlir::gather::checkRankedOperands(Operation *root, StringRef pass,
   return failure(walk.wasInterrupted());
 }
 
-LogicalResult mlir::gather::applyLoweringPatterns(Operation *root,
-                                                  ConversionTarget &target,
-                                                  RewritePatternSet &&patterns) {
+LogicalResult
+mlir::gather::applyLoweringPatterns(Operation *root, ConversionTarget &target,
+                                    RewritePatternSet &&patterns) {
   target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
   ConversionConfig config;
   config.foldingMode = DialectConversionFoldingMode::Never;
