@@ -8,6 +8,7 @@
 
 #include "gather/Pipelines/Pipelines.h"
 
+#include "gather/Conversion/GatherToAffine/GatherToAffine.h"
 #include "gather/Conversion/Passes.h"
 #include "gather/Dialect/Gather/Transforms/Passes.h"
 
@@ -36,19 +37,18 @@
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
+using namespace mlir::gather;
 
-void mlir::gather::buildGatherToLLVMPipeline(
-    OpPassManager &pm, const GatherToLLVMOptions &options) {
-  ConvertGatherToAffineOptions lowering;
-  lowering.vectorize = options.vectorize;
-  lowering.vectorBits = options.vectorBits;
-  lowering.parallel = options.parallel;
-  lowering.parallelMinBytes = options.parallelMinBytes;
-  lowering.streamingMinBytes = options.streamingMinBytes;
-  lowering.prefetchDistance = options.prefetchDistance;
-  lowering.gatherLoads = options.gatherLoads;
-  lowering.validateRows = options.validateRows;
-  lowering.targetCpu = options.targetCpu;
+namespace mlir::gather {
+#define GEN_PASS_DEF_GATHERTOLLVM
+#include "gather/Pipelines/Passes.h.inc"
+} // namespace mlir::gather
+
+namespace {
+/// The passes of gather-to-llvm, from `options`: GatherToLLVMOptions or the
+/// pass itself, whose options have the same names.
+template <typename Options>
+void buildPipeline(OpPassManager &pm, const Options &options) {
   // Upstream tensor.gather, which MLIR cannot bufferize, becomes gather ops.
   pm.addPass(createConvertTensorToGather());
   // Constant indices that check mode will reject when they run: a warning.
@@ -72,8 +72,10 @@ void mlir::gather::buildGatherToLLVMPipeline(
   }
   // Unranked operands: a switch on their run-time ranks, ranked gathers in
   // each case.
-  pm.addPass(createGatherDispatchUnranked({options.maxUnrankedRank}));
-  pm.addPass(createConvertGatherToAffine(lowering));
+  GatherDispatchUnrankedOptions dispatch;
+  dispatch.maxRank = options.maxUnrankedRank;
+  pm.addPass(createGatherDispatchUnranked(dispatch));
+  pm.addPass(createConvertGatherToAffine(loweringOptionsOf(options)));
   // A partitioned module (shard-partition's output): its collectives and
   // process indices become mpi ops on buffers, before bufferization.
   pm.addPass(createConvertShardToMPIPass());
@@ -138,10 +140,43 @@ void mlir::gather::buildGatherToLLVMPipeline(
     pm.addPass(createGatherDefineErrorHandlers());
 }
 
+/// gather-to-llvm as a pass: its options are declared with those of the
+/// passes it runs (Passes.td), and it runs them as a dynamic pipeline.
+struct GatherToLLVMPass
+    : gather::impl::GatherToLLVMBase<GatherToLLVMPass> {
+  using Base::Base;
+  // Both read the options (protected members of Base).
+  template <typename Options>
+  friend void buildPipeline(OpPassManager &, const Options &);
+  template <typename From>
+  friend GatherLoweringOptions gather::loweringOptionsOf(const From &);
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    OpPassManager pm(ModuleOp::getOperationName());
+    buildPipeline(pm, *this);
+    pm.getDependentDialects(registry);
+  }
+
+  LogicalResult initialize(MLIRContext *) override {
+    pipeline = OpPassManager(ModuleOp::getOperationName());
+    buildPipeline(pipeline, *this);
+    return success();
+  }
+
+  void runOnOperation() override {
+    if (failed(runPipeline(pipeline, getOperation())))
+      signalPassFailure();
+  }
+
+  OpPassManager pipeline{ModuleOp::getOperationName()};
+};
+} // namespace
+
+void mlir::gather::buildGatherToLLVMPipeline(
+    OpPassManager &pm, const GatherToLLVMOptions &options) {
+  buildPipeline(pm, options);
+}
+
 void mlir::gather::registerGatherPipelines() {
-  PassPipelineRegistration<GatherToLLVMOptions>(
-      "gather-to-llvm",
-      "Lower a module of gather ops and upstream tensor/func/arith/memref "
-      "ops to the LLVM dialect",
-      buildGatherToLLVMPipeline);
+  registerPass([] { return createGatherToLLVM(); });
 }

@@ -113,7 +113,6 @@ def embedding_bag_kernel(name, parallel, **attributes):
     ``gather.embedding_bag`` written into its last argument, the result's
     buffer (``_native.embedding_bag_module`` builds it from ``attributes``:
     dtypes of the operands, the op's attributes), lowered by
-    ``gather-to-llvm`` (``parallel=true`` when ``parallel``)."""
+    ``gather-to-llvm`` for this host (threads when ``parallel``)."""
     module = _native.embedding_bag_module(name=name, **attributes)
-    pipeline = "gather-to-llvm{parallel=true}" if parallel else "gather-to-llvm"
-    return _native.JitModule(module, pipeline)
+    return _native.JitModule.for_host(module, parallel=parallel)

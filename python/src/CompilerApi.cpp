@@ -271,7 +271,28 @@ struct ArrayType {
 /// tensor arguments) and return at most one array.
 class PyJitModule {
 public:
-  PyJitModule(PyModule &source, const std::string &pipeline, int optLevel) {
+  PyJitModule(PyModule &source, const std::string &pipeline, int optLevel)
+      : PyJitModule(source, optLevel, [&](Compiler &c, ModuleOp module) {
+          if (!pipeline.empty())
+            c.runPipeline(module, pipeline);
+        }) {}
+
+  /// `source` lowered by gather-to-llvm for this host (`parallel`: threads),
+  /// the pipeline built through the C++ API.
+  static std::unique_ptr<PyJitModule> forHost(PyModule &source,
+                                              bool parallel) {
+    auto lower = [&](Compiler &c, ModuleOp module) {
+      PassManager pm(&c.context(), ModuleOp::getOperationName());
+      buildGatherToLLVMPipeline(pm,
+                                HostTarget::get().loweringOptions(parallel));
+      c.run(pm, module);
+    };
+    return std::unique_ptr<PyJitModule>(new PyJitModule(source, 3, lower));
+  }
+
+private:
+  PyJitModule(PyModule &source, int optLevel,
+              llvm::function_ref<void(Compiler &, ModuleOp)> lower) {
     if (optLevel < 0 || optLevel > 3)
       throw py::value_error("opt_level must be 0..3, not " +
                             std::to_string(optLevel));
@@ -300,8 +321,7 @@ public:
             "lowering, with its pipeline)");
       addFunction(name, *type);
     }
-    if (!pipeline.empty())
-      c.runPipeline(*module, pipeline);
+    lower(c, *module);
     engine = c.jit(*module, optLevel);
     // Compile every function now, so that unresolved symbols are errors
     // here rather than at call().
@@ -320,6 +340,7 @@ public:
                             unresolvedSymbols(*module) + errors);
   }
 
+public:
   /// Calls `name` with `args` (arrays or array-likes) after checking them
   /// against its type; returns None or a new array.
   py::object call(const std::string &name, py::args args) {
@@ -617,6 +638,11 @@ return None or one new array:
            "Lower a copy of `module` with `pipeline` and JIT-compile every "
            "public function at `opt_level` (0..3); ValueError for pipeline "
            "errors, a bad opt_level or unresolved symbols.")
+      .def_static("for_host", &PyJitModule::forHost, py::arg("module"),
+                  py::arg("parallel") = false,
+                  "`module` lowered by gather-to-llvm for this host's CPU "
+                  "(`parallel`: threads), built through the C++ API; what "
+                  "the package's own kernels use.")
       .def("call", &PyJitModule::call, py::arg("name"),
            "Call the public function `name` with arrays (one per memref or "
            "tensor argument; C-contiguous) and return None or one new "

@@ -407,17 +407,6 @@ private:
            "\nkernel " + key.describe() + "\n";
   }
 
-  /// The lowering of a kernel: gather-to-llvm for this host (the JIT
-  /// compiles for the machine it runs on, so the host decides how rows read
-  /// data), threads and row validation as the key says.
-  static void setKernelOptions(const KernelKey &key,
-                               GatherToLLVMOptions &options) {
-    options.parallel = (key.flags & KernelKey::Parallel) != 0;
-    options.validateRows = (key.flags & KernelKey::ValidateRows) != 0;
-    options.gatherLoads = getHostGatherLoads();
-    options.targetCpu = HostTarget::get().cpu;
-  }
-
   /// Builds the kernel of `key`, lowers it with gather-to-llvm and compiles
   /// it to an object file.
   static std::pair<SmallVector<char, 0>, uint32_t>
@@ -426,8 +415,11 @@ private:
     std::lock_guard<std::mutex> lock(compiler.mutex());
     OwningOpRef<ModuleOp> owned = key.build(compiler.context());
     ModuleOp module = *owned;
-    GatherToLLVMOptions options;
-    setKernelOptions(key, options);
+    // gather-to-llvm for this host, threads and row validation as the key
+    // says.
+    GatherToLLVMOptions options = HostTarget::get().loweringOptions(
+        (key.flags & KernelKey::Parallel) != 0);
+    options.validateRows = (key.flags & KernelKey::ValidateRows) != 0;
     PassManager pm(&compiler.context(), ModuleOp::getOperationName());
     buildGatherToLLVMPipeline(pm, options);
     compiler.run(pm, module);

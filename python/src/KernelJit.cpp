@@ -56,6 +56,15 @@ orc::JITTargetMachineBuilder HostTarget::getMachineBuilder() const {
   return builder;
 }
 
+mlir::gather::GatherToLLVMOptions
+HostTarget::loweringOptions(bool parallel) const {
+  GatherToLLVMOptions options;
+  options.parallel = parallel;
+  options.gatherLoads = getHostGatherLoads();
+  options.targetCpu = cpu;
+  return options;
+}
+
 Expected<SmallVector<char, 0>>
 mlir::gather::python::compileToObject(ModuleOp module) {
   Expected<std::unique_ptr<TargetMachine>> machine =

@@ -11,6 +11,8 @@
 #ifndef GATHER_PYTHON_KERNELJIT_H
 #define GATHER_PYTHON_KERNELJIT_H
 
+#include "gather/Pipelines/Pipelines.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
@@ -32,6 +34,10 @@ struct HostTarget {
   /// What kernels are compiled with: the host, -O3 code generation, and the
   /// position-independent small code model the JIT linker takes.
   llvm::orc::JITTargetMachineBuilder getMachineBuilder() const;
+  /// gather-to-llvm's options for code that runs here: the lowering's
+  /// choices are this CPU's (the JIT compiles for the machine it runs on),
+  /// with threads when `parallel`.
+  GatherToLLVMOptions loweringOptions(bool parallel) const;
 };
 
 /// Compiles an LLVM-dialect module to an object file for the host:

@@ -27,6 +27,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gather/InitAll.h"
+#include "gather/Conversion/GatherToAffine/GatherToAffine.h"
 #include "gather/Conversion/Passes.h"
 #include "gather/Dialect/Gather/Transforms/Passes.h"
 #include "gather/Pipelines/Pipelines.h"
@@ -243,27 +244,30 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   uint64_t hash = 14695981039346656037ull;
   for (size_t i = 0; i < size; ++i)
     hash = (hash ^ data[i]) * 1099511628211ull;
+  gather::GatherToLLVMOptions options;
   // Threads half the time, for every size half of that, so that static
   // shapes reach the threaded paths (check mode's threaded scan among them).
-  bool parallel = (hash & 1) != 0;
-  int64_t parallelMinBytes = ((hash >> 1) & 1) != 0 ? 0 : 8 << 20;
-  bool vectorize = ((hash >> 2) & 3) != 0;
-  unsigned vectorBits = 128u << ((hash >> 4) % 3);
-  bool validateRows = ((hash >> 6) & 1) != 0;
-  gather::GatherLoads loads = ((hash >> 7) & 1) != 0
-                                  ? gather::GatherLoads::Scalar
-                                  : gather::GatherLoads::Vector;
-  int64_t streamingMinBytes = ((hash >> 8) & 1) != 0 ? 0 : 40 << 20;
-  int64_t prefetchDistance = ((hash >> 9) & 1) != 0 ? 4 : 0;
+  options.parallel = (hash & 1) != 0;
+  if (((hash >> 1) & 1) != 0)
+    options.parallelMinBytes = 0;
+  options.vectorize = ((hash >> 2) & 3) != 0;
+  options.vectorBits = 128u << ((hash >> 4) % 3);
+  options.validateRows = ((hash >> 6) & 1) != 0;
+  options.gatherLoads = ((hash >> 7) & 1) != 0 ? gather::GatherLoads::Scalar
+                                               : gather::GatherLoads::Vector;
+  if (((hash >> 8) & 1) != 0)
+    options.streamingMinBytes = 0;
+  options.prefetchDistance = ((hash >> 9) & 1) != 0 ? 4 : 0;
+  options.cInterface = ((hash >> 13) & 1) != 0;
   auto mode = static_cast<gather::GatherMode>((hash >> 10) % 5);
 
   runOnClone(ctx, *module, [](PassManager &pm) {
     pm.addPass(gather::createGatherWarnConstantIndices());
   });
   runOnClone(ctx, *module, [&](PassManager &pm) {
-    gather::ConvertTensorToGatherOptions options;
-    options.mode = mode;
-    pm.addPass(gather::createConvertTensorToGather(options));
+    gather::ConvertTensorToGatherOptions raise;
+    raise.mode = mode;
+    pm.addPass(gather::createConvertTensorToGather(raise));
   });
   runOnClone(ctx, *module, [](PassManager &pm) {
     pm.addPass(gather::createConvertGatherToLinalg());
@@ -274,30 +278,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     pm.addPass(createCanonicalizerPass());
   });
   runOnClone(ctx, *module, [&](PassManager &pm) {
-    gather::ConvertGatherToAffineOptions options;
-    options.vectorize = vectorize;
-    options.vectorBits = vectorBits;
-    options.parallel = parallel;
-    options.parallelMinBytes = parallelMinBytes;
-    options.validateRows = validateRows;
-    options.gatherLoads = loads;
-    options.streamingMinBytes = streamingMinBytes;
-    options.prefetchDistance = prefetchDistance;
     pm.addPass(gather::createGatherDispatchUnranked());
-    pm.addPass(gather::createConvertGatherToAffine(options));
+    pm.addPass(
+        gather::createConvertGatherToAffine(gather::loweringOptionsOf(options)));
     pm.addPass(createCanonicalizerPass());
   });
   auto lowering = [&](PassManager &pm) {
-    gather::GatherToLLVMOptions options;
-    options.vectorize = vectorize;
-    options.vectorBits = vectorBits;
-    options.parallel = parallel;
-    options.parallelMinBytes = parallelMinBytes;
-    options.cInterface = ((hash >> 13) & 1) != 0;
-    options.validateRows = validateRows;
-    options.gatherLoads = loads;
-    options.streamingMinBytes = streamingMinBytes;
-    options.prefetchDistance = prefetchDistance;
     gather::buildGatherToLLVMPipeline(pm, options);
   };
   runOnClone(ctx, *module, lowering);

@@ -3,7 +3,7 @@
 #ifndef GATHER_CONVERSION_PASSES_TD
 #define GATHER_CONVERSION_PASSES_TD
 
-include "mlir/Pass/PassBase.td"
+include "gather/Conversion/LoweringOptions.td"
 
 def ConvertGatherToAffine : Pass<"convert-gather-to-affine", "ModuleOp"> {
   let summary = "Lower gather ops to affine loop nests with vector transfers";
@@ -72,44 +72,7 @@ def ConvertGatherToAffine : Pass<"convert-gather-to-affine", "ModuleOp"> {
     "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect",
     "::mlir::vector::VectorDialect"
   ];
-  let options = [
-    Option<"vectorize", "vectorize", "bool", /*default=*/"true",
-           "Move contiguous slices with vector operations">,
-    Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"256",
-           "Bits per vector (lanes = vector-bits / element bits)">,
-    Option<"parallel", "parallel", "bool", /*default=*/"false",
-           "Make the outermost gather loop an scf.parallel">,
-    Option<"parallelMinBytes", "parallel-min-bytes", "int64_t",
-           /*default=*/"8 << 20",
-           "With parallel: results (and, for check mode's scan, index "
-           "arrays) smaller than this keep a serial loop nest (a run-time "
-           "test when sizes are dynamic)">,
-    Option<"streamingMinBytes", "streaming-min-bytes", "int64_t",
-           /*default=*/"40 << 20",
-           "Results of at least this many bytes write rows of 256 bytes or "
-           "more with non-temporal stores (-1: never)">,
-    Option<"gatherLoads", "gather-loads", "::mlir::gather::GatherLoads",
-           /*default=*/"::mlir::gather::GatherLoads::Auto",
-           "How rows along the last axis read data",
-           [{::llvm::cl::values(
-             clEnumValN(::mlir::gather::GatherLoads::Auto, "auto",
-                        "from target-cpu: scalar on AMD Zen, else vector"),
-             clEnumValN(::mlir::gather::GatherLoads::Vector, "vector",
-                        "vector.gather"),
-             clEnumValN(::mlir::gather::GatherLoads::Scalar, "scalar",
-                        "one scalar load per lane"))}]>,
-    Option<"targetCpu", "target-cpu", "std::string", /*default=*/"\"\"",
-           "The CPU the code is for, as LLVM names it (znver4, "
-           "sapphirerapids, ...; empty: a generic one): what "
-           "gather-loads=auto decides from">,
-    Option<"validateRows", "validate-rows", "bool", /*default=*/"false",
-           "check mode: check each row's indices as it is gathered (the "
-           "result may be partly written when an index fails)">,
-    Option<"prefetchDistance", "prefetch-distance", "int64_t",
-           /*default=*/"0",
-           "Prefetch slices of at most 512 bytes this many index positions "
-           "ahead (0: never)">,
-  ];
+  let options = GatherLoweringOptionList;
 }
 
 def GatherDispatchUnranked : Pass<"gather-dispatch-unranked", "ModuleOp"> {
@@ -143,10 +106,7 @@ def GatherDispatchUnranked : Pass<"gather-dispatch-unranked", "ModuleOp"> {
     "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
     "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect"
   ];
-  let options = [
-    Option<"maxRank", "max-rank", "int64_t", /*default=*/"4",
-           "Highest rank of unranked operands that gets a case (0 to 8)">,
-  ];
+  let options = [MaxUnrankedRankOption<"maxRank", "max-rank">];
 }
 
 def GatherDefineErrorHandlers
@@ -345,11 +305,9 @@ def GatherFuseElementwise : Pass<"gather-fuse-elementwise",
     "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect"
   ];
   let options = [
-    Option<"parallel", "parallel", "bool", /*default=*/"false",
-           "Fused loops over large results as scf.forall">,
-    Option<"parallelMinBytes", "parallel-min-bytes", "int64_t",
-           /*default=*/"8 << 20",
-           "With parallel: results smaller than this keep a serial loop">,
+    ParallelOption<"Fused loops over large results as scf.forall">,
+    ParallelMinBytesOption<
+        "With parallel: results smaller than this keep a serial loop">,
   ];
 }
 
@@ -381,10 +339,7 @@ def ConvertEmbeddingBagToSCF : Pass<"convert-embedding-bag-to-scf",
     "::mlir::vector::VectorDialect"
   ];
   let options = [
-    Option<"prefetchDistance", "prefetch-distance", "int64_t",
-           /*default=*/"16",
-           "Prefetch the rows of the id this many positions ahead (0: "
-           "never; the bags' ids are read in order, their rows anywhere)">,
+    BagPrefetchDistanceOption<"prefetchDistance", "prefetch-distance">
   ];
 }
 

@@ -111,6 +111,9 @@ template <typename OpTy> struct GatherLikeToAffine : OpConversionPattern<OpTy> {
 struct ConvertGatherToAffinePass
     : gather::impl::ConvertGatherToAffineBase<ConvertGatherToAffinePass> {
   using Base::Base;
+  // Reads the options (protected members of Base).
+  template <typename From>
+  friend GatherLoweringOptions gather::loweringOptionsOf(const From &);
 
   void runOnOperation() override {
     MLIRContext *context = &getContext();
@@ -123,17 +126,7 @@ struct ConvertGatherToAffinePass
     ConversionTarget target(*context);
     target.addIllegalDialect<GatherDialect>();
     RewritePatternSet patterns(context);
-    GatherLoweringOptions options;
-    options.vectorize = vectorize;
-    options.vectorBits = vectorBits;
-    options.parallel = parallel;
-    options.parallelMinBytes = parallelMinBytes;
-    options.streamingMinBytes = streamingMinBytes;
-    options.prefetchDistance = prefetchDistance;
-    options.gatherLoads = gatherLoads;
-    options.targetCpu = targetCpu;
-    options.validateRows = validateRows;
-    populateGatherToAffinePatterns(patterns, options);
+    populateGatherToAffinePatterns(patterns, loweringOptionsOf(*this));
     // Embedding bags are loops on tensors, as in gather-to-llvm.
     populateEmbeddingBagToSCFPatterns(
         patterns, BagErrorReport::Hooks,

@@ -26,6 +26,24 @@ namespace gather {
 /// and descriptions.
 using GatherLoweringOptions = ConvertGatherToAffineOptions;
 
+/// The lowering options of `from`, anything that declares them
+/// (GatherLoweringOptionList in LoweringOptions.td: the pass itself,
+/// gather-to-llvm's options): the one place they are copied.
+template <typename From>
+GatherLoweringOptions loweringOptionsOf(const From &from) {
+  GatherLoweringOptions options;
+  options.vectorize = from.vectorize;
+  options.vectorBits = from.vectorBits;
+  options.parallel = from.parallel;
+  options.parallelMinBytes = from.parallelMinBytes;
+  options.streamingMinBytes = from.streamingMinBytes;
+  options.gatherLoads = from.gatherLoads;
+  options.targetCpu = from.targetCpu;
+  options.validateRows = from.validateRows;
+  options.prefetchDistance = from.prefetchDistance;
+  return options;
+}
+
 /// Emits, at `b`'s insertion point, the loops that compute the gather op `op`
 /// from the memrefs `data` and `indices` into the memref `out` (already
 /// allocated with the result's shape). Fails, with a diagnostic on `op`, only
