@@ -186,9 +186,6 @@ def _same(result):
 def _check_out(op, data, out):
     """The dtype rules numpy cannot check once bfloat16 moves as int16."""
     data_is_tensor, out_is_tensor = _is_tensor(data), _is_tensor(out)
-    if not out_is_tensor and not isinstance(out, np.ndarray):
-        raise TypeError(f"{op}: out must be a numpy array or a torch "
-                        f"tensor, not {type(out).__name__}")
     if data_is_tensor and out_is_tensor and out.dtype != data.dtype:
         raise TypeError(f"{op}: out has dtype {out.dtype}, data has "
                         f"{data.dtype}")

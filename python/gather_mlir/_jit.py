@@ -38,31 +38,15 @@ def array(function, name, value):
 
 def destination(function, shape, dtype, out, operands):
     """The array a kernel writes its result (``shape``, ``dtype``) into:
-    ``out`` itself (as an array), or a new array (from the reused result
-    memory for large results) when there is no ``out`` or it shares memory
-    with ``operands``, copied into ``out`` by ``deliver``. The checks are
-    those of the gather functions' native path: TypeError or ValueError
-    when ``out`` is not an array or tensor, has the wrong dtype or shape,
-    is not C-contiguous or is read-only."""
-    if out is None:
-        return _native.empty(shape, dtype)
-    target = array(function, "out", out)
-    if not isinstance(out, np.ndarray) and not _is_tensor(out):
-        raise TypeError(f"{function}: out must be a numpy array or a torch "
-                        f"tensor, not {type(out).__name__}")
-    if target.dtype != dtype:
-        raise TypeError(f"{function}: out has dtype {target.dtype}, the "
-                        f"result {dtype}")
-    if target.shape != tuple(shape):
-        raise ValueError(f"{function}: out has shape {target.shape}, the "
-                         f"result {tuple(shape)}")
-    if not target.flags.c_contiguous:
-        raise ValueError(f"{function}: out must be C-contiguous")
-    if not target.flags.writeable:
-        raise ValueError(f"{function}: out is read-only")
-    if not any(np.may_share_memory(target, a) for a in operands):
-        return target
-    return _native.empty(shape, dtype)
+    ``out`` itself (a tensor as a view of its memory), or a new array (from
+    the reused result memory for large results) when there is no ``out`` or
+    it shares memory with ``operands``, copied into ``out`` by ``deliver``.
+    ``_native.result_array`` checks ``out`` as for every function: TypeError
+    or ValueError naming ``function`` when it is not an array or tensor, has
+    the wrong dtype or shape, is not C-contiguous or is read-only."""
+    if _is_tensor(out):
+        out = _tensor_array(function, "out", out)
+    return _native.result_array(function, shape, dtype, out, operands)
 
 
 def deliver(function, result, out, as_tensor):

@@ -541,37 +541,49 @@ py::object newArray(PyArray_Descr *dtype, ArrayRef<int64_t> shape) {
   return py::reinterpret_steal<py::object>(array);
 }
 
-/// The array a kernel writes the result of `resultShape` into: `out` if it
-/// can take it in place (ValueError or TypeError if it cannot take it at
-/// all), a new array if there is no `out` or it overlaps the operands
-/// (then the caller copies the result into `out`).
-py::object resultArray(const char *op, PyArrayObject *data,
-                       PyArrayObject *indices, ArrayRef<int64_t> resultShape,
-                       PyObject *out) {
+/// A shape as numpy prints it: (2, 3), (4,), ().
+std::string shapeText(ArrayRef<int64_t> shape) {
+  std::string text = "(";
+  for (auto [i, d] : llvm::enumerate(shape))
+    text += (i ? ", " : "") + std::to_string(d);
+  return text + (shape.size() == 1 ? ",)" : ")");
+}
+
+/// The array a kernel writes a result of `dtype` and `resultShape` into:
+/// `out` if it can take it in place (TypeError or ValueError, naming `op`,
+/// if it cannot take it at all), a new array if there is no `out` or it
+/// overlaps one of `operands` (then the caller copies the result into
+/// `out`). The one home of the out= rules: every function that takes `out`
+/// comes here.
+py::object resultArray(const std::string &op, PyArray_Descr *dtype,
+                       ArrayRef<int64_t> resultShape, PyObject *out,
+                       ArrayRef<PyArrayObject *> operands) {
   if (!out || out == Py_None)
-    return newArray(PyArray_DESCR(data), resultShape);
+    return newArray(dtype, resultShape);
   if (!PyArray_Check(out))
     throw py::type_error(
-        std::string(op) + ": out must be a numpy array, not " +
+        op + ": out must be a numpy array or a torch tensor, not " +
         std::string(py::str(py::handle(reinterpret_cast<PyObject *>(
                                            Py_TYPE(out)))
                                 .attr("__name__"))));
   auto *array = reinterpret_cast<PyArrayObject *>(out);
-  if (!PyArray_EquivTypes(PyArray_DESCR(array), PyArray_DESCR(data)))
+  if (!PyArray_EquivTypes(PyArray_DESCR(array), dtype))
     throw py::type_error(
-        std::string(op) + ": out has dtype " +
+        op + ": out has dtype " +
         strOf(reinterpret_cast<PyObject *>(PyArray_DESCR(array))) +
-        ", the result has " +
-        strOf(reinterpret_cast<PyObject *>(PyArray_DESCR(data))));
-  if (ArrayRef<int64_t>(reinterpret_cast<const int64_t *>(PyArray_DIMS(array)),
-                        PyArray_NDIM(array)) != resultShape)
-    throw py::value_error(std::string(op) + ": out has the wrong shape");
+        ", the result has " + strOf(reinterpret_cast<PyObject *>(dtype)));
+  ArrayRef<int64_t> shape(reinterpret_cast<const int64_t *>(PyArray_DIMS(array)),
+                          PyArray_NDIM(array));
+  if (shape != resultShape)
+    throw py::value_error(op + ": out has shape " + shapeText(shape) +
+                          ", the result has " + shapeText(resultShape));
   if (!PyArray_IS_C_CONTIGUOUS(array))
-    throw py::value_error(std::string(op) + ": out must be C-contiguous");
+    throw py::value_error(op + ": out must be C-contiguous");
   if (!PyArray_ISWRITEABLE(array))
-    throw py::value_error(std::string(op) + ": out is read-only");
-  if (mayOverlap(array, data) || mayOverlap(array, indices))
-    return newArray(PyArray_DESCR(data), resultShape);
+    throw py::value_error(op + ": out is read-only");
+  for (PyArrayObject *operand : operands)
+    if (mayOverlap(array, operand))
+      return newArray(dtype, resultShape);
   return py::reinterpret_borrow<py::object>(out);
 }
 
@@ -684,7 +696,8 @@ py::object runGather(OpKind kind, PyArrayObject *data, PyArrayObject *indices,
   }
 
   py::object result =
-      resultArray(opName(kind), data, indices, resultShape, out);
+      resultArray(opName(kind), PyArray_DESCR(data), resultShape, out,
+                  {data, indices});
   auto *resultArray = reinterpret_cast<PyArrayObject *>(result.ptr());
 
   int64_t resultBytes = PyArray_NBYTES(resultArray);
@@ -937,6 +950,24 @@ PYBIND11_MODULE(_native, m) {
       "'rejected' (corrupt, truncated or foreign; rebuilt); the "
       "'directory' kernels are kept in now (None when that is off); and "
       "whether the process has made its MLIR context ('mlir_context').");
+  m.def(
+      "result_array",
+      [](const std::string &function, const std::vector<int64_t> &shape,
+         py::dtype dtype, py::object out, const std::vector<py::array> &operands) {
+        SmallVector<PyArrayObject *> arrays;
+        for (const py::array &a : operands)
+          arrays.push_back(reinterpret_cast<PyArrayObject *>(a.ptr()));
+        return resultArray(function,
+                           reinterpret_cast<PyArray_Descr *>(dtype.ptr()),
+                           shape, out.ptr(), arrays);
+      },
+      py::arg("function"), py::arg("shape"), py::arg("dtype"),
+      py::arg("out"), py::arg("operands"),
+      "The array `function`'s kernel writes its result (`shape`, `dtype`) "
+      "into: `out` (None or a numpy array) itself, or a new array (see "
+      "empty) when there is none or it overlaps `operands`. TypeError or "
+      "ValueError naming `function` when `out` is not an array or has the "
+      "wrong dtype or shape, is not C-contiguous or is read-only.");
   m.def(
       "empty",
       [](const std::vector<int64_t> &shape, py::dtype dtype) {
