@@ -58,18 +58,18 @@ void KernelEmitter::emitGather(const GatherShape &shape) {
   guarded(ok, [&] {
     // Loop over the result's leading dims: data[:axis] then indices[b:].
     SmallVector<Value> ubs = dims(out, 0, a + q - bd);
-    SmallVector<Value> extents = prepareSlices(a + 1, a + q - bd);
+    SlicePlan plan = planSlices(a + 1, a + q - bd);
     // The innermost loop walks indices when there is an index dim past
     // the batch dims; then slices can be prefetched ahead along it.
     if (q > bd)
-      prefetching = planPrefetch(extents, axisSize);
+      plan.prefetching = planPrefetch(plan, axisSize);
     auto indexAt = [&](ValueRange ivs) {
       SmallVector<Value> at(ivs.take_front(bd));
       at.append(ivs.begin() + a, ivs.end());
       return at;
     };
     parallelNest(ubs, [&](ValueRange ivs) {
-      prefetchAhead(ivs, ubs.back(), [&](ValueRange ahead) {
+      prefetchAhead(plan, ivs, ubs.back(), [&](ValueRange ahead) {
         SmallVector<Value> prefix(ahead.take_front(a));
         prefix.push_back(
             clampedSubscript(readIndex(indexAt(ahead)), axisSize));
@@ -78,9 +78,9 @@ void KernelEmitter::emitGather(const GatherShape &shape) {
       Subscript s = resolve(readIndex(indexAt(ivs)), axisSize);
       SmallVector<Value> dataPrefix(ivs.take_front(a));
       dataPrefix.push_back(s.index);
-      copySlice(dataPrefix, ivs, extents, s.valid);
+      copySlice(plan, dataPrefix, ivs, s.valid);
     });
-    finishStreaming();
+    finishStreaming(plan);
   });
 }
 
@@ -114,7 +114,7 @@ void KernelEmitter::emitGatherElements(const GatherShape &shape) {
       Subscript s = resolve(readIndex(ivs), axisSize);
       SmallVector<Value> at(ivs);
       at[a] = s.index;
-      copySlice(at, ivs, /*extents=*/{}, s.valid);
+      copySlice(elementPlan(), at, ivs, s.valid);
     });
   });
 }
@@ -138,13 +138,13 @@ void KernelEmitter::emitGatherND(const GatherShape &shape) {
   Value ok =
       validate(dims(indices, 0, q - 1), sizes, tuple, validateShapes(shape));
   guarded(ok, [&] {
-    SmallVector<Value> extents = prepareSlices(bd + k, q - 1);
+    SlicePlan plan = planSlices(bd + k, q - 1);
     SmallVector<Value> ubs = dims(out, 0, q - 1);
     // The innermost loop walks index tuples unless they are all batch.
     if (q - 1 > bd)
-      prefetching = planPrefetch(extents, sizes);
+      plan.prefetching = planPrefetch(plan, sizes);
     parallelNest(ubs, [&](ValueRange ivs) {
-      prefetchAhead(ivs, ubs.back(), [&](ValueRange ahead) {
+      prefetchAhead(plan, ivs, ubs.back(), [&](ValueRange ahead) {
         SmallVector<Value> prefix(ahead.take_front(bd));
         for (const IndexComponent &c : tuple(ahead))
           prefix.push_back(clampedSubscript(c.value, c.size));
@@ -159,9 +159,9 @@ void KernelEmitter::emitGatherND(const GatherShape &shape) {
           valid =
               valid ? arith::AndIOp::create(b, loc, valid, s.valid) : s.valid;
       }
-      copySlice(dataPrefix, ivs, extents, valid);
+      copySlice(plan, dataPrefix, ivs, valid);
     });
-    finishStreaming();
+    finishStreaming(plan);
   });
 }
 

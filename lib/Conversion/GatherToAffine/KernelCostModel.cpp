@@ -86,7 +86,8 @@ Value KernelEmitter::planParallel(Value memref) {
                                        constIndex(options.parallelMinBytes));
 }
 
-Value KernelEmitter::planStreamingStores(Value rowLength) {
+void KernelEmitter::planStreamingStores(SlicePlan &plan) {
+  Value rowLength = plan.extents.back();
   Type element = cast<MemRefType>(out.getType()).getElementType();
   int64_t lanes = vectorLanes(element);
   // The fence after the loops is an llvm.fence with memory effects
@@ -94,29 +95,29 @@ Value KernelEmitter::planStreamingStores(Value rowLength) {
   std::optional<RegisteredOperationName> fence = RegisteredOperationName::lookup(
       LLVM::FenceOp::getOperationName(), b.getContext());
   if (options.streamingMinBytes < 0 || lanes < 2 ||
-      !hasUnitInnerStride(sliceData) || !hasUnitInnerStride(sliceOut) ||
+      !hasUnitInnerStride(plan.data) || !hasUnitInnerStride(plan.out) ||
       !fence || !fence->hasInterface<MemoryEffectOpInterface>())
-    return nullptr;
+    return;
   int64_t bytesPerElement = elementBytes(element);
   std::optional<int64_t> staticRow = getConstantIntValue(rowLength);
   if (staticRow && bytesOf(*staticRow, element) < kMinStreamingRowBytes)
-    return nullptr;
+    return;
   std::optional<int64_t> bytes = staticBytes(cast<MemRefType>(out.getType()));
   if (bytes && *bytes < options.streamingMinBytes)
-    return nullptr;
+    return;
 
   // At run time: the result's size, the row's, and whether the result's
   // elements are aligned to their size (then one masked vector reaches an
   // aligned address in every row).
   Value total = resultBytes();
-  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, sliceOut);
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, plan.out);
   Value pointer =
-      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, sliceOut);
-  outBase = arith::AddIOp::create(
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, plan.out);
+  plan.outBase = arith::AddIOp::create(
       b, loc, pointer,
       arith::MulIOp::create(b, loc, metadata.getOffset(),
                             constIndex(bytesPerElement)));
-  outStrides = llvm::to_vector_of<Value>(metadata.getStrides());
+  plan.outStrides = llvm::to_vector_of<Value>(metadata.getStrides());
   auto atLeast = [&](Value x, int64_t bound) {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, x,
                                  constIndex(bound));
@@ -127,19 +128,20 @@ Value KernelEmitter::planStreamingStores(Value rowLength) {
       kMinStreamingRowBytes);
   Value aligned = arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::eq,
-      arith::RemUIOp::create(b, loc, outBase, constIndex(bytesPerElement)),
+      arith::RemUIOp::create(b, loc, plan.outBase,
+                             constIndex(bytesPerElement)),
       constIndex(0));
-  return arith::AndIOp::create(
+  plan.streaming = arith::AndIOp::create(
       b, loc, large, arith::AndIOp::create(b, loc, longRows, aligned));
 }
 
-Value KernelEmitter::rowAddress(ValueRange prefix) {
+Value KernelEmitter::rowAddress(const SlicePlan &plan, ValueRange prefix) {
   Value offset = constIndex(0);
-  for (auto [p, stride] : llvm::zip(prefix, outStrides))
+  for (auto [p, stride] : llvm::zip(prefix, plan.outStrides))
     offset = arith::AddIOp::create(b, loc, offset,
                                    arith::MulIOp::create(b, loc, p, stride));
   return arith::AddIOp::create(
-      b, loc, outBase,
+      b, loc, plan.outBase,
       arith::MulIOp::create(
           b, loc, offset,
           constIndex(elementBytes(cast<MemRefType>(out.getType())
@@ -159,14 +161,14 @@ bool KernelEmitter::useVectorGathers() const {
 /// prefetcher, which streams within a row.
 static constexpr int64_t kMaxPrefetchSliceBytes = 512;
 
-Value KernelEmitter::planPrefetch(ArrayRef<Value> extents,
+Value KernelEmitter::planPrefetch(const SlicePlan &plan,
                                   ArrayRef<Value> indexedSizes) {
   if (options.prefetchDistance <= 0)
     return nullptr;
   int64_t sliceBytes =
       elementBytes(cast<MemRefType>(data.getType()).getElementType());
   Value bytes = constIndex(sliceBytes);
-  for (Value extent : extents) {
+  for (Value extent : plan.extents) {
     std::optional<int64_t> c = getConstantIntValue(extent);
     if (c && (*c > kMaxPrefetchSliceBytes ||
               (sliceBytes *= *c) > kMaxPrefetchSliceBytes))
@@ -185,23 +187,23 @@ Value KernelEmitter::planPrefetch(ArrayRef<Value> extents,
 }
 
 void KernelEmitter::prefetchAhead(
-    ValueRange ivs, Value ub,
+    const SlicePlan &plan, ValueRange ivs, Value ub,
     function_ref<SmallVector<Value>(ValueRange)> slicePrefix) {
-  if (!prefetching || getConstantIntValue(prefetching) == 0)
+  if (!plan.prefetching || getConstantIntValue(plan.prefetching) == 0)
     return;
   Value next = arith::AddIOp::create(b, loc, ivs.back(),
                                      constIndex(options.prefetchDistance));
   Value inRange = arith::AndIOp::create(
-      b, loc, prefetching,
+      b, loc, plan.prefetching,
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, next, ub));
   ifThenElse(inRange, [&] {
     SmallVector<Value> ahead(ivs);
     ahead.back() = next;
     SmallVector<Value> at = slicePrefix(ahead);
-    int64_t rank = cast<MemRefType>(sliceData.getType()).getRank();
+    int64_t rank = cast<MemRefType>(plan.data.getType()).getRank();
     while (static_cast<int64_t>(at.size()) < rank)
       at.push_back(constIndex(0));
-    memref::PrefetchOp::create(b, loc, sliceData, at, b.getBoolAttr(false),
+    memref::PrefetchOp::create(b, loc, plan.data, at, b.getBoolAttr(false),
                                b.getI32IntegerAttr(3), b.getBoolAttr(true));
   });
 }
@@ -212,11 +214,11 @@ Value KernelEmitter::clampedSubscript(Value i, Value s) {
       resolveIndex(b, loc, GatherMode::clamp, i, s).index);
 }
 
-void KernelEmitter::finishStreaming() {
+void KernelEmitter::finishStreaming(const SlicePlan &plan) {
   // Streaming stores are weakly ordered: a fence before the caller hands
   // the result on (a lock-free flag would not order them). Worker threads
   // of a parallel loop are ordered by the barrier that ends it.
-  emitPlanned(streaming, [&] {
+  emitPlanned(plan.streaming, [&] {
     LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::seq_cst);
   });
 }

@@ -26,8 +26,8 @@ int64_t KernelEmitter::vectorLanes(Type element) const {
   return lanes >= 2 ? lanes : 0;
 }
 
-void KernelEmitter::copyRow(ValueRange dataPrefix, ValueRange outPrefix,
-                            Value n, bool zeros) {
+void KernelEmitter::copyRow(const SlicePlan &plan, ValueRange dataPrefix,
+                            ValueRange outPrefix, Value n, bool zeros) {
   Type element = cast<MemRefType>(out.getType()).getElementType();
   int64_t lanes = vectorLanes(element);
   // A static row gets vectors no longer than itself.
@@ -38,23 +38,27 @@ void KernelEmitter::copyRow(ValueRange dataPrefix, ValueRange outPrefix,
     s.push_back(j);
     return s;
   };
-  if (lanes < 2 || !hasUnitInnerStride(sliceData) ||
-      !hasUnitInnerStride(sliceOut)) {
+  if (lanes < 2 || !hasUnitInnerStride(plan.data) ||
+      !hasUnitInnerStride(plan.out)) {
     forLoop(n, 1, [&](Value j) {
-      store(zeros ? zero(element) : loadData(sliceData, at(dataPrefix, j)),
-            sliceOut, at(outPrefix, j));
+      store(zeros ? zero(element) : loadData(plan.data, at(dataPrefix, j)),
+            plan.out, at(outPrefix, j));
     });
     return;
   }
-  auto cached = [&] { copyRowCached(dataPrefix, outPrefix, n, lanes, zeros); };
+  auto cached = [&] {
+    copyRowCached(plan, dataPrefix, outPrefix, n, lanes, zeros);
+  };
   if (zeros || lanes != vectorLanes(element))
     return cached();
   emitPlanned(
-      streaming, [&] { copyRowStreaming(dataPrefix, outPrefix, n, lanes); },
+      plan.streaming,
+      [&] { copyRowStreaming(plan, dataPrefix, outPrefix, n, lanes); },
       cached);
 }
 
-void KernelEmitter::copyRowCached(ValueRange dataPrefix, ValueRange outPrefix,
+void KernelEmitter::copyRowCached(const SlicePlan &plan,
+                                  ValueRange dataPrefix, ValueRange outPrefix,
                                   Value n, int64_t lanes, bool zeros) {
   Type element = cast<MemRefType>(out.getType()).getElementType();
   auto at = [](ValueRange prefix, Value j) {
@@ -68,22 +72,21 @@ void KernelEmitter::copyRowCached(ValueRange dataPrefix, ValueRange outPrefix,
   forEachChunk(n, lanes, /*unroll=*/4, [&](Value j, Value mask, Value) {
     Value v = zero(vectorType);
     if (!zeros)
-      v = mask ? vector::MaskedLoadOp::create(b, loc, vectorType, sliceData,
+      v = mask ? vector::MaskedLoadOp::create(b, loc, vectorType, plan.data,
                                               at(dataPrefix, j), mask, v)
                      .getResult()
-               : vector::LoadOp::create(b, loc, vectorType, sliceData,
+               : vector::LoadOp::create(b, loc, vectorType, plan.data,
                                         at(dataPrefix, j))
                      .getResult();
     if (mask)
-      vector::MaskedStoreOp::create(b, loc, sliceOut, at(outPrefix, j), mask,
+      vector::MaskedStoreOp::create(b, loc, plan.out, at(outPrefix, j), mask,
                                     v);
     else
-      vector::StoreOp::create(b, loc, v, sliceOut, at(outPrefix, j));
+      vector::StoreOp::create(b, loc, v, plan.out, at(outPrefix, j));
   });
 }
 
-SmallVector<Value> KernelEmitter::prepareSlices(int64_t dataFrom,
-                                                int64_t outFrom) {
+SlicePlan KernelEmitter::planSlices(int64_t dataFrom, int64_t outFrom) {
   auto contiguous = [](Value v) {
     return cast<MemRefType>(v.getType()).getLayout().isIdentity();
   };
@@ -103,34 +106,30 @@ SmallVector<Value> KernelEmitter::prepareSlices(int64_t dataFrom,
     return true;
   };
   int64_t rank = cast<MemRefType>(data.getType()).getRank();
-  SmallVector<Value> extents;
-  if (rank - dataFrom < 2 || !contiguous(data) || !contiguous(out) ||
-      !collapsible(data, dataFrom) || !collapsible(out, outFrom))
-    extents = dims(data, dataFrom, rank);
-  else
-    extents = collapseSlices(dataFrom, outFrom);
-  if (!extents.empty())
-    streaming = planStreamingStores(extents.back());
-  return extents;
-}
-
-SmallVector<Value> KernelEmitter::collapseSlices(int64_t dataFrom,
-                                                 int64_t outFrom) {
-  int64_t rank = cast<MemRefType>(data.getType()).getRank();
   int64_t outRank = cast<MemRefType>(out.getType()).getRank();
-  auto collapse = [&](Value memref, int64_t from, int64_t r) -> Value {
-    SmallVector<ReassociationIndices> groups;
-    for (int64_t d = 0; d < from; ++d)
-      groups.push_back({d});
-    groups.emplace_back(llvm::to_vector(llvm::seq<int64_t>(from, r)));
-    return memref::CollapseShapeOp::create(b, loc, memref, groups);
-  };
-  sliceData = collapse(data, dataFrom, rank);
-  sliceOut = collapse(out, outFrom, outRank);
-  return {dim(sliceData, dataFrom)};
+  SlicePlan plan = elementPlan();
+  if (rank - dataFrom < 2 || !contiguous(data) || !contiguous(out) ||
+      !collapsible(data, dataFrom) || !collapsible(out, outFrom)) {
+    plan.extents = dims(data, dataFrom, rank);
+  } else {
+    auto collapse = [&](Value memref, int64_t from, int64_t r) -> Value {
+      SmallVector<ReassociationIndices> groups;
+      for (int64_t d = 0; d < from; ++d)
+        groups.push_back({d});
+      groups.emplace_back(llvm::to_vector(llvm::seq<int64_t>(from, r)));
+      return memref::CollapseShapeOp::create(b, loc, memref, groups);
+    };
+    plan.data = collapse(data, dataFrom, rank);
+    plan.out = collapse(out, outFrom, outRank);
+    plan.extents = {dim(plan.data, dataFrom)};
+  }
+  if (!plan.extents.empty())
+    planStreamingStores(plan);
+  return plan;
 }
 
-void KernelEmitter::copyRowStreaming(ValueRange dataPrefix,
+void KernelEmitter::copyRowStreaming(const SlicePlan &plan,
+                                     ValueRange dataPrefix,
                                      ValueRange outPrefix, Value n,
                                      int64_t lanes) {
   Type element = cast<MemRefType>(out.getType()).getElementType();
@@ -144,16 +143,18 @@ void KernelEmitter::copyRowStreaming(ValueRange dataPrefix,
     return s;
   };
   auto maskedCopy = [&](Value j, Value mask) {
-    Value v = vector::MaskedLoadOp::create(b, loc, vectorType, sliceData,
+    Value v = vector::MaskedLoadOp::create(b, loc, vectorType, plan.data,
                                            at(dataPrefix, j), mask,
                                            zero(vectorType));
-    vector::MaskedStoreOp::create(b, loc, sliceOut, at(outPrefix, j), mask, v);
+    vector::MaskedStoreOp::create(b, loc, plan.out, at(outPrefix, j), mask,
+                                  v);
   };
   // Elements before the first vector-aligned one: (-address mod vector
   // bytes) / element bytes, fewer than a vector.
   Value misalignment = arith::AndIOp::create(
       b, loc,
-      arith::SubIOp::create(b, loc, constIndex(0), rowAddress(outPrefix)),
+      arith::SubIOp::create(b, loc, constIndex(0),
+                            rowAddress(plan, outPrefix)),
       constIndex(vectorBytes - 1));
   Value head = arith::MinUIOp::create(
       b, loc,
@@ -170,30 +171,30 @@ void KernelEmitter::copyRowStreaming(ValueRange dataPrefix,
     Value column = arith::AddIOp::create(b, loc, head, j);
     if (mask)
       return maskedCopy(column, mask);
-    Value v = vector::LoadOp::create(b, loc, vectorType, sliceData,
+    Value v = vector::LoadOp::create(b, loc, vectorType, plan.data,
                                      at(dataPrefix, column));
-    vector::StoreOp::create(b, loc, v, sliceOut, at(outPrefix, column),
+    vector::StoreOp::create(b, loc, v, plan.out, at(outPrefix, column),
                             /*nontemporal=*/true,
                             b.getI64IntegerAttr(vectorBytes));
   });
 }
 
-void KernelEmitter::copySlice(ValueRange dataPrefix, ValueRange outPrefix,
-                              ArrayRef<Value> extents, Value valid) {
+void KernelEmitter::copySlice(const SlicePlan &plan, ValueRange dataPrefix,
+                              ValueRange outPrefix, Value valid) {
   Type element = cast<MemRefType>(data.getType()).getElementType();
   auto copy = [&](bool zeros) {
-    if (extents.empty()) {
-      store(zeros ? zero(element) : loadData(sliceData, dataPrefix), sliceOut,
+    if (plan.extents.empty()) {
+      store(zeros ? zero(element) : loadData(plan.data, dataPrefix), plan.out,
             outPrefix);
       return;
     }
     // Loops over the slice's outer dimensions; the innermost is one row.
-    Value n = extents.back();
-    loopNest(extents.drop_back(), [&](ValueRange ivs) {
+    Value n = plan.extents.back();
+    loopNest(ArrayRef(plan.extents).drop_back(), [&](ValueRange ivs) {
       SmallVector<Value> src(dataPrefix), dst(outPrefix);
       src.append(ivs.begin(), ivs.end());
       dst.append(ivs.begin(), ivs.end());
-      copyRow(src, dst, n, zeros);
+      copyRow(plan, src, dst, n, zeros);
     });
   };
   if (!valid)
@@ -223,15 +224,15 @@ void KernelEmitter::gatherRow(ValueRange dataPrefix, ValueRange indexPrefix,
     Value i = readIndex(at(indexPrefix, j));
     if (!badFlag) {
       Subscript s = resolve(i, axisSize);
-      return copySlice(at(dataPrefix, s.index), at(outPrefix, j),
-                       /*extents=*/{}, s.valid);
+      return copySlice(elementPlan(), at(dataPrefix, s.index),
+                       at(outPrefix, j), s.valid);
     }
     ifThenElse(
         outOfRange(i, axisSize), [&] { setFlag(badFlag); },
         [&] {
           Subscript s = resolve(i, axisSize);
-          copySlice(at(dataPrefix, s.index), at(outPrefix, j),
-                    /*extents=*/{}, nullptr);
+          copySlice(elementPlan(), at(dataPrefix, s.index),
+                    at(outPrefix, j), nullptr);
         });
   };
   auto scalarRow = [&] { forLoop(n, 1, one); };

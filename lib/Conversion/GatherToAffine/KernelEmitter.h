@@ -54,6 +54,25 @@ struct Subscript {
   Value valid;
 };
 
+/// How a kernel moves its slices: the cost model's choices, computed once
+/// before the loops (planSlices, planPrefetch) and read by the data movement.
+struct SlicePlan {
+  /// What copySlice reads and writes: the kernel's data and out, or views
+  /// of them with the slice dims collapsed into one row.
+  Value data, out;
+  /// The sizes of a slice's dims after the prefix (none: one element).
+  SmallVector<Value> extents;
+  /// i1: rows are written with non-temporal stores (null: never).
+  Value streaming;
+  /// With `streaming`: out's base address in bytes and its strides, from
+  /// which rowAddress finds a row's alignment.
+  Value outBase;
+  SmallVector<Value> outStrides;
+  /// i1: slices are prefetched prefetchDistance positions ahead (null:
+  /// never).
+  Value prefetching;
+};
+
 /// Emits one kernel. Holds the builder and the op's operands; every helper
 /// emits at the builder's current insertion point.
 class KernelEmitter : EmitterBase {
@@ -62,8 +81,7 @@ public:
                 const GatherLoweringOptions &options, Value data, Value indices,
                 Value out)
       : EmitterBase(b, op->getLoc()), op(op), opCode(opCode), mode(mode),
-        options(options), data(data), indices(indices), out(out),
-        sliceData(data), sliceOut(out) {}
+        options(options), data(data), indices(indices), out(out) {}
 
   void emitGather(const GatherShape &shape);
   void emitGatherElements(const GatherShape &shape);
@@ -233,17 +251,16 @@ private:
   /// Runs `body` only if `ok` (null means always).
   void guarded(Value ok, function_ref<void()> body);
 
-  /// Copies data[dataPrefix, j...] to out[outPrefix, j...] for j over
-  /// `extents` (the trailing data dimensions after the prefix, computed
-  /// outside the loops); writes zeros instead where `valid` is false.
-  void copySlice(ValueRange dataPrefix, ValueRange outPrefix,
-                 ArrayRef<Value> extents, Value valid);
+  /// Copies plan.data[dataPrefix, j...] to plan.out[outPrefix, j...] for j
+  /// over plan.extents; writes zeros instead where `valid` is false.
+  void copySlice(const SlicePlan &plan, ValueRange dataPrefix,
+                 ValueRange outPrefix, Value valid);
   /// The contiguous innermost run of copySlice: vector chunks, masked tail.
-  void copyRow(ValueRange dataPrefix, ValueRange outPrefix, Value n,
-               bool zeros);
+  void copyRow(const SlicePlan &plan, ValueRange dataPrefix,
+               ValueRange outPrefix, Value n, bool zeros);
   /// copyRow through the cache, in vectors of `lanes`.
-  void copyRowCached(ValueRange dataPrefix, ValueRange outPrefix, Value n,
-                     int64_t lanes, bool zeros);
+  void copyRowCached(const SlicePlan &plan, ValueRange dataPrefix,
+                     ValueRange outPrefix, Value n, int64_t lanes, bool zeros);
   /// A row of `n` results along the innermost dimension of both `indices`
   /// and `out`, each reading `data` along its innermost dimension (gather
   /// along the last axis, gather_elements along the last axis). With `lanes`,
@@ -259,29 +276,35 @@ private:
   int64_t gatherRowLanes();
   /// Lanes per vector for the element type, or 0 when it does not vectorize.
   int64_t vectorLanes(Type element) const;
-  /// Prepares copySlice for slices that are data dims [dataFrom, r) and out
-  /// dims [outFrom, R): when both are contiguous, views them as one row so
-  /// short trailing dims still fill whole vectors; then lets the cost model
-  /// choose how rows are stored. Returns the extents.
-  SmallVector<Value> prepareSlices(int64_t dataFrom, int64_t outFrom);
-  /// The collapsing part of prepareSlices, for slices that allow it.
-  SmallVector<Value> collapseSlices(int64_t dataFrom, int64_t outFrom);
+  /// The plan of slices that are data dims [dataFrom, r) and out dims
+  /// [outFrom, R): when both are contiguous, viewed as one row so short
+  /// trailing dims still fill whole vectors; the cost model chooses how
+  /// rows are stored. No prefetching (planPrefetch).
+  SlicePlan planSlices(int64_t dataFrom, int64_t outFrom);
+  /// The plan of one-element slices of data and out (gather_elements).
+  SlicePlan elementPlan() const {
+    SlicePlan plan;
+    plan.data = data;
+    plan.out = out;
+    return plan;
+  }
   /// copyRow with non-temporal stores: a masked vector up to the first
   /// vector-aligned element of the destination row, aligned streaming
   /// vectors, a masked tail.
-  void copyRowStreaming(ValueRange dataPrefix, ValueRange outPrefix, Value n,
-                        int64_t lanes);
-  /// Called after the gather loops: orders streaming stores before what the
-  /// caller does next.
-  void finishStreaming();
+  void copyRowStreaming(const SlicePlan &plan, ValueRange dataPrefix,
+                        ValueRange outPrefix, Value n, int64_t lanes);
+  /// Called after the gather loops: orders `plan`'s streaming stores before
+  /// what the caller does next.
+  void finishStreaming(const SlicePlan &plan);
 
   //===--- Cost model (KernelCostModel.cpp) -------------------------------===//
 
-  /// Whether rows of `rowLength` elements are written with streaming
-  /// stores: an i1 computed once, before the loops (null: never).
-  Value planStreamingStores(Value rowLength);
-  /// The address of sliceOut[prefix, 0] in bytes, for alignment.
-  Value rowAddress(ValueRange prefix);
+  /// Whether `plan`'s rows (its last extent) are written with streaming
+  /// stores: sets plan.streaming, an i1 computed once, before the loops
+  /// (null: never), and the out metadata rowAddress reads.
+  void planStreamingStores(SlicePlan &plan);
+  /// The address of plan.out[prefix, 0] in bytes, for alignment.
+  Value rowAddress(const SlicePlan &plan, ValueRange prefix);
   /// Whether rows read data with vector gathers (else scalar loads).
   bool useVectorGathers() const;
   /// Whether loops over `memref` (the result for the gather loops, the
@@ -293,18 +316,19 @@ private:
   /// The size of `memref` in bytes (index), computed at the insertion point.
   Value sizeInBytes(Value memref);
   Value resultBytes() { return sizeInBytes(out); }
-  /// Whether the slices of `extents` (after prepareSlices) are prefetched
-  /// options.prefetchDistance index positions ahead: an i1 computed once,
-  /// before the loops (null: never). `indexedSizes` are the sizes (i64) of
-  /// the data dims the indices select along: none may be empty.
-  Value planPrefetch(ArrayRef<Value> extents, ArrayRef<Value> indexedSizes);
+  /// Whether `plan`'s slices are prefetched options.prefetchDistance index
+  /// positions ahead: an i1 computed once, before the loops (null: never),
+  /// for plan.prefetching. `indexedSizes` are the sizes (i64) of the data
+  /// dims the indices select along: none may be empty.
+  Value planPrefetch(const SlicePlan &plan, ArrayRef<Value> indexedSizes);
 
   /// Inside the loops over index positions `ivs`, whose innermost runs to
   /// `ub`: prefetches the slice that the position prefetchDistance further
-  /// along the innermost loop reads (when there is one and `prefetching`).
-  /// `slicePrefix` gives the data subscripts of a position's slice; indices
-  /// are clamped there, so even a bad one names an element of data.
-  void prefetchAhead(ValueRange ivs, Value ub,
+  /// along the innermost loop reads (when there is one and
+  /// plan.prefetching). `slicePrefix` gives the data subscripts of a
+  /// position's slice; indices are clamped there, so even a bad one names
+  /// an element of data.
+  void prefetchAhead(const SlicePlan &plan, ValueRange ivs, Value ub,
                      function_ref<SmallVector<Value>(ValueRange)> slicePrefix);
   /// An index value clamped into a dimension of size `s` (> 0), as an index.
   Value clampedSubscript(Value i, Value s);
@@ -317,16 +341,6 @@ private:
   Value data, indices, out;
   /// Set while threadedSlabs rechecks one slab: its checks stay serial.
   bool checkingSlab = false;
-  /// What copySlice reads and writes: data and out, or views of them with
-  /// the slice dims collapsed (prepareSlices).
-  Value sliceData, sliceOut;
-  /// The cost model's choice for this kernel's rows (null: regular stores).
-  Value streaming;
-  /// The cost model's choice of prefetching slices (null: never).
-  Value prefetching;
-  /// sliceOut's strided metadata, for rowAddress (set with `streaming`).
-  Value outBase;
-  SmallVector<Value> outStrides;
 };
 
 /// Whether the innermost dimension of `memref` has unit stride.
