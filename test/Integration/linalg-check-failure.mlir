@@ -6,6 +6,9 @@
 // RUN: not --crash %unbuffered_mlir_run -e clamp_empty_dim %t.mlir 2>&1 | FileCheck %s --check-prefix=EMPTY
 // RUN: not --crash %unbuffered_mlir_run -e batch_dim_mismatch %t.mlir 2>&1 | FileCheck %s --check-prefix=BATCH
 // RUN: not --crash %unbuffered_mlir_run -e elements_rule %t.mlir 2>&1 | FileCheck %s --check-prefix=RULE
+// RUN: %mlir_run -e bag_in_range %t.mlir | FileCheck %s --check-prefix=BAG-OK
+// RUN: not --crash %unbuffered_mlir_run -e bag_bad_id %t.mlir 2>&1 | FileCheck %s --check-prefix=BAG-ID
+// RUN: not --crash %unbuffered_mlir_run -e bag_bad_offsets %t.mlir 2>&1 | FileCheck %s --check-prefix=BAG-OFFSETS
 
 // Through convert-gather-to-linalg and stock mlir-opt, a failed check is a
 // cf.assert: its message (printed with puts on stdout, hence stdbuf -o0
@@ -132,5 +135,53 @@ func.func @elements_rule() {
   %r = call @elements_wrap(%dd, %i) : (tensor<?x3xi32>, tensor<?x2xi64>) -> tensor<?x2xi32>
   %u = tensor.cast %r : tensor<?x2xi32> to tensor<*xi32>
   call @printMemrefI32(%u) : (tensor<*xi32>) -> ()
+  return
+}
+
+// Embedding bags (one linalg.generic over the result on this path): a bad
+// id asserts after the bags are computed from clamped rows, bad offsets
+// before anything is read.
+func.func private @printMemrefF32(tensor<*xf32>)
+
+func.func @bag(%t: tensor<4x2xf32>, %i: tensor<?xi64>, %o: tensor<?xi64>) -> tensor<?x2xf32> {
+  %r = gather.embedding_bag %t[%i] offsets(%o) {reduction = #gather<reduction sum>} : (tensor<4x2xf32>, tensor<?xi64>, tensor<?xi64>) -> tensor<?x2xf32>
+  return %r : tensor<?x2xf32>
+}
+
+func.func @run_bag(%ids: tensor<4xi64>, %offsets: tensor<2xi64>) {
+  %t = arith.constant dense<[[1.0, 2.0], [10.0, 20.0], [100.0, 200.0], [1000.0, 2000.0]]> : tensor<4x2xf32>
+  %i = tensor.cast %ids : tensor<4xi64> to tensor<?xi64>
+  %o = tensor.cast %offsets : tensor<2xi64> to tensor<?xi64>
+  %r = call @bag(%t, %i, %o) : (tensor<4x2xf32>, tensor<?xi64>, tensor<?xi64>) -> tensor<?x2xf32>
+  %u = tensor.cast %r : tensor<?x2xf32> to tensor<*xf32>
+  call @printMemrefF32(%u) : (tensor<*xf32>) -> ()
+  return
+}
+
+// Bags [0, -1] and [2, 1]: rows 0 and 3, rows 2 and 1.
+// BAG-OK: [1001, 2002]
+// BAG-OK-NEXT: [110, 220]
+func.func @bag_in_range() {
+  %ids = arith.constant dense<[0, -1, 2, 1]> : tensor<4xi64>
+  %offsets = arith.constant dense<[0, 2]> : tensor<2xi64>
+  call @run_bag(%ids, %offsets) : (tensor<4xi64>, tensor<2xi64>) -> ()
+  return
+}
+
+// BAG-ID: gather.embedding_bag: an id is out of range for the table
+// BAG-ID-NOT: Memref
+func.func @bag_bad_id() {
+  %ids = arith.constant dense<[0, 1, 4, 1]> : tensor<4xi64>
+  %offsets = arith.constant dense<[0, 2]> : tensor<2xi64>
+  call @run_bag(%ids, %offsets) : (tensor<4xi64>, tensor<2xi64>) -> ()
+  return
+}
+
+// BAG-OFFSETS: gather.embedding_bag: offsets must start at 0
+// BAG-OFFSETS-NOT: Memref
+func.func @bag_bad_offsets() {
+  %ids = arith.constant dense<[0, 1, 2, 1]> : tensor<4xi64>
+  %offsets = arith.constant dense<[0, 5]> : tensor<2xi64>
+  call @run_bag(%ids, %offsets) : (tensor<4xi64>, tensor<2xi64>) -> ()
   return
 }

@@ -245,9 +245,14 @@ def ConvertGatherToLinalg : Pass<"convert-gather-to-linalg"> {
       `indices.shape[d] <= data.shape[d]` off the axis; static result dims)
       are `cf.assert`ed first.
 
-    `gather.embedding_bag` becomes what `convert-embedding-bag-to-scf` makes
-    of it (`scf.forall` over bags, `scf.for` over ids, elementwise
-    `linalg.generic` on table rows), with `cf.assert` for its run-time rules.
+    `gather.embedding_bag` becomes one `linalg.generic` over the result
+    (into a `tensor.empty`) whose body walks the element's bag with an
+    `scf.for`, reading ids and table values with `tensor.extract` and
+    `vector.transfer_read` (a quantized table: the byte that holds the
+    value, dequantized): O(ids x dim) work, in a form that IREE forms
+    dispatches from. Its run-time rules are `cf.assert`ed first, as
+    `convert-embedding-bag-to-scf` checks them with the hooks; in `check`
+    mode the ids are read clamped and scanned after, and a bad one asserts.
 
     Unranked operands are an error (use `gather-shape-inference` or the
     `gather-to-llvm` pipeline, which dispatches on run-time ranks).
@@ -318,17 +323,19 @@ def ConvertEmbeddingBagToSCF : Pass<"convert-embedding-bag-to-scf",
   let description = [{
     Lowers `gather.embedding_bag` on ranked tensors to an `scf.forall` over
     the bags (threads once the pipeline maps it to OpenMP) whose body walks
-    the bag's ids with an `scf.for` and accumulates each table row into the
-    bag's result row with an elementwise `linalg.generic` on a slice of the
-    table (rows of f16/bf16 tables in f32): O(ids x dim) work, vectorized
-    along dim once linalg becomes loops. Unless the mode is `unchecked`, the
-    run-time rules (offsets start at 0, never decrease and end within the
-    ids; dynamic dims of per_sample_weights and the result) and, in `check`
-    mode, every id in a bag are checked first; a failure calls
-    `gather_mlir_shape_error` or `gather_mlir_index_error`
-    (`gather-c/Runtime.h`) and nothing is read. `gather-to-llvm` runs it;
-    `convert-gather-to-linalg` lowers embedding bags the same way with
-    `cf.assert` instead of the hooks.
+    the bag's ids with an `scf.for` per chunk of the result row (4096 bits
+    of the accumulator: vectors that stay in registers across the bag),
+    reading each row's chunk with `vector.transfer_read` (rows of f16/bf16
+    tables accumulate in f32; quantized rows are dequantized as they are
+    read): O(ids x dim) work. Unless the mode is `unchecked`, the run-time
+    rules (offsets start at 0, never decrease and end within the ids;
+    dynamic dims of per_sample_weights and the result) are checked first
+    and, in `check` mode, each bag records whether it holds an id out of
+    range (its rows read clamped); a failure calls `gather_mlir_shape_error`
+    or `gather_mlir_index_error` (`gather-c/Runtime.h`) and the result is
+    zeros. `gather-to-llvm` runs it; `convert-gather-to-linalg` lowers
+    embedding bags to one `linalg.generic` instead, with `cf.assert` for
+    the hooks.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

@@ -66,8 +66,9 @@ class BagEmitter : EmitterBase {
 public:
   BagEmitter(OpBuilder &b, EmbeddingBagOp op, Value weight, Value ids,
              Value offsets, Value sampleWeights, Value scales,
-             Value zeroPoints, BagErrorReport report, int64_t prefetchDistance)
-      : EmitterBase(b, op.getLoc()), op(op), report(report),
+             Value zeroPoints, BagErrorReport report, BagForm form,
+             int64_t prefetchDistance)
+      : EmitterBase(b, op.getLoc()), op(op), report(report), form(form),
         prefetchDistance(prefetchDistance), weight(weight),
         ids(ids), offsets(offsets), sampleWeights(sampleWeights),
         scales(scales), zeroPoints(zeroPoints),
@@ -129,7 +130,11 @@ private:
   Value checkedResult(Value computed, Value flags);
   /// [start, end) of bag `bag` in the ids, clamped into [0, numIds].
   std::pair<Value, Value> bagBounds(Value bag);
+  /// The bags' result, every id read clamped (check mode's report is
+  /// checkedResult's), in the emitter's form.
   Value compute();
+  /// compute's BagForm::Elementwise: one linalg.generic over the result.
+  Value computeElementwise();
   /// A splat of `v` in the accumulator's chunk type.
   Value splat(double v);
   /// What a bag's ids accumulate in a chunk: the chunk's lanes and, for a
@@ -158,13 +163,13 @@ private:
   /// Prefetches the chunk at `d0` of the row of the id prefetchDistance
   /// positions after `j`.
   void prefetchRow(Value j, Value d0);
-  /// `out` (the bag's 1 x dim result tile) with the lanes from `d0` of bag
-  /// rows [start, end) reduced into row `tileRow`. In check mode `bad` (an
-  /// i1, in and out) also records whether an id is out of range.
-  Value bagChunk(Value out, Value tileRow, Value d0, Value start, Value end,
-                 bool inBounds, Value &bad);
+  /// The result lanes from `d0` of bag rows [start, end) reduced. In check
+  /// mode `bad` (an i1, in and out) also records whether an id is out of
+  /// range.
+  Value bagChunk(Value d0, Value start, Value end, bool inBounds, Value &bad);
   EmbeddingBagOp op;
   BagErrorReport report;
+  BagForm form;
   int64_t prefetchDistance;
   /// The table as a read-only memref, for prefetches (null without).
   Value weightBuffer;
@@ -659,8 +664,8 @@ void BagEmitter::prefetchRow(Value j, Value d0) {
     prefetch(lastCol);
 }
 
-Value BagEmitter::bagChunk(Value out, Value tileRow, Value d0, Value start,
-                           Value end, bool inBounds, Value &bad) {
+Value BagEmitter::bagChunk(Value d0, Value start, Value end, bool inBounds,
+                           Value &bad) {
   double initial = reduction == BagReduction::max
                        ? -std::numeric_limits<double>::infinity()
                        : 0.0;
@@ -765,11 +770,7 @@ Value BagEmitter::bagChunk(Value out, Value tileRow, Value d0, Value start,
       });
   if (bad)
     bad = loop.getResults().back();
-  Value chunk = finalize(sumsOf(loop.getResults(), 2), loop.getResult(1));
-  return vector::TransferWriteOp::create(b, loc, chunk, out,
-                                         ValueRange{tileRow, d0},
-                                         ArrayRef<bool>{inBounds})
-      .getResult();
+  return finalize(sumsOf(loop.getResults(), 2), loop.getResult(1));
 }
 
 Value BagEmitter::compute() {
@@ -778,6 +779,10 @@ Value BagEmitter::compute() {
   // offset 0 of a dim of static size 0).
   if (cast<RankedTensorType>(init.getType()).getDimSize(1) == 0)
     return check ? checkedResult(init, nullptr) : init;
+  if (form == BagForm::Elementwise) {
+    Value result = computeElementwise();
+    return check ? checkedResult(result, nullptr) : result;
+  }
   int64_t lanes = chunkType.getNumElements();
   if (prefetchDistance > 0) {
     auto type = cast<RankedTensorType>(weight.getType());
@@ -827,10 +832,12 @@ Value BagEmitter::compute() {
               b.setInsertionPoint(inner.getInsertionBlock(),
                                   inner.getInsertionPoint());
               Value chunkBad = bad ? carried[1] : Value();
-              SmallVector<Value> yielded{bagChunk(carried[0], zeroIndex, d0,
-                                                  start, end,
-                                                  /*inBounds=*/true,
-                                                  chunkBad)};
+              Value chunk = bagChunk(d0, start, end, /*inBounds=*/true,
+                                     chunkBad);
+              SmallVector<Value> yielded{vector::TransferWriteOp::create(
+                  b, loc, chunk, carried[0], ValueRange{zeroIndex, d0},
+                  ArrayRef<bool>{true})
+                                             .getResult()};
               if (chunkBad)
                 yielded.push_back(chunkBad);
               scf::YieldOp::create(b, loc, yielded);
@@ -842,9 +849,12 @@ Value BagEmitter::compute() {
           OpBuilder::InsertionGuard g(b);
           b.setInsertionPointToStart(tail.thenBlock());
           Value tailBad = bad ? chunks.getResult(1) : Value();
-          SmallVector<Value> yielded{bagChunk(chunks.getResult(0), zeroIndex,
-                                              whole, start, end,
-                                              /*inBounds=*/false, tailBad)};
+          Value chunk = bagChunk(whole, start, end, /*inBounds=*/false,
+                                 tailBad);
+          SmallVector<Value> yielded{vector::TransferWriteOp::create(
+              b, loc, chunk, chunks.getResult(0), ValueRange{zeroIndex, whole},
+              ArrayRef<bool>{false})
+                                         .getResult()};
           if (tailBad)
             yielded.push_back(tailBad);
           scf::YieldOp::create(b, loc, yielded);
@@ -873,12 +883,48 @@ Value BagEmitter::compute() {
   return checkedResult(forall.getResult(0), forall.getResult(1));
 }
 
+Value BagEmitter::computeElementwise() {
+  // A chunk is the values of one byte of a quantized row (one value of a
+  // float table): element d of the result is lane d mod lanes of the chunk
+  // at d - d mod lanes.
+  int64_t lanes = chunkType.getNumElements();
+  auto identity = b.getMultiDimIdentityMap(2);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{init.getType()}, ValueRange{}, ValueRange{init},
+      ArrayRef<AffineMap>{identity},
+      SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
+      [&](OpBuilder &nested, Location, ValueRange) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(nested.getInsertionBlock(),
+                            nested.getInsertionPoint());
+        Value bag = linalg::IndexOp::create(b, loc, 0);
+        Value d = linalg::IndexOp::create(b, loc, 1);
+        Value start, end;
+        std::tie(start, end) = bagBounds(bag);
+        Value lane = constIndex(0), d0 = d;
+        if (lanes > 1) {
+          lane = arith::RemUIOp::create(b, loc, d, constIndex(lanes));
+          d0 = arith::SubIOp::create(b, loc, d, lane);
+        }
+        Value noFlag;
+        // Lanes past the row's end (its last byte's) read 0.
+        Value chunk = bagChunk(d0, start, end, /*inBounds=*/lanes == 1, noFlag);
+        linalg::YieldOp::create(
+            b, loc,
+            vector::ExtractOp::create(b, loc, chunk, OpFoldResult(lane))
+                .getResult());
+      });
+  return generic.getResult(0);
+}
+
 Value BagEmitter::emit() {
   resultType = cast<RankedTensorType>(op.getType());
   // A chunk of a block-quantized row lies in one block.
   int64_t lanes = kChunkBits / acc.getIntOrFloatBitWidth();
   if (block)
     lanes = std::min(lanes, block->blockSize);
+  if (form == BagForm::Elementwise)
+    lanes = quantizedBits() ? 8 / quantizedBits() : 1;
   chunkType = VectorType::get({lanes}, acc);
   numRows = dim(weight, 0);
   numRowsI64 = toI64(numRows);
@@ -1023,8 +1069,8 @@ static bool hasCountableShapes(EmbeddingBagOp op) {
 
 struct EmbeddingBagToSCF : OpConversionPattern<EmbeddingBagOp> {
   EmbeddingBagToSCF(MLIRContext *context, BagErrorReport report,
-                    int64_t prefetchDistance)
-      : OpConversionPattern(context), report(report),
+                    BagForm form, int64_t prefetchDistance)
+      : OpConversionPattern(context), report(report), form(form),
         prefetchDistance(prefetchDistance) {}
 
   LogicalResult
@@ -1041,12 +1087,13 @@ struct EmbeddingBagToSCF : OpConversionPattern<EmbeddingBagOp> {
     BagEmitter emitter(rewriter, op, adaptor.getWeight(), adaptor.getIds(),
                        adaptor.getOffsets(), adaptor.getPerSampleWeights(),
                        adaptor.getScales(), adaptor.getZeroPoints(),
-                       report, prefetchDistance);
+                       report, form, prefetchDistance);
     rewriter.replaceOp(op, emitter.emit());
     return success();
   }
 
   BagErrorReport report;
+  BagForm form;
   int64_t prefetchDistance;
 };
 
@@ -1077,7 +1124,7 @@ struct ConvertEmbeddingBagToSCFPass
     target.addIllegalOp<EmbeddingBagOp>();
     RewritePatternSet patterns(context);
     populateEmbeddingBagToSCFPatterns(patterns, BagErrorReport::Hooks,
-                                      prefetchDistance);
+                                      BagForm::BagLoops, prefetchDistance);
     if (failed(applyLoweringPatterns(getOperation(), target,
                                      std::move(patterns))))
       signalPassFailure();
@@ -1086,8 +1133,8 @@ struct ConvertEmbeddingBagToSCFPass
 } // namespace
 
 void mlir::gather::populateEmbeddingBagToSCFPatterns(
-    RewritePatternSet &patterns, BagErrorReport report,
+    RewritePatternSet &patterns, BagErrorReport report, BagForm form,
     int64_t prefetchDistance) {
-  patterns.add<EmbeddingBagToSCF>(patterns.getContext(), report,
+  patterns.add<EmbeddingBagToSCF>(patterns.getContext(), report, form,
                                   prefetchDistance);
 }

@@ -129,7 +129,7 @@ struct ConvertGatherToAffinePass
     populateGatherToAffinePatterns(patterns, loweringOptionsOf(*this));
     // Embedding bags are loops on tensors, as in gather-to-llvm.
     populateEmbeddingBagToSCFPatterns(
-        patterns, BagErrorReport::Hooks,
+        patterns, BagErrorReport::Hooks, BagForm::BagLoops,
         ConvertEmbeddingBagToSCFOptions().prefetchDistance);
     if (failed(applyLoweringPatterns(getOperation(), target,
                                      std::move(patterns))))

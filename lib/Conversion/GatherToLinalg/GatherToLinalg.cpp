@@ -342,5 +342,6 @@ struct ConvertGatherToLinalgPass
 void mlir::gather::populateGatherToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<GatherToLinalg>(patterns.getContext());
   populateEmbeddingBagToSCFPatterns(patterns, BagErrorReport::Asserts,
+                                    BagForm::Elementwise,
                                     /*prefetchDistance=*/0);
 }

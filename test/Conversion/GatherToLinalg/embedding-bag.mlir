@@ -1,39 +1,61 @@
 // RUN: gather-opt %s --convert-gather-to-linalg | FileCheck %s
 // RUN: gather-opt %s --convert-embedding-bag-to-scf | FileCheck %s --check-prefix=HOOKS
+// RUN: gather-opt %s --convert-embedding-bag-to-scf="prefetch-distance=0" | FileCheck %s --check-prefix=LOOPS
 // RUN: gather-opt %s --convert-embedding-bag-to-scf="prefetch-distance=0" | FileCheck %s --check-prefix=NOPF
 // RUN: gather-opt %s --convert-gather-to-linalg | FileCheck %s --check-prefix=NOPF
 
-// An embedding bag in upstream ops only: offsets checked by one loop, then
-// threads over bags; each bag's row is reduced 128 lanes at a time (the sum
-// of a chunk stays in a vector across the bag's ids, each id one
-// transfer_read of the table), then the rest of the row with masked
-// transfers. check mode reads each id's row clamped and records, one i8 a
-// bag, whether the bag holds an id out of range; if one does, the result
-// is zeros (in the same buffer) after the failure. gather-to-llvm's
-// lowering is the same with the run-time hooks, which scan the ids in order
-// to name the first bad one.
+// An embedding bag in upstream ops only, for compilers that build their
+// dispatches from linalg ops: offsets checked by one loop (cf.assert), then
+// one linalg.generic over the result whose body walks the element's bag
+// (an scf.for over its ids, each one scalar read of the table, here a
+// vector<1xf32> transfer_read); check mode reads each id's row clamped,
+// then scans the ids, and asserts if one is out of range (the result is
+// zeros, in the same buffer).
 
 // CHECK-LABEL: func.func @bags
 // CHECK-NOT: gather.
 // CHECK: scf.for {{.*}} -> (index)
-// CHECK: scf.forall ({{.*}}) in ({{.*}}) shared_outs({{.*}}) -> (tensor<?x16xf32>, tensor<?xi8>)
-// CHECK:   tensor.extract_slice {{.*}} : tensor<?x16xf32> to tensor<1x16xf32>
-// CHECK:   scf.for {{.*}} step %c128{{.*}} -> (tensor<1x16xf32>, i1)
-// CHECK:     scf.for {{.*}} -> (vector<128xf32>, index, i1)
-// CHECK:       vector.transfer_read %{{.*}} {in_bounds = [true]} : tensor<1000x16xf32>, vector<128xf32>
-// CHECK:       arith.addf {{.*}} : vector<128xf32>
-// CHECK:     arith.divf {{.*}} : vector<128xf32>
-// CHECK:     vector.transfer_write {{.*}} {in_bounds = [true]} : vector<128xf32>, tensor<1x16xf32>
-// CHECK:   scf.if
-// CHECK:     scf.for {{.*}} -> (vector<128xf32>, index, i1)
-// CHECK:       vector.transfer_read %{{.*}} : tensor<1000x16xf32>, vector<128xf32>
-// CHECK:     vector.transfer_write %{{.*}} : vector<128xf32>, tensor<1x16xf32>
-// CHECK:   tensor.parallel_insert_slice {{.*}} : tensor<1x16xf32> into tensor<?x16xf32>
-// CHECK:   tensor.parallel_insert_slice {{.*}} : tensor<1xi8> into tensor<?xi8>
-// CHECK: scf.for {{.*}} -> (i8)
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]{{.*}} outs(%{{.*}} : tensor<?x16xf32>)
+// CHECK:   %[[BAG:.*]] = linalg.index 0 : index
+// CHECK:   %[[D:.*]] = linalg.index 1 : index
+// CHECK:   tensor.extract %{{.*}}[%[[BAG]]] : tensor<?xi64>
+// CHECK:   scf.for {{.*}} -> (vector<1xf32>, index)
+// CHECK:     vector.transfer_read %{{.*}}[%{{.*}}, %[[D]]], {{.*}} {in_bounds = [true]} : tensor<1000x16xf32>, vector<1xf32>
+// CHECK:     arith.addf {{.*}} : vector<1xf32>
+// CHECK:   arith.divf {{.*}} : vector<1xf32>
+// CHECK:   vector.extract
+// CHECK:   linalg.yield {{.*}} : f32
+// CHECK-NOT: scf.forall
+// CHECK: scf.for {{.*}} -> (i1, i64)
 // CHECK: cf.assert
 // CHECK: linalg.fill
 // CHECK-NOT: func.call
+
+// gather-to-llvm's kernels (the hooks): threads over bags; each bag's row
+// is reduced 128 lanes at a time (the sum of a chunk stays in a vector
+// across the bag's ids, each id one transfer_read of the table), then the
+// rest of the row with masked transfers; check mode records, one i8 a bag,
+// whether the bag holds an id out of range, and the ids are scanned in
+// order to name the first.
+// LOOPS-LABEL: func.func @bags
+// LOOPS: scf.for {{.*}} -> (index)
+// LOOPS: scf.forall ({{.*}}) in ({{.*}}) shared_outs({{.*}}) -> (tensor<?x16xf32>, tensor<?xi8>)
+// LOOPS:   tensor.extract_slice {{.*}} : tensor<?x16xf32> to tensor<1x16xf32>
+// LOOPS:   scf.for {{.*}} step %c128{{.*}} -> (tensor<1x16xf32>, i1)
+// LOOPS:     scf.for {{.*}} -> (vector<128xf32>, index, i1)
+// LOOPS:       vector.transfer_read %{{.*}} {in_bounds = [true]} : tensor<1000x16xf32>, vector<128xf32>
+// LOOPS:       arith.addf {{.*}} : vector<128xf32>
+// LOOPS:     arith.divf {{.*}} : vector<128xf32>
+// LOOPS:     vector.transfer_write {{.*}} {in_bounds = [true]} : vector<128xf32>, tensor<1x16xf32>
+// LOOPS:   scf.if
+// LOOPS:     scf.for {{.*}} -> (vector<128xf32>, index, i1)
+// LOOPS:       vector.transfer_read %{{.*}} : tensor<1000x16xf32>, vector<128xf32>
+// LOOPS:     vector.transfer_write %{{.*}} : vector<128xf32>, tensor<1x16xf32>
+// LOOPS:   tensor.parallel_insert_slice {{.*}} : tensor<1x16xf32> into tensor<?x16xf32>
+// LOOPS:   tensor.parallel_insert_slice {{.*}} : tensor<1xi8> into tensor<?xi8>
+// LOOPS: scf.for {{.*}} -> (i8)
+// LOOPS: call @gather_mlir_index_error
+// LOOPS: linalg.fill
 // The linalg path prefetches nothing (it stays on tensors); the hooks'
 // lowering prefetches each cache line of the chunk of the row 16 ids ahead.
 // HOOKS-LABEL: func.func @bags

@@ -2,7 +2,7 @@
 package's compiler (gather_mlir.compiler.Module.run) to upstream ops only,
 compiled by iree-compile for its CPU backend and run by IREE's runtime,
 against test/python/reference.py (and torch's embedding_bag for bags,
-which IREE does not compile yet: a strict xfail that fails once it does).
+which the linalg path lowers to one linalg.generic over the result).
 
 IREE strips cf.assert from its dispatches, so `check` mode reports nothing
 under IREE; the lowering keeps its reads in bounds, which the last test
@@ -19,6 +19,7 @@ ireert = pytest.importorskip("iree.runtime")
 torch = pytest.importorskip("torch")
 
 _ELEMENT = {np.dtype(np.float32): "f32", np.dtype(np.float16): "f16",
+            np.dtype(np.int8): "i8",
             np.dtype(np.int32): "i32", np.dtype(np.int64): "i64"}
 
 
@@ -103,11 +104,6 @@ def test_gather_nd(mode):
         np.testing.assert_array_equal(result, expected)
 
 
-@pytest.mark.xfail(
-    strict=True, raises=ireec.CompilerToolError,
-    reason="the linalg path lowers bags to scf loops on tensors, which IREE "
-    "3.13 forms no dispatch from: iree-compile crashes in the stream "
-    "dialect's CloneToConsumers")
 @pytest.mark.parametrize("reduction", ["sum", "mean", "max"])
 def test_embedding_bag(reduction):
     rng = np.random.default_rng(30)
@@ -125,6 +121,108 @@ def test_embedding_bag(reduction):
             f"{result_type}")
     result = _run_under_iree(text, [table, ids, offsets], result_type)
     np.testing.assert_allclose(result, expected, rtol=1e-5, atol=1e-6)
+
+
+def _bag_text(args, operands, attrs, result_type):
+    """gather.embedding_bag on %a0.. (the arrays `args`: the table, the ids,
+    then the operands named in `operands`: "offsets", "per_sample_weights",
+    "scales")."""
+    named = " ".join(f"{name}(%a{k + 2})" for k, name in enumerate(operands))
+    types = ", ".join(_type(a) for a in args)
+    return (f"%r = gather.embedding_bag %a0[%a1] {named} {{{attrs}}} : "
+            f"({types}) -> {result_type}")
+
+
+# Bags with torch's options: name -> (reduction, per-sample weights,
+# padding_idx, include_last_offset, fixed-length bags, table dtype).
+_BAG_OPTIONS = {
+    "per_sample_weights": ("sum", True, None, False, False, np.float32),
+    "padding_idx": ("mean", False, 3, False, False, np.float32),
+    "include_last_offset": ("sum", False, None, True, False, np.float32),
+    "fixed_length_max": ("max", False, None, False, True, np.float32),
+    "f16_table_mean": ("mean", False, None, False, False, np.float16),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_BAG_OPTIONS))
+def test_embedding_bag_options(case):
+    reduction, weighted, padding, last, fixed, dtype = _BAG_OPTIONS[case]
+    rng = np.random.default_rng(31)
+    table = rng.standard_normal((40, 12)).astype(dtype)
+    if fixed:
+        ids = rng.integers(0, 40, (6, 4)).astype(np.int64)
+        offsets = None
+    else:
+        lengths = rng.integers(0, 6, 9)
+        offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+        if not last:
+            offsets = offsets[:-1]
+        ids = rng.integers(0, 40, int(lengths.sum())).astype(np.int64)
+        ids[::4] = 3  # rows of padding_idx
+    weights = rng.standard_normal(ids.shape).astype(dtype) if weighted \
+        else None
+    expected = torch.nn.functional.embedding_bag(
+        torch.from_numpy(ids),
+        torch.from_numpy(table.astype(np.float32)),
+        None if fixed else torch.from_numpy(offsets), mode=reduction,
+        per_sample_weights=None if weights is None else
+        torch.from_numpy(weights.astype(np.float32)),
+        include_last_offset=last, padding_idx=padding).numpy().astype(dtype)
+    args = [table, ids] + ([] if fixed else [offsets]) + \
+        ([] if weights is None else [weights])
+    names = ([] if fixed else ["offsets"]) + \
+        ([] if weights is None else ["per_sample_weights"])
+    attrs = [f"reduction = #gather<reduction {reduction}>"]
+    if padding is not None:
+        attrs.append(f"padding_idx = {padding} : i64")
+    if last:
+        attrs.append("include_last_offset")
+    text = _bag_text(args, names, ", ".join(attrs), _type(expected))
+    result = _run_under_iree(text, args, _type(expected))
+    tolerance = 2e-3 if dtype == np.float16 else 1e-5
+    np.testing.assert_allclose(result, expected, rtol=tolerance,
+                               atol=tolerance)
+
+
+@pytest.mark.parametrize("bits", [8, 4])
+def test_rowwise_quantized_bag(bits):
+    Q = torch.ops.quantized
+    rng = np.random.default_rng(32)
+    floats = torch.from_numpy(rng.standard_normal((40, 16)).astype(np.float32))
+    packed = (Q.embedding_bag_byte_prepack(floats) if bits == 8 else
+              Q.embedding_bag_4bit_prepack(floats)).numpy()
+    lengths = rng.integers(0, 6, 9)
+    offsets = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
+    ids = rng.integers(0, 40, int(lengths.sum())).astype(np.int64)
+    op = Q.embedding_bag_byte_rowwise_offsets if bits == 8 else \
+        Q.embedding_bag_4bit_rowwise_offsets
+    expected = op(torch.from_numpy(packed), torch.from_numpy(ids),
+                  torch.from_numpy(offsets), False, 0, False, None, None,
+                  False).numpy()
+    table = packed.view(np.int8)
+    args = [table, ids, offsets]
+    text = _bag_text(args, ["offsets"], "reduction = #gather<reduction sum>, "
+                     f"rowwise_bits = {bits} : i64", _type(expected))
+    result = _run_under_iree(text, args, _type(expected))
+    np.testing.assert_allclose(result, expected, rtol=1e-4, atol=1e-4)
+
+
+def test_block_quantized_gather():
+    # ONNX Runtime's GatherBlockQuantized layout: 4-bit values, low nibble
+    # first, blocks of 32 with one f32 scale, zero point 8.
+    rng = np.random.default_rng(33)
+    packed = rng.integers(0, 256, (40, 64)).astype(np.uint8)
+    scales = rng.uniform(0.5, 2.0, (40, 4)).astype(np.float32)
+    ids = rng.integers(0, 40, (7, 1)).astype(np.int64)
+    q = np.stack([packed & 15, packed >> 4], axis=-1).reshape(40, 128)
+    rows = (q.astype(np.float32) - 8) * np.repeat(scales, 32, axis=1)
+    expected = rows[ids[:, 0]]
+    args = [packed.view(np.int8), ids, scales]
+    text = _bag_text(args, ["scales"], "reduction = #gather<reduction sum>, "
+                     "block_bits = 4 : i64, block_size = 32 : i64",
+                     _type(expected))
+    result = _run_under_iree(text, args, _type(expected))
+    np.testing.assert_allclose(result, expected, rtol=1e-6)
 
 
 def test_check_mode_reads_in_bounds_when_asserts_are_stripped():

@@ -18,16 +18,26 @@ enum class BagErrorReport {
   Asserts
 };
 
+/// The loops of a lowered embedding bag. Both do O(ids x dim) work.
+enum class BagForm {
+  /// An `scf.forall` over bags whose body walks the bag's ids with `scf.for`
+  /// and accumulates chunks of each row (vectors of 4096 bits) in
+  /// registers: the kernels' form (gather-to-llvm).
+  BagLoops,
+  /// One `linalg.generic` over the result's elements, each walking its
+  /// bag's ids with an `scf.for` in the body: a form that compilers which
+  /// build their dispatches from linalg ops (IREE) take.
+  Elementwise
+};
+
 /// A pattern (for dialect conversion or greedy rewriting) that lowers
-/// `gather.embedding_bag` on tensors to an `scf.forall` over bags whose body
-/// walks the bag's ids with `scf.for` and accumulates each row into the
-/// bag's result row with an elementwise `linalg.generic` on a slice of the
-/// table: O(ids x dim) work, upstream ops only (scf, tensor, linalg, arith,
-/// and func.call of the hooks or cf.assert). With `prefetchDistance` > 0,
-/// the rows of the id that many positions ahead are prefetched (through a
-/// read-only bufferization.to_buffer of the table and memref.prefetch).
+/// `gather.embedding_bag` on tensors to loops of `form`, upstream ops only
+/// (scf, tensor, linalg, vector, arith, and func.call of the hooks or
+/// cf.assert). With `prefetchDistance` > 0 (BagLoops), the rows of the id
+/// that many positions ahead are prefetched (through a read-only
+/// bufferization.to_buffer of the table and memref.prefetch).
 void populateEmbeddingBagToSCFPatterns(RewritePatternSet &patterns,
-                                       BagErrorReport report,
+                                       BagErrorReport report, BagForm form,
                                        int64_t prefetchDistance);
 
 } // namespace gather
