@@ -203,6 +203,17 @@ def bag_contestants(np, table, ids, attrs, wanted, threads):
         if "torch.compile" in wanted:
             compiled = torch.compile(torch_fn, dynamic=False)
             peers["torch.compile"] = lambda: compiled(tt, ti, to, tw)
+    if "iree" in wanted:
+        args = [table, ids, offsets] + ([] if psw is None else [psw])
+        named = "offsets(%a2)" + ("" if psw is None
+                                  else " per_sample_weights(%a3)")
+        types = ", ".join("{}" for _ in args)
+        fn = iree_call(np, f"%r = gather.embedding_bag %a0[%a1] {named} "
+                       f"{{{{reduction = #gather<reduction {mode}>}}}} : "
+                       f"({types}) -> {{}}", args, np.asarray(ours()),
+                       threads)
+        if fn is not None:
+            peers["iree"] = fn
     return ours, peers
 
 
@@ -286,28 +297,26 @@ _MLIR_ELEMENT = {"float32": "f32", "float16": "f16", "int32": "i32",
                  "int64": "i64"}
 
 
-def iree_function(np, op, data, indices, attrs, threads):
-    """The gather op lowered by convert-gather-to-linalg, compiled by IREE
-    for this CPU and called on device arrays staged once (IREE at its best:
-    no copy of the inputs per call)."""
+def iree_call(np, op_text, args, result, threads):
+    """`op_text` (one op on %a0, %a1, ... defining %r, of type `result`, an
+    array like the result) in a function lowered by convert-gather-to-linalg,
+    compiled by IREE for this CPU and called on device arrays staged once
+    (IREE at its best: no copy of the inputs per call); None without
+    IREE."""
     try:
         import iree.compiler as ireec
         import iree.runtime as ireert
     except ImportError:
         return None
-    import gather_mlir as g
     from gather_mlir.compiler import Module
 
     def type_of(a):
         return ("tensor<" + "".join(f"{d}x" for d in a.shape)
                 + _MLIR_ELEMENT[a.dtype.name] + ">")
-    result = np.asarray(getattr(g, op)(data, indices, **attrs))
-    attr_text = (f" {{axis = {attrs['axis']} : i64}}" if "axis" in attrs
-                 else "")
-    source = (f"func.func @main(%d: {type_of(data)}, %i: {type_of(indices)})"
-              f" -> {type_of(result)} {{\n  %r = gather.{op} %d[%i]{attr_text}"
-              f" : ({type_of(data)}, {type_of(indices)}) -> "
-              f"{type_of(result)}\n  return %r : {type_of(result)}\n}}\n")
+    params = ", ".join(f"%a{k}: {type_of(a)}" for k, a in enumerate(args))
+    text = op_text.format(*(type_of(a) for a in args + [result]))
+    source = (f"func.func @main({params}) -> {type_of(result)} {{\n"
+              f"  {text}\n  return %r : {type_of(result)}\n}}\n")
     lowered = str(Module(source).run("convert-gather-to-linalg"))
     vmfb = ireec.compile_str(lowered, target_backends=["llvm-cpu"],
                              extra_args=["--iree-llvmcpu-target-cpu=host"])
@@ -316,8 +325,18 @@ def iree_function(np, op, data, indices, attrs, threads):
     context = ireert.SystemContext(config=config)
     context.add_vm_module(ireert.VmModule.copy_buffer(context.instance, vmfb))
     main = context.modules.module["main"]
-    staged = [ireert.asdevicearray(config.device, a) for a in (data, indices)]
+    staged = [ireert.asdevicearray(config.device, a) for a in args]
     return lambda: main(*staged).to_host()
+
+
+def iree_function(np, op, data, indices, attrs, threads):
+    """The gather op under IREE (iree_call)."""
+    import gather_mlir as g
+    result = np.asarray(getattr(g, op)(data, indices, **attrs))
+    attr_text = (f" {{{{axis = {attrs['axis']} : i64}}}}" if "axis" in attrs
+                 else "")
+    return iree_call(np, f"%r = gather.{op} %a0[%a1]{attr_text} : "
+                     "({}, {}) -> {}", [data, indices], result, threads)
 
 
 def peer_functions(np, op, data, indices, attrs, wanted, threads):

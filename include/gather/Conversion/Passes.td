@@ -250,9 +250,10 @@ def ConvertGatherToLinalg : Pass<"convert-gather-to-linalg"> {
     `scf.for`, reading ids and table values with `tensor.extract` and
     `vector.transfer_read` (a quantized table: the byte that holds the
     value, dequantized): O(ids x dim) work, in a form that IREE forms
-    dispatches from. Its run-time rules are `cf.assert`ed first, as
-    `convert-embedding-bag-to-scf` checks them with the hooks; in `check`
-    mode the ids are read clamped and scanned after, and a bad one asserts.
+    dispatches from. Its run-time rules are `cf.assert`ed first: the
+    offsets' (and, in `check` mode, the ids') in a `linalg.generic` that
+    asserts each value and yields it to the bags, so that no loop over them
+    runs outside a linalg op.
 
     Unranked operands are an error (use `gather-shape-inference` or the
     `gather-to-llvm` pipeline, which dispatches on run-time ranks).

@@ -119,6 +119,13 @@ private:
     Value here, previous, notZero, decreasing;
   };
   OffsetRules offsetRules(Value k);
+  /// BagForm::Elementwise's checks: `values` through a linalg.generic that
+  /// cf.asserts okAt(position, value) for each element with `message` and
+  /// yields it, so that what reads the result reads checked values (and a
+  /// compiler that builds dispatches from linalg ops checks in one).
+  Value assertedThrough(Value values,
+                        function_ref<Value(ValueRange, Value)> okAt,
+                        StringRef message);
   Value emitOffsetsChecked();
   Value emitIdsChecked();
   /// Whether some id in bags is out of range (check mode), and the first
@@ -285,12 +292,56 @@ BagEmitter::OffsetRules BagEmitter::offsetRules(Value k) {
               cmp(arith::CmpIPredicate::slt, here, previous))};
 }
 
+Value BagEmitter::assertedThrough(Value values,
+                                  function_ref<Value(ValueRange, Value)> okAt,
+                                  StringRef message) {
+  auto type = cast<RankedTensorType>(values.getType());
+  SmallVector<OpFoldResult> sizes =
+      tensor::getMixedSizes(b, loc, values);
+  Value empty = tensor::EmptyOp::create(b, loc, sizes, type.getElementType());
+  AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{type}, ValueRange{values}, ValueRange{empty},
+      ArrayRef<AffineMap>{identity, identity},
+      SmallVector<utils::IteratorType>(type.getRank(),
+                                       utils::IteratorType::parallel),
+      [&](OpBuilder &nested, Location, ValueRange args) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(nested.getInsertionBlock(),
+                            nested.getInsertionPoint());
+        SmallVector<Value> at;
+        for (int64_t d = 0; d < type.getRank(); ++d)
+          at.push_back(linalg::IndexOp::create(b, loc, d));
+        cf::AssertOp::create(b, loc, okAt(at, args[0]),
+                             ("gather.embedding_bag: " + message).str());
+        linalg::YieldOp::create(b, loc, args[0]);
+      });
+  return generic.getResult(0);
+}
+
 Value BagEmitter::emitOffsetsChecked() {
   if (!offsets || mode == GatherMode::unchecked)
     return emitIdsChecked();
+  Value numIdsI64 = toI64(numIds);
+  if (form == BagForm::Elementwise) {
+    // (offsetRules reads the offsets as given: the member is replaced by
+    // the checked ones after.)
+    offsets = assertedThrough(
+        offsets,
+        [&](ValueRange at, Value) {
+          OffsetRules rules = offsetRules(at[0]);
+          Value bad = arith::OrIOp::create(
+              b, loc,
+              arith::OrIOp::create(b, loc, rules.notZero, rules.decreasing),
+              cmp(arith::CmpIPredicate::sgt, rules.here, numIdsI64));
+          return arith::XOrIOp::create(
+              b, loc, bad, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
+        },
+        "offsets must start at 0, be non-decreasing and end within the ids");
+    return emitIdsChecked();
+  }
   // The first k that breaks a rule (numOffsets if none): offsets[0] == 0,
   // offsets[k] >= offsets[k - 1], offsets[k] <= numIds.
-  Value numIdsI64 = toI64(numIds);
   auto loop = scf::ForOp::create(
       b, loc, constIndex(0), numOffsets, constIndex(1),
       ValueRange{numOffsets},
@@ -352,6 +403,16 @@ Value BagEmitter::emitIdsChecked() {
   }
   // check: the bag loop reads clamped rows and records which bags hold an
   // id out of range; the ids are scanned in order only to name the first.
+  // Elementwise: each id is asserted in range before the bags read it.
+  if (form == BagForm::Elementwise)
+    ids = assertedThrough(
+        ids,
+        [&](ValueRange, Value id) {
+          return isIndexInRange(
+              b, loc, normalizeIndex(b, loc, toI64(id), numRowsI64),
+              numRowsI64);
+        },
+        "an id is out of range for the table");
   return compute();
 }
 
@@ -779,10 +840,9 @@ Value BagEmitter::compute() {
   // offset 0 of a dim of static size 0).
   if (cast<RankedTensorType>(init.getType()).getDimSize(1) == 0)
     return check ? checkedResult(init, nullptr) : init;
-  if (form == BagForm::Elementwise) {
-    Value result = computeElementwise();
-    return check ? checkedResult(result, nullptr) : result;
-  }
+  // Elementwise: the ids were asserted in range (emitIdsChecked).
+  if (form == BagForm::Elementwise)
+    return computeElementwise();
   int64_t lanes = chunkType.getNumElements();
   if (prefetchDistance > 0) {
     auto type = cast<RankedTensorType>(weight.getType());

@@ -5,31 +5,34 @@
 // RUN: gather-opt %s --convert-gather-to-linalg | FileCheck %s --check-prefix=NOPF
 
 // An embedding bag in upstream ops only, for compilers that build their
-// dispatches from linalg ops: offsets checked by one loop (cf.assert), then
-// one linalg.generic over the result whose body walks the element's bag
-// (an scf.for over its ids, each one scalar read of the table, here a
-// vector<1xf32> transfer_read); check mode reads each id's row clamped,
-// then scans the ids, and asserts if one is out of range (the result is
-// zeros, in the same buffer).
+// dispatches from linalg ops: the offsets, then (check mode) the ids pass
+// through a linalg.generic that cf.asserts each one's rules and yields it;
+// then one linalg.generic over the result whose body walks the element's
+// bag in the checked offsets (an scf.for over the checked ids, each one
+// scalar read of the table, here a vector<1xf32> transfer_read; rows read
+// clamped). No loop over ids or offsets outside a linalg op.
 
 // CHECK-LABEL: func.func @bags
 // CHECK-NOT: gather.
-// CHECK: scf.for {{.*}} -> (index)
+// CHECK: %[[OFFSETS:.*]] = linalg.generic {{.*}}iterator_types = ["parallel"]{{.*}} ins(%{{.*}} : tensor<?xi64>)
+// CHECK:   cf.assert {{.*}} "gather.embedding_bag: offsets must start at 0, be non-decreasing and end within the ids"
+// CHECK: %[[IDS:.*]] = linalg.generic {{.*}}iterator_types = ["parallel"]{{.*}} ins(%{{.*}} : tensor<?xi64>)
+// CHECK:   cf.assert {{.*}} "gather.embedding_bag: an id is out of range for the table"
 // CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]{{.*}} outs(%{{.*}} : tensor<?x16xf32>)
 // CHECK:   %[[BAG:.*]] = linalg.index 0 : index
 // CHECK:   %[[D:.*]] = linalg.index 1 : index
-// CHECK:   tensor.extract %{{.*}}[%[[BAG]]] : tensor<?xi64>
+// CHECK:   tensor.extract %[[OFFSETS]][%[[BAG]]] : tensor<?xi64>
 // CHECK:   scf.for {{.*}} -> (vector<1xf32>, index)
+// CHECK:     tensor.extract %[[IDS]]
 // CHECK:     vector.transfer_read %{{.*}}[%{{.*}}, %[[D]]], {{.*}} {in_bounds = [true]} : tensor<1000x16xf32>, vector<1xf32>
 // CHECK:     arith.addf {{.*}} : vector<1xf32>
 // CHECK:   arith.divf {{.*}} : vector<1xf32>
 // CHECK:   vector.extract
 // CHECK:   linalg.yield {{.*}} : f32
+// CHECK-NOT: scf.for
 // CHECK-NOT: scf.forall
-// CHECK: scf.for {{.*}} -> (i1, i64)
-// CHECK: cf.assert
-// CHECK: linalg.fill
 // CHECK-NOT: func.call
+// CHECK: return
 
 // gather-to-llvm's kernels (the hooks): threads over bags; each bag's row
 // is reduced 128 lanes at a time (the sum of a chunk stays in a vector
