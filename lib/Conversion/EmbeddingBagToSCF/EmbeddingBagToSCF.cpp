@@ -1131,7 +1131,10 @@ struct EmbeddingBagToSCF : OpConversionPattern<EmbeddingBagOp> {
   EmbeddingBagToSCF(MLIRContext *context, BagErrorReport report,
                     BagForm form, int64_t prefetchDistance)
       : OpConversionPattern(context), report(report), form(form),
-        prefetchDistance(prefetchDistance) {}
+        prefetchDistance(prefetchDistance) {
+    assert((form != BagForm::Elementwise || report == BagErrorReport::Asserts) &&
+           "the elementwise form checks with cf.assert");
+  }
 
   LogicalResult
   matchAndRewrite(EmbeddingBagOp op, OpAdaptor adaptor,

@@ -25,8 +25,10 @@ enum class BagForm {
   /// registers: the kernels' form (gather-to-llvm).
   BagLoops,
   /// One `linalg.generic` over the result's elements, each walking its
-  /// bag's ids with an `scf.for` in the body: a form that compilers which
-  /// build their dispatches from linalg ops (IREE) take.
+  /// bag's ids with an `scf.for` in the body, after `linalg.generic`s that
+  /// cf.assert each offset and (check mode) id: a form that compilers which
+  /// build their dispatches from linalg ops (IREE) take. Reports with
+  /// BagErrorReport::Asserts only.
   Elementwise
 };
 
