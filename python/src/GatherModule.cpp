@@ -572,8 +572,9 @@ py::object resultArray(const std::string &op, PyArray_Descr *dtype,
         op + ": out has dtype " +
         strOf(reinterpret_cast<PyObject *>(PyArray_DESCR(array))) +
         ", the result has " + strOf(reinterpret_cast<PyObject *>(dtype)));
-  ArrayRef<int64_t> shape(reinterpret_cast<const int64_t *>(PyArray_DIMS(array)),
-                          PyArray_NDIM(array));
+  ArrayRef<int64_t> shape(
+      reinterpret_cast<const int64_t *>(PyArray_DIMS(array)),
+      PyArray_NDIM(array));
   if (shape != resultShape)
     throw py::value_error(op + ": out has shape " + shapeText(shape) +
                           ", the result has " + shapeText(resultShape));
@@ -953,7 +954,8 @@ PYBIND11_MODULE(_native, m) {
   m.def(
       "result_array",
       [](const std::string &function, const std::vector<int64_t> &shape,
-         py::dtype dtype, py::object out, const std::vector<py::array> &operands) {
+         py::dtype dtype, py::object out,
+         const std::vector<py::array> &operands) {
         SmallVector<PyArrayObject *> arrays;
         for (const py::array &a : operands)
           arrays.push_back(reinterpret_cast<PyArrayObject *>(a.ptr()));

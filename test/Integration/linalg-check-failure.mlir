@@ -7,6 +7,7 @@
 // RUN: not --crash %unbuffered_mlir_run -e batch_dim_mismatch %t.mlir 2>&1 | FileCheck %s --check-prefix=BATCH
 // RUN: not --crash %unbuffered_mlir_run -e elements_rule %t.mlir 2>&1 | FileCheck %s --check-prefix=RULE
 // RUN: %mlir_run -e bag_in_range %t.mlir | FileCheck %s --check-prefix=BAG-OK
+// RUN: %mlir_run -e bag_past_last_offset %t.mlir | FileCheck %s --check-prefix=BAG-LAST
 // RUN: not --crash %unbuffered_mlir_run -e bag_bad_id %t.mlir 2>&1 | FileCheck %s --check-prefix=BAG-ID
 // RUN: not --crash %unbuffered_mlir_run -e bag_bad_offsets %t.mlir 2>&1 | FileCheck %s --check-prefix=BAG-OFFSETS
 
@@ -165,6 +166,22 @@ func.func @bag_in_range() {
   %ids = arith.constant dense<[0, -1, 2, 1]> : tensor<4xi64>
   %offsets = arith.constant dense<[0, 2]> : tensor<2xi64>
   call @run_bag(%ids, %offsets) : (tensor<4xi64>, tensor<2xi64>) -> ()
+  return
+}
+
+// With include_last_offset, ids past the last offset are in no bag: one
+// out of range there is no error. Bags [0, 3] and [2].
+// BAG-LAST: [1001, 2002]
+// BAG-LAST-NEXT: [100, 200]
+func.func @bag_past_last_offset() {
+  %t = arith.constant dense<[[1.0, 2.0], [10.0, 20.0], [100.0, 200.0], [1000.0, 2000.0]]> : tensor<4x2xf32>
+  %ids = arith.constant dense<[0, 3, 2, 9]> : tensor<4xi64>
+  %offsets = arith.constant dense<[0, 2, 3]> : tensor<3xi64>
+  %i = tensor.cast %ids : tensor<4xi64> to tensor<?xi64>
+  %o = tensor.cast %offsets : tensor<3xi64> to tensor<?xi64>
+  %r = gather.embedding_bag %t[%i] offsets(%o) {reduction = #gather<reduction sum>, include_last_offset} : (tensor<4x2xf32>, tensor<?xi64>, tensor<?xi64>) -> tensor<?x2xf32>
+  %u = tensor.cast %r : tensor<?x2xf32> to tensor<*xf32>
+  call @printMemrefF32(%u) : (tensor<*xf32>) -> ()
   return
 }
 

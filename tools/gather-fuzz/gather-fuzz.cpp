@@ -279,8 +279,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   });
   runOnClone(ctx, *module, [&](PassManager &pm) {
     pm.addPass(gather::createGatherDispatchUnranked());
-    pm.addPass(
-        gather::createConvertGatherToAffine(gather::loweringOptionsOf(options)));
+    pm.addPass(gather::createConvertGatherToAffine(
+        gather::loweringOptionsOf(options)));
     pm.addPass(createCanonicalizerPass());
   });
   auto lowering = [&](PassManager &pm) {

@@ -334,8 +334,8 @@ Value BagEmitter::emitOffsetsChecked() {
               b, loc,
               arith::OrIOp::create(b, loc, rules.notZero, rules.decreasing),
               cmp(arith::CmpIPredicate::sgt, rules.here, numIdsI64));
-          return arith::XOrIOp::create(
-              b, loc, bad, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
+          Value yes = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+          return arith::XOrIOp::create(b, loc, bad, yes);
         },
         "offsets must start at 0, be non-decreasing and end within the ids");
     return emitIdsChecked();
@@ -403,14 +403,23 @@ Value BagEmitter::emitIdsChecked() {
   }
   // check: the bag loop reads clamped rows and records which bags hold an
   // id out of range; the ids are scanned in order only to name the first.
-  // Elementwise: each id is asserted in range before the bags read it.
+  // Elementwise: each id in a bag is asserted in range before the bags
+  // read it (ids past the last offset, with include_last_offset, are in
+  // none).
   if (form == BagForm::Elementwise)
     ids = assertedThrough(
         ids,
-        [&](ValueRange, Value id) {
-          return isIndexInRange(
+        [&](ValueRange at, Value id) -> Value {
+          Value ok = isIndexInRange(
               b, loc, normalizeIndex(b, loc, toI64(id), numRowsI64),
               numRowsI64);
+          if (!offsets || !op.getIncludeLastOffset())
+            return ok;
+          Value last = toIndex(toI64(extract(
+              offsets,
+              arith::SubIOp::create(b, loc, numOffsets, constIndex(1)))));
+          return arith::OrIOp::create(
+              b, loc, ok, cmp(arith::CmpIPredicate::sge, at[0], last));
         },
         "an id is out of range for the table");
   return compute();
@@ -1132,7 +1141,8 @@ struct EmbeddingBagToSCF : OpConversionPattern<EmbeddingBagOp> {
                     BagForm form, int64_t prefetchDistance)
       : OpConversionPattern(context), report(report), form(form),
         prefetchDistance(prefetchDistance) {
-    assert((form != BagForm::Elementwise || report == BagErrorReport::Asserts) &&
+    assert((form != BagForm::Elementwise ||
+            report == BagErrorReport::Asserts) &&
            "the elementwise form checks with cf.assert");
   }
 
