@@ -487,3 +487,22 @@ def test_strided_views_are_read_in_place_by_every_op():
         pts = np.array([[rows - 1, 0], [0, cols - 1], [-1, -1]])
         np.testing.assert_array_equal(g.gather_nd(data, pts),
                                       data[pts[:, 0], pts[:, 1]])
+
+
+def test_results_past_streaming_min_bytes_get_a_kernel_of_their_own():
+    # A result of at least the lowering's streaming-min-bytes (40 MiB) gets
+    # a kernel that may write rows with non-temporal stores; smaller ones a
+    # kernel without those copies (less to compile). Both gather exactly.
+    rng = np.random.default_rng(7)
+    table = rng.integers(0, 1 << 16, (64, 2048), dtype=np.uint16)  # 4 KiB rows
+    small_ids = rng.integers(-64, 64, (2, 1280)).astype(np.int32)  # 10 MiB
+    large_ids = rng.integers(-64, 64, (2, 5120)).astype(np.int32)  # 40 MiB
+    small = g.gather(table, small_ids)
+    before = g.compile_count()
+    large = g.gather(table, large_ids)
+    assert g.compile_count() == before + 1
+    np.testing.assert_array_equal(small, table[small_ids])
+    np.testing.assert_array_equal(large, table[large_ids])
+    again = g.gather(table, large_ids[:, ::-1].copy())
+    assert g.compile_count() == before + 1
+    np.testing.assert_array_equal(again, table[large_ids[:, ::-1]])
