@@ -55,7 +55,8 @@ static LogicalResult checkRaisedShape(tensor::GatherOp op, GatherMode mode,
       source.getElementType());
   auto indices = cast<RankedTensorType>(op.getIndices().getType())
                      .clone(IntegerType::get(op.getContext(), 64));
-  return inferGatherNDShape(data, indices, /*batchDims=*/0, mode, report);
+  return inferGatherNDShape(ShapeView::get(data), ShapeView::get(indices),
+                            /*batchDims=*/0, mode, report);
 }
 
 namespace {

@@ -289,13 +289,14 @@ struct ComposeGathers : OpRewritePattern<GatherOp> {
     // original pair may hide behind a dynamic dimension, rejects the
     // composed indices in clamp and wrap mode.
     auto secondIndices = cast<ShapedType>(outer.getIndices().getType());
-    FailureOr<GatherShape> composedShape =
-        inferGatherShape(firstIndices, secondIndices, /*axis=*/0,
-                         /*batchDims=*/0, outerMode, nullptr);
+    FailureOr<GatherShape> composedShape = inferGatherShape(
+        ShapeView::get(firstIndices), ShapeView::get(secondIndices),
+        /*axis=*/0, /*batchDims=*/0, outerMode, nullptr);
     if (failed(composedShape) ||
         failed(inferGatherShape(
-            inner.getData().getType(),
-            composedShape->getResultType(firstIndices, secondIndices),
+            ShapeView::get(cast<ShapedType>(inner.getData().getType())),
+            ShapeView::get(
+                composedShape->getResultType(firstIndices, secondIndices)),
             innerShape->axis, /*batchDims=*/0, innerMode, nullptr)))
       return rewriter.notifyMatchFailure(outer, "a composed gather is invalid");
 

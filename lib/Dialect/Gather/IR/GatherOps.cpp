@@ -21,8 +21,8 @@ using namespace mlir::gather;
 // Per-op shape rules, read from an adaptor
 //===----------------------------------------------------------------------===//
 
-static FailureOr<GatherShape> computeShape(GatherOp::Adaptor op, Type data,
-                                           Type indices,
+static FailureOr<GatherShape> computeShape(GatherOp::Adaptor op,
+                                           ShapeView data, ShapeView indices,
                                            ShapeErrorFn emitError) {
   return inferGatherShape(data, indices, static_cast<int64_t>(op.getAxis()),
                           static_cast<int64_t>(op.getBatchDims()), op.getMode(),
@@ -30,19 +30,35 @@ static FailureOr<GatherShape> computeShape(GatherOp::Adaptor op, Type data,
 }
 
 static FailureOr<GatherShape> computeShape(GatherElementsOp::Adaptor op,
-                                           Type data, Type indices,
+                                           ShapeView data, ShapeView indices,
                                            ShapeErrorFn emitError) {
   return inferGatherElementsShape(data, indices,
                                   static_cast<int64_t>(op.getAxis()),
                                   op.getMode(), emitError);
 }
 
-static FailureOr<GatherShape> computeShape(GatherNDOp::Adaptor op, Type data,
-                                           Type indices,
+static FailureOr<GatherShape> computeShape(GatherNDOp::Adaptor op,
+                                           ShapeView data, ShapeView indices,
                                            ShapeErrorFn emitError) {
   return inferGatherNDShape(data, indices,
                             static_cast<int64_t>(op.getBatchDims()),
                             op.getMode(), emitError);
+}
+
+/// The rules on operand types `data` and `indices`, which must be tensors
+/// (inferReturnTypes sees operands before any verifier).
+template <typename AdaptorT>
+static FailureOr<GatherShape> computeShape(AdaptorT op, Type data,
+                                           Type indices,
+                                           ShapeErrorFn emitError) {
+  auto dataType = dyn_cast<TensorType>(data);
+  auto indicesType = dyn_cast<TensorType>(indices);
+  if (!dataType || !indicesType)
+    return emitError ? emitError(Twine(dataType ? "indices" : "data") +
+                                 " must be a tensor")
+                     : failure();
+  return computeShape(op, ShapeView::get(dataType),
+                      ShapeView::get(indicesType), emitError);
 }
 
 /// The rules on the adaptor's own operand types.

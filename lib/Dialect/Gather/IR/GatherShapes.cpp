@@ -129,56 +129,6 @@ static LogicalResult checkDataRank(ShapeView data, Reporter report) {
   return success();
 }
 
-/// Both operands must be tensors; returns them as shaped types.
-static LogicalResult getOperandTypes(Type dataType, Type indicesType,
-                                     ShapedType &data, ShapedType &indices,
-                                     Reporter report) {
-  data = dyn_cast<TensorType>(dataType);
-  indices = dyn_cast<TensorType>(indicesType);
-  if (!data)
-    return report("data must be a tensor");
-  if (!indices)
-    return report("indices must be a tensor");
-  return success();
-}
-
-FailureOr<GatherShape>
-mlir::gather::inferGatherShape(Type dataType, Type indicesType, int64_t axis,
-                               int64_t batchDims, GatherMode mode,
-                               ShapeErrorFn emitError) {
-  ShapedType data, indices;
-  if (failed(getOperandTypes(dataType, indicesType, data, indices,
-                             Reporter{emitError})))
-    return failure();
-  return inferGatherShape(ShapeView::get(data), ShapeView::get(indices), axis,
-                          batchDims, mode, emitError);
-}
-
-FailureOr<GatherShape>
-mlir::gather::inferGatherElementsShape(Type dataType, Type indicesType,
-                                       int64_t axis, GatherMode mode,
-                                       ShapeErrorFn emitError) {
-  ShapedType data, indices;
-  if (failed(getOperandTypes(dataType, indicesType, data, indices,
-                             Reporter{emitError})))
-    return failure();
-  return inferGatherElementsShape(ShapeView::get(data),
-                                  ShapeView::get(indices), axis, mode,
-                                  emitError);
-}
-
-FailureOr<GatherShape>
-mlir::gather::inferGatherNDShape(Type dataType, Type indicesType,
-                                 int64_t batchDims, GatherMode mode,
-                                 ShapeErrorFn emitError) {
-  ShapedType data, indices;
-  if (failed(getOperandTypes(dataType, indicesType, data, indices,
-                             Reporter{emitError})))
-    return failure();
-  return inferGatherNDShape(ShapeView::get(data), ShapeView::get(indices),
-                            batchDims, mode, emitError);
-}
-
 FailureOr<GatherShape>
 mlir::gather::inferGatherShape(ShapeView data, ShapeView indices, int64_t axis,
                                int64_t batchDims, GatherMode mode,

@@ -142,18 +142,6 @@ FailureOr<GatherShape> inferGatherNDShape(ShapeView data, ShapeView indices,
                                           int64_t batchDims, GatherMode mode,
                                           ShapeErrorFn emitError);
 
-/// The same rules on operand types, which must be tensors (that is an error
-/// too).
-FailureOr<GatherShape> inferGatherShape(Type data, Type indices, int64_t axis,
-                                        int64_t batchDims, GatherMode mode,
-                                        ShapeErrorFn emitError);
-FailureOr<GatherShape> inferGatherElementsShape(Type data, Type indices,
-                                                int64_t axis, GatherMode mode,
-                                                ShapeErrorFn emitError);
-FailureOr<GatherShape> inferGatherNDShape(Type data, Type indices,
-                                          int64_t batchDims, GatherMode mode,
-                                          ShapeErrorFn emitError);
-
 /// Whether `mode` gives an index that is out of range (or along an empty
 /// dimension) an error rather than a defined result.
 bool modeRejectsEmptyDims(GatherMode mode);
