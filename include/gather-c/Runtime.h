@@ -85,60 +85,49 @@ enum {
      needs (b) */
   GATHER_MLIR_RULE_SCALES_DIM = 11,
   /* its zero_points.shape[dim] (a) is what the table needs (b) */
-  GATHER_MLIR_RULE_ZERO_POINTS_DIM = 12
+  GATHER_MLIR_RULE_ZERO_POINTS_DIM = 12,
+  /* the number of rules above */
+  GATHER_MLIR_RULE_COUNT = 13
 };
 
-/* op name, dim, a, b */
 #define GATHER_MLIR_BATCH_DIM_ERROR_FORMAT                                     \
   "%s: batch dimension %" PRId64 " has size %" PRId64                         \
   " in data but %" PRId64 " in indices"
-/* op name, dim, b, dim, a */
 #define GATHER_MLIR_ELEMENTS_DIM_ERROR_FORMAT                                  \
   "%s: indices dimension %" PRId64 " has size %" PRId64                       \
   ", larger than data dimension %" PRId64 " of size %" PRId64
-/* op name, dim, a, b */
 #define GATHER_MLIR_RESULT_DIM_ERROR_FORMAT                                    \
   "%s: result dimension %" PRId64 " has size %" PRId64                        \
   ", but the operands give %" PRId64
-/* op name, a, b, dim */
 #define GATHER_MLIR_RANK_LIMIT_ERROR_FORMAT                                    \
   "%s: unranked operands of rank %" PRId64 " (data) and %" PRId64             \
   " (indices) exceed the maximum rank %" PRId64 " the lowering dispatches on"
-/* op name, a, b */
 #define GATHER_MLIR_RANKS_ERROR_FORMAT                                         \
   "%s: data of rank %" PRId64 " and indices of rank %" PRId64                 \
   " do not satisfy the op's rank rules for its attributes"
 
-/* op name, a */
 #define GATHER_MLIR_OFFSETS_COUNT_ERROR_FORMAT                                 \
   "%s: include_last_offset needs at least one offset, but offsets has %" PRId64 \
   " entries"
-/* op name, a */
 #define GATHER_MLIR_OFFSETS_FIRST_ERROR_FORMAT                                 \
   "%s: offsets[0] is %" PRId64 ", but the first bag must start at 0"
-/* op name, dim, a, dim - 1, b */
 #define GATHER_MLIR_OFFSETS_ORDER_ERROR_FORMAT                                 \
   "%s: offsets[%" PRId64 "] is %" PRId64 ", less than offsets[%" PRId64       \
   "] = %" PRId64 " (offsets must be non-decreasing)"
-/* op name, dim, a, b */
 #define GATHER_MLIR_OFFSETS_END_ERROR_FORMAT                                   \
   "%s: offsets[%" PRId64 "] is %" PRId64 ", past the end of the %" PRId64     \
   " ids"
-/* op name, dim, a, b */
 #define GATHER_MLIR_SAMPLE_WEIGHTS_DIM_ERROR_FORMAT                            \
   "%s: per_sample_weights dimension %" PRId64 " has size %" PRId64            \
   ", but ids has %" PRId64
 
-/* op name, a, b */
 #define GATHER_MLIR_ROW_BYTES_ERROR_FORMAT                                     \
   "%s: rows of %" PRId64 " bytes are shorter than the %" PRId64               \
   " bytes of their scale and bias (a row-wise quantized table)"
 
-/* op name, dim, a, b */
 #define GATHER_MLIR_SCALES_DIM_ERROR_FORMAT                                    \
   "%s: scales dimension %" PRId64 " has size %" PRId64                        \
   ", but the table needs %" PRId64
-/* op name, dim, a, b */
 #define GATHER_MLIR_ZERO_POINTS_DIM_ERROR_FORMAT                               \
   "%s: zero_points dimension %" PRId64 " has size %" PRId64                   \
   ", but the table needs %" PRId64
@@ -186,53 +175,76 @@ static inline int gatherMlirFormatUnsignedIndexError(char *buffer, size_t size,
                   dimSize);
 }
 
+/* A shape rule's message: its format, and what it prints after the op's
+ * name, one letter a value in the order printed ('d': dim, 'a': a, 'b': b,
+ * 'p': dim - 1). The default hook and gatherMlirFormatShapeError both read
+ * this table. */
+typedef struct {
+  int64_t rule;
+  const char *format;
+  const char *values;
+} GatherMlirShapeMessage;
+
+/** The message of rule `rule` (GATHER_MLIR_RULE_*); an unknown rule gets
+ * the batch dimension's. */
+static inline const GatherMlirShapeMessage *
+gatherMlirShapeMessage(int64_t rule) {
+  static const GatherMlirShapeMessage messages[] = {
+      {GATHER_MLIR_RULE_BATCH_DIM, GATHER_MLIR_BATCH_DIM_ERROR_FORMAT, "dab"},
+      {GATHER_MLIR_RULE_ELEMENTS_DIM, GATHER_MLIR_ELEMENTS_DIM_ERROR_FORMAT,
+       "dbda"},
+      {GATHER_MLIR_RULE_RESULT_DIM, GATHER_MLIR_RESULT_DIM_ERROR_FORMAT, "dab"},
+      {GATHER_MLIR_RULE_RANK_LIMIT, GATHER_MLIR_RANK_LIMIT_ERROR_FORMAT, "abd"},
+      {GATHER_MLIR_RULE_RANKS, GATHER_MLIR_RANKS_ERROR_FORMAT, "ab"},
+      {GATHER_MLIR_RULE_OFFSETS_COUNT, GATHER_MLIR_OFFSETS_COUNT_ERROR_FORMAT,
+       "a"},
+      {GATHER_MLIR_RULE_OFFSETS_FIRST, GATHER_MLIR_OFFSETS_FIRST_ERROR_FORMAT,
+       "a"},
+      {GATHER_MLIR_RULE_OFFSETS_ORDER, GATHER_MLIR_OFFSETS_ORDER_ERROR_FORMAT,
+       "dapb"},
+      {GATHER_MLIR_RULE_OFFSETS_END, GATHER_MLIR_OFFSETS_END_ERROR_FORMAT,
+       "dab"},
+      {GATHER_MLIR_RULE_SAMPLE_WEIGHTS_DIM,
+       GATHER_MLIR_SAMPLE_WEIGHTS_DIM_ERROR_FORMAT, "dab"},
+      {GATHER_MLIR_RULE_ROW_BYTES, GATHER_MLIR_ROW_BYTES_ERROR_FORMAT, "ab"},
+      {GATHER_MLIR_RULE_SCALES_DIM, GATHER_MLIR_SCALES_DIM_ERROR_FORMAT,
+       "dab"},
+      {GATHER_MLIR_RULE_ZERO_POINTS_DIM,
+       GATHER_MLIR_ZERO_POINTS_DIM_ERROR_FORMAT, "dab"}};
+  size_t i;
+  for (i = 0; i < sizeof messages / sizeof messages[0]; ++i)
+    if (messages[i].rule == rule)
+      return &messages[i];
+  return &messages[0];
+}
+
 /** Writes the message of a shape error: rule `rule` (GATHER_MLIR_RULE_*)
  * fails for `dim`, `a` and `b`. */
 static inline int gatherMlirFormatShapeError(char *buffer, size_t size,
                                              int64_t op, int64_t rule,
                                              int64_t dim, int64_t a,
                                              int64_t b) {
-  const char *name = gatherMlirOpName(op);
-  switch (rule) {
-  case GATHER_MLIR_RULE_ELEMENTS_DIM:
-    return snprintf(buffer, size, GATHER_MLIR_ELEMENTS_DIM_ERROR_FORMAT, name,
-                    dim, b, dim, a);
-  case GATHER_MLIR_RULE_RESULT_DIM:
-    return snprintf(buffer, size, GATHER_MLIR_RESULT_DIM_ERROR_FORMAT, name,
-                    dim, a, b);
-  case GATHER_MLIR_RULE_RANK_LIMIT:
-    return snprintf(buffer, size, GATHER_MLIR_RANK_LIMIT_ERROR_FORMAT, name, a,
-                    b, dim);
-  case GATHER_MLIR_RULE_RANKS:
-    return snprintf(buffer, size, GATHER_MLIR_RANKS_ERROR_FORMAT, name, a, b);
-  case GATHER_MLIR_RULE_OFFSETS_COUNT:
-    return snprintf(buffer, size, GATHER_MLIR_OFFSETS_COUNT_ERROR_FORMAT, name,
-                    a);
-  case GATHER_MLIR_RULE_OFFSETS_FIRST:
-    return snprintf(buffer, size, GATHER_MLIR_OFFSETS_FIRST_ERROR_FORMAT, name,
-                    a);
-  case GATHER_MLIR_RULE_OFFSETS_ORDER:
-    return snprintf(buffer, size, GATHER_MLIR_OFFSETS_ORDER_ERROR_FORMAT, name,
-                    dim, a, dim - 1, b);
-  case GATHER_MLIR_RULE_OFFSETS_END:
-    return snprintf(buffer, size, GATHER_MLIR_OFFSETS_END_ERROR_FORMAT, name,
-                    dim, a, b);
-  case GATHER_MLIR_RULE_SAMPLE_WEIGHTS_DIM:
-    return snprintf(buffer, size, GATHER_MLIR_SAMPLE_WEIGHTS_DIM_ERROR_FORMAT,
-                    name, dim, a, b);
-  case GATHER_MLIR_RULE_ROW_BYTES:
-    return snprintf(buffer, size, GATHER_MLIR_ROW_BYTES_ERROR_FORMAT, name, a,
-                    b);
-  case GATHER_MLIR_RULE_SCALES_DIM:
-    return snprintf(buffer, size, GATHER_MLIR_SCALES_DIM_ERROR_FORMAT, name,
-                    dim, a, b);
-  case GATHER_MLIR_RULE_ZERO_POINTS_DIM:
-    return snprintf(buffer, size, GATHER_MLIR_ZERO_POINTS_DIM_ERROR_FORMAT,
-                    name, dim, a, b);
-  default:
-    return snprintf(buffer, size, GATHER_MLIR_BATCH_DIM_ERROR_FORMAT, name,
-                    dim, a, b);
+  const GatherMlirShapeMessage *message = gatherMlirShapeMessage(rule);
+  int64_t values[4] = {0, 0, 0, 0};
+  int i;
+  for (i = 0; i < 4 && message->values[i]; ++i) {
+    switch (message->values[i]) {
+    case 'd':
+      values[i] = dim;
+      break;
+    case 'a':
+      values[i] = a;
+      break;
+    case 'b':
+      values[i] = b;
+      break;
+    default: /* 'p', wrapping as the default hook's subtraction does */
+      values[i] = (int64_t)((uint64_t)dim - 1);
+    }
   }
+  /* The format prints as many values as it names; the rest are unused. */
+  return snprintf(buffer, size, message->format, gatherMlirOpName(op),
+                  values[0], values[1], values[2], values[3]);
 }
 
 /** Called for an index that is out of range (`check`), or along a dimension

@@ -14,6 +14,8 @@
 #include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
+#include <functional>
+
 namespace mlir::gather {
 #define GEN_PASS_DEF_GATHERDEFINEERRORHANDLERS
 #include "gather/Conversion/Passes.h.inc"
@@ -183,62 +185,31 @@ LogicalResult HandlerBuilder::defineShapeHook(LLVM::LLVMFuncOp hook) {
         dim = entry->getArgument(2), a = entry->getArgument(3),
         b = entry->getArgument(4);
   Value name = opName(op);
-  auto printer = [&](StringRef symbol, StringRef format,
-                     SmallVector<Value> args) {
-    return [this, symbol, format, args] {
-      return print(symbol, format, args);
+  // Each rule prints the values its entry in Runtime.h's table names.
+  auto printer = [&](int64_t code) {
+    return [this, code, name, dim, a, b] {
+      const GatherMlirShapeMessage *message = gatherMlirShapeMessage(code);
+      SmallVector<Value> args{name};
+      for (char which : StringRef(message->values))
+        args.push_back(which == 'd'   ? dim
+                       : which == 'a' ? a
+                       : which == 'b'
+                           ? b
+                           : LLVM::SubOp::create(this->b, loc, dim, constI64(1))
+                                 .getResult());
+      return print(("gather_mlir_shape_error_" + Twine(code)).str(),
+                   message->format, args);
     };
   };
-  auto elements =
-      printer("gather_mlir_elements_dim_error",
-              GATHER_MLIR_ELEMENTS_DIM_ERROR_FORMAT, {name, dim, b, dim, a});
-  auto result = printer("gather_mlir_result_dim_error",
-                        GATHER_MLIR_RESULT_DIM_ERROR_FORMAT, {name, dim, a, b});
-  auto rankLimit =
-      printer("gather_mlir_rank_limit_error",
-              GATHER_MLIR_RANK_LIMIT_ERROR_FORMAT, {name, a, b, dim});
-  auto ranks = printer("gather_mlir_ranks_error",
-                       GATHER_MLIR_RANKS_ERROR_FORMAT, {name, a, b});
-  Value previous = LLVM::SubOp::create(this->b, loc, dim, constI64(1));
-  auto offsetsCount =
-      printer("gather_mlir_offsets_count_error",
-              GATHER_MLIR_OFFSETS_COUNT_ERROR_FORMAT, {name, a});
-  auto offsetsFirst =
-      printer("gather_mlir_offsets_first_error",
-              GATHER_MLIR_OFFSETS_FIRST_ERROR_FORMAT, {name, a});
-  auto offsetsOrder = printer("gather_mlir_offsets_order_error",
-                              GATHER_MLIR_OFFSETS_ORDER_ERROR_FORMAT,
-                              {name, dim, a, previous, b});
-  auto offsetsEnd =
-      printer("gather_mlir_offsets_end_error",
-              GATHER_MLIR_OFFSETS_END_ERROR_FORMAT, {name, dim, a, b});
-  auto sampleWeights =
-      printer("gather_mlir_sample_weights_dim_error",
-              GATHER_MLIR_SAMPLE_WEIGHTS_DIM_ERROR_FORMAT, {name, dim, a, b});
-  auto rowBytes = printer("gather_mlir_row_bytes_error",
-                          GATHER_MLIR_ROW_BYTES_ERROR_FORMAT, {name, a, b});
-  auto scalesDim =
-      printer("gather_mlir_scales_dim_error",
-              GATHER_MLIR_SCALES_DIM_ERROR_FORMAT, {name, dim, a, b});
-  auto zeroPointsDim =
-      printer("gather_mlir_zero_points_dim_error",
-              GATHER_MLIR_ZERO_POINTS_DIM_ERROR_FORMAT, {name, dim, a, b});
-  auto batch = printer("gather_mlir_batch_dim_error",
-                       GATHER_MLIR_BATCH_DIM_ERROR_FORMAT, {name, dim, a, b});
-  return switchAndExit(rule,
-                       {{GATHER_MLIR_RULE_ELEMENTS_DIM, elements},
-                        {GATHER_MLIR_RULE_RESULT_DIM, result},
-                        {GATHER_MLIR_RULE_RANK_LIMIT, rankLimit},
-                        {GATHER_MLIR_RULE_RANKS, ranks},
-                        {GATHER_MLIR_RULE_OFFSETS_COUNT, offsetsCount},
-                        {GATHER_MLIR_RULE_OFFSETS_FIRST, offsetsFirst},
-                        {GATHER_MLIR_RULE_OFFSETS_ORDER, offsetsOrder},
-                        {GATHER_MLIR_RULE_OFFSETS_END, offsetsEnd},
-                        {GATHER_MLIR_RULE_SAMPLE_WEIGHTS_DIM, sampleWeights},
-                        {GATHER_MLIR_RULE_ROW_BYTES, rowBytes},
-                        {GATHER_MLIR_RULE_SCALES_DIM, scalesDim},
-                        {GATHER_MLIR_RULE_ZERO_POINTS_DIM, zeroPointsDim}},
-                       batch);
+  SmallVector<std::function<LogicalResult()>> printers;
+  for (int64_t code = 0; code < GATHER_MLIR_RULE_COUNT; ++code)
+    printers.push_back(printer(code));
+  SmallVector<std::pair<int64_t, Printer>> cases;
+  for (int64_t code = 1; code < GATHER_MLIR_RULE_COUNT; ++code)
+    cases.push_back({code, printers[code]});
+  // An unknown rule prints the batch dimension's message, as the formatter.
+  static_assert(GATHER_MLIR_RULE_BATCH_DIM == 0, "the default is rule 0");
+  return switchAndExit(rule, cases, printers[GATHER_MLIR_RULE_BATCH_DIM]);
 }
 
 namespace {
