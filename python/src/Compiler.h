@@ -109,20 +109,11 @@ inline void appendDiagnostic(std::string &text, const Diagnostic &d) {
        << file.getColumn() << ": ";
   else if (!isa<UnknownLoc>(loc))
     os << loc << ": ";
-  switch (d.getSeverity()) {
-  case DiagnosticSeverity::Error:
-    os << "error: ";
-    break;
-  case DiagnosticSeverity::Warning:
-    os << "warning: ";
-    break;
-  case DiagnosticSeverity::Note:
-    os << "note: ";
-    break;
-  case DiagnosticSeverity::Remark:
-    os << "remark: ";
-    break;
-  }
+  // In DiagnosticSeverity's order.
+  static constexpr const char *kSeverities[] = {"note", "warning", "error",
+                                                "remark"};
+  static_assert(static_cast<int>(DiagnosticSeverity::Remark) == 3);
+  os << kSeverities[static_cast<int>(d.getSeverity())] << ": ";
   os << d.str();
   for (const Diagnostic &note : d.getNotes())
     appendDiagnostic(text, note);
