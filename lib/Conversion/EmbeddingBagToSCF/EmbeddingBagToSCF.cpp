@@ -652,9 +652,14 @@ BagEmitter::Sums BagEmitter::addRow(Sums a, Value row, Value d0,
         ArrayRef<bool>{inBounds});
     if (element != acc)
       x = arith::ExtFOp::create(b, loc, chunkType, x);
+    // A weighted row (sum only) is one fused multiply-add a lane, as
+    // FBGEMM's kernels do.
     if (scale)
-      x = arith::MulFOp::create(
-          b, loc, x, vector::BroadcastOp::create(b, loc, chunkType, scale));
+      return {vector::FMAOp::create(
+                  b, loc, x,
+                  vector::BroadcastOp::create(b, loc, chunkType, scale),
+                  a.lanes),
+              a.bias};
   }
   if (reduction == BagReduction::max)
     return {arith::MaximumFOp::create(b, loc, a.lanes, x), a.bias};
@@ -693,24 +698,21 @@ Value BagEmitter::finalize(Sums sums, Value count) {
 
 void BagEmitter::prefetchRow(Value j, Value d0) {
   // The row of the id prefetchDistance positions on (across bags: the next
-  // bag's first rows too), clamped into the table: a prefetch never faults,
-  // but it names an element of the table all the same.
+  // bag's first rows too), kept in the table: a prefetch never faults, but
+  // it names an element of the table all the same. One unsigned min, as
+  // the id is not normalized: a negative id (rare; torch rejects them)
+  // prefetches the last row instead of its own.
   Value ahead = arith::MinUIOp::create(
       b, loc, arith::AddIOp::create(b, loc, j, constIndex(prefetchDistance)),
       arith::SubIOp::create(b, loc, numIds, constIndex(1)));
   Value lastRow = arith::MaxSIOp::create(
       b, loc, arith::SubIOp::create(b, loc, numRowsI64, constI64(1)),
       constI64(0));
-  Value row = toIndex(arith::MinSIOp::create(
-      b, loc,
-      arith::MaxSIOp::create(
-          b, loc, normalizeIndex(b, loc, idAt(ahead), numRowsI64), constI64(0)),
-      lastRow));
-  // Every other cache line of the chunk within the row (columns of the
-  // table: bytes of a quantized row; the cores' adjacent-line prefetchers
-  // fetch the 128-byte pair), and a quantized row's scale and bias. Half
-  // the prefetches of one a line, as fast on cold rows, and they cost
-  // load slots on hot ones (docs/Design.md).
+  Value row = toIndex(arith::MinUIOp::create(b, loc, idAt(ahead), lastRow));
+  // Every cache line of the chunk within the row (columns of the table:
+  // bytes of a quantized row), and a quantized row's scale and bias. One
+  // prefetch a line is 10% faster than one every other line on rows that
+  // are mostly in the caches, and as fast on cold ones (docs/Design.md).
   int64_t colBytes = element.getIntOrFloatBitWidth() / 8;
   int64_t perCol = quantizedBits() ? 8 / quantizedBits() : 1;
   int64_t cols = chunkType.getNumElements() / perCol;
@@ -726,7 +728,7 @@ void BagEmitter::prefetchRow(Value j, Value d0) {
                                /*isWrite=*/false, /*localityHint=*/3,
                                /*isDataCache=*/true);
   };
-  for (int64_t col = 0; col < cols; col += 128 / colBytes)
+  for (int64_t col = 0; col < cols; col += 64 / colBytes)
     prefetch(arith::MinUIOp::create(
         b, loc, arith::AddIOp::create(b, loc, firstCol, constIndex(col)),
         lastCol));
@@ -770,19 +772,26 @@ Value BagEmitter::bagChunk(Value d0, Value start, Value end, bool inBounds,
         // check records an id out of range and reads the row clamped;
         // unchecked picks a row in bounds too, so a broken promise reads no
         // memory out of bounds.
+        // check and unchecked add the rows of ids in range and skip the
+        // others (check records them: the bag's result is an error, and
+        // unchecked's is undefined), so no id reads out of bounds; fill's
+        // out-of-range ids add zeros; clamp and wrap always pick a row.
         SmallVector<Value> badOut;
-        if (bad)
-          badOut.push_back(arith::OrIOp::create(
-              b, loc, carried.back(),
-              isIndexInRange(b, loc, normalizeIndex(b, loc, id, numRowsI64),
-                             numRowsI64, /*outside=*/true)));
-        bool clamped =
-            mode == GatherMode::unchecked || mode == GatherMode::check;
-        GatherMode resolveMode = clamped ? GatherMode::clamp : mode;
-        ResolvedIndex r = resolveIndex(b, loc, resolveMode, id, numRowsI64);
-        Value valid = r.valid;
-        if (clamped)
+        ResolvedIndex r;
+        Value valid;
+        if (mode == GatherMode::check || mode == GatherMode::unchecked) {
+          r.index = normalizeIndex(b, loc, id, numRowsI64);
           valid = isIndexInRange(b, loc, r.index, numRowsI64);
+          if (bad)
+            badOut.push_back(arith::OrIOp::create(
+                b, loc, carried.back(),
+                arith::XOrIOp::create(b, loc, valid,
+                                      arith::ConstantIntOp::create(
+                                          b, loc, b.getI1Type(), 1))));
+        } else {
+          r = resolveIndex(b, loc, mode, id, numRowsI64);
+          valid = r.valid;
+        }
         Value skip;
         if (paddingRow) {
           skip = cmp(arith::CmpIPredicate::eq, r.index, paddingRow);
@@ -930,11 +939,19 @@ Value BagEmitter::compute() {
           b.setInsertionPointToStart(tail.elseBlock());
           scf::YieldOp::create(b, loc, chunks.getResults());
         }
+        // The bag's flag written into its element of the shared flags (a
+        // slice of them, so that it bufferizes in place: a new tensor a
+        // bag was a malloc and a free in every bag).
         Value flag;
         if (bad) {
           Value byte = arith::ExtUIOp::create(b, loc, i8, tail.getResult(1));
-          flag = tensor::FromElementsOp::create(
-              b, loc, RankedTensorType::get({1}, i8), ValueRange{byte});
+          Value element = tensor::ExtractSliceOp::create(
+              b, loc, RankedTensorType::get({1}, i8), args[2],
+              ArrayRef<OpFoldResult>{bag},
+              ArrayRef<OpFoldResult>{b.getIndexAttr(1)},
+              ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+          flag = tensor::InsertOp::create(b, loc, byte, element,
+                                          ValueRange{zeroIndex});
         }
         auto terminator = scf::InParallelOp::create(b, loc);
         b.setInsertionPointToStart(terminator.getBody());

@@ -78,3 +78,23 @@ func.func @bags(%t: tensor<1000x16xf32>, %i: tensor<?xi64>, %o: tensor<?xi64>) -
   %r = gather.embedding_bag %t[%i] offsets(%o) : (tensor<1000x16xf32>, tensor<?xi64>, tensor<?xi64>) -> tensor<?x16xf32>
   return %r : tensor<?x16xf32>
 }
+
+/// Rows of 512 bytes: the hooks' lowering prefetches each of the row's 8
+/// cache lines 16 ids ahead, adds a weighted row with one fused
+/// multiply-add, and in check mode adds only the rows of ids in range (the
+/// others are recorded, not read).
+// HOOKS-LABEL: func.func @weighted_bags_of_512_byte_rows
+// HOOKS: scf.forall
+// HOOKS: scf.for {{.*}} -> (vector<128xf32>, index, i1)
+// HOOKS-COUNT-7: memref.prefetch %{{.*}} : memref<1000x128xf32>
+// HOOKS: arith.constant 112 : index
+// HOOKS: memref.prefetch %{{.*}} : memref<1000x128xf32>
+// HOOKS-NOT: memref.prefetch
+// HOOKS: %[[IN:.*]] = arith.cmpi ult
+// HOOKS: scf.if %[[IN]]
+// HOOKS: vector.transfer_read {{.*}} : tensor<1000x128xf32>, vector<128xf32>
+// HOOKS: vector.fma {{.*}} : vector<128xf32>
+func.func @weighted_bags_of_512_byte_rows(%t: tensor<1000x128xf32>, %i: tensor<?xi64>, %o: tensor<?xi64>, %w: tensor<?xf32>) -> tensor<?x128xf32> {
+  %r = gather.embedding_bag %t[%i] offsets(%o) per_sample_weights(%w) {reduction = #gather<reduction sum>} : (tensor<1000x128xf32>, tensor<?xi64>, tensor<?xi64>, tensor<?xf32>) -> tensor<?x128xf32>
+  return %r : tensor<?x128xf32>
+}
