@@ -5,8 +5,9 @@
 arguments in its order; the out-of-range mode is ``oob_mode``);
 ``embedding_bag_rowwise_quantized`` takes the same arguments for tables in
 FBGEMM's row-wise quantized layout (the op's ``rowwise_bits``). Each
-combination of dtypes, layout and attributes is one kernel: a module holding
-one ``gather.embedding_bag`` with dynamic shapes, lowered by
+combination of dtypes, row width, layout and attributes is one kernel: a
+module holding one ``gather.embedding_bag`` with dynamic shapes but the
+table's width, lowered by
 ``gather-to-llvm`` (``parallel=true`` for large bags) and JIT-compiled once
 by ``gather_mlir.compiler.JitModule``, which checks the operands against the
 function's types and turns the run-time hooks into ``IndexError`` (an id out
@@ -27,13 +28,15 @@ _REDUCTIONS = ("sum", "mean", "max")
 _PARALLEL_MIN_ELEMENTS = 1 << 18
 
 
-def _compile(table, ids, has_offsets, has_weights, reduction, padding_idx,
-             include_last_offset, oob_mode, parallel, rowwise_bits):
+def _compile(table, width, ids, has_offsets, has_weights, reduction,
+             padding_idx, include_last_offset, oob_mode, parallel,
+             rowwise_bits):
     """One gather.embedding_bag kernel; ``table`` and ``ids`` are dtypes
-    (int8 bytes with ``rowwise_bits``)."""
+    (int8 bytes with ``rowwise_bits``), ``width`` the table's columns (a
+    kernel a width, as FBGEMM's are: the row stride a constant)."""
     weights = np.dtype(np.float32) if rowwise_bits else table
     return embedding_bag_kernel(
-        "bag", parallel, table=table, ids=ids,
+        "bag", parallel, table=table, row_width=width, ids=ids,
         ids_rank=1 if has_offsets else 2, bag_length=None,
         offsets=has_offsets,
         per_sample_weights=weights if has_weights else None, scales=None,
@@ -129,7 +132,7 @@ def _bag(function, input, table, offsets, mode, per_sample_weights,
                                      dtype=table.dtype.newbyteorder("="))
         values = table.shape[1]
     parallel = ids.size * values >= _PARALLEL_MIN_ELEMENTS
-    key = (table.dtype, ids.dtype, bag_offsets is not None,
+    key = (table.dtype, table.shape[1], ids.dtype, bag_offsets is not None,
            weights is not None, mode, padding_idx, bool(include_last_offset),
            oob_mode, parallel, rowwise_bits)
     operands = [table, ids]

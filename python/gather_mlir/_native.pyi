@@ -25,7 +25,8 @@ def result_array(function: str, shape: tuple[int, ...], dtype: np.dtype,
                  out: np.ndarray | None,
                  operands: list[np.ndarray]) -> np.ndarray: ...
 def rowwise_values(row_bytes: int, bits: int) -> int: ...
-def embedding_bag_module(name: str, table: np.dtype, ids: np.dtype,
+def embedding_bag_module(name: str, table: np.dtype, row_width: int | None,
+                         ids: np.dtype,
                          ids_rank: int, bag_length: int | None,
                          offsets: bool, per_sample_weights: np.dtype | None,
                          scales: np.dtype | None, zero_points: bool,

@@ -6,8 +6,9 @@ block-quantized table (``scales``, optional ``zero_points``, ``block_bits``,
 ``block_size``) is dequantized in registers as each row is read, 128 values
 (or a block) at a time, the id's mode applied once, so no packed or
 dequantized row is written in between. Results of 2^18 values or more run
-on threads (``gather-to-llvm{parallel=true}``). Each combination of dtypes,
-bits, block size, zero points, mode and threading is one kernel, compiled
+on threads (``gather-to-llvm{parallel=true}``). Each combination of row
+bytes, dtypes, bits, block size, zero points, mode and threading is one
+kernel, compiled
 once by ``compiler.JitModule``.
 """
 
@@ -22,11 +23,14 @@ _SCALES = {np.dtype(np.float16), np.dtype(np.float32)}
 _PARALLEL_MIN_VALUES = 1 << 18
 
 
-def _compile(ids, scale, bits, block, has_zero_points, mode, parallel):
+def _compile(row_bytes, ids, scale, bits, block, has_zero_points, mode,
+             parallel):
     """One kernel: bags of one id ([n, 1] ids of dtype ``ids``) summed from a
-    block-quantized table with scales of dtype ``scale``."""
+    block-quantized table of rows of ``row_bytes`` with scales of dtype
+    ``scale``."""
     return embedding_bag_kernel(
-        "gbq", parallel, table=np.dtype(np.int8), ids=ids, ids_rank=2,
+        "gbq", parallel, table=np.dtype(np.int8), row_width=row_bytes,
+        ids=ids, ids_rank=2,
         bag_length=1, offsets=False, per_sample_weights=None, scales=scale,
         zero_points=has_zero_points, reduction="sum", padding_idx=None,
         include_last_offset=False, mode=mode, rowwise_bits=None,
@@ -108,8 +112,8 @@ def gather_block_quantized(data, indices, scales, zero_points=None, *,
     # Bags of one id each.
     ids = np.ascontiguousarray(ids.reshape(-1, 1))
     scale_dtype = scale_array.dtype.newbyteorder("=")
-    key = (ids.dtype, scale_dtype, bits, block_size, bool(operands_zp), mode,
-           ids.size * width >= _PARALLEL_MIN_VALUES)
+    key = (table.shape[1], ids.dtype, scale_dtype, bits, block_size,
+           bool(operands_zp), mode, ids.size * width >= _PARALLEL_MIN_VALUES)
     operands = [np.ascontiguousarray(table).view(np.int8), ids,
                 np.ascontiguousarray(scale_array, dtype=scale_dtype)
                 ] + operands_zp

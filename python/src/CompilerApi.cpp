@@ -101,15 +101,16 @@ Type elementTypeOf(MLIRContext &ctx, const py::dtype &dtype) {
 }
 
 /// The module of one gather.embedding_bag kernel: `func.func @name` taking
-/// the table [?, ?], the ids (rank `idsRank`; 2-D ids have `bagLength`
+/// the table [?, rowWidth] (its width dynamic without one; a static width
+/// spares the bag loops the row stride's arithmetic and registers), the ids (rank `idsRank`; 2-D ids have `bagLength`
 /// columns when it is given, else a dynamic count), then those of offsets,
 /// per-sample weights, scales and zero points that are given, and last the
 /// buffer of the result, which the op's type inference gives and the bag is
 /// materialized in. Element types are numpy dtypes; ValueError with the
 /// op's diagnostics for a combination it rejects.
 PyModule buildEmbeddingBagModule(
-    const std::string &name, const py::dtype &table, const py::dtype &ids,
-    int64_t idsRank, std::optional<int64_t> bagLength, bool offsets,
+    const std::string &name, const py::dtype &table,
+    std::optional<int64_t> rowWidth, const py::dtype &ids, int64_t idsRank, std::optional<int64_t> bagLength, bool offsets,
     std::optional<py::dtype> weights, std::optional<py::dtype> scales,
     bool zeroPoints,
     const std::string &reduction, std::optional<int64_t> paddingIdx,
@@ -122,11 +123,15 @@ PyModule buildEmbeddingBagModule(
   std::optional<BagReduction> bagReduction = symbolizeBagReduction(reduction);
   std::optional<GatherMode> gatherMode = symbolizeGatherMode(mode);
   if (!bagReduction || !gatherMode || idsRank < 1 || idsRank > 2 ||
-      (bagLength && (idsRank != 2 || *bagLength < 0)))
+      (bagLength && (idsRank != 2 || *bagLength < 0)) ||
+      (rowWidth && *rowWidth < 0))
     throw py::value_error("embedding_bag_module: no reduction '" + reduction +
                           "', mode '" + mode + "' or ids of rank " +
                           std::to_string(idsRank) + " and bag length " +
-                          (bagLength ? std::to_string(*bagLength) : "?"));
+                          (bagLength ? std::to_string(*bagLength) : "?") +
+                          (rowWidth && *rowWidth < 0
+                               ? ", or a row width " + std::to_string(*rowWidth)
+                               : ""));
   OpBuilder b(&ctx);
   Location loc = b.getUnknownLoc();
   OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
@@ -139,7 +144,10 @@ PyModule buildEmbeddingBagModule(
   if (bagLength)
     idsType = RankedTensorType::get({ShapedType::kDynamic, *bagLength},
                                     idsType.getElementType());
-  SmallVector<Type> inputs{tensor(2, elementTypeOf(ctx, table)), idsType};
+  auto tableType = RankedTensorType::get(
+      {ShapedType::kDynamic, rowWidth.value_or(ShapedType::kDynamic)},
+      elementTypeOf(ctx, table));
+  SmallVector<Type> inputs{tableType, idsType};
   if (offsets)
     inputs.push_back(tensor(1, b.getI64Type()));
   if (weights)
@@ -610,7 +618,7 @@ A parsed MLIR module (any registered dialect, including gather).
            "or a registered pipeline name) in place; returns self.");
 
   m.def("embedding_bag_module", &buildEmbeddingBagModule, py::arg("name"),
-        py::arg("table"), py::arg("ids"), py::arg("ids_rank"),
+        py::arg("table"), py::arg("row_width"), py::arg("ids"), py::arg("ids_rank"),
         py::arg("bag_length"), py::arg("offsets"),
         py::arg("per_sample_weights"), py::arg("scales"),
         py::arg("zero_points"), py::arg("reduction"), py::arg("padding_idx"),
@@ -618,8 +626,9 @@ A parsed MLIR module (any registered dialect, including gather).
         py::arg("rowwise_bits"), py::arg("block_bits"),
         py::arg("block_size"),
         "The module of one gather.embedding_bag kernel, built (not parsed): "
-        "`name`'s arguments are the table, the ids, the optional operands "
-        "that are given (dtypes) and the result's buffer, last.");
+        "`name`'s arguments are the table (of `row_width` columns, or "
+        "any), the ids, the optional operands that are given (dtypes) and "
+        "the result's buffer, last.");
 
   py::class_<PyJitModule>(m, "JitModule", R"doc(
 A module lowered by `pipeline` and JIT-compiled by MLIR's ExecutionEngine

@@ -305,7 +305,7 @@ def test_more_argument_errors():
 def test_kernel_module_rejects_what_the_op_rejects():
     """The kernels' module builder reports the op's own diagnostics."""
     from gather_mlir import _native
-    args = dict(name="bag", table=np.dtype(np.float32),
+    args = dict(name="bag", table=np.dtype(np.float32), row_width=None,
                 ids=np.dtype(np.int64), ids_rank=1, bag_length=None,
                 offsets=True, per_sample_weights=None, scales=None,
                 zero_points=False, reduction="sum", padding_idx=None,
@@ -321,3 +321,38 @@ def test_kernel_module_rejects_what_the_op_rejects():
         _native.embedding_bag_module(**{**args, "reduction": "median"})
     with pytest.raises(TypeError, match="no MLIR element type"):
         _native.embedding_bag_module(**{**args, "table": np.dtype(object)})
+    with pytest.raises(ValueError, match="or a row width -1"):
+        _native.embedding_bag_module(**{**args, "row_width": -1})
+
+
+def test_kernel_module_takes_the_row_width():
+    """A kernel is built for the table's width (its row stride a constant);
+    without one the width is dynamic."""
+    from gather_mlir import _native
+    args = dict(name="bag", table=np.dtype(np.float32), ids=np.dtype(np.int64),
+                ids_rank=1, bag_length=None, offsets=True,
+                per_sample_weights=None, scales=None, zero_points=False,
+                reduction="sum", padding_idx=None, include_last_offset=False,
+                mode="check", rowwise_bits=None, block_bits=None,
+                block_size=None)
+    assert "tensor<?x24xf32>" in str(_native.embedding_bag_module(
+        **args, row_width=24))
+    assert "tensor<?x?xf32>" in str(_native.embedding_bag_module(
+        **args, row_width=None))
+
+
+def test_bags_of_tables_of_several_widths():
+    """Each width gets its own kernel; tables of different widths with the
+    same dtypes and attributes give torch's results, the first one again
+    after the others."""
+    rng = np.random.default_rng(3)
+    ids = np.array([0, 3, 1, 2, 2, 4], dtype=np.int64)
+    offsets = np.array([0, 2, 2, 5], dtype=np.int64)
+    tables = [rng.standard_normal((5, width), dtype=np.float32)
+              for width in (1, 7, 128, 130, 7)]
+    for table in tables:
+        expected = np.stack([table[ids[s:e]].sum(axis=0) for s, e in
+                             zip(offsets, list(offsets[1:]) + [ids.size])])
+        np.testing.assert_allclose(
+            g.embedding_bag(ids, table, offsets, mode="sum"), expected,
+            rtol=1e-6, atol=1e-6)
