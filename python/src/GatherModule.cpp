@@ -7,17 +7,19 @@
 //    gather-to-llvm pipeline, compiled to an object for the host CPU and
 //    linked by an ORC JIT (KernelJit.h), and cached by what must differ (op,
 //    element width, index type, ranks, attributes, mode) in memory and on
-//    disk (KernelStore.h). Shapes stay dynamic, so new shapes reuse kernels.
+//    disk (KernelCache.h, KernelStore.h). Shapes stay dynamic, so new shapes
+//    reuse kernels.
 //    try_gather & co. are the per-call fast path: one C call, no MLIR.
 //  * Module / JitModule (CompilerApi.cpp): parse, verify, run pipelines, JIT
 //    and call functions, for compiler users.
 //
-// pybind11 needs C++ exceptions; this file alone is built with them.
+// pybind11 needs C++ exceptions: python/src/ alone is built with them.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Compiler.h"
 #include "CompilerApi.h"
+#include "KernelCache.h"
 #include "KernelJit.h"
 #include "KernelStore.h"
 #include "ResultMemory.h"
@@ -27,13 +29,7 @@
 #include "gather/Conversion/GatherToAffine/GatherToAffine.h"
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 #include "gather/InitAll.h"
-#include "gather/Conversion/GatherToAffine/GatherLoads.h"
-#include "gather/Pipelines/Pipelines.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/ExecutionEngine/ExecutionEngine.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -45,7 +41,6 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
-#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/TargetSelect.h"
 
@@ -58,12 +53,9 @@
 #define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
 #include <numpy/arrayobject.h>
 
-#include <atomic>
-#include <complex>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
-#include <unordered_map>
 
 namespace py = pybind11;
 using namespace mlir;
@@ -131,334 +123,9 @@ bool mayOverlap(PyArrayObject *a, PyArrayObject *b) {
   return a0 < a1 && b0 < b1 && a0 < b1 && b0 < a1;
 }
 
-//===----------------------------------------------------------------------===//
-// Kernels and their cache
-//===----------------------------------------------------------------------===//
-
-enum class OpKind : uint8_t { Gather, Elements, ND };
-
-const char *opName(OpKind k) {
-  switch (k) {
-  case OpKind::Gather:
-    return "gather";
-  case OpKind::Elements:
-    return "gather_elements";
-  case OpKind::ND:
-    return "gather_nd";
-  }
-  return "gather";
-}
-
-using KernelFn = void (*)(void *, void *, void *);
-
 /// Calls moving less than this keep the GIL: the kernel takes less time
 /// than releasing and reacquiring it.
 constexpr int64_t kReleaseGilBytes = 16 << 10;
-
-/// What tells kernels apart: everything their MLIR depends on (normalized
-/// attributes, element widths, ranks, mode, layouts, threads, row
-/// validation), and no shape. Plain bytes, compared and hashed as two words.
-struct KernelKey {
-  enum Flags : uint8_t {
-    /// The kernel writes a result array of its own (not the caller's out),
-    /// so check mode may check each row of indices as it gathers it: an
-    /// IndexError then discards a partly written result, which no one sees.
-    ValidateRows = 1,
-    StridedData = 2,
-    StridedIndices = 4,
-    /// The kernel is lowered with parallel=true: results of at least the
-    /// lowering's parallel-min-bytes may run on OpenMP threads.
-    Parallel = 8,
-    /// The kernel may write rows with non-temporal stores (the lowering's
-    /// choice for results of at least its streaming-min-bytes); without
-    /// it, never (streaming-min-bytes=-1): no streaming copies to compile.
-    Streaming = 16,
-  };
-
-  OpKind op;
-  uint8_t mode, dataBytes, indexBytes, dataRank, indexRank, axis, batchDims;
-  /// gather_nd's index tuple length; 0 for the other ops.
-  uint8_t tupleSize;
-  uint8_t flags;
-  uint8_t unused[6];
-
-  KernelKey() { std::memset(this, 0, sizeof(*this)); }
-  bool operator==(const KernelKey &other) const {
-    return std::memcmp(this, &other, sizeof(*this)) == 0;
-  }
-  uint64_t hash() const {
-    uint64_t w[2];
-    std::memcpy(w, this, sizeof(w));
-    uint64_t h = (w[0] ^ (w[1] * 0x9e3779b97f4a7c15ULL)) * 0xbf58476d1ce4e5b9ULL;
-    return h ^ (h >> 31);
-  }
-
-  /// The kernel's function: the gather op in a destination-passing
-  /// function `@kernel(data, indices, result)` over memrefs.
-  /// Every field, as text: what a kernel on disk is found by (with the
-  /// build and the host; KernelCache::storeKeyOf).
-  std::string describe() const {
-    return std::string(opName(op)) + " mode " + std::to_string(mode) +
-           " data " + std::to_string(dataBytes) + "B rank " +
-           std::to_string(dataRank) + " indices " + std::to_string(indexBytes) +
-           "B rank " + std::to_string(indexRank) + " axis " +
-           std::to_string(axis) + " batch_dims " + std::to_string(batchDims) +
-           " tuple " + std::to_string(tupleSize) + " flags " +
-           std::to_string(flags);
-  }
-
-  /// The kernel as a module: a function of three memrefs (data and indices
-  /// of the key's ranks, in their layouts; the result), which reads the
-  /// first two as tensors, gathers, and materializes the result in the third
-  /// (convert-gather-to-affine computes it there). Data moves as integers of
-  /// its width: a gather only moves bits. The result's rank comes from the
-  /// op's shape rules.
-  OwningOpRef<ModuleOp> build(MLIRContext &ctx) const {
-    OpBuilder b(&ctx);
-    Location loc = b.getUnknownLoc();
-    OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
-    Type element = b.getIntegerType(dataBytes * 8);
-    Type indexElement = b.getIntegerType(indexBytes * 8);
-    SmallVector<int64_t> dataShape(dataRank, ShapedType::kDynamic);
-    SmallVector<int64_t> indexShape(indexRank, ShapedType::kDynamic);
-    if (op == OpKind::ND)
-      indexShape.back() = tupleSize;
-    auto noError = [](const Twine &) { return failure(); };
-    GatherMode gatherMode = static_cast<GatherMode>(mode);
-    ShapeView dataView(dataShape), indexView(indexShape);
-    FailureOr<GatherShape> shape =
-        op == OpKind::Gather
-            ? inferGatherShape(dataView, indexView, axis, batchDims,
-                               gatherMode, noError)
-        : op == OpKind::Elements
-            ? inferGatherElementsShape(dataView, indexView, axis, gatherMode,
-                                       noError)
-            : inferGatherNDShape(dataView, indexView, batchDims, gatherMode,
-                                 noError);
-    if (failed(shape))
-      throw py::value_error("no kernel for this key's ranks and attributes");
-    SmallVector<int64_t> resultShape =
-        shape->getStaticShape(dataView, indexView);
-    auto memrefOf = [&](ArrayRef<int64_t> sizes, Type type, bool strided) {
-      MemRefLayoutAttrInterface layout;
-      if (strided && !sizes.empty())
-        layout = StridedLayoutAttr::get(
-            &ctx, ShapedType::kDynamic,
-            SmallVector<int64_t>(sizes.size(), ShapedType::kDynamic));
-      return MemRefType::get(sizes, type, layout);
-    };
-    MemRefType dm = memrefOf(dataShape, element, flags & StridedData);
-    MemRefType im = memrefOf(indexShape, indexElement, flags & StridedIndices);
-    MemRefType om = memrefOf(resultShape, element, false);
-    b.setInsertionPointToEnd(module->getBody());
-    auto fn = func::FuncOp::create(b, loc, "kernel",
-                                   b.getFunctionType({dm, im, om}, {}));
-    fn->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
-                b.getUnitAttr());
-    Block *body = fn.addEntryBlock();
-    b.setInsertionPointToStart(body);
-    auto tensorOf = [&](Value memref) {
-      auto type = cast<MemRefType>(memref.getType());
-      return bufferization::ToTensorOp::create(
-          b, loc, RankedTensorType::get(type.getShape(), type.getElementType()),
-          memref, /*restrict=*/true);
-    };
-    Value data = tensorOf(body->getArgument(0));
-    Value indices = tensorOf(body->getArgument(1));
-    Value result;
-    switch (op) {
-    case OpKind::Gather:
-      result = GatherOp::create(b, loc, data, indices, axis, batchDims,
-                                gatherMode);
-      break;
-    case OpKind::Elements:
-      result = GatherElementsOp::create(b, loc, data, indices, axis,
-                                        gatherMode);
-      break;
-    case OpKind::ND:
-      result = GatherNDOp::create(b, loc, data, indices, batchDims,
-                                  gatherMode);
-      break;
-    }
-    auto sink = bufferization::MaterializeInDestinationOp::create(
-        b, loc, TypeRange{}, result, body->getArgument(2));
-    sink.setRestrict(true);
-    sink.setWritable(true);
-    func::ReturnOp::create(b, loc);
-    return module;
-  }
-};
-static_assert(sizeof(KernelKey) == 16, "a key is two words");
-
-/// Kernels by key. Reads take no lock: a bucket is a list of immutable
-/// nodes, published by a release store of its head and never freed (kernels
-/// live as long as the process); only one thread inserts at a time.
-class KernelTable {
-public:
-  KernelFn find(const KernelKey &key) const {
-    for (const Node *n = bucketOf(key).load(std::memory_order_acquire); n;
-         n = n->next)
-      if (n->key == key)
-        return n->kernel;
-    return nullptr;
-  }
-  /// The caller holds the lock that serializes inserts.
-  void insert(const KernelKey &key, KernelFn kernel) {
-    std::atomic<const Node *> &head = bucketOf(key);
-    head.store(new Node{key, kernel, head.load(std::memory_order_relaxed)},
-               std::memory_order_release);
-  }
-
-private:
-  struct Node {
-    KernelKey key;
-    KernelFn kernel;
-    const Node *next;
-  };
-  static constexpr size_t kBuckets = 1024;
-  std::atomic<const Node *> &bucketOf(const KernelKey &key) const {
-    return buckets[key.hash() & (kBuckets - 1)];
-  }
-  mutable std::atomic<const Node *> buckets[kBuckets] = {};
-};
-
-/// Flags of a kept kernel (KernelStore keeps them with the object).
-enum StoredKernelFlags : uint32_t { kNeedsOpenMP = 1 };
-
-/// The symbol a kernel object is called through.
-constexpr StringLiteral kKernelEntry = "_mlir_ciface_kernel";
-
-/// Compiled kernels: in memory by KernelKey, on disk by a key that also
-/// names this build, LLVM and the host CPU (see KernelStore.h), compiled
-/// only when neither has them.
-class KernelCache {
-public:
-  static KernelCache &get() {
-    static KernelCache *cache = new KernelCache(); // Lives until exit.
-    return *cache;
-  }
-
-  KernelFn lookup(const KernelKey &key) {
-    if (KernelFn kernel = table.find(key))
-      return kernel;
-    return miss(key);
-  }
-
-  std::atomic<int64_t> compiled{0}, loaded{0}, stored{0}, rejected{0};
-
-private:
-  KernelFn miss(const KernelKey &key) {
-    // The environment is read while the GIL keeps os.environ from
-    // changing it.
-    std::optional<std::string> dir = getKernelStoreDir();
-    // Other threads' calls go on while this one compiles or reads.
-    py::gil_scoped_release release;
-    std::lock_guard<std::mutex> lock(mu);
-    if (KernelFn kernel = table.find(key))
-      return kernel;
-    // No MLIR until a kernel must be compiled: a kernel on disk is found by
-    // its key alone (a warm first call builds no context).
-    std::string storeKey = storeKeyOf(key);
-    KernelFn kernel = nullptr;
-    if (dir) {
-      StoredKernel entry;
-      switch (readStoredKernel(*dir, storeKey, entry)) {
-      case StoreReadResult::Missing:
-        break;
-      case StoreReadResult::Rejected:
-        ++rejected;
-        break;
-      case StoreReadResult::Found:
-        llvm::Expected<void *> linked = getLinker().link(
-            std::move(entry.object), entry.flags & kNeedsOpenMP, kKernelEntry);
-        if (linked) {
-          kernel = reinterpret_cast<KernelFn>(*linked);
-          ++loaded;
-        } else {
-          llvm::consumeError(linked.takeError());
-          ++rejected;
-        }
-        break;
-      }
-    }
-    if (!kernel) {
-      auto [object, flags] = compile(key);
-      ++compiled;
-      if (dir && writeStoredKernel(*dir, storeKey, flags, object))
-        ++stored;
-      llvm::Expected<void *> linked = getLinker().link(
-          llvm::MemoryBuffer::getMemBufferCopy(
-              StringRef(object.data(), object.size()), "gather_mlir_kernel"),
-          flags & kNeedsOpenMP, kKernelEntry);
-      if (!linked)
-        throw py::value_error("cannot link the compiled kernel: " +
-                              llvm::toString(linked.takeError()));
-      kernel = reinterpret_cast<KernelFn>(*linked);
-    }
-    table.insert(key, kernel);
-    return kernel;
-  }
-
-  /// The key of a kernel on disk: what made its object (this build, LLVM,
-  /// the host CPU, the pipeline) and its source.
-  static std::string storeKeyOf(const KernelKey &key) {
-    const HostTarget &host = HostTarget::get();
-    return "gather_mlir kernel\nversion " GATHER_MLIR_VERSION "\n" +
-           getBuildIdentity() + "\nllvm " LLVM_VERSION_STRING "\ntriple " +
-           host.triple + "\ncpu " + host.cpu + "\nfeatures " + host.features +
-           "\ngather-loads " +
-           std::to_string(static_cast<int>(getHostGatherLoads())) +
-           "\nkernel " + key.describe() + "\n";
-  }
-
-  /// Builds the kernel of `key`, lowers it with gather-to-llvm and compiles
-  /// it to an object file.
-  static std::pair<SmallVector<char, 0>, uint32_t>
-  compile(const KernelKey &key) {
-    Compiler &compiler = Compiler::get();
-    std::lock_guard<std::mutex> lock(compiler.mutex());
-    OwningOpRef<ModuleOp> owned = key.build(compiler.context());
-    ModuleOp module = *owned;
-    // gather-to-llvm for this host, threads and row validation as the key
-    // says.
-    GatherToLLVMOptions options = HostTarget::get().loweringOptions(
-        (key.flags & KernelKey::Parallel) != 0);
-    options.validateRows = (key.flags & KernelKey::ValidateRows) != 0;
-    if (!(key.flags & KernelKey::Streaming))
-      options.streamingMinBytes = -1;
-    PassManager pm(&compiler.context(), ModuleOp::getOperationName());
-    buildGatherToLLVMPipeline(pm, options);
-    compiler.run(pm, module);
-    uint32_t flags = usesOpenMP(module) ? kNeedsOpenMP : 0;
-    takeOverErrorHooks(module);
-    DiagnosticCollector diags(compiler.context());
-    llvm::Expected<SmallVector<char, 0>> object = compileToObject(module);
-    if (!object)
-      throw py::value_error("cannot compile the kernel: " +
-                            llvm::toString(object.takeError()) + "\n" +
-                            diags.take(""));
-    return {std::move(*object), flags};
-  }
-
-  KernelLinker &getLinker() {
-    if (!linker) {
-      std::pair<StringRef, void *> hooks[] = {
-          {kIndexErrorHook, reinterpret_cast<void *>(&recordIndexError)},
-          {kShapeErrorHook, reinterpret_cast<void *>(&recordShapeError)}};
-      auto created = KernelLinker::create(hooks, GATHER_OPENMP_LIBRARY);
-      if (!created)
-        throw py::value_error("cannot create the kernel JIT: " +
-                              llvm::toString(created.takeError()));
-      linker = std::move(*created);
-    }
-    return *linker;
-  }
-
-  KernelTable table;
-  /// Serializes misses (and so inserts into the table).
-  std::mutex mu;
-  std::unique_ptr<KernelLinker> linker;
-};
 
 //===----------------------------------------------------------------------===//
 // High-level ops
