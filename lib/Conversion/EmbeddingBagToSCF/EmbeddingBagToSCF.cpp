@@ -769,9 +769,6 @@ Value BagEmitter::bagChunk(Value d0, Value start, Value end, bool inBounds,
         if (weightBuffer)
           prefetchRow(j, d0);
         Value id = idAt(j);
-        // check records an id out of range and reads the row clamped;
-        // unchecked picks a row in bounds too, so a broken promise reads no
-        // memory out of bounds.
         // check and unchecked add the rows of ids in range and skip the
         // others (check records them: the bag's result is an error, and
         // unchecked's is undefined), so no id reads out of bounds; fill's
@@ -785,9 +782,8 @@ Value BagEmitter::bagChunk(Value d0, Value start, Value end, bool inBounds,
           if (bad)
             badOut.push_back(arith::OrIOp::create(
                 b, loc, carried.back(),
-                arith::XOrIOp::create(b, loc, valid,
-                                      arith::ConstantIntOp::create(
-                                          b, loc, b.getI1Type(), 1))));
+                isIndexInRange(b, loc, r.index, numRowsI64,
+                               /*outside=*/true)));
         } else {
           r = resolveIndex(b, loc, mode, id, numRowsI64);
           valid = r.valid;
