@@ -125,14 +125,18 @@ def _bag(function, input, table, offsets, mode, per_sample_weights,
     if rowwise_bits:
         # Bytes, which the kernel reads unsigned. A row too short for its
         # scale and bias is the kernel's error, before it writes anything.
+        # (Its kernel keeps the width dynamic, so that the verifier does not
+        # reject the static one first.)
         table = np.ascontiguousarray(table).view(np.int8)
-        values = max(0, _native.rowwise_values(table.shape[1], rowwise_bits))
+        values = _native.rowwise_values(table.shape[1], rowwise_bits)
+        width = table.shape[1] if values >= 0 else None
+        values = max(0, values)
     else:
         table = np.ascontiguousarray(table,
                                      dtype=table.dtype.newbyteorder("="))
-        values = table.shape[1]
+        values = width = table.shape[1]
     parallel = ids.size * values >= _PARALLEL_MIN_ELEMENTS
-    key = (table.dtype, table.shape[1], ids.dtype, bag_offsets is not None,
+    key = (table.dtype, width, ids.dtype, bag_offsets is not None,
            weights is not None, mode, padding_idx, bool(include_last_offset),
            oob_mode, parallel, rowwise_bits)
     operands = [table, ids]

@@ -179,11 +179,13 @@ def test_errors():
     with pytest.raises(ValueError, match="offsets.0. is 1, but the first bag "
                                          "must start at 0"):
         F(ids, packed, [1])
-    with pytest.raises(ValueError, match="rows of 5 bytes are shorter than "
-                                         "the 8 bytes of their scale and bias"):
+    with pytest.raises(ValueError, match="^gather.embedding_bag: rows of 5 "
+                                         "bytes are shorter than the 8 bytes "
+                                         "of their scale and bias"):
         F(ids, np.zeros((4, 5), np.uint8), offsets)
-    with pytest.raises(ValueError, match="rows of 3 bytes are shorter than "
-                                         "the 4 bytes of their scale and bias"):
+    with pytest.raises(ValueError, match="^gather.embedding_bag: rows of 3 "
+                                         "bytes are shorter than the 4 bytes "
+                                         "of their scale and bias"):
         F(ids, np.zeros((4, 3), np.uint8), offsets, bits=4)
     with pytest.raises(ValueError, match="out has shape"):
         F(ids, packed, offsets, out=np.empty((1, 5), np.float32))
