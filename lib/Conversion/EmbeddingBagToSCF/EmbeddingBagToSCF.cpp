@@ -40,6 +40,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace mlir::gather {
 #define GEN_PASS_DEF_CONVERTEMBEDDINGBAGTOSCF
@@ -131,13 +132,13 @@ private:
   /// Whether some id in bags is out of range (check mode), and the first
   /// such id: one scf.for over the ids in order.
   std::pair<Value, Value> firstBadId();
-  /// `computed` (the bags' result, made with every id clamped), or, when a
+  /// `computed` (the bags' result, made of the ids in range), or, when a
   /// bag has an id out of range (`flags`, one i8 a bag), zeros after
   /// reporting the first such id.
   Value checkedResult(Value computed, Value flags);
   /// [start, end) of bag `bag` in the ids, clamped into [0, numIds].
   std::pair<Value, Value> bagBounds(Value bag);
-  /// The bags' result, every id read clamped (check mode's report is
+  /// The bags' result, ids out of range skipped (check mode's report is
   /// checkedResult's), in the emitter's form.
   Value compute();
   /// compute's BagForm::Elementwise: one linalg.generic over the result.
@@ -168,8 +169,8 @@ private:
   /// The result lanes of a chunk over `count` rows.
   Value finalize(Sums a, Value count);
   /// Prefetches the chunk at `d0` of the row of the id prefetchDistance
-  /// positions after `j`.
-  void prefetchRow(Value j, Value d0);
+  /// positions after `j`: its first `values` values (those in the row).
+  void prefetchRow(Value j, Value d0, int64_t values);
   /// The result lanes from `d0` of bag rows [start, end) reduced. In check
   /// mode `bad` (an i1, in and out) also records whether an id is out of
   /// range.
@@ -401,8 +402,9 @@ Value BagEmitter::emitIdsChecked() {
     return guarded(
         ok, [&] { reportId(idAt(constIndex(0))); }, [&] { return compute(); });
   }
-  // check: the bag loop reads clamped rows and records which bags hold an
-  // id out of range; the ids are scanned in order only to name the first.
+  // check: the bag loop adds the rows of ids in range and records which
+  // bags hold an id out of range; the ids are scanned in order only to
+  // name the first.
   // Elementwise: each id in a bag is asserted in range before the bags
   // read it (ids past the last offset, with include_last_offset, are in
   // none).
@@ -696,7 +698,7 @@ Value BagEmitter::finalize(Sums sums, Value count) {
   return a;
 }
 
-void BagEmitter::prefetchRow(Value j, Value d0) {
+void BagEmitter::prefetchRow(Value j, Value d0, int64_t values) {
   // The row of the id prefetchDistance positions on (across bags: the next
   // bag's first rows too), kept in the table: a prefetch never faults, but
   // it names an element of the table all the same. One unsigned min, as
@@ -713,9 +715,11 @@ void BagEmitter::prefetchRow(Value j, Value d0) {
   // bytes of a quantized row), and a quantized row's scale and bias. One
   // prefetch a line is 10% faster than one every other line on rows that
   // are mostly in the caches, and as fast on cold ones (docs/Design.md).
+  // Only the chunk's values in the row: a prefetch is not removed as
+  // redundant, so a narrow row must not name its last line eight times.
   int64_t colBytes = element.getIntOrFloatBitWidth() / 8;
   int64_t perCol = quantizedBits() ? 8 / quantizedBits() : 1;
-  int64_t cols = chunkType.getNumElements() / perCol;
+  int64_t cols = llvm::divideCeil(values, perCol);
   Value firstCol = perCol == 1 ? d0
                                : arith::DivUIOp::create(b, loc, d0,
                                                         constIndex(perCol))
@@ -738,6 +742,11 @@ void BagEmitter::prefetchRow(Value j, Value d0) {
 
 Value BagEmitter::bagChunk(Value d0, Value start, Value end, bool inBounds,
                            Value &bad) {
+  // The chunk's values that lie in the row: all its lanes, but in the last
+  // partial chunk of a row of static size.
+  int64_t valuesInRow = chunkType.getNumElements();
+  if (!inBounds && !ShapedType::isDynamic(staticRowSize))
+    valuesInRow = staticRowSize % valuesInRow;
   double initial = reduction == BagReduction::max
                        ? -std::numeric_limits<double>::infinity()
                        : 0.0;
@@ -767,7 +776,7 @@ Value BagEmitter::bagChunk(Value d0, Value start, Value end, bool inBounds,
         Sums a = sumsOf(carried, 2);
         Value count = carried[1];
         if (weightBuffer)
-          prefetchRow(j, d0);
+          prefetchRow(j, d0, valuesInRow);
         Value id = idAt(j);
         // check and unchecked add the rows of ids in range and skip the
         // others (check records them: the bag's result is an error, and
@@ -899,48 +908,57 @@ Value BagEmitter::compute() {
         SmallVector<Value> carriedInit{out};
         if (bad)
           carriedInit.push_back(bad);
-        auto chunks = scf::ForOp::create(
-            b, loc, zeroIndex, whole, constIndex(lanes), carriedInit,
-            [&](OpBuilder &inner, Location, Value d0, ValueRange carried) {
-              OpBuilder::InsertionGuard g(b);
-              b.setInsertionPoint(inner.getInsertionBlock(),
-                                  inner.getInsertionPoint());
-              Value chunkBad = bad ? carried[1] : Value();
-              Value chunk = bagChunk(d0, start, end, /*inBounds=*/true,
-                                     chunkBad);
-              SmallVector<Value> yielded{vector::TransferWriteOp::create(
-                  b, loc, chunk, carried[0], ValueRange{zeroIndex, d0},
-                  ArrayRef<bool>{true})
-                                             .getResult()};
-              if (chunkBad)
-                yielded.push_back(chunkBad);
-              scf::YieldOp::create(b, loc, yielded);
-            });
-        auto tail = scf::IfOp::create(
-            b, loc, chunks.getResultTypes(),
-            cmp(arith::CmpIPredicate::ult, whole, rowSize), true);
-        {
+        // A row of static size emits only the parts it has: no loop of
+        // whole chunks for a row narrower than one, no tail for a multiple.
+        bool staticRow = !ShapedType::isDynamic(staticRowSize);
+        SmallVector<Value> chunks = carriedInit;
+        if (!staticRow || staticRowSize >= lanes) {
+          auto loop = scf::ForOp::create(
+              b, loc, zeroIndex, whole, constIndex(lanes), carriedInit,
+              [&](OpBuilder &inner, Location, Value d0, ValueRange carried) {
+                OpBuilder::InsertionGuard g(b);
+                b.setInsertionPoint(inner.getInsertionBlock(),
+                                    inner.getInsertionPoint());
+                Value chunkBad = bad ? carried[1] : Value();
+                Value chunk = bagChunk(d0, start, end, /*inBounds=*/true,
+                                       chunkBad);
+                SmallVector<Value> yielded{vector::TransferWriteOp::create(
+                    b, loc, chunk, carried[0], ValueRange{zeroIndex, d0},
+                    ArrayRef<bool>{true})
+                                               .getResult()};
+                if (chunkBad)
+                  yielded.push_back(chunkBad);
+                scf::YieldOp::create(b, loc, yielded);
+              });
+          chunks.assign(loop.getResults().begin(), loop.getResults().end());
+        }
+        SmallVector<Value> done = chunks;
+        if (!staticRow || staticRowSize % lanes != 0) {
+          auto tail = scf::IfOp::create(
+              b, loc, ValueRange(chunks).getTypes(),
+              cmp(arith::CmpIPredicate::ult, whole, rowSize), true);
           OpBuilder::InsertionGuard g(b);
           b.setInsertionPointToStart(tail.thenBlock());
-          Value tailBad = bad ? chunks.getResult(1) : Value();
+          Value tailBad = bad ? chunks[1] : Value();
           Value chunk = bagChunk(whole, start, end, /*inBounds=*/false,
                                  tailBad);
           SmallVector<Value> yielded{vector::TransferWriteOp::create(
-              b, loc, chunk, chunks.getResult(0), ValueRange{zeroIndex, whole},
+              b, loc, chunk, chunks[0], ValueRange{zeroIndex, whole},
               ArrayRef<bool>{false})
                                          .getResult()};
           if (tailBad)
             yielded.push_back(tailBad);
           scf::YieldOp::create(b, loc, yielded);
           b.setInsertionPointToStart(tail.elseBlock());
-          scf::YieldOp::create(b, loc, chunks.getResults());
+          scf::YieldOp::create(b, loc, chunks);
+          done.assign(tail.getResults().begin(), tail.getResults().end());
         }
         // The bag's flag written into its element of the shared flags (a
         // slice of them, so that it bufferizes in place: a new tensor a
         // bag was a malloc and a free in every bag).
         Value flag;
         if (bad) {
-          Value byte = arith::ExtUIOp::create(b, loc, i8, tail.getResult(1));
+          Value byte = arith::ExtUIOp::create(b, loc, i8, done[1]);
           Value element = tensor::ExtractSliceOp::create(
               b, loc, RankedTensorType::get({1}, i8), args[2],
               ArrayRef<OpFoldResult>{bag},
@@ -951,7 +969,7 @@ Value BagEmitter::compute() {
         }
         auto terminator = scf::InParallelOp::create(b, loc);
         b.setInsertionPointToStart(terminator.getBody());
-        tensor::ParallelInsertSliceOp::create(b, loc, tail.getResult(0),
+        tensor::ParallelInsertSliceOp::create(b, loc, done[0],
                                               shared, offsetsAt, sizes,
                                               strides);
         if (flag)
