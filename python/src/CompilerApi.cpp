@@ -102,15 +102,17 @@ Type elementTypeOf(MLIRContext &ctx, const py::dtype &dtype) {
 
 /// The module of one gather.embedding_bag kernel: `func.func @name` taking
 /// the table [?, rowWidth] (its width dynamic without one; a static width
-/// spares the bag loops the row stride's arithmetic and registers), the ids (rank `idsRank`; 2-D ids have `bagLength`
-/// columns when it is given, else a dynamic count), then those of offsets,
+/// spares the bag loops the row stride's arithmetic and registers), the ids
+/// (rank `idsRank`; 2-D ids have `bagLength` columns when it is given, else
+/// a dynamic count), then those of offsets,
 /// per-sample weights, scales and zero points that are given, and last the
 /// buffer of the result, which the op's type inference gives and the bag is
 /// materialized in. Element types are numpy dtypes; ValueError with the
 /// op's diagnostics for a combination it rejects.
 PyModule buildEmbeddingBagModule(
     const std::string &name, const py::dtype &table,
-    std::optional<int64_t> rowWidth, const py::dtype &ids, int64_t idsRank, std::optional<int64_t> bagLength, bool offsets,
+    std::optional<int64_t> rowWidth, const py::dtype &ids, int64_t idsRank,
+    std::optional<int64_t> bagLength, bool offsets,
     std::optional<py::dtype> weights, std::optional<py::dtype> scales,
     bool zeroPoints,
     const std::string &reduction, std::optional<int64_t> paddingIdx,
@@ -123,15 +125,15 @@ PyModule buildEmbeddingBagModule(
   std::optional<BagReduction> bagReduction = symbolizeBagReduction(reduction);
   std::optional<GatherMode> gatherMode = symbolizeGatherMode(mode);
   if (!bagReduction || !gatherMode || idsRank < 1 || idsRank > 2 ||
-      (bagLength && (idsRank != 2 || *bagLength < 0)) ||
-      (rowWidth && *rowWidth < 0))
+      (bagLength && (idsRank != 2 || *bagLength < 0)))
     throw py::value_error("embedding_bag_module: no reduction '" + reduction +
                           "', mode '" + mode + "' or ids of rank " +
                           std::to_string(idsRank) + " and bag length " +
-                          (bagLength ? std::to_string(*bagLength) : "?") +
-                          (rowWidth && *rowWidth < 0
-                               ? ", or a row width " + std::to_string(*rowWidth)
-                               : ""));
+                          (bagLength ? std::to_string(*bagLength) : "?"));
+  if (rowWidth && *rowWidth < 0)
+    throw py::value_error("embedding_bag_module: row_width must be >= 0, "
+                          "not " +
+                          std::to_string(*rowWidth));
   OpBuilder b(&ctx);
   Location loc = b.getUnknownLoc();
   OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
@@ -618,7 +620,8 @@ A parsed MLIR module (any registered dialect, including gather).
            "or a registered pipeline name) in place; returns self.");
 
   m.def("embedding_bag_module", &buildEmbeddingBagModule, py::arg("name"),
-        py::arg("table"), py::arg("row_width"), py::arg("ids"), py::arg("ids_rank"),
+        py::arg("table"), py::arg("row_width"), py::arg("ids"),
+        py::arg("ids_rank"),
         py::arg("bag_length"), py::arg("offsets"),
         py::arg("per_sample_weights"), py::arg("scales"),
         py::arg("zero_points"), py::arg("reduction"), py::arg("padding_idx"),

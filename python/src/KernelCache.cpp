@@ -102,11 +102,13 @@ OwningOpRef<ModuleOp> KernelKey::build(MLIRContext &ctx) const {
   return module;
 }
 
+namespace {
 /// Flags of a kept kernel (KernelStore keeps them with the object).
 enum StoredKernelFlags : uint32_t { kNeedsOpenMP = 1 };
 
 /// The symbol a kernel object is called through.
 constexpr StringLiteral kKernelEntry = "_mlir_ciface_kernel";
+} // namespace
 
 KernelFn KernelCache::miss(const KernelKey &key) {
   // The environment is read while the GIL keeps os.environ from

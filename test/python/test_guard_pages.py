@@ -4,7 +4,8 @@ before their start faults. Each workload runs in a child process, where a
 fault is a failed test (its signal), not a crashed test run: embedding bags
 (float and row-wise quantized tables, rows shorter than a vector and with a
 partial last chunk, every out-of-range mode with ids past both ends (also
-`unchecked`, whose broken promise the package reads as clamp), broken
+`unchecked`, whose broken promise the package's gathers read as clamp and
+its bags skip), broken
 offsets), block-quantized gathers with their scales and zero points, and
 gather, gather_elements and gather_nd."""
 import subprocess

@@ -332,7 +332,8 @@ def ConvertEmbeddingBagToSCF : Pass<"convert-embedding-bag-to-scf",
     rules (offsets start at 0, never decrease and end within the ids;
     dynamic dims of per_sample_weights and the result) are checked first
     and, in `check` mode, each bag records whether it holds an id out of
-    range (its rows read clamped); a failure calls `gather_mlir_shape_error`
+    range (whose row it does not read); a failure calls
+    `gather_mlir_shape_error`
     or `gather_mlir_index_error` (`gather-c/Runtime.h`) and the result is
     zeros. `gather-to-llvm` runs it; `convert-gather-to-linalg` lowers
     embedding bags to one `linalg.generic` instead, with `cf.assert` for
