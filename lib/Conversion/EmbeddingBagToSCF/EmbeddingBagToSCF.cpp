@@ -911,6 +911,20 @@ Value BagEmitter::compute() {
         // A row of static size emits only the parts it has: no loop of
         // whole chunks for a row narrower than one, no tail for a multiple.
         bool staticRow = !ShapedType::isDynamic(staticRowSize);
+        // The chunk at `d0` reduced into the bag's tile (`carried`: the
+        // tile, then the flag in check mode); returns both, to yield.
+        auto reduceChunk = [&](Value d0, ValueRange carried, bool inBounds) {
+          Value chunkBad = bad ? carried[1] : Value();
+          Value chunk = bagChunk(d0, start, end, inBounds, chunkBad);
+          SmallVector<Value> yielded{
+              vector::TransferWriteOp::create(b, loc, chunk, carried[0],
+                                              ValueRange{zeroIndex, d0},
+                                              ArrayRef<bool>{inBounds})
+                  .getResult()};
+          if (chunkBad)
+            yielded.push_back(chunkBad);
+          return yielded;
+        };
         SmallVector<Value> chunks = carriedInit;
         if (!staticRow || staticRowSize >= lanes) {
           auto loop = scf::ForOp::create(
@@ -919,16 +933,9 @@ Value BagEmitter::compute() {
                 OpBuilder::InsertionGuard g(b);
                 b.setInsertionPoint(inner.getInsertionBlock(),
                                     inner.getInsertionPoint());
-                Value chunkBad = bad ? carried[1] : Value();
-                Value chunk = bagChunk(d0, start, end, /*inBounds=*/true,
-                                       chunkBad);
-                SmallVector<Value> yielded{vector::TransferWriteOp::create(
-                    b, loc, chunk, carried[0], ValueRange{zeroIndex, d0},
-                    ArrayRef<bool>{true})
-                                               .getResult()};
-                if (chunkBad)
-                  yielded.push_back(chunkBad);
-                scf::YieldOp::create(b, loc, yielded);
+                scf::YieldOp::create(b, loc,
+                                     reduceChunk(d0, carried,
+                                                 /*inBounds=*/true));
               });
           chunks.assign(loop.getResults().begin(), loop.getResults().end());
         }
@@ -939,16 +946,8 @@ Value BagEmitter::compute() {
               cmp(arith::CmpIPredicate::ult, whole, rowSize), true);
           OpBuilder::InsertionGuard g(b);
           b.setInsertionPointToStart(tail.thenBlock());
-          Value tailBad = bad ? chunks[1] : Value();
-          Value chunk = bagChunk(whole, start, end, /*inBounds=*/false,
-                                 tailBad);
-          SmallVector<Value> yielded{vector::TransferWriteOp::create(
-              b, loc, chunk, chunks[0], ValueRange{zeroIndex, whole},
-              ArrayRef<bool>{false})
-                                         .getResult()};
-          if (tailBad)
-            yielded.push_back(tailBad);
-          scf::YieldOp::create(b, loc, yielded);
+          scf::YieldOp::create(b, loc,
+                               reduceChunk(whole, chunks, /*inBounds=*/false));
           b.setInsertionPointToStart(tail.elseBlock());
           scf::YieldOp::create(b, loc, chunks);
           done.assign(tail.getResults().begin(), tail.getResults().end());
