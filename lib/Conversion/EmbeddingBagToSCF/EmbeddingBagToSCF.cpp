@@ -192,6 +192,13 @@ private:
   int64_t quantizedBits() const {
     return layout ? layout->bits : block ? block->bits : 0;
   }
+  /// The values a column of the table holds: a byte's of a quantized
+  /// table, else one.
+  int64_t valuesPerColumn() const {
+    return layout ? layout->valuesPerByte()
+           : block ? block->valuesPerByte()
+                   : 1;
+  }
   /// Sums::bias is used: a row-wise quantized table, summed or averaged.
   bool splitBias;
   // Sizes, as index values: rowSize is the values of a row (the result's
@@ -718,7 +725,7 @@ void BagEmitter::prefetchRow(Value j, Value d0, int64_t values) {
   // Only the chunk's values in the row: a prefetch is not removed as
   // redundant, so a narrow row must not name its last line eight times.
   int64_t colBytes = element.getIntOrFloatBitWidth() / 8;
-  int64_t perCol = quantizedBits() ? 8 / quantizedBits() : 1;
+  int64_t perCol = valuesPerColumn();
   int64_t cols = llvm::divideCeil(values, perCol);
   Value firstCol = perCol == 1 ? d0
                                : arith::DivUIOp::create(b, loc, d0,
@@ -783,19 +790,17 @@ Value BagEmitter::bagChunk(Value d0, Value start, Value end, bool inBounds,
         // unchecked's is undefined), so no id reads out of bounds; fill's
         // out-of-range ids add zeros; clamp and wrap always pick a row.
         SmallVector<Value> badOut;
-        ResolvedIndex r;
-        Value valid;
+        // (resolveIndex only normalizes for check and unchecked: their
+        // range test is the caller's.)
+        ResolvedIndex r = resolveIndex(b, loc, mode, id, numRowsI64);
+        Value valid = r.valid;
         if (mode == GatherMode::check || mode == GatherMode::unchecked) {
-          r.index = normalizeIndex(b, loc, id, numRowsI64);
           valid = isIndexInRange(b, loc, r.index, numRowsI64);
           if (bad)
             badOut.push_back(arith::OrIOp::create(
                 b, loc, carried.back(),
                 isIndexInRange(b, loc, r.index, numRowsI64,
                                /*outside=*/true)));
-        } else {
-          r = resolveIndex(b, loc, mode, id, numRowsI64);
-          valid = r.valid;
         }
         Value skip;
         if (paddingRow) {
@@ -1023,7 +1028,7 @@ Value BagEmitter::emit() {
   if (block)
     lanes = std::min(lanes, block->blockSize);
   if (form == BagForm::Elementwise)
-    lanes = quantizedBits() ? 8 / quantizedBits() : 1;
+    lanes = valuesPerColumn();
   chunkType = VectorType::get({lanes}, acc);
   numRows = dim(weight, 0);
   numRowsI64 = toI64(numRows);
