@@ -177,8 +177,8 @@ static inline int gatherMlirFormatUnsignedIndexError(char *buffer, size_t size,
 
 /* A shape rule's message: its format, and what it prints after the op's
  * name, one letter a value in the order printed ('d': dim, 'a': a, 'b': b,
- * 'p': dim - 1). The default hook and gatherMlirFormatShapeError both read
- * this table. */
+ * 'p': dim - 1; gatherMlirShapeValueSlot). The default hook and
+ * gatherMlirFormatShapeError both read this table. */
 typedef struct {
   int64_t rule;
   const char *format;
@@ -218,6 +218,21 @@ gatherMlirShapeMessage(int64_t rule) {
   return &messages[0];
 }
 
+/** Where a letter of GatherMlirShapeMessage::values finds its value in
+ * {dim, a, b, dim - 1}. */
+static inline int gatherMlirShapeValueSlot(char which) {
+  switch (which) {
+  case 'd':
+    return 0;
+  case 'a':
+    return 1;
+  case 'b':
+    return 2;
+  default: /* 'p' */
+    return 3;
+  }
+}
+
 /** Writes the message of a shape error: rule `rule` (GATHER_MLIR_RULE_*)
  * fails for `dim`, `a` and `b`. */
 static inline int gatherMlirFormatShapeError(char *buffer, size_t size,
@@ -225,23 +240,12 @@ static inline int gatherMlirFormatShapeError(char *buffer, size_t size,
                                              int64_t dim, int64_t a,
                                              int64_t b) {
   const GatherMlirShapeMessage *message = gatherMlirShapeMessage(rule);
+  /* dim - 1 wraps as the default hook's subtraction does. */
+  const int64_t slots[4] = {dim, a, b, (int64_t)((uint64_t)dim - 1)};
   int64_t values[4] = {0, 0, 0, 0};
   int i;
-  for (i = 0; i < 4 && message->values[i]; ++i) {
-    switch (message->values[i]) {
-    case 'd':
-      values[i] = dim;
-      break;
-    case 'a':
-      values[i] = a;
-      break;
-    case 'b':
-      values[i] = b;
-      break;
-    default: /* 'p', wrapping as the default hook's subtraction does */
-      values[i] = (int64_t)((uint64_t)dim - 1);
-    }
-  }
+  for (i = 0; i < 4 && message->values[i]; ++i)
+    values[i] = slots[gatherMlirShapeValueSlot(message->values[i])];
   /* The format prints as many values as it names; the rest are unused. */
   return snprintf(buffer, size, message->format, gatherMlirOpName(op),
                   values[0], values[1], values[2], values[3]);

@@ -14,6 +14,7 @@
 #include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
+#include <array>
 #include <functional>
 
 namespace mlir::gather {
@@ -185,18 +186,16 @@ LogicalResult HandlerBuilder::defineShapeHook(LLVM::LLVMFuncOp hook) {
         dim = entry->getArgument(2), a = entry->getArgument(3),
         b = entry->getArgument(4);
   Value name = opName(op);
+  // The values a message may print, in gatherMlirShapeValueSlot's order.
+  std::array<Value, 4> slots{
+      dim, a, b, LLVM::SubOp::create(this->b, loc, dim, constI64(1))};
   // Each rule prints the values its entry in Runtime.h's table names.
   auto printer = [&](int64_t code) {
-    return [this, code, name, dim, a, b] {
+    return [this, code, name, slots] {
       const GatherMlirShapeMessage *message = gatherMlirShapeMessage(code);
       SmallVector<Value> args{name};
       for (char which : StringRef(message->values))
-        args.push_back(which == 'd'   ? dim
-                       : which == 'a' ? a
-                       : which == 'b'
-                           ? b
-                           : LLVM::SubOp::create(this->b, loc, dim, constI64(1))
-                                 .getResult());
+        args.push_back(slots[gatherMlirShapeValueSlot(which)]);
       return print(("gather_mlir_shape_error_" + Twine(code)).str(),
                    message->format, args);
     };
