@@ -103,6 +103,26 @@ int main(void) {
   // CHECK: invalid module is null: 1
   printf("invalid module is null: %d\n", mlirModuleIsNull(none));
 
+  /* A builder whose operand is no tensor: type inference reports it and
+   * no op is made. */
+  MlirLocation loc = mlirLocationUnknownGet(ctx);
+  MlirType argTypes[] = {
+      mlirTypeParseGet(ctx, mlirStringRefCreateFromCString("memref<4xf32>")),
+      mlirTypeParseGet(ctx, mlirStringRefCreateFromCString("tensor<2xi64>"))};
+  MlirLocation argLocs[] = {loc, loc};
+  MlirBlock block = mlirBlockCreate(2, argTypes, argLocs);
+  MlirValue operands[] = {mlirBlockGetArgument(block, 0),
+                          mlirBlockGetArgument(block, 1)};
+  MlirOperationState state = mlirOperationStateGet(
+      mlirStringRefCreateFromCString("gather.gather"), loc);
+  mlirOperationStateAddOperands(&state, 2, operands);
+  mlirOperationStateEnableResultTypeInference(&state);
+  // CHECK: diagnostic: 'gather.gather' op data must be a tensor
+  MlirOperation built = mlirOperationCreate(&state);
+  // CHECK: op on a memref is null: 1
+  printf("op on a memref is null: %d\n", mlirOperationIsNull(built));
+  mlirBlockDestroy(block);
+
   mlirContextDestroy(ctx);
   return 0;
 }

@@ -45,20 +45,15 @@ static FailureOr<GatherShape> computeShape(GatherNDOp::Adaptor op,
                             op.getMode(), emitError);
 }
 
-/// The rules on operand types `data` and `indices`, which must be tensors
-/// (inferReturnTypes sees operands before any verifier).
+/// The rules on operand types `data` and `indices`, which must be tensors.
 template <typename AdaptorT>
 static FailureOr<GatherShape> computeShape(AdaptorT op, Type data,
                                            Type indices,
                                            ShapeErrorFn emitError) {
-  auto dataType = dyn_cast<TensorType>(data);
-  auto indicesType = dyn_cast<TensorType>(indices);
-  if (!dataType || !indicesType)
-    return emitError ? emitError(Twine(dataType ? "indices" : "data") +
-                                 " must be a tensor")
-                     : failure();
-  return computeShape(op, ShapeView::get(dataType),
-                      ShapeView::get(indicesType), emitError);
+  auto shapes = getOperandShapes(data, indices, emitError);
+  if (failed(shapes))
+    return failure();
+  return computeShape(op, shapes->first, shapes->second, emitError);
 }
 
 /// The rules on the adaptor's own operand types.

@@ -129,6 +129,19 @@ static LogicalResult checkDataRank(ShapeView data, Reporter report) {
   return success();
 }
 
+FailureOr<std::pair<ShapeView, ShapeView>>
+mlir::gather::getOperandShapes(Type data, Type indices,
+                               ShapeErrorFn emitError) {
+  Reporter report{emitError};
+  auto dataType = dyn_cast<TensorType>(data);
+  auto indicesType = dyn_cast<TensorType>(indices);
+  if (!dataType)
+    return report("data must be a tensor");
+  if (!indicesType)
+    return report("indices must be a tensor");
+  return std::make_pair(ShapeView::get(dataType), ShapeView::get(indicesType));
+}
+
 FailureOr<GatherShape>
 mlir::gather::inferGatherShape(ShapeView data, ShapeView indices, int64_t axis,
                                int64_t batchDims, GatherMode mode,

@@ -142,6 +142,12 @@ FailureOr<GatherShape> inferGatherNDShape(ShapeView data, ShapeView indices,
                                           int64_t batchDims, GatherMode mode,
                                           ShapeErrorFn emitError);
 
+/// The shapes of the operand types `data` and `indices`, which must be
+/// tensors (a report otherwise: a builder's operands reach type inference
+/// before any verifier).
+FailureOr<std::pair<ShapeView, ShapeView>>
+getOperandShapes(Type data, Type indices, ShapeErrorFn emitError);
+
 /// Whether `mode` gives an index that is out of range (or along an empty
 /// dimension) an error rather than a defined result.
 bool modeRejectsEmptyDims(GatherMode mode);
