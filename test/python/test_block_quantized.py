@@ -72,6 +72,20 @@ def test_matches_reference(bits, scale_dtype, with_zero_points):
                                    rtol=tol, atol=tol)
 
 
+def test_tables_of_several_widths():
+    """A kernel a row width: tables that differ only in their width, one
+    after another and the first again, each give the reference."""
+    rng = np.random.default_rng(11)
+    cases = [_case(rng, 4, 32, width) for width in (64, 96, 32)]
+    for data, scales, zp in cases + cases[:1]:
+        indices = rng.integers(-9, 9, 5)
+        np.testing.assert_allclose(
+            g.gather_block_quantized(data, indices, scales, zp,
+                                     block_size=32),
+            _reference(data, indices, scales, zp, 4, 32, "check"),
+            rtol=1e-6)
+
+
 @pytest.mark.parametrize("bits", [4, 8])
 def test_tiles_on_threads(bits):
     # Enough values for the threaded kernel; 150 ids are two whole tiles of

@@ -94,6 +94,10 @@ func.func @bags(%t: tensor<1000x16xf32>, %i: tensor<?xi64>, %o: tensor<?xi64>) -
 // HOOKS: scf.if %[[IN]]
 // HOOKS: vector.transfer_read {{.*}} : tensor<1000x128xf32>, vector<128xf32>
 // HOOKS: vector.fma {{.*}} : vector<128xf32>
+/// A row of exactly one chunk has no tail: its one write is in bounds.
+// HOOKS: vector.transfer_write {{.*}} {in_bounds = [true]} : vector<128xf32>, tensor<1x128xf32>
+// HOOKS-NOT: vector.transfer_write
+// HOOKS: scf.forall.in_parallel
 func.func @weighted_bags_of_512_byte_rows(%t: tensor<1000x128xf32>, %i: tensor<?xi64>, %o: tensor<?xi64>, %w: tensor<?xf32>) -> tensor<?x128xf32> {
   %r = gather.embedding_bag %t[%i] offsets(%o) per_sample_weights(%w) {reduction = #gather<reduction sum>} : (tensor<1000x128xf32>, tensor<?xi64>, tensor<?xi64>, tensor<?xf32>) -> tensor<?x128xf32>
   return %r : tensor<?x128xf32>
