@@ -23,7 +23,6 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -217,9 +216,13 @@ public:
       }
       return std::move(*machine);
     }();
-    auto transformer = makeOptimizingTransformer(optLevel, 0, host.get());
+    auto optimize = [optLevel](llvm::Module *m) {
+      python::optimizeForHost(*m, *host, optLevel);
+      return llvm::Error::success();
+    };
     ExecutionEngineOptions options;
-    options.transformer = transformer;
+    if (host)
+      options.transformer = optimize;
     options.jitCodeGenOptLevel = optLevel >= 3
                                      ? llvm::CodeGenOptLevel::Aggressive
                                      : llvm::CodeGenOptLevel::Default;

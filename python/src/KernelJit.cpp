@@ -1,8 +1,9 @@
 //===- KernelJit.cpp - Kernel objects for the host, linked in process -----===//
 //
 // Compilation follows what mlir::ExecutionEngine does for a module (translate,
-// set the target's triple and data layout, makeOptimizingTransformer, code
-// generation for the host), but stops at an object file, which can be kept;
+// set the target's triple and data layout, LLVM's default pipeline as
+// makeOptimizingTransformer builds it, code generation for the host), but
+// stops at an object file, which can be kept;
 // linking is a plain LLJIT, which needs no MLIR at all.
 //
 //===----------------------------------------------------------------------===//
@@ -10,7 +11,6 @@
 #include "KernelJit.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ExecutionEngine/Orc/AbsoluteSymbols.h"
@@ -18,6 +18,7 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
@@ -65,6 +66,37 @@ HostTarget::loweringOptions(bool parallel) const {
   return options;
 }
 
+void mlir::gather::python::optimizeForHost(llvm::Module &module,
+                                           TargetMachine &machine,
+                                           unsigned optLevel) {
+  // The lowering emits the loops it wants: vector chunks of a row, one
+  // element or one row an iteration. LLVM's partial and runtime unrolling
+  // of them doubled the IR that code generation (loop strength reduction
+  // above all) then had to digest, for no measurable speed (docs/Design.md,
+  // "Compile time"): it halves a kernel's LLVM time. Full unrolling of
+  // constant trip counts stays.
+  PipelineTuningOptions tuning;
+  tuning.LoopUnrolling = false;
+  LoopAnalysisManager lam;
+  FunctionAnalysisManager fam;
+  CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  PassBuilder pb(&machine, tuning);
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  OptimizationLevel level = optLevel >= 3   ? OptimizationLevel::O3
+                            : optLevel == 2 ? OptimizationLevel::O2
+                            : optLevel == 1 ? OptimizationLevel::O1
+                                            : OptimizationLevel::O0;
+  ModulePassManager mpm = optLevel == 0
+                              ? pb.buildO0DefaultPipeline(level)
+                              : pb.buildPerModuleDefaultPipeline(level);
+  mpm.run(module, mam);
+}
+
 Expected<SmallVector<char, 0>>
 mlir::gather::python::compileToObject(ModuleOp module) {
   Expected<std::unique_ptr<TargetMachine>> machine =
@@ -78,9 +110,7 @@ mlir::gather::python::compileToObject(ModuleOp module) {
     return createStringError("cannot translate the kernel to LLVM IR");
   ExecutionEngine::setupTargetTripleAndDataLayout(llvmModule.get(),
                                                   machine->get());
-  if (Error error =
-          makeOptimizingTransformer(3, 0, machine->get())(llvmModule.get()))
-    return std::move(error);
+  optimizeForHost(*llvmModule, **machine, 3);
   // The JIT runs no initializers for objects it links.
   if (llvmModule->getNamedGlobal("llvm.global_ctors"))
     return createStringError("the kernel has static initializers");

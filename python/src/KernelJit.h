@@ -40,9 +40,14 @@ struct HostTarget {
   GatherToLLVMOptions loweringOptions(bool parallel) const;
 };
 
+/// LLVM's default pipeline at `optLevel` (0..3) for `machine`, tuned for
+/// kernels the lowering already vectorized: no partial or runtime loop
+/// unrolling. Every kernel of the package goes through it, a JitModule's too.
+void optimizeForHost(llvm::Module &module, llvm::TargetMachine &machine,
+                     unsigned optLevel);
+
 /// Compiles an LLVM-dialect module to an object file for the host:
-/// translation to LLVM IR, the -O3 pipeline for the host's target machine,
-/// code generation.
+/// translation to LLVM IR, optimizeForHost at -O3, code generation.
 llvm::Expected<llvm::SmallVector<char, 0>> compileToObject(ModuleOp module);
 
 /// Links kernel objects into the process, each in a JITDylib of its own (so
