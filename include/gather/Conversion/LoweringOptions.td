@@ -32,7 +32,7 @@ defvar GatherLoweringOptionList = [
   ParallelMinBytesOption<
       "With parallel: results (and, for check mode's scan, index arrays) "
       "smaller than this keep a serial loop nest (a run-time test when "
-      "sizes are dynamic)">,
+      "sizes are dynamic; 0: threads only, no serial nest)">,
   Option<"streamingMinBytes", "streaming-min-bytes", "int64_t",
          /*default=*/"40 << 20",
          "Results of at least this many bytes write rows of 256 bytes or "

@@ -55,7 +55,8 @@ def ConvertGatherToAffine : Pass<"convert-gather-to-affine", "ModuleOp"> {
       `scf.parallel` (each iteration writes its own part of the result) for
       results of at least `parallel-min-bytes` bytes; smaller ones keep a
       serial nest (both are emitted when sizes are dynamic, chosen by one
-      test at run time); `check` mode scans an index array of at least
+      test at run time; `parallel-min-bytes=0` emits the threaded nest
+      only); `check` mode scans an index array of at least
       that many bytes on threads too (a slab of outermost positions each;
       the first slab with a bad index is scanned again to report it);
     * a result stored by `bufferization.materialize_in_destination` into a

@@ -81,6 +81,9 @@ Value KernelEmitter::planParallel(Value memref) {
       staticBytes(cast<MemRefType>(memref.getType()));
   if (bytes && *bytes < options.parallelMinBytes)
     return nullptr;
+  // Every size is on threads: only the threaded loops are emitted.
+  if (options.parallelMinBytes <= 0)
+    return arith::ConstantIntOp::create(b, loc, 1, 1);
   return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::uge,
                                        sizeInBytes(memref),
                                        constIndex(options.parallelMinBytes));
