@@ -216,6 +216,67 @@ def test_unsigned_indices_of_every_width_for_every_op(dtype):
         g.gather_nd(data, ids)
 
 
+@pytest.mark.parametrize("tuple_size", [1, 2, 3])
+@pytest.mark.parametrize("index_dtype", [np.int32, np.int64])
+@pytest.mark.parametrize("count", [1, 5, 8, 16, 17, 40, 333])
+def test_gather_nd_check_reports_the_first_bad_index_in_order(
+        tuple_size, index_dtype, count):
+    """check mode scans gather_nd's tuples a vector at a time (each lane
+    against its component's dimension): every position and component, in
+    whole vectors and in the tail, is reported as the first bad index in
+    row-major order, and indices from -size to size - 1 all pass."""
+    rng = np.random.default_rng(count * 10 + tuple_size)
+    shape = (5, 7, 3)[:tuple_size] + (2,)
+    data = np.arange(np.prod(shape), dtype=np.float32).reshape(shape)
+    sizes = shape[:tuple_size]
+    low = np.array([-s for s in sizes])
+    ids = rng.integers(low, np.array(sizes), (count, tuple_size)).astype(
+        index_dtype)
+    expected = data[tuple(ids.astype(np.int64).T)]
+    np.testing.assert_array_equal(g.gather_nd(data, ids), expected)
+    big = np.iinfo(index_dtype)
+    for position in sorted({0, count // 2, count - 1}):
+        for component in range(tuple_size):
+            s = sizes[component]
+            for bad in (s, -s - 1, big.max, big.min):
+                bad_ids = ids.copy()
+                bad_ids[position, component] = bad
+                # A second bad index later in row-major order is not the
+                # one reported.
+                if position + 1 < count:
+                    bad_ids[position + 1, 0] = sizes[0] + 7
+                with pytest.raises(IndexError, match=(
+                        rf"gather.gather_nd: index {bad} is out of range "
+                        rf"\[{-s}, {s - 1}\] for data dimension "
+                        rf"{component} of size {s}")):
+                    g.gather_nd(data, bad_ids)
+
+
+@pytest.mark.parametrize("tuple_size", [1, 2])
+def test_gather_nd_threaded_check_reports_the_first_bad_index(tuple_size):
+    """A result of 8 MiB or more takes a parallel kernel, whose check scan
+    of a multi-dimensional index array runs on threads, a slab of outer
+    positions each; the first flagged slab is scanned again (a strided
+    subview of the indices) to report the first bad index in order."""
+    rng = np.random.default_rng(tuple_size)
+    shape = (64, 64, 256)[3 - tuple_size - 1:]
+    data = rng.random(shape, dtype=np.float32)
+    sizes = shape[:tuple_size]
+    ids = rng.integers(0, min(sizes), (64, 160, tuple_size))
+    expected = data[tuple(np.moveaxis(ids, -1, 0))]
+    assert expected.nbytes >= 8 << 20
+    np.testing.assert_array_equal(g.gather_nd(data, ids), expected)
+    for at in [(0, 0), (31, 77), (63, 159)]:
+        bad = ids.copy()
+        bad[at + (tuple_size - 1,)] = -sizes[-1] - 1
+        bad[63, 159, 0] = sizes[0] + 9 if at != (63, 159) else bad[63, 159, 0]
+        s = sizes[-1]
+        with pytest.raises(IndexError, match=(
+                rf"index {-s - 1} is out of range \[{-s}, {s - 1}\] for "
+                rf"data dimension {tuple_size - 1} of size {s}")):
+            g.gather_nd(data, bad)
+
+
 def test_unsigned_check_reports_the_first_bad_index_in_order():
     """A huge value after a plain bad one: the plain one is reported, as the
     kernels report the first in row-major order."""

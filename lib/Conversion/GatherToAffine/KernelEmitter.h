@@ -241,13 +241,17 @@ private:
   bool validatesRows() const {
     return mode == GatherMode::check && options.validateRows;
   }
-  /// Lanes for checkRow, or 0 when rows of indices are not contiguous.
-  int64_t checkLanes() const;
-  /// check mode along one row of `n` indices at `prefix`, all selecting
-  /// along a dimension of size `s` (i64): vector chunks are tested at once;
-  /// badChunk(j, count) runs for a chunk [j, j + count) with a bad index.
-  void checkRow(ValueRange prefix, Value n, Value s, int64_t lanes,
-                function_ref<void(Value, Value)> badChunk);
+  /// Lanes for checkRow of positions that hold `tuple` indices each (a
+  /// multiple of it), or 0 when the indices' last dimension is strided.
+  int64_t checkLanes(int64_t tuple = 1) const;
+  /// check mode along one row of `n` positions at `prefix`, whose indices
+  /// select along dimensions of sizes `sizes` (i64): one index each (the
+  /// row is the indices' last dimension), or a tuple of sizes.size() (the
+  /// row is their last two dimensions, contiguous: gather_nd). Vector
+  /// chunks are tested at once, each lane against its component's size;
+  /// badChunk(j, count) runs for positions [j, j + count) with a bad index.
+  void checkRow(ValueRange prefix, Value n, ArrayRef<Value> sizes,
+                int64_t lanes, function_ref<void(Value, Value)> badChunk);
   /// Runs `body` only if `ok` (null means always).
   void guarded(Value ok, function_ref<void()> body);
 

@@ -72,14 +72,15 @@ Value KernelEmitter::validateShapes(const GatherShape &shape) {
   return ok;
 }
 
-int64_t KernelEmitter::checkLanes() const {
+int64_t KernelEmitter::checkLanes(int64_t tuple) const {
   // Four vectors of indices with one reduction and branch (LLVM splits the
   // wide vector into the target's).
   constexpr int64_t kCheckUnroll = 4;
   if (!hasUnitInnerStride(indices))
     return 0;
   auto indicesType = cast<MemRefType>(indices.getType());
-  return vectorLanes(indicesType.getElementType()) * kCheckUnroll;
+  int64_t lanes = vectorLanes(indicesType.getElementType()) * kCheckUnroll;
+  return lanes - lanes % tuple;
 }
 
 Value KernelEmitter::validate(
@@ -140,13 +141,23 @@ Value KernelEmitter::validate(
     }
   };
   // One index per position (gather, gather_elements: the positions are all
-  // of `indices`) in check mode: test a vector of indices at once and rescan
-  // only a chunk that has a bad one.
+  // of `indices`) or a tuple (gather_nd: all but the last dimension) in
+  // check mode: test a vector of indices at once and rescan only a chunk
+  // that has a bad one.
   auto indicesType = cast<MemRefType>(indices.getType());
-  bool onePerPosition =
-      sizes.size() == 1 && !bounds.empty() &&
-      static_cast<int64_t>(bounds.size()) == indicesType.getRank();
-  int64_t lanes = everyIndex && onePerPosition ? checkLanes() : 0;
+  int64_t tupleDims =
+      indicesType.getRank() - static_cast<int64_t>(bounds.size());
+  // Tuples are read as one row of the last two dimensions, which only an
+  // identity layout keeps contiguous (not a slab's subview, not a strided
+  // view).
+  bool rowsOfIndices =
+      !bounds.empty() && !sizes.empty() &&
+      ((tupleDims == 0 && sizes.size() == 1) ||
+       (tupleDims == 1 && indicesType.getLayout().isIdentity() &&
+        indicesType.getShape().back() ==
+            static_cast<int64_t>(sizes.size())));
+  int64_t lanes =
+      everyIndex && rowsOfIndices ? checkLanes(sizes.size()) : 0;
   auto noFailure = [&] {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                  memref::LoadOp::create(b, loc, report, c0),
@@ -164,7 +175,7 @@ Value KernelEmitter::validate(
     // Vectors at a time; a chunk with a bad index is rescanned one position
     // at a time, to report the first.
     if (lanes)
-      return checkRow(prefix, bounds.back(), sizes.front(), lanes, checkEach);
+      return checkRow(prefix, bounds.back(), sizes, lanes, checkEach);
     checkEach(c0, bounds.back());
   };
   // Every position of `bs` (the bounds, or one slab's), serially.
@@ -182,7 +193,7 @@ Value KernelEmitter::validate(
   auto threaded = [&] {
     auto flagRow = [&](ValueRange prefix, Value flag) {
       if (lanes) {
-        return checkRow(prefix, bounds.back(), sizes.front(), lanes,
+        return checkRow(prefix, bounds.back(), sizes, lanes,
                         [&](Value, Value) { setFlag(flag); });
       }
       forLoop(bounds.back(), 1, [&](Value j) {
@@ -226,10 +237,24 @@ Value KernelEmitter::validate(
                   : ok;
 }
 
-void KernelEmitter::checkRow(ValueRange prefix, Value n, Value s, int64_t lanes,
+void KernelEmitter::checkRow(ValueRange prefix, Value n,
+                             ArrayRef<Value> sizes, int64_t lanes,
                              function_ref<void(Value, Value)> badChunk) {
-  Type element = cast<MemRefType>(indices.getType()).getElementType();
-  auto indexType = VectorType::get({lanes}, element);
+  auto indicesType = cast<MemRefType>(indices.getType());
+  auto indexType = VectorType::get({lanes}, indicesType.getElementType());
+  // The row's indices as one dimension: the last, or the last two (n
+  // tuples of k) collapsed.
+  int64_t k = sizes.size();
+  Value row = indices;
+  Value length = n;
+  if (static_cast<int64_t>(prefix.size()) + 2 == indicesType.getRank()) {
+    SmallVector<ReassociationIndices> groups;
+    for (int64_t d = 0, e = prefix.size(); d < e; ++d)
+      groups.push_back({d});
+    groups.push_back({indicesType.getRank() - 2, indicesType.getRank() - 1});
+    row = memref::CollapseShapeOp::create(b, loc, indices, groups);
+    length = arith::MulIOp::create(b, loc, n, constIndex(k));
+  }
   auto at = [&](Value j) {
     SmallVector<Value> v(prefix);
     v.push_back(j);
@@ -238,27 +263,45 @@ void KernelEmitter::checkRow(ValueRange prefix, Value n, Value s, int64_t lanes,
   // -t <= i < t exactly when i + t, as unsigned, is below 2t (one add and
   // one compare a vector). t is s capped at 2^62, so 2t cannot overflow;
   // past the cap the test flags some good indices, and the rescan, which
-  // is exact, does not report them.
-  Value t = arith::MinSIOp::create(b, loc, s, constI64(int64_t(1) << 62));
-  Value twoT = arith::AddIOp::create(b, loc, t, t);
+  // is exact, does not report them. Lane l tests component l mod k (lanes
+  // is a multiple of k, and every chunk starts at a tuple).
   auto wideType = VectorType::get({lanes}, b.getI64Type());
-  Value tLanes = vector::BroadcastOp::create(b, loc, wideType, t);
-  Value twoTLanes = vector::BroadcastOp::create(b, loc, wideType, twoT);
-  forEachChunk(n, lanes, /*unroll=*/1, [&](Value j, Value mask, Value count) {
+  SmallVector<Value> t, twoT;
+  for (Value s : sizes) {
+    t.push_back(arith::MinSIOp::create(b, loc, s, constI64(int64_t(1) << 62)));
+    twoT.push_back(arith::AddIOp::create(b, loc, t.back(), t.back()));
+  }
+  auto lanesOf = [&](ArrayRef<Value> perComponent) -> Value {
+    if (k == 1)
+      return vector::BroadcastOp::create(b, loc, wideType, perComponent[0]);
+    SmallVector<Value> elements;
+    for (int64_t l = 0; l < lanes; ++l)
+      elements.push_back(perComponent[l % k]);
+    return vector::FromElementsOp::create(b, loc, wideType, elements);
+  };
+  Value tLanes = lanesOf(t), twoTLanes = lanesOf(twoT);
+  forEachChunk(length, lanes, /*unroll=*/1,
+               [&](Value j, Value mask, Value count) {
     Value raw = mask
-                    ? vector::MaskedLoadOp::create(b, loc, indexType, indices,
+                    ? vector::MaskedLoadOp::create(b, loc, indexType, row,
                                                    at(j), mask, zero(indexType))
                           .getResult()
-                    : vector::LoadOp::create(b, loc, indexType, indices, at(j))
+                    : vector::LoadOp::create(b, loc, indexType, row, at(j))
                           .getResult();
     Value bad = arith::CmpIOp::create(
         b, loc, arith::CmpIPredicate::uge,
-        arith::AddIOp::create(b, loc, indexValueToI64(b, loc, raw), tLanes), twoTLanes);
+        arith::AddIOp::create(b, loc, indexValueToI64(b, loc, raw), tLanes),
+        twoTLanes);
     if (mask)
       bad = arith::AndIOp::create(b, loc, bad, mask);
     Value any =
         vector::ReductionOp::create(b, loc, vector::CombiningKind::OR, bad);
-    ifThenElse(any, [&] { badChunk(j, count); });
+    // Chunks and the tail hold whole tuples: positions j / k on.
+    ifThenElse(any, [&] {
+      Value tuple = constIndex(k);
+      badChunk(b.createOrFold<arith::DivUIOp>(loc, j, tuple),
+               b.createOrFold<arith::DivUIOp>(loc, count, tuple));
+    });
   });
 }
 

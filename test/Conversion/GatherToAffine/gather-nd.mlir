@@ -36,3 +36,36 @@ func.func @gather_nd_check(%d: tensor<2x3x4xf32>, %i: tensor<5x2xi64>) -> tensor
   %0 = gather.gather_nd %d[%i] {batch_dims = 0 : i64} : (tensor<2x3x4xf32>, tensor<5x2xi64>) -> tensor<5x4xf32>
   return %0 : tensor<5x4xf32>
 }
+
+// -----
+
+/// check mode scans contiguous tuples a vector at a time: the tuples' two
+/// dimensions read as one row, each lane tested against its component's
+/// size (the sizes repeat along the vector, whose lanes are a multiple of
+/// the tuple: 16 for pairs of i64, 30 for triples of i32); a vector with a
+/// bad index is scanned again a tuple at a time from its first tuple.
+// CHECK-LABEL: func.func @gather_nd_check_vector_scan
+// CHECK: %[[ROW:.*]] = memref.collapse_shape %{{.*}} {{\[}}[0, 1]] : memref<?x2xi64> into memref<?xi64>
+// CHECK: %[[T0:.*]] = arith.minsi %{{.*}}, %c4611686018427387904_i64
+// CHECK: %[[T1:.*]] = arith.minsi %{{.*}}, %c4611686018427387904_i64
+// CHECK: %[[T:.*]] = vector.from_elements %[[T0]], %[[T1]], %[[T0]], %[[T1]], {{.*}} : vector<16xi64>
+// CHECK: affine.for %[[J:.*]] = 0 to
+// CHECK:   %[[V:.*]] = vector.load %[[ROW]][%[[J]]] : memref<?xi64>, vector<16xi64>
+// CHECK:   arith.addi %[[V]], %[[T]] : vector<16xi64>
+// CHECK:   vector.reduction <or>
+// CHECK:   scf.if
+// CHECK:     arith.divui %[[J]], %c2
+// CHECK:     affine.for %{{.*}} = 0 to 8 {
+// CHECK: vector.maskedload %[[ROW]]
+// CHECK: func.call @gather_mlir_index_error
+// CHECK-LABEL: func.func @gather_nd_check_vector_scan_triples
+// CHECK: memref.collapse_shape %{{.*}} {{\[}}[0], [1, 2]] : memref<?x?x3xi32> into memref<?x?xi32>
+// CHECK: vector.load %{{.*}} : memref<?x?xi32>, vector<30xi32>
+func.func @gather_nd_check_vector_scan(%d: tensor<?x?x?xf32>, %i: tensor<?x2xi64>) -> tensor<?x?xf32> {
+  %0 = gather.gather_nd %d[%i] : (tensor<?x?x?xf32>, tensor<?x2xi64>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+func.func @gather_nd_check_vector_scan_triples(%d: tensor<?x?x?x?xf32>, %i: tensor<?x?x3xi32>) -> tensor<?x?x?xf32> {
+  %0 = gather.gather_nd %d[%i] : (tensor<?x?x?x?xf32>, tensor<?x?x3xi32>) -> tensor<?x?x?xf32>
+  return %0 : tensor<?x?x?xf32>
+}
