@@ -286,6 +286,52 @@ print(t2 - t1, g.compile_count())
 """
 
 
+# A new kernel in a process that has already compiled one (the MLIR
+# context, the target and the JIT are set up): the kernel's own compile.
+NEW_KERNELS = {
+    "row gather f32, 2-D data, 1-D ids":
+        "g.gather(np.zeros((30, 40), np.float32), np.array([1, 0]))",
+    "gather_elements f32 axis 1":
+        "g.gather_elements(np.zeros((30, 40), np.float32), "
+        "np.zeros((30, 4), np.int64), axis=1)",
+    "gather_nd f32, pairs":
+        "g.gather_nd(np.zeros((30, 40, 5), np.float32), "
+        "np.zeros((7, 2), np.int64))",
+    "gather int16 wrap, 3-D data, 2-D ids":
+        "g.gather(np.zeros((3, 4, 5), np.int16), np.array([[1, 0]]), "
+        "axis=1, mode='wrap')",
+    "embedding bag f32 sum":
+        "g.embedding_bag(np.zeros(10, np.int64), "
+        "np.zeros((100, 16), np.float32), np.array([0, 5]))",
+}
+
+NEW_KERNEL = """
+import time, numpy as np
+import gather_mlir as g
+g.gather(np.zeros((2, 2), np.int8), np.array([0]))
+t0 = time.perf_counter()
+{call}
+print(time.perf_counter() - t0)
+"""
+
+
+def new_kernels(rounds=3):
+    """Seconds of the first call of each common kernel in a process that
+    has compiled another (median of `rounds` processes, each with an empty
+    kernel cache directory, one thread)."""
+    times = {name: [] for name in NEW_KERNELS}
+    for _ in range(rounds):
+        for name, call in NEW_KERNELS.items():
+            with tempfile.TemporaryDirectory() as cache:
+                env = dict(os.environ, GATHER_MLIR_CACHE_DIR=cache,
+                           OMP_NUM_THREADS="1")
+                out = subprocess.run(
+                    [sys.executable, "-c", NEW_KERNEL.format(call=call)],
+                    env=env, check=True, capture_output=True, text=True)
+                times[name].append(float(out.stdout))
+    return {name: statistics.median(t) for name, t in times.items()}
+
+
 def first_call():
     """Seconds of the first call of a new kernel in a new process: cold
     (empty kernel cache directory) and warm (the same directory again)."""
@@ -380,6 +426,10 @@ def main():
         print(f"first call of a new kernel: cold {cold * 1e3:.1f} ms "
               f"({cold_n} compiled), warm {warm * 1e3:.1f} ms "
               f"({warm_n} compiled)")
+        first = (first, new_kernels())
+        for name, seconds in first[1].items():
+            print(f"  a new {name} in a running process: "
+                  f"{seconds * 1e3:.1f} ms")
     write_results(args.out, facts, rows, first, args)
 
 
@@ -404,10 +454,15 @@ def write_results(directory, facts, rows, first, args):
                   f"{cell('numpy')} | {cell('torch')} | {cell('numba')} | "
                   f"{r['ratio']:.2f}x | {r['copy']:.2f} |" + others)
     if first:
-        (cold, cold_n), (warm, warm_n) = first
+        ((cold, cold_n), (warm, warm_n)), kernels = first
         md += ["", f"First call of a new kernel in a new process: cold "
                f"{cold * 1e3:.1f} ms ({cold_n} compiled), warm (kernel on "
-               f"disk) {warm * 1e3:.1f} ms ({warm_n} compiled)."]
+               f"disk) {warm * 1e3:.1f} ms ({warm_n} compiled).", "",
+               "First call of a new kernel in a process that has compiled "
+               "another (its own compile; median of three processes, one "
+               "thread):", "", "| kernel | first call |", "|---|---|"]
+        md += [f"| {name} | {seconds * 1e3:.1f} ms |"
+               for name, seconds in kernels.items()]
     with open(os.path.join(directory, stem + ".md"), "w") as f:
         f.write("\n".join(md) + "\n")
     try:
