@@ -285,3 +285,21 @@ func.func @block_sample_weights(%t: tensor<8x16xi8>, %i: tensor<2x1xi64>, %w: te
   %0 = gather.embedding_bag %t[%i] per_sample_weights(%w) scales(%s) {reduction = #gather<reduction sum>, block_bits = 4 : i64, block_size = 16 : i64} : (tensor<8x16xi8>, tensor<2x1xi64>, tensor<2x1xf32>, tensor<8x2xf16>) -> tensor<2x32xf16>
   return
 }
+
+// -----
+
+// A static row of bytes whose values (two a byte) an int64 cannot count
+// (a fuzzer finding: the count overflowed).
+func.func @block_row_values_overflow(%t: tensor<100x9223372036854775807xi8>, %i: tensor<?x1xi64>, %s: tensor<100x32xf16>) {
+  // expected-error @+1 {{'gather.embedding_bag' op rows of 9223372036854775807 bytes hold more values than a dimension can count}}
+  %0 = gather.embedding_bag %t[%i] scales(%s) {reduction = #gather<reduction sum>, block_bits = 4 : i64, block_size = 128 : i64} : (tensor<100x9223372036854775807xi8>, tensor<?x1xi64>, tensor<100x32xf16>) -> tensor<?x?xf16>
+  return
+}
+
+// -----
+
+func.func @rowwise_row_values_overflow(%t: tensor<8x9223372036854775807xi8>, %i: tensor<2x3xi64>) {
+  // expected-error @+1 {{'gather.embedding_bag' op rows of 9223372036854775807 bytes hold more values than a dimension can count}}
+  %0 = gather.embedding_bag %t[%i] {rowwise_bits = 4 : i64} : (tensor<8x9223372036854775807xi8>, tensor<2x3xi64>) -> tensor<2x?xf32>
+  return
+}

@@ -103,6 +103,10 @@ static FailureOr<BagShape> embeddingBagShape(EmbeddingBagOp::Adaptor op,
     return failure();
   int64_t dim = weight.getDimSize(1), num = weight.getDimSize(0);
   Type valueType = weight.getElementType();
+  if ((layout->rowwise && !layout->rowwise->countsValues(dim)) ||
+      (layout->block && !layout->block->countsValues(dim)))
+    return fail("rows of " + Twine(dim) +
+                " bytes hold more values than a dimension can count");
   if (layout->rowwise) {
     const RowwiseLayout &rowwise = *layout->rowwise;
     if (!ShapedType::isDynamic(dim) && rowwise.values(dim) < 0)

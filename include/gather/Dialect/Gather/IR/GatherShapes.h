@@ -15,7 +15,9 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpDefinition.h"
+#include "llvm/Support/MathExtras.h"
 
+#include <limits>
 #include <optional>
 
 namespace mlir::gather {
@@ -165,11 +167,19 @@ struct RowwiseLayout {
   int64_t trailerBytes() const { return 2 * scaleBits() / 8; }
   int64_t valuesPerByte() const { return 8 / bits; }
   /// The values in a row of `bytes` bytes (kDynamic for kDynamic; negative
-  /// when the row is too short for its scale and bias).
+  /// when the row is too short for its scale and bias; the caller checks
+  /// countsValues first).
   int64_t values(int64_t bytes) const {
     return ShapedType::isDynamic(bytes)
                ? ShapedType::kDynamic
                : (bytes - trailerBytes()) * valuesPerByte();
+  }
+  /// Whether a row of `bytes` bytes holds a number of values an int64
+  /// counts (always for kDynamic).
+  bool countsValues(int64_t bytes) const {
+    return ShapedType::isDynamic(bytes) ||
+           bytes - trailerBytes() <=
+               std::numeric_limits<int64_t>::max() / valuesPerByte();
   }
 };
 
@@ -182,21 +192,30 @@ struct BlockLayout {
   int64_t bits, blockSize;
 
   int64_t valuesPerByte() const { return 8 / bits; }
-  /// The values in a row of `bytes` bytes (kDynamic for kDynamic).
+  /// The values in a row of `bytes` bytes (kDynamic for kDynamic; the
+  /// caller checks countsValues first).
   int64_t values(int64_t bytes) const {
     return ShapedType::isDynamic(bytes) ? ShapedType::kDynamic
                                         : bytes * valuesPerByte();
   }
+  /// Whether a row of `bytes` bytes holds a number of values an int64
+  /// counts (always for kDynamic).
+  bool countsValues(int64_t bytes) const {
+    return ShapedType::isDynamic(bytes) ||
+           bytes <= std::numeric_limits<int64_t>::max() / valuesPerByte();
+  }
   /// The blocks of a row of `values` values, and the bytes of its zero
-  /// points (kDynamic for kDynamic).
+  /// points (kDynamic for kDynamic; rounded up without overflow).
   int64_t blocks(int64_t values) const {
-    return ShapedType::isDynamic(values) ? ShapedType::kDynamic
-                                         : (values + blockSize - 1) / blockSize;
+    return ShapedType::isDynamic(values)
+               ? ShapedType::kDynamic
+               : static_cast<int64_t>(llvm::divideCeil(values, blockSize));
   }
   int64_t zeroPointBytes(int64_t blocks) const {
     return ShapedType::isDynamic(blocks)
                ? ShapedType::kDynamic
-               : (blocks + valuesPerByte() - 1) / valuesPerByte();
+               : static_cast<int64_t>(
+                     llvm::divideCeil(blocks, valuesPerByte()));
   }
 };
 
