@@ -217,12 +217,11 @@ public:
       return std::move(*machine);
     }();
     auto optimize = [optLevel](llvm::Module *m) {
-      python::optimizeForHost(*m, *host, optLevel);
+      python::optimizeForHost(*m, host.get(), optLevel);
       return llvm::Error::success();
     };
     ExecutionEngineOptions options;
-    if (host)
-      options.transformer = optimize;
+    options.transformer = optimize;
     options.jitCodeGenOptLevel = optLevel >= 3
                                      ? llvm::CodeGenOptLevel::Aggressive
                                      : llvm::CodeGenOptLevel::Default;

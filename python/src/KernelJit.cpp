@@ -67,7 +67,7 @@ HostTarget::loweringOptions(bool parallel) const {
 }
 
 void mlir::gather::python::optimizeForHost(llvm::Module &module,
-                                           TargetMachine &machine,
+                                           TargetMachine *machine,
                                            unsigned optLevel) {
   // The lowering emits the loops it wants: vector chunks of a row, one
   // element or one row an iteration. LLVM's partial and runtime unrolling
@@ -81,7 +81,7 @@ void mlir::gather::python::optimizeForHost(llvm::Module &module,
   FunctionAnalysisManager fam;
   CGSCCAnalysisManager cgam;
   llvm::ModuleAnalysisManager mam;
-  PassBuilder pb(&machine, tuning);
+  PassBuilder pb(machine, tuning);
   pb.registerModuleAnalyses(mam);
   pb.registerCGSCCAnalyses(cgam);
   pb.registerFunctionAnalyses(fam);
@@ -110,7 +110,7 @@ mlir::gather::python::compileToObject(ModuleOp module) {
     return createStringError("cannot translate the kernel to LLVM IR");
   ExecutionEngine::setupTargetTripleAndDataLayout(llvmModule.get(),
                                                   machine->get());
-  optimizeForHost(*llvmModule, **machine, 3);
+  optimizeForHost(*llvmModule, machine->get(), 3);
   // The JIT runs no initializers for objects it links.
   if (llvmModule->getNamedGlobal("llvm.global_ctors"))
     return createStringError("the kernel has static initializers");

@@ -40,10 +40,11 @@ struct HostTarget {
   GatherToLLVMOptions loweringOptions(bool parallel) const;
 };
 
-/// LLVM's default pipeline at `optLevel` (0..3) for `machine`, tuned for
-/// kernels the lowering already vectorized: no partial or runtime loop
-/// unrolling. Every kernel of the package goes through it, a JitModule's too.
-void optimizeForHost(llvm::Module &module, llvm::TargetMachine &machine,
+/// LLVM's default pipeline at `optLevel` (0..3) for `machine` (null: no
+/// target's cost models), tuned for kernels the lowering already
+/// vectorized: no partial or runtime loop unrolling. Every kernel of the
+/// package goes through it, a JitModule's too.
+void optimizeForHost(llvm::Module &module, llvm::TargetMachine *machine,
                      unsigned optLevel);
 
 /// Compiles an LLVM-dialect module to an object file for the host:

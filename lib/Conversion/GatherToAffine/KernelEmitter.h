@@ -243,7 +243,7 @@ private:
   }
   /// Lanes for checkRow of positions that hold `tuple` indices each (a
   /// multiple of it), or 0 when the indices' last dimension is strided.
-  int64_t checkLanes(int64_t tuple = 1) const;
+  int64_t checkLanes(int64_t tuple) const;
   /// check mode along one row of `n` positions at `prefix`, whose indices
   /// select along dimensions of sizes `sizes` (i64): one index each (the
   /// row is the indices' last dimension), or a tuple of sizes.size() (the
