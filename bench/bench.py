@@ -315,20 +315,27 @@ print(time.perf_counter() - t0)
 """
 
 
-def new_kernels(rounds=3):
+NEW_KERNEL_ROUNDS = 3
+
+
+def run_program(program, cache, **env):
+    """The standard output of `program` in a new interpreter whose kernel
+    cache directory is `cache` (and with `env` set)."""
+    env = dict(os.environ, GATHER_MLIR_CACHE_DIR=cache, **env)
+    return subprocess.run([sys.executable, "-c", program], env=env,
+                          check=True, capture_output=True, text=True).stdout
+
+
+def new_kernels():
     """Seconds of the first call of each common kernel in a process that
-    has compiled another (median of `rounds` processes, each with an empty
-    kernel cache directory, one thread)."""
+    has compiled another (median of NEW_KERNEL_ROUNDS processes, each with
+    an empty kernel cache directory, one thread)."""
     times = {name: [] for name in NEW_KERNELS}
-    for _ in range(rounds):
+    for _ in range(NEW_KERNEL_ROUNDS):
         for name, call in NEW_KERNELS.items():
             with tempfile.TemporaryDirectory() as cache:
-                env = dict(os.environ, GATHER_MLIR_CACHE_DIR=cache,
-                           OMP_NUM_THREADS="1")
-                out = subprocess.run(
-                    [sys.executable, "-c", NEW_KERNEL.format(call=call)],
-                    env=env, check=True, capture_output=True, text=True)
-                times[name].append(float(out.stdout))
+                times[name].append(float(run_program(
+                    NEW_KERNEL.format(call=call), cache, OMP_NUM_THREADS="1")))
     return {name: statistics.median(t) for name, t in times.items()}
 
 
@@ -336,12 +343,9 @@ def first_call():
     """Seconds of the first call of a new kernel in a new process: cold
     (empty kernel cache directory) and warm (the same directory again)."""
     with tempfile.TemporaryDirectory() as cache:
-        env = dict(os.environ, GATHER_MLIR_CACHE_DIR=cache)
         runs = []
         for _ in range(2):
-            out = subprocess.run([sys.executable, "-c", FIRST_CALL], env=env,
-                                 check=True, capture_output=True, text=True)
-            seconds, compiles = out.stdout.split()
+            seconds, compiles = run_program(FIRST_CALL, cache).split()
             runs.append((float(seconds), int(compiles)))
         return runs
 
@@ -420,20 +424,20 @@ def main():
               f"{cell('numpy')} {cell('torch')} {cell('numba')} "
               f"{row['ratio']:7.2f}x {row['copy']:8.2f}{others}", flush=True)
 
-    first = first_call() if not args.cases or "first" in args.cases else None
-    if first:
+    first = kernels = None
+    if not args.cases or "first" in args.cases:
+        first, kernels = first_call(), new_kernels()
         (cold, cold_n), (warm, warm_n) = first
         print(f"first call of a new kernel: cold {cold * 1e3:.1f} ms "
               f"({cold_n} compiled), warm {warm * 1e3:.1f} ms "
               f"({warm_n} compiled)")
-        first = (first, new_kernels())
-        for name, seconds in first[1].items():
+        for name, seconds in kernels.items():
             print(f"  a new {name} in a running process: "
                   f"{seconds * 1e3:.1f} ms")
-    write_results(args.out, facts, rows, first, args)
+    write_results(args.out, facts, rows, first, kernels, args)
 
 
-def write_results(directory, facts, rows, first, args):
+def write_results(directory, facts, rows, first, kernels, args):
     os.makedirs(directory, exist_ok=True)
     stem = datetime.date.today().isoformat() + ("-quick" if args.quick else "")
     md = [f"# gather_mlir benchmark, {datetime.date.today().isoformat()}", "",
@@ -454,13 +458,14 @@ def write_results(directory, facts, rows, first, args):
                   f"{cell('numpy')} | {cell('torch')} | {cell('numba')} | "
                   f"{r['ratio']:.2f}x | {r['copy']:.2f} |" + others)
     if first:
-        ((cold, cold_n), (warm, warm_n)), kernels = first
+        (cold, cold_n), (warm, warm_n) = first
         md += ["", f"First call of a new kernel in a new process: cold "
                f"{cold * 1e3:.1f} ms ({cold_n} compiled), warm (kernel on "
                f"disk) {warm * 1e3:.1f} ms ({warm_n} compiled).", "",
                "First call of a new kernel in a process that has compiled "
-               "another (its own compile; median of three processes, one "
-               "thread):", "", "| kernel | first call |", "|---|---|"]
+               "another (its own compile; median of "
+               f"{NEW_KERNEL_ROUNDS} processes, one thread):", "",
+               "| kernel | first call |", "|---|---|"]
         md += [f"| {name} | {seconds * 1e3:.1f} ms |"
                for name, seconds in kernels.items()]
     with open(os.path.join(directory, stem + ".md"), "w") as f:
