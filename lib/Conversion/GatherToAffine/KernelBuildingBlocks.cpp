@@ -125,22 +125,10 @@ Value KernelEmitter::inRange(Value n, Value s, bool outside) {
 }
 
 Value KernelEmitter::forEachChunk(
-    Value n, int64_t lanes, int64_t unroll,
-    function_ref<void(Value, Value, Value)> chunk, bool maskedTail) {
-  Value count = constIndex(lanes);
-  Value blocks = fullVectors(n, lanes * unroll);
-  forLoop(blocks, lanes * unroll, [&](Value j) {
-    for (int64_t u = 0; u < unroll; ++u)
-      chunk(u ? arith::AddIOp::create(b, loc, j, constIndex(u * lanes))
-                    .getResult()
-              : j,
-            nullptr, count);
-  });
+    Value n, int64_t lanes, function_ref<void(Value, Value, Value)> chunk,
+    bool maskedTail) {
   Value full = fullVectors(n, lanes);
-  Value singles = b.createOrFold<arith::SubIOp>(loc, full, blocks);
-  forLoop(singles, lanes, [&](Value t) {
-    chunk(arith::AddIOp::create(b, loc, blocks, t), nullptr, count);
-  });
+  forLoop(full, lanes, [&](Value j) { chunk(j, nullptr, constIndex(lanes)); });
   std::optional<int64_t> staticN = getConstantIntValue(n);
   if (!maskedTail || (staticN && *staticN % lanes == 0))
     return full;

@@ -67,9 +67,10 @@ void KernelEmitter::copyRowCached(const SlicePlan &plan,
     return s;
   };
   auto vectorType = VectorType::get({lanes}, element);
-  // Long rows are memory-bound: blocks of four vectors keep several loads in
-  // flight per iteration.
-  forEachChunk(n, lanes, /*unroll=*/4, [&](Value j, Value mask, Value) {
+  // A vector an iteration: unrolled blocks of four were no faster on long
+  // (memory-bound) rows and took a third of a row kernel's compile time
+  // (docs/Design.md, "Compile time").
+  forEachChunk(n, lanes, [&](Value j, Value mask, Value) {
     Value v = zero(vectorType);
     if (!zeros)
       v = mask ? vector::MaskedLoadOp::create(b, loc, vectorType, plan.data,
@@ -167,7 +168,7 @@ void KernelEmitter::copyRowStreaming(const SlicePlan &plan,
                           vector::CreateMaskOp::create(b, loc, maskType, head));
              });
   Value rest = arith::SubIOp::create(b, loc, n, head);
-  forEachChunk(rest, lanes, /*unroll=*/4, [&](Value j, Value mask, Value) {
+  forEachChunk(rest, lanes, [&](Value j, Value mask, Value) {
     Value column = arith::AddIOp::create(b, loc, head, j);
     if (mask)
       return maskedCopy(column, mask);
@@ -291,7 +292,7 @@ void KernelEmitter::gatherRow(ValueRange dataPrefix, ValueRange indexPrefix,
   // Full vectors, then the rest one element at a time (cheaper than a
   // masked vector for the few elements of a short row's tail).
   auto vectorRow = [&] {
-    Value full = forEachChunk(n, lanes, /*unroll=*/2, chunk,
+    Value full = forEachChunk(n, lanes, chunk,
                               /*maskedTail=*/false);
     forLoop(b.createOrFold<arith::SubIOp>(loc, n, full), 1, [&](Value t) {
       one(b.createOrFold<arith::AddIOp>(loc, full, t));

@@ -280,8 +280,7 @@ void KernelEmitter::checkRow(ValueRange prefix, Value n,
     return vector::FromElementsOp::create(b, loc, wideType, elements);
   };
   Value tLanes = lanesOf(t), twoTLanes = lanesOf(twoT);
-  forEachChunk(length, lanes, /*unroll=*/1,
-               [&](Value j, Value mask, Value count) {
+  forEachChunk(length, lanes, [&](Value j, Value mask, Value count) {
     Value raw = mask
                     ? vector::MaskedLoadOp::create(b, loc, indexType, row,
                                                    at(j), mask, zero(indexType))

@@ -3,14 +3,14 @@
 // RUN: gather-opt %s --convert-gather-to-affine="validate-rows=true gather-loads=scalar" --split-input-file | FileCheck %s --check-prefix=SCALAR-ROWS
 // RUN: gather-opt %s --convert-gather-to-affine="validate-rows=true parallel=true parallel-min-bytes=0 gather-loads=scalar" --split-input-file | FileCheck %s --check-prefix=THREAD-ROWS
 
-/// Along the innermost axis each row is one vector.gather per chunk (two
-/// chunks an iteration): the
+/// Along the innermost axis each row is one vector.gather per chunk (one
+/// chunk an iteration): the
 /// indices load as a vector, normalize lane-wise, and fill mode masks the
 /// out-of-range lanes (the pass-through is zero).
 // CHECK-LABEL: func.func @gather_elements_last_axis_fill
 // CHECK-DAG: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<8xf32>
 // CHECK: affine.for %[[R:.*]] = 0 to 4 {
-// CHECK:   affine.for %[[C:.*]] = 0 to 16 step 16 {
+// CHECK:   affine.for %[[C:.*]] = 0 to 16 step 8 {
 // CHECK:     %[[I:.*]] = vector.load %{{.*}}[%[[R]], %[[C]]] : memref<4x16xi32>, vector<8xi32>
 // CHECK:     %[[W:.*]] = arith.extsi %[[I]] : vector<8xi32> to vector<8xi64>
 // CHECK:     %[[VALID:.*]] = arith.cmpi ult, %{{.*}} : vector<8xi64>

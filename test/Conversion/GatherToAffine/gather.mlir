@@ -81,18 +81,17 @@ func.func @gather_batch_dims_1_axis_2_short_rows(%d: tensor<2x1x5x6xi32>, %i: te
 
 // -----
 
-/// Dynamic rows: blocks of four vectors up to n - n mod 32, single vectors
-/// up to n - n mod 8, then a masked tail.
-// CHECK: #[[BLOCKS:.*]] = affine_map<()[s0] -> ((s0 floordiv 32) * 32)>
+/// Dynamic rows: one vector an iteration up to n - n mod 8, then a masked
+/// tail.
 // CHECK: #[[FULL:.*]] = affine_map<()[s0] -> ((s0 floordiv 8) * 8)>
 // CHECK-LABEL: func.func @gather_dynamic_rows
 // CHECK: %[[N:.*]] = tensor.dim %{{.*}}, %c1
 // CHECK: affine.for %{{.*}} = 0 to %{{.*}} {
-// CHECK:   affine.for %{{.*}} = 0 to #[[BLOCKS]]()[%[[N]]] step 32 {
-// CHECK-COUNT-4: vector.load
-// CHECK:   affine.apply #[[FULL]]()[%[[N]]]
-// CHECK:   affine.for %{{.*}} = 0 to %{{.*}} step 8 {
+// CHECK:   affine.for %{{.*}} = 0 to #[[FULL]]()[%[[N]]] step 8 {
 // CHECK:     vector.load
+// CHECK:     vector.store
+// CHECK-NOT: vector.load
+// CHECK:   }
 // CHECK:   scf.if
 // CHECK:     vector.maskedload
 // CHECK:     vector.maskedstore
