@@ -149,6 +149,70 @@ def test_empty_axis_with_indices_is_an_index_error_except_fill():
                                   np.zeros((2, 3), np.float32))
 
 
+def _take_last_axis(data, ids, mode):
+    """numpy's answer for a gather_elements along the last axis."""
+    s = data.shape[-1]
+    if mode == "clamp":
+        ids = np.clip(np.where(ids < 0, ids + s, ids), 0, s - 1)
+    elif mode == "wrap":
+        ids = np.mod(ids, s)
+    elif mode == "fill":
+        inside = (ids >= -s) & (ids < s)
+        got = np.take_along_axis(data, np.where(inside, ids, 0), axis=-1)
+        return np.where(inside, got, 0)
+    return np.take_along_axis(data, ids, axis=-1)
+
+
+@pytest.mark.parametrize("index_dtype", [np.int32, np.int64])
+@pytest.mark.parametrize("mode", ["check", "unchecked", "clamp", "wrap",
+                                  "fill"])
+def test_last_axis_rows_of_every_length(mode, index_dtype):
+    """A row along the last axis is gathered a vector at a time and its tail
+    as one masked vector: every row length from 1 to 2.5 vectors, in every
+    mode, equals numpy's, and nothing past the result is written."""
+    rng = np.random.default_rng(7)
+    data = rng.standard_normal((3, 11)).astype(np.float32)
+    in_range = mode in ("check", "unchecked")
+    for n in range(1, 41):
+        ids = rng.integers(-11 if in_range else -30, 11 if in_range else 30,
+                           (3, n)).astype(index_dtype)
+        buffer = np.full(3 * n + 8, -7.0, np.float32)
+        out = buffer[:3 * n].reshape(3, n)
+        g.gather_elements(data, ids, axis=-1, mode=mode, out=out)
+        np.testing.assert_array_equal(out, _take_last_axis(data, ids, mode))
+        assert (buffer[3 * n:] == -7.0).all()
+
+
+@pytest.mark.parametrize("n", [1, 7, 8, 9, 20])
+def test_last_axis_check_reports_a_bad_index_in_the_tail(n):
+    """check finds a bad index wherever it lies in a row, the masked tail
+    included (lanes past the row are not indices)."""
+    data = np.arange(33, dtype=np.float32).reshape(3, 11)
+    for position in range(n):
+        ids = np.zeros((3, n), np.int64)
+        ids[2, position] = 11
+        with pytest.raises(IndexError, match="index 11 is out of range"):
+            g.gather_elements(data, ids, axis=-1)
+        with pytest.raises(IndexError, match="index 11 is out of range"):
+            g.gather(data, ids[2], axis=-1)
+
+
+def test_empty_last_axis_reads_nothing():
+    """Along an empty last axis only fill has a result (zeros); check,
+    clamp and wrap reject any index, for rows gathered element-wise."""
+    data = np.zeros((3, 0), np.float32)
+    ids = np.zeros((3, 5), np.int64)
+    np.testing.assert_array_equal(
+        g.gather_elements(data, ids, axis=-1, mode="fill"),
+        np.zeros((3, 5), np.float32))
+    for mode in ("check", "clamp", "wrap"):
+        with pytest.raises(IndexError, match="out of range|empty"):
+            g.gather_elements(data, ids, axis=-1, mode=mode)
+    # No index: nothing to check, an empty result.
+    assert g.gather_elements(data, np.zeros((3, 0), np.int64),
+                             axis=-1).shape == (3, 0)
+
+
 def test_unsigned_indices_keep_their_values():
     data = np.arange(300)
     np.testing.assert_array_equal(g.gather(data, np.array([255], np.uint8)),

@@ -257,9 +257,18 @@ void KernelEmitter::gatherRow(ValueRange dataPrefix, ValueRange indexPrefix,
                                      mode == GatherMode::unchecked
                                  ? GatherMode::clamp
                                  : mode;
-  auto chunk = [&](Value j, Value, Value) {
-    Value i = indexValueToI64(b, loc, 
-        vector::LoadOp::create(b, loc, indexType, indices, at(indexPrefix, j)));
+  // A vector of the row, or with `mask` its tail: the lanes past the row
+  // read index 0 (in bounds once the row is not empty) and store nothing.
+  auto chunk = [&](Value j, Value mask, Value) {
+    Value raw =
+        mask ? vector::MaskedLoadOp::create(b, loc, indexType, indices,
+                                            at(indexPrefix, j), mask,
+                                            zero(indexType))
+                   .getResult()
+             : vector::LoadOp::create(b, loc, indexType, indices,
+                                      at(indexPrefix, j))
+                   .getResult();
+    Value i = indexValueToI64(b, loc, raw);
     ResolvedIndex r = resolveIndex(b, loc, subscriptMode, i, axisSize);
     if (badFlag) {
       ifThenElse(vector::ReductionOp::create(b, loc, vector::CombiningKind::OR,
@@ -268,11 +277,16 @@ void KernelEmitter::gatherRow(ValueRange dataPrefix, ValueRange indexPrefix,
     }
     Value v;
     if (vectorGathers) {
-      Value mask = r.valid ? r.valid
-                           : vector::ConstantMaskOp::create(
-                                 b, loc, maskType, ArrayRef<int64_t>{lanes});
+      Value lanesRead = r.valid;
+      if (mask)
+        lanesRead = lanesRead ? arith::AndIOp::create(b, loc, lanesRead, mask)
+                                    .getResult()
+                              : mask;
+      if (!lanesRead)
+        lanesRead = vector::ConstantMaskOp::create(b, loc, maskType,
+                                                   ArrayRef<int64_t>{lanes});
       v = vector::GatherOp::create(b, loc, valueType, data, rowBase, r.index,
-                                   mask, zero(valueType));
+                                   lanesRead, zero(valueType));
     } else {
       // One scalar load per lane, from subscripts computed as a vector.
       v = zero(valueType);
@@ -287,24 +301,31 @@ void KernelEmitter::gatherRow(ValueRange dataPrefix, ValueRange indexPrefix,
       if (r.valid)
         v = arith::SelectOp::create(b, loc, r.valid, v, zero(valueType));
     }
-    vector::StoreOp::create(b, loc, v, out, at(outPrefix, j));
+    if (mask)
+      vector::MaskedStoreOp::create(b, loc, out, at(outPrefix, j), mask, v);
+    else
+      vector::StoreOp::create(b, loc, v, out, at(outPrefix, j));
   };
-  // Full vectors, then the rest one element at a time (cheaper than a
-  // masked vector for the few elements of a short row's tail).
-  auto vectorRow = [&] {
-    Value full = forEachChunk(n, lanes, chunk,
-                              /*maskedTail=*/false);
-    forLoop(b.createOrFold<arith::SubIOp>(loc, n, full), 1, [&](Value t) {
-      one(b.createOrFold<arith::AddIOp>(loc, full, t));
-    });
-  };
+  // Full vectors, then a masked tail: one loop, so a kernel compiles in less
+  // time than with a scalar loop for the tail.
+  auto vectorRow = [&] { forEachChunk(n, lanes, chunk); };
   std::optional<int64_t> staticSize = getConstantIntValue(axisSize);
   if (staticSize && *staticSize > 0)
     return vectorRow();
   // An empty row: only fill reads nothing and has results (zeros); check
-  // flags every index, clamp and wrap failed validation, unchecked is
-  // undefined.
+  // flags every index (check without `badFlag`, clamp and wrap have failed
+  // validation already), unchecked is undefined: nothing is read.
+  auto emptyRow = [&] {
+    if (mode == GatherMode::fill)
+      return forLoop(n, 1, [&](Value j) {
+        store(zero(element), out, at(outPrefix, j));
+      });
+    if (badFlag)
+      ifThenElse(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, n,
+                                       constIndex(0)),
+                 [&] { setFlag(badFlag); });
+  };
   ifThenElse(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
                                    axisSize, constI64(0)),
-             vectorRow, scalarRow);
+             vectorRow, emptyRow);
 }
