@@ -124,26 +124,22 @@ Value KernelEmitter::inRange(Value n, Value s, bool outside) {
   return isIndexInRange(b, loc, n, s, outside);
 }
 
-Value KernelEmitter::forEachChunk(
-    Value n, int64_t lanes, function_ref<void(Value, Value, Value)> chunk,
-    bool maskedTail) {
+void KernelEmitter::forEachChunk(
+    Value n, int64_t lanes, function_ref<void(Value, Value, Value)> chunk) {
   Value full = fullVectors(n, lanes);
   forLoop(full, lanes, [&](Value j) { chunk(j, nullptr, constIndex(lanes)); });
   std::optional<int64_t> staticN = getConstantIntValue(n);
-  if (!maskedTail || (staticN && *staticN % lanes == 0))
-    return full;
+  if (staticN && *staticN % lanes == 0)
+    return;
   auto tail = [&] {
     Value rest = b.createOrFold<arith::SubIOp>(loc, n, full);
     auto maskType = VectorType::get({lanes}, b.getI1Type());
     chunk(full, vector::CreateMaskOp::create(b, loc, maskType, rest), rest);
   };
-  if (staticN) {
-    tail();
-    return full;
-  }
+  if (staticN)
+    return tail();
   ifThenElse(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, n, full),
              tail);
-  return full;
 }
 
 Subscript KernelEmitter::resolve(Value i, Value size) {

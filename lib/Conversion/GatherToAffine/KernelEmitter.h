@@ -202,12 +202,10 @@ private:
     return inRange(normalize(i, s), s, /*outside=*/true);
   }
   /// Visits a row of `n` elements in vectors of `lanes`: chunk(j, null,
-  /// lanes) for each full vector, one a loop iteration, then, with
-  /// `maskedTail`, chunk(j, mask, count) for the partial tail, if there can
-  /// be one. Returns where the full vectors end.
-  Value forEachChunk(Value n, int64_t lanes,
-                     function_ref<void(Value, Value, Value)> chunk,
-                     bool maskedTail = true);
+  /// lanes) for each full vector, one a loop iteration, then chunk(j, mask,
+  /// count) for the partial tail, if there can be one.
+  void forEachChunk(Value n, int64_t lanes,
+                    function_ref<void(Value, Value, Value)> chunk);
   /// Applies normalization and the mode to index value `i` along a
   /// dimension of size `s` (both i64).
   Subscript resolve(Value i, Value s);
