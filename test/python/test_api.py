@@ -615,6 +615,22 @@ def test_strided_views_are_read_in_place_by_every_op():
                                       data[pts[:, 0], pts[:, 1]])
 
 
+def test_gather_elements_past_streaming_min_bytes():
+    """Rows gathered along the last axis stream at 40 MiB too: rows of 5121
+    f32 (not a whole number of vectors, so rows start at every alignment)
+    in check mode, and a bad index in the last row is still found."""
+    rng = np.random.default_rng(11)
+    data = rng.standard_normal((2048, 5121), dtype=np.float32)
+    ids = rng.integers(-5121, 5121, data.shape).astype(np.int32)  # 40 MiB
+    before = g.compile_count()
+    got = g.gather_elements(data, ids, axis=1)
+    assert g.compile_count() == before + 1
+    np.testing.assert_array_equal(got, np.take_along_axis(data, ids, axis=1))
+    ids[-1, -1] = 5121
+    with pytest.raises(IndexError, match="index 5121 is out of range"):
+        g.gather_elements(data, ids, axis=1)
+
+
 def test_results_past_streaming_min_bytes_get_a_kernel_of_their_own():
     # A result of at least the lowering's streaming-min-bytes (40 MiB) gets
     # a kernel that may write rows with non-temporal stores; smaller ones a

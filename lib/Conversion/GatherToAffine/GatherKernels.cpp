@@ -47,12 +47,14 @@ void KernelEmitter::emitGather(const GatherShape &shape) {
   if (lanes) {
     return guarded(ok, [&] {
       SmallVector<Value> ubs = dims(out, 0, a + q - bd);
+      SlicePlan plan = planGatherRows(ubs.back());
       parallelNest(ArrayRef(ubs).drop_back(), [&](ValueRange ivs) {
         SmallVector<Value> indexPrefix(ivs.take_front(bd));
         indexPrefix.append(ivs.begin() + a, ivs.end());
-        gatherRow(ivs.take_front(a), indexPrefix, ivs, ubs.back(), axisSize,
-                  lanes);
+        gatherRow(plan, ivs.take_front(a), indexPrefix, ivs, ubs.back(),
+                  axisSize, lanes);
       });
+      finishStreaming(plan);
     });
   }
   guarded(ok, [&] {
@@ -97,16 +99,20 @@ void KernelEmitter::emitGatherElements(const GatherShape &shape) {
   // of one index row; validate-rows checks the indices as it gathers.
   bool lastAxis = a == r - 1;
   int64_t lanes = lastAxis ? gatherRowLanes() : 0;
+  SlicePlan rows = lanes ? planGatherRows(ubs.back()) : elementPlan();
   auto rowAt = [&](ValueRange ivs, Value badFlag) {
-    gatherRow(ivs, ivs, ivs, ubs.back(), axisSize, lanes, badFlag);
+    gatherRow(rows, ivs, ivs, ivs, ubs.back(), axisSize, lanes, badFlag);
   };
-  if (lastAxis && validatesRows())
-    return gatherCheckedRows(shape, ubs, axisSize, components, rowAt);
+  if (lastAxis && validatesRows()) {
+    gatherCheckedRows(shape, ubs, axisSize, components, rowAt);
+    return finishStreaming(rows);
+  }
   Value ok = validate(ubs, axisSize, components, validateShapes(shape));
   if (lanes) {
     return guarded(ok, [&] {
       parallelNest(ArrayRef(ubs).drop_back(),
                    [&](ValueRange ivs) { rowAt(ivs, nullptr); });
+      finishStreaming(rows);
     });
   }
   guarded(ok, [&] {

@@ -129,27 +129,13 @@ SlicePlan KernelEmitter::planSlices(int64_t dataFrom, int64_t outFrom) {
   return plan;
 }
 
-void KernelEmitter::copyRowStreaming(const SlicePlan &plan,
-                                     ValueRange dataPrefix,
-                                     ValueRange outPrefix, Value n,
-                                     int64_t lanes) {
+void KernelEmitter::forEachAlignedChunk(
+    const SlicePlan &plan, ValueRange outPrefix, Value n, int64_t lanes,
+    function_ref<void(Value, Value, Value)> chunk) {
   Type element = cast<MemRefType>(out.getType()).getElementType();
   int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
   int64_t vectorBytes = lanes * elementBytes;
-  auto vectorType = VectorType::get({lanes}, element);
   auto maskType = VectorType::get({lanes}, b.getI1Type());
-  auto at = [](ValueRange prefix, Value j) {
-    SmallVector<Value> s(prefix);
-    s.push_back(j);
-    return s;
-  };
-  auto maskedCopy = [&](Value j, Value mask) {
-    Value v = vector::MaskedLoadOp::create(b, loc, vectorType, plan.data,
-                                           at(dataPrefix, j), mask,
-                                           zero(vectorType));
-    vector::MaskedStoreOp::create(b, loc, plan.out, at(outPrefix, j), mask,
-                                  v);
-  };
   // Elements before the first vector-aligned one: (-address mod vector
   // bytes) / element bytes, fewer than a vector.
   Value misalignment = arith::AndIOp::create(
@@ -164,19 +150,54 @@ void KernelEmitter::copyRowStreaming(const SlicePlan &plan,
   ifThenElse(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, head,
                                    constIndex(0)),
              [&] {
-               maskedCopy(constIndex(0),
-                          vector::CreateMaskOp::create(b, loc, maskType, head));
+               chunk(constIndex(0),
+                     vector::CreateMaskOp::create(b, loc, maskType, head),
+                     head);
              });
   Value rest = arith::SubIOp::create(b, loc, n, head);
-  forEachChunk(rest, lanes, [&](Value j, Value mask, Value) {
-    Value column = arith::AddIOp::create(b, loc, head, j);
-    if (mask)
-      return maskedCopy(column, mask);
-    Value v = vector::LoadOp::create(b, loc, vectorType, plan.data,
-                                     at(dataPrefix, column));
-    vector::StoreOp::create(b, loc, v, plan.out, at(outPrefix, column),
-                            /*nontemporal=*/true,
-                            b.getI64IntegerAttr(vectorBytes));
+  forEachChunk(rest, lanes, [&](Value j, Value mask, Value count) {
+    chunk(arith::AddIOp::create(b, loc, head, j), mask, count);
+  });
+}
+
+void KernelEmitter::storeRowVector(const SlicePlan &plan, Value v,
+                                   ValueRange at, Value mask, bool streaming) {
+  if (mask) {
+    vector::MaskedStoreOp::create(b, loc, plan.out, at, mask, v);
+    return;
+  }
+  if (!streaming) {
+    vector::StoreOp::create(b, loc, v, plan.out, at);
+    return;
+  }
+  auto type = cast<VectorType>(v.getType());
+  int64_t vectorBytes =
+      type.getNumElements() * type.getElementTypeBitWidth() / 8;
+  vector::StoreOp::create(b, loc, v, plan.out, at, /*nontemporal=*/true,
+                          b.getI64IntegerAttr(vectorBytes));
+}
+
+void KernelEmitter::copyRowStreaming(const SlicePlan &plan,
+                                     ValueRange dataPrefix,
+                                     ValueRange outPrefix, Value n,
+                                     int64_t lanes) {
+  Type element = cast<MemRefType>(out.getType()).getElementType();
+  auto vectorType = VectorType::get({lanes}, element);
+  auto at = [](ValueRange prefix, Value j) {
+    SmallVector<Value> s(prefix);
+    s.push_back(j);
+    return s;
+  };
+  forEachAlignedChunk(plan, outPrefix, n, lanes,
+                      [&](Value j, Value mask, Value) {
+    Value v = mask ? vector::MaskedLoadOp::create(b, loc, vectorType,
+                                                  plan.data, at(dataPrefix, j),
+                                                  mask, zero(vectorType))
+                         .getResult()
+                   : vector::LoadOp::create(b, loc, vectorType, plan.data,
+                                            at(dataPrefix, j))
+                         .getResult();
+    storeRowVector(plan, v, at(outPrefix, j), mask, /*streaming=*/true);
   });
 }
 
@@ -212,9 +233,17 @@ int64_t KernelEmitter::gatherRowLanes() {
   return vectorLanes(element);
 }
 
-void KernelEmitter::gatherRow(ValueRange dataPrefix, ValueRange indexPrefix,
-                              ValueRange outPrefix, Value n, Value axisSize,
-                              int64_t lanes, Value badFlag) {
+SlicePlan KernelEmitter::planGatherRows(Value rowLength) {
+  SlicePlan plan = elementPlan();
+  plan.extents = {rowLength};
+  planStreamingStores(plan);
+  return plan;
+}
+
+void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
+                              ValueRange indexPrefix, ValueRange outPrefix,
+                              Value n, Value axisSize, int64_t lanes,
+                              Value badFlag) {
   auto at = [](ValueRange p, Value j) {
     SmallVector<Value> s(p);
     s.push_back(j);
@@ -257,9 +286,9 @@ void KernelEmitter::gatherRow(ValueRange dataPrefix, ValueRange indexPrefix,
                                      mode == GatherMode::unchecked
                                  ? GatherMode::clamp
                                  : mode;
-  // A vector of the row, or with `mask` its tail: the lanes past the row
+  // A vector of the row, or with `mask` a part of it: the lanes outside
   // read index 0 (in bounds once the row is not empty) and store nothing.
-  auto chunk = [&](Value j, Value mask, Value) {
+  auto chunk = [&](Value j, Value mask, bool streaming) {
     Value raw =
         mask ? vector::MaskedLoadOp::create(b, loc, indexType, indices,
                                             at(indexPrefix, j), mask,
@@ -301,14 +330,25 @@ void KernelEmitter::gatherRow(ValueRange dataPrefix, ValueRange indexPrefix,
       if (r.valid)
         v = arith::SelectOp::create(b, loc, r.valid, v, zero(valueType));
     }
-    if (mask)
-      vector::MaskedStoreOp::create(b, loc, out, at(outPrefix, j), mask, v);
-    else
-      vector::StoreOp::create(b, loc, v, out, at(outPrefix, j));
+    storeRowVector(plan, v, at(outPrefix, j), mask, streaming);
   };
   // Full vectors, then a masked tail: one loop, so a kernel compiles in less
   // time than with a scalar loop for the tail.
-  auto vectorRow = [&] { forEachChunk(n, lanes, chunk); };
+  auto vectorRow = [&] {
+    emitPlanned(
+        plan.streaming,
+        [&] {
+          forEachAlignedChunk(plan, outPrefix, n, lanes,
+                              [&](Value j, Value mask, Value) {
+                                chunk(j, mask, /*streaming=*/true);
+                              });
+        },
+        [&] {
+          forEachChunk(n, lanes, [&](Value j, Value mask, Value) {
+            chunk(j, mask, /*streaming=*/false);
+          });
+        });
+  };
   std::optional<int64_t> staticSize = getConstantIntValue(axisSize);
   if (staticSize && *staticSize > 0)
     return vectorRow();

@@ -268,12 +268,12 @@ private:
   /// along the last axis, gather_elements along the last axis). With `lanes`,
   /// vectors of indices become in-bounds subscripts at once, the elements
   /// are read with vector.gather or one scalar load each (the cost model's
-  /// choice) and stored as vectors; with `lanes` 0, one element at a time.
-  /// With `badFlag` (check mode, indices not yet validated), an index out
+  /// choice) and stored as vectors (non-temporal ones where `plan` streams,
+  /// planGatherRows); with `lanes` 0, one element at a time. With `badFlag` (check mode, indices not yet validated), an index out
   /// of range sets the memref<i1> `badFlag` instead of failing.
-  void gatherRow(ValueRange dataPrefix, ValueRange indexPrefix,
-                 ValueRange outPrefix, Value n, Value axisSize, int64_t lanes,
-                 Value badFlag = nullptr);
+  void gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
+                 ValueRange indexPrefix, ValueRange outPrefix, Value n,
+                 Value axisSize, int64_t lanes, Value badFlag = nullptr);
   /// Lanes for gatherRow, or 0 when the row does not vectorize.
   int64_t gatherRowLanes();
   /// Lanes per vector for the element type, or 0 when it does not vectorize.
@@ -290,11 +290,24 @@ private:
     plan.out = out;
     return plan;
   }
-  /// copyRow with non-temporal stores: a masked vector up to the first
-  /// vector-aligned element of the destination row, aligned streaming
-  /// vectors, a masked tail.
+  /// copyRow with non-temporal stores (forEachAlignedChunk).
   void copyRowStreaming(const SlicePlan &plan, ValueRange dataPrefix,
                         ValueRange outPrefix, Value n, int64_t lanes);
+  /// forEachChunk for a row of `plan.out` at `outPrefix` that is written
+  /// with non-temporal stores: a masked chunk up to the first vector-aligned
+  /// element of the row, then the rest, whose full vectors are aligned.
+  void forEachAlignedChunk(const SlicePlan &plan, ValueRange outPrefix,
+                           Value n, int64_t lanes,
+                           function_ref<void(Value, Value, Value)> chunk);
+  /// Stores vector `v` of a row of `plan.out` at `at`: masked with `mask`,
+  /// else non-temporal (and aligned: forEachAlignedChunk's full vectors)
+  /// with `streaming`, else plainly.
+  void storeRowVector(const SlicePlan &plan, Value v, ValueRange at,
+                      Value mask, bool streaming);
+  /// The plan of rows gathered along the last axis (gatherRow): their
+  /// length is the result's last dimension, `rowLength`; only whether they
+  /// stream is planned.
+  SlicePlan planGatherRows(Value rowLength);
   /// Called after the gather loops: orders `plan`'s streaming stores before
   /// what the caller does next.
   void finishStreaming(const SlicePlan &plan);

@@ -56,8 +56,6 @@ func.func @nd_slices(%d: tensor<?x?x?x?xf16>, %i: tensor<?x2xi32>) -> tensor<?x?
 // CHECK-LABEL: func.func @short_rows
 // CHECK-NOT: nontemporal
 // CHECK-NOT: extract_aligned_pointer
-// CHECK-LABEL: func.func @elements
-// CHECK-NOT: nontemporal
 func.func @small_result(%d: tensor<1000x1024xf32>, %i: tensor<64xi64>) -> tensor<64x1024xf32> {
   %r = gather.gather %d[%i] : (tensor<1000x1024xf32>, tensor<64xi64>) -> tensor<64x1024xf32>
   return %r : tensor<64x1024xf32>
@@ -66,6 +64,33 @@ func.func @short_rows(%d: tensor<?x32xf32>, %i: tensor<?xi64>) -> tensor<?x32xf3
   %r = gather.gather %d[%i] : (tensor<?x32xf32>, tensor<?xi64>) -> tensor<?x32xf32>
   return %r : tensor<?x32xf32>
 }
+
+// -----
+
+/// Rows gathered along the last axis (gather_elements, gather along the
+/// last axis) follow the same rule: a streamed row is a masked head, aligned
+/// vectors each gathered and stored non-temporally, and a masked tail; a
+/// fence follows the loops.
+// CHECK-LABEL: func.func @elements
+// CHECK: %[[MIN:.*]] = arith.constant 41943040 : index
+// CHECK: %[[LARGE:.*]] = arith.cmpi uge, %{{.*}}, %[[MIN]] : index
+// CHECK: %[[STREAM:.*]] = arith.andi %[[LARGE]], %{{.*}} : i1
+// CHECK: scf.if %[[STREAM]] {
+// CHECK:   arith.andi %{{.*}}, %c31
+// CHECK:   scf.if
+// CHECK:     vector.gather
+// CHECK:     vector.maskedstore
+// CHECK:   scf.for
+// CHECK:     %[[G:.*]] = vector.gather
+// CHECK:     vector.store %[[G]], %{{.*}} {alignment = 32 : i64, nontemporal = true}
+// CHECK: } else {
+// CHECK:   vector.gather
+// CHECK-NOT: nontemporal
+// CHECK: scf.if %[[STREAM]] {
+// CHECK-NEXT: llvm.fence seq_cst
+// NEVER-LABEL: func.func @elements
+// NEVER-NOT: nontemporal
+// NEVER-NOT: llvm.fence
 func.func @elements(%d: tensor<?x?xf32>, %i: tensor<?x?xi64>) -> tensor<?x?xf32> {
   %r = gather.gather_elements %d[%i] {axis = 1 : i64} : (tensor<?x?xf32>, tensor<?x?xi64>) -> tensor<?x?xf32>
   return %r : tensor<?x?xf32>
