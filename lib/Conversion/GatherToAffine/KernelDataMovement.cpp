@@ -71,19 +71,9 @@ void KernelEmitter::copyRowCached(const SlicePlan &plan,
   // (memory-bound) rows and took a third of a row kernel's compile time
   // (docs/Design.md, "Compile time").
   forEachChunk(n, lanes, [&](Value j, Value mask, Value) {
-    Value v = zero(vectorType);
-    if (!zeros)
-      v = mask ? vector::MaskedLoadOp::create(b, loc, vectorType, plan.data,
-                                              at(dataPrefix, j), mask, v)
-                     .getResult()
-               : vector::LoadOp::create(b, loc, vectorType, plan.data,
-                                        at(dataPrefix, j))
-                     .getResult();
-    if (mask)
-      vector::MaskedStoreOp::create(b, loc, plan.out, at(outPrefix, j), mask,
-                                    v);
-    else
-      vector::StoreOp::create(b, loc, v, plan.out, at(outPrefix, j));
+    Value v = zeros ? zero(vectorType)
+                    : loadRowVector(plan, vectorType, at(dataPrefix, j), mask);
+    storeRowVector(plan, v, at(outPrefix, j), mask, /*streaming=*/false);
   });
 }
 
@@ -160,6 +150,14 @@ void KernelEmitter::forEachAlignedChunk(
   });
 }
 
+Value KernelEmitter::loadRowVector(const SlicePlan &plan, VectorType type,
+                                   ValueRange at, Value mask) {
+  if (mask)
+    return vector::MaskedLoadOp::create(b, loc, type, plan.data, at, mask,
+                                        zero(type));
+  return vector::LoadOp::create(b, loc, type, plan.data, at);
+}
+
 void KernelEmitter::storeRowVector(const SlicePlan &plan, Value v,
                                    ValueRange at, Value mask, bool streaming) {
   if (mask) {
@@ -190,13 +188,7 @@ void KernelEmitter::copyRowStreaming(const SlicePlan &plan,
   };
   forEachAlignedChunk(plan, outPrefix, n, lanes,
                       [&](Value j, Value mask, Value) {
-    Value v = mask ? vector::MaskedLoadOp::create(b, loc, vectorType,
-                                                  plan.data, at(dataPrefix, j),
-                                                  mask, zero(vectorType))
-                         .getResult()
-                   : vector::LoadOp::create(b, loc, vectorType, plan.data,
-                                            at(dataPrefix, j))
-                         .getResult();
+    Value v = loadRowVector(plan, vectorType, at(dataPrefix, j), mask);
     storeRowVector(plan, v, at(outPrefix, j), mask, /*streaming=*/true);
   });
 }

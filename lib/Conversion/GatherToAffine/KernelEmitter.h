@@ -269,8 +269,9 @@ private:
   /// vectors of indices become in-bounds subscripts at once, the elements
   /// are read with vector.gather or one scalar load each (the cost model's
   /// choice) and stored as vectors (non-temporal ones where `plan` streams,
-  /// planGatherRows); with `lanes` 0, one element at a time. With `badFlag` (check mode, indices not yet validated), an index out
-  /// of range sets the memref<i1> `badFlag` instead of failing.
+  /// planGatherRows); with `lanes` 0, one element at a time. With `badFlag`
+  /// (check mode, indices not yet validated), an index out of range sets
+  /// the memref<i1> `badFlag` instead of failing.
   void gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
                  ValueRange indexPrefix, ValueRange outPrefix, Value n,
                  Value axisSize, int64_t lanes, Value badFlag = nullptr);
@@ -299,6 +300,10 @@ private:
   void forEachAlignedChunk(const SlicePlan &plan, ValueRange outPrefix,
                            Value n, int64_t lanes,
                            function_ref<void(Value, Value, Value)> chunk);
+  /// Loads a vector of `type` from a row of `plan.data` at `at` (masked with
+  /// `mask`, the other lanes zero).
+  Value loadRowVector(const SlicePlan &plan, VectorType type, ValueRange at,
+                      Value mask);
   /// Stores vector `v` of a row of `plan.out` at `at`: masked with `mask`,
   /// else non-temporal (and aligned: forEachAlignedChunk's full vectors)
   /// with `streaming`, else plainly.
