@@ -12,6 +12,13 @@ using namespace mlir;
 using namespace mlir::gather;
 using namespace mlir::gather::detail;
 
+/// `prefix` with `j` appended: the subscripts of element j of a row.
+static SmallVector<Value> appended(ValueRange prefix, Value j) {
+  SmallVector<Value> s(prefix);
+  s.push_back(j);
+  return s;
+}
+
 int64_t KernelEmitter::vectorLanes(Type element) const {
   if (!options.vectorize)
     return 0;
@@ -33,16 +40,12 @@ void KernelEmitter::copyRow(const SlicePlan &plan, ValueRange dataPrefix,
   // A static row gets vectors no longer than itself.
   if (std::optional<int64_t> staticN = getConstantIntValue(n))
     lanes = std::min<int64_t>(lanes, llvm::bit_floor(uint64_t(*staticN)));
-  auto at = [](ValueRange prefix, Value j) {
-    SmallVector<Value> s(prefix);
-    s.push_back(j);
-    return s;
-  };
   if (lanes < 2 || !hasUnitInnerStride(plan.data) ||
       !hasUnitInnerStride(plan.out)) {
     forLoop(n, 1, [&](Value j) {
-      store(zeros ? zero(element) : loadData(plan.data, at(dataPrefix, j)),
-            plan.out, at(outPrefix, j));
+      store(zeros ? zero(element)
+                  : loadData(plan.data, appended(dataPrefix, j)),
+            plan.out, appended(outPrefix, j));
     });
     return;
   }
@@ -61,19 +64,15 @@ void KernelEmitter::copyRowCached(const SlicePlan &plan,
                                   ValueRange dataPrefix, ValueRange outPrefix,
                                   Value n, int64_t lanes, bool zeros) {
   Type element = cast<MemRefType>(out.getType()).getElementType();
-  auto at = [](ValueRange prefix, Value j) {
-    SmallVector<Value> s(prefix);
-    s.push_back(j);
-    return s;
-  };
   auto vectorType = VectorType::get({lanes}, element);
   // A vector an iteration: unrolled blocks of four were no faster on long
   // (memory-bound) rows and took a third of a row kernel's compile time
   // (docs/Design.md, "Compile time").
   forEachChunk(n, lanes, [&](Value j, Value mask, Value) {
     Value v = zeros ? zero(vectorType)
-                    : loadRowVector(plan, vectorType, at(dataPrefix, j), mask);
-    storeRowVector(plan, v, at(outPrefix, j), mask, /*streaming=*/false);
+                    : loadVector(plan.data, vectorType,
+                                 appended(dataPrefix, j), mask);
+    storeRowVector(plan, v, appended(outPrefix, j), mask, /*streaming=*/false);
   });
 }
 
@@ -150,12 +149,12 @@ void KernelEmitter::forEachAlignedChunk(
   });
 }
 
-Value KernelEmitter::loadRowVector(const SlicePlan &plan, VectorType type,
-                                   ValueRange at, Value mask) {
+Value KernelEmitter::loadVector(Value memref, VectorType type, ValueRange at,
+                                Value mask) {
   if (mask)
-    return vector::MaskedLoadOp::create(b, loc, type, plan.data, at, mask,
+    return vector::MaskedLoadOp::create(b, loc, type, memref, at, mask,
                                         zero(type));
-  return vector::LoadOp::create(b, loc, type, plan.data, at);
+  return vector::LoadOp::create(b, loc, type, memref, at);
 }
 
 void KernelEmitter::storeRowVector(const SlicePlan &plan, Value v,
@@ -181,15 +180,10 @@ void KernelEmitter::copyRowStreaming(const SlicePlan &plan,
                                      int64_t lanes) {
   Type element = cast<MemRefType>(out.getType()).getElementType();
   auto vectorType = VectorType::get({lanes}, element);
-  auto at = [](ValueRange prefix, Value j) {
-    SmallVector<Value> s(prefix);
-    s.push_back(j);
-    return s;
-  };
   forEachAlignedChunk(plan, outPrefix, n, lanes,
                       [&](Value j, Value mask, Value) {
-    Value v = loadRowVector(plan, vectorType, at(dataPrefix, j), mask);
-    storeRowVector(plan, v, at(outPrefix, j), mask, /*streaming=*/true);
+    Value v = loadVector(plan.data, vectorType, appended(dataPrefix, j), mask);
+    storeRowVector(plan, v, appended(outPrefix, j), mask, /*streaming=*/true);
   });
 }
 
@@ -236,25 +230,20 @@ void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
                               ValueRange indexPrefix, ValueRange outPrefix,
                               Value n, Value axisSize, int64_t lanes,
                               Value badFlag) {
-  auto at = [](ValueRange p, Value j) {
-    SmallVector<Value> s(p);
-    s.push_back(j);
-    return s;
-  };
   // Element j alone; a bad index (badFlag given) is flagged and not read.
   auto one = [&](Value j) {
-    Value i = readIndex(at(indexPrefix, j));
+    Value i = readIndex(appended(indexPrefix, j));
     if (!badFlag) {
       Subscript s = resolve(i, axisSize);
-      return copySlice(elementPlan(), at(dataPrefix, s.index),
-                       at(outPrefix, j), s.valid);
+      return copySlice(elementPlan(), appended(dataPrefix, s.index),
+                       appended(outPrefix, j), s.valid);
     }
     ifThenElse(
         outOfRange(i, axisSize), [&] { setFlag(badFlag); },
         [&] {
           Subscript s = resolve(i, axisSize);
-          copySlice(elementPlan(), at(dataPrefix, s.index),
-                    at(outPrefix, j), nullptr);
+          copySlice(elementPlan(), appended(dataPrefix, s.index),
+                    appended(outPrefix, j), nullptr);
         });
   };
   auto scalarRow = [&] { forLoop(n, 1, one); };
@@ -282,13 +271,7 @@ void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
   // read index 0 (in bounds once the row is not empty) and store nothing.
   auto chunk = [&](Value j, Value mask, bool streaming) {
     Value raw =
-        mask ? vector::MaskedLoadOp::create(b, loc, indexType, indices,
-                                            at(indexPrefix, j), mask,
-                                            zero(indexType))
-                   .getResult()
-             : vector::LoadOp::create(b, loc, indexType, indices,
-                                      at(indexPrefix, j))
-                   .getResult();
+        loadVector(indices, indexType, appended(indexPrefix, j), mask);
     Value i = indexValueToI64(b, loc, raw);
     ResolvedIndex r = resolveIndex(b, loc, subscriptMode, i, axisSize);
     if (badFlag) {
@@ -315,14 +298,14 @@ void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
         Value subscript = arith::IndexCastOp::create(
             b, loc, b.getIndexType(),
             vector::ExtractOp::create(b, loc, r.index, lane));
-        Value e =
-            memref::LoadOp::create(b, loc, data, at(dataPrefix, subscript));
+        Value e = memref::LoadOp::create(b, loc, data,
+                                         appended(dataPrefix, subscript));
         v = vector::InsertOp::create(b, loc, e, v, lane);
       }
       if (r.valid)
         v = arith::SelectOp::create(b, loc, r.valid, v, zero(valueType));
     }
-    storeRowVector(plan, v, at(outPrefix, j), mask, streaming);
+    storeRowVector(plan, v, appended(outPrefix, j), mask, streaming);
   };
   // Full vectors, then a masked tail: one loop, so a kernel compiles in less
   // time than with a scalar loop for the tail.
@@ -350,7 +333,7 @@ void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
   auto emptyRow = [&] {
     if (mode == GatherMode::fill)
       return forLoop(n, 1, [&](Value j) {
-        store(zero(element), out, at(outPrefix, j));
+        store(zero(element), out, appended(outPrefix, j));
       });
     if (badFlag)
       ifThenElse(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, n,

@@ -206,6 +206,9 @@ private:
   /// count) for the partial tail, if there can be one.
   void forEachChunk(Value n, int64_t lanes,
                     function_ref<void(Value, Value, Value)> chunk);
+  /// Loads a vector of `type` from `memref` at `at`: masked with `mask`
+  /// (the other lanes zero), else plainly.
+  Value loadVector(Value memref, VectorType type, ValueRange at, Value mask);
   /// Applies normalization and the mode to index value `i` along a
   /// dimension of size `s` (both i64).
   Subscript resolve(Value i, Value s);
@@ -300,10 +303,6 @@ private:
   void forEachAlignedChunk(const SlicePlan &plan, ValueRange outPrefix,
                            Value n, int64_t lanes,
                            function_ref<void(Value, Value, Value)> chunk);
-  /// Loads a vector of `type` from a row of `plan.data` at `at` (masked with
-  /// `mask`, the other lanes zero).
-  Value loadRowVector(const SlicePlan &plan, VectorType type, ValueRange at,
-                      Value mask);
   /// Stores vector `v` of a row of `plan.out` at `at`: masked with `mask`,
   /// else non-temporal (and aligned: forEachAlignedChunk's full vectors)
   /// with `streaming`, else plainly.

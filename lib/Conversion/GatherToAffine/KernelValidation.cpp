@@ -281,12 +281,7 @@ void KernelEmitter::checkRow(ValueRange prefix, Value n,
   };
   Value tLanes = lanesOf(t), twoTLanes = lanesOf(twoT);
   forEachChunk(length, lanes, [&](Value j, Value mask, Value count) {
-    Value raw = mask
-                    ? vector::MaskedLoadOp::create(b, loc, indexType, row,
-                                                   at(j), mask, zero(indexType))
-                          .getResult()
-                    : vector::LoadOp::create(b, loc, indexType, row, at(j))
-                          .getResult();
+    Value raw = loadVector(row, indexType, at(j), mask);
     Value bad = arith::CmpIOp::create(
         b, loc, arith::CmpIPredicate::uge,
         arith::AddIOp::create(b, loc, indexValueToI64(b, loc, raw), tLanes),
