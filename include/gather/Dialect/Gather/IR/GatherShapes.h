@@ -17,7 +17,6 @@
 #include "mlir/IR/OpDefinition.h"
 #include "llvm/Support/MathExtras.h"
 
-#include <limits>
 #include <optional>
 
 namespace mlir::gather {
@@ -177,9 +176,9 @@ struct RowwiseLayout {
   /// Whether a row of `bytes` bytes holds a number of values an int64
   /// counts (always for kDynamic).
   bool countsValues(int64_t bytes) const {
+    int64_t values;
     return ShapedType::isDynamic(bytes) ||
-           bytes - trailerBytes() <=
-               std::numeric_limits<int64_t>::max() / valuesPerByte();
+           !llvm::MulOverflow(bytes - trailerBytes(), valuesPerByte(), values);
   }
 };
 
@@ -201,8 +200,9 @@ struct BlockLayout {
   /// Whether a row of `bytes` bytes holds a number of values an int64
   /// counts (always for kDynamic).
   bool countsValues(int64_t bytes) const {
+    int64_t values;
     return ShapedType::isDynamic(bytes) ||
-           bytes <= std::numeric_limits<int64_t>::max() / valuesPerByte();
+           !llvm::MulOverflow(bytes, valuesPerByte(), values);
   }
   /// The blocks of a row of `values` values, and the bytes of its zero
   /// points (kDynamic for kDynamic; rounded up without overflow).
