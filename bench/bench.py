@@ -12,8 +12,12 @@ ratio best peer / gather_mlir (above 1: gather_mlir is faster) and the
 fraction of copy speed (np.copyto of the result's bytes into a preallocated
 array, divided by gather_mlir's time; 1.0 means as fast as a plain copy).
 The table, machine facts and a chart of the ratios go to
-DIR/<date>.md and DIR/<date>.png (DIR: bench/results). Nothing is asserted:
-this is a measurement, not a test.
+DIR/<date>.md and DIR/<date>.png (DIR: bench/results). Then the first
+call of a new kernel: in a new process with an empty kernel cache (cold)
+and with the kernel on disk (warm), and the first call of each common
+kernel in a process that has compiled another (its own compile; each in a
+new interpreter with an empty cache). Nothing is asserted: this is a
+measurement, not a test.
 
 (bench/peers.py compares with numpy 2, torch 2, torch.compile, JAX, ONNX
 Runtime and OpenVINO at equal threads, and times the fused dequantized
