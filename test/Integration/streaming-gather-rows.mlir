@@ -7,8 +7,8 @@
 /// bytes) into a destination whose rows start at different offsets from a
 /// 32-byte boundary (row stride 83 elements, offset 1), so every row has a
 /// different masked head, aligned streamed vectors and a masked tail. Each
-/// row is read backwards (index 66 - c, written as c - 67 for the odd
-/// columns: negative indices count from the end). The elements around the
+/// row is read backwards (index 66 - c, written as 66 - c - 67 = -1 - c
+/// for the odd columns: negative indices count from the end). The elements around the
 /// destination keep their -1s; every element is checked.
 
 func.func private @printMemrefF32(memref<*xf32>)
@@ -41,9 +41,9 @@ func.func @main() {
     %one = arith.constant 1 : i64
     %back = arith.subi %c66, %ci : i64
     %odd = arith.andi %ci, %one : i64
-    %isOdd = arith.cmpi ne, %odd, %one : i64
+    %even = arith.cmpi ne, %odd, %one : i64
     %negative = arith.subi %back, %c67i : i64
-    %v = arith.select %isOdd, %back, %negative : i64
+    %v = arith.select %even, %back, %negative : i64
     tensor.yield %v : i64
   } : tensor<?x?xi64>
 

@@ -4,9 +4,8 @@
 // RUN: gather-opt %s --convert-gather-to-affine="validate-rows=true parallel=true parallel-min-bytes=0 gather-loads=scalar" --split-input-file | FileCheck %s --check-prefix=THREAD-ROWS
 
 /// Along the innermost axis each row is one vector.gather per chunk (one
-/// chunk an iteration): the
-/// indices load as a vector, normalize lane-wise, and fill mode masks the
-/// out-of-range lanes (the pass-through is zero).
+/// chunk an iteration): the indices load as a vector, normalize lane-wise,
+/// and fill mode masks the out-of-range lanes (the pass-through is zero).
 // CHECK-LABEL: func.func @gather_elements_last_axis_fill
 // CHECK-DAG: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<8xf32>
 // CHECK: affine.for %[[R:.*]] = 0 to 4 {
