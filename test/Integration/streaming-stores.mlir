@@ -2,11 +2,17 @@
 // RUN: gather-opt %s --gather-to-llvm="streaming-min-bytes=0 parallel=true parallel-min-bytes=0" | %run_main_omp | FileCheck %s
 
 /// Streaming (non-temporal) row stores, forced on for a small result: rows
-/// of 67 f32 (268 bytes) into a destination whose rows start at different
-/// offsets from a 32-byte boundary (row stride 83 elements, offset 1), so
-/// every row has a different masked head, aligned streaming vectors and a
-/// masked tail. The elements around the destination keep their -1s.
+/// of 517 f32 (2068 bytes: rows that do not start vector-aligned stream from
+/// 2 KiB) into a destination whose rows start at different offsets from a
+/// 32-byte boundary (row stride 533 elements, offset 1), so every row has a
+/// different masked head, aligned streaming vectors and a masked tail. Data
+/// element (r, c) is 1000 r + c; ids [4, 0, -1, 2] name rows 4, 0, 4, 2.
+/// Every element of the buffer is compared with what it must hold: the
+/// gathered row inside the view, -1 around it.
 
+func.func private @printI64(i64)
+func.func private @printComma()
+func.func private @printNewline()
 func.func private @printMemrefF32(memref<*xf32>)
 
 func.func @gather_into(%d: tensor<?x?xf32>, %i: tensor<?xi64>, %o: memref<?x?xf32, strided<[?, 1], offset: ?>>) {
@@ -18,34 +24,76 @@ func.func @gather_into(%d: tensor<?x?xf32>, %i: tensor<?xi64>, %o: memref<?x?xf3
 func.func @main() {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
   %c5 = arith.constant 5 : index
-  %c67 = arith.constant 67 : index
-  %c100 = arith.constant 100.0 : f32
-  %data = tensor.generate %c5, %c67 {
+  %c259 = arith.constant 259 : index
+  %c517 = arith.constant 517 : index
+  %c518 = arith.constant 518 : index
+  %c533 = arith.constant 533 : index
+  %c1000 = arith.constant 1000 : index
+  %m1 = arith.constant -1.0 : f32
+  %data = tensor.generate %c5, %c517 {
   ^bb0(%r: index, %c: index):
-    %ri = arith.index_cast %r : index to i64
-    %ci = arith.index_cast %c : index to i64
-    %rf = arith.sitofp %ri : i64 to f32
-    %cf = arith.sitofp %ci : i64 to f32
-    %v = arith.mulf %rf, %c100 : f32
-    %w = arith.addf %v, %cf : f32
-    tensor.yield %w : f32
+    %v = arith.muli %r, %c1000 : index
+    %w = arith.addi %v, %c : index
+    %wi = arith.index_cast %w : index to i64
+    %wf = arith.sitofp %wi : i64 to f32
+    tensor.yield %wf : f32
   } : tensor<?x?xf32>
   %idx = arith.constant dense<[4, 0, -1, 2]> : tensor<4xi64>
   %di = tensor.cast %idx : tensor<4xi64> to tensor<?xi64>
 
-  %buf = memref.alloc() : memref<4x83xf32>
-  %m1 = arith.constant -1.0 : f32
-  linalg.fill ins(%m1 : f32) outs(%buf : memref<4x83xf32>)
-  %view = memref.subview %buf[0, 1] [4, 67] [1, 1] : memref<4x83xf32> to memref<4x67xf32, strided<[83, 1], offset: 1>>
-  %dyn = memref.cast %view : memref<4x67xf32, strided<[83, 1], offset: 1>> to memref<?x?xf32, strided<[?, 1], offset: ?>>
+  %buf = memref.alloc() : memref<4x533xf32>
+  linalg.fill ins(%m1 : f32) outs(%buf : memref<4x533xf32>)
+  %view = memref.subview %buf[0, 1] [4, 517] [1, 1] : memref<4x533xf32> to memref<4x517xf32, strided<[533, 1], offset: 1>>
+  %dyn = memref.cast %view : memref<4x517xf32, strided<[533, 1], offset: 1>> to memref<?x?xf32, strided<[?, 1], offset: ?>>
   call @gather_into(%data, %di, %dyn) : (tensor<?x?xf32>, tensor<?xi64>, memref<?x?xf32, strided<[?, 1], offset: ?>>) -> ()
 
-  // CHECK:      {{\[}}[-1,{{ +}}400,{{ +}}401,{{ +}}402,{{.*}},{{ +}}465,{{ +}}466,{{ +}}-1,{{( +-1,)+}}{{ +}}-1],
-  // CHECK-NEXT: [-1,{{ +}}0,{{ +}}1,{{ +}}2,{{.*}},{{ +}}65,{{ +}}66,{{ +}}-1,{{( +-1,)+}}{{ +}}-1],
-  // CHECK-NEXT: [-1,{{ +}}400,{{ +}}401,{{ +}}402,{{.*}},{{ +}}465,{{ +}}466,{{ +}}-1,{{( +-1,)+}}{{ +}}-1],
-  // CHECK-NEXT: [-1,{{ +}}200,{{ +}}201,{{ +}}202,{{.*}},{{ +}}265,{{ +}}266,{{ +}}-1,{{( +-1,)+}}{{ +}}-1]]
-  %u = memref.cast %buf : memref<4x83xf32> to memref<*xf32>
+  // Out row r holds data row rows[r] at columns 1-517: 1000 rows[r] + c - 1.
+  %rows = arith.constant dense<[4, 0, 4, 2]> : tensor<4xindex>
+  %wrong = scf.for %r = %c0 to %c4 step %c1 iter_args(%w0 = %c0) -> index {
+    %row = tensor.extract %rows[%r] : tensor<4xindex>
+    %base = arith.muli %row, %c1000 : index
+    %wr = scf.for %c = %c0 to %c533 step %c1 iter_args(%w1 = %w0) -> index {
+      %got = memref.load %buf[%r, %c] : memref<4x533xf32>
+      %v = arith.addi %base, %c : index
+      %v1 = arith.subi %v, %c1 : index
+      %vi = arith.index_cast %v1 : index to i64
+      %vf = arith.sitofp %vi : i64 to f32
+      %after = arith.cmpi uge, %c, %c1 : index
+      %before = arith.cmpi ult, %c, %c518 : index
+      %inside = arith.andi %after, %before : i1
+      %want = arith.select %inside, %vf, %m1 : f32
+      %bad = arith.cmpf une, %got, %want : f32
+      %add = arith.select %bad, %c1, %c0 : index
+      %w2 = arith.addi %w1, %add : index
+      scf.yield %w2 : index
+    }
+    scf.yield %wr : index
+  }
+  // Elements compared, wrong ones.
+  // CHECK: 2132, 0
+  %checked = arith.muli %c4, %c533 : index
+  %ci = arith.index_cast %checked : index to i64
+  %wi = arith.index_cast %wrong : index to i64
+  call @printI64(%ci) : (i64) -> ()
+  call @printComma() : () -> ()
+  call @printI64(%wi) : (i64) -> ()
+  call @printNewline() : () -> ()
+  // A spot check that the comparison sees the gathered values.
+  // CHECK: [4000,{{ +}}4516,{{ +}}516,{{ +}}2258]
+  %spot = memref.alloc() : memref<4xf32>
+  %a = memref.load %buf[%c0, %c1] : memref<4x533xf32>
+  %b = memref.load %buf[%c0, %c517] : memref<4x533xf32>
+  %c = memref.load %buf[%c1, %c517] : memref<4x533xf32>
+  %d = memref.load %buf[%c3, %c259] : memref<4x533xf32>
+  memref.store %a, %spot[%c0] : memref<4xf32>
+  memref.store %b, %spot[%c1] : memref<4xf32>
+  memref.store %c, %spot[%c2] : memref<4xf32>
+  memref.store %d, %spot[%c3] : memref<4xf32>
+  %u = memref.cast %spot : memref<4xf32> to memref<*xf32>
   call @printMemrefF32(%u) : (memref<*xf32>) -> ()
   return
 }

@@ -36,7 +36,8 @@ defvar GatherLoweringOptionList = [
   Option<"streamingMinBytes", "streaming-min-bytes", "int64_t",
          /*default=*/"40 << 20",
          "Results of at least this many bytes write rows of 256 bytes or "
-         "more with non-temporal stores (-1: never)">,
+         "more (2048 unless rows start vector-aligned) with non-temporal "
+         "stores (-1: never)">,
   Option<"gatherLoads", "gather-loads", "::mlir::gather::GatherLoads",
          /*default=*/"::mlir::gather::GatherLoads::Auto",
          "How rows along the last axis read data",

@@ -35,10 +35,11 @@ def ConvertGatherToAffine : Pass<"convert-gather-to-affine", "ModuleOp"> {
       which changes no accepted index) and read with `vector.gather` or one
       scalar load per lane, per `gather-loads` (`auto` decides from
       `target-cpu`, never from the machine that compiles);
-    * rows of 256 bytes or more of a result of at least
-      `streaming-min-bytes` bytes (tested once at run time when sizes are
-      dynamic) are written with non-temporal vector stores that skip the
-      cache: a masked head up to the first vector-aligned element, aligned
+    * rows of 256 bytes or more (2048 unless every row starts
+      vector-aligned) of a result of at least `streaming-min-bytes` bytes
+      (tested once at run time when sizes are dynamic) are written with
+      non-temporal vector stores that skip the cache: a masked head up to
+      the first vector-aligned element, aligned
       `vector.store {nontemporal = true}`, a masked tail; an `llvm.fence`
       follows the loops;
     * with `validate-rows`, `check` gather_elements along the last axis

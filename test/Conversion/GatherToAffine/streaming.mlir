@@ -2,8 +2,10 @@
 // RUN: gather-opt %s --convert-gather-to-affine="streaming-min-bytes=-1" --split-input-file | FileCheck %s --check-prefix=NEVER
 
 /// Rows of a result whose size is known only at run time: one test before
-/// the loops (result bytes >= 40 MiB, rows >= 256 bytes, elements aligned to
-/// their size) chooses between streaming and cached row copies. A streamed
+/// the loops (result bytes >= 40 MiB, rows >= 256 bytes when every row
+/// starts 32-byte aligned (the base and the row stride), else >= 2048,
+/// elements aligned to their size) chooses between streaming and cached row
+/// copies. A streamed
 /// row is a masked head up to the first 32-byte-aligned element, aligned
 /// non-temporal vectors and a masked tail; a fence follows the loops.
 // CHECK-LABEL: func.func @embedding
@@ -12,7 +14,13 @@
 // CHECK: memref.extract_aligned_pointer_as_index %[[OUT]]
 // CHECK: %[[MIN:.*]] = arith.constant 41943040 : index
 // CHECK: %[[LARGE:.*]] = arith.cmpi uge, %{{.*}}, %[[MIN]] : index
-// CHECK: arith.constant 256 : index
+// CHECK: %[[STRIDE:.*]] = arith.muli %strides#0, %c4
+// CHECK: %[[OFFSETS:.*]] = arith.ori %{{.*}}, %[[STRIDE]] : index
+// CHECK: %[[MISALIGNED:.*]] = arith.andi %[[OFFSETS]], %c31
+// CHECK: %[[ROWS_ALIGNED:.*]] = arith.cmpi eq, %[[MISALIGNED]], %c0
+// CHECK: %[[ROW_BYTES:.*]] = arith.muli
+// CHECK: %[[MIN_ROW:.*]] = arith.select %[[ROWS_ALIGNED]], %c256, %c2048 : index
+// CHECK: %[[LONG:.*]] = arith.cmpi uge, %[[ROW_BYTES]], %[[MIN_ROW]] : index
 // CHECK: %[[STREAM:.*]] = arith.andi %[[LARGE]], %{{.*}} : i1
 // CHECK: affine.for
 // CHECK:   scf.if %[[STREAM]] {
