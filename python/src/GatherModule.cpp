@@ -386,6 +386,15 @@ py::object runGather(OpKind kind, PyArrayObject *data, PyArrayObject *indices,
   static const int64_t streamingMinBytes =
       GatherLoweringOptions().streamingMinBytes;
   bool streaming = streamingMinBytes >= 0 && resultBytes >= streamingMinBytes;
+  // Rows gathered along the last axis read as the host's choice for the
+  // axis's length says; the flag is left out for other kernels, which
+  // have no such rows.
+  int64_t dataRank = PyArray_NDIM(data);
+  bool scalarLoads =
+      kind != OpKind::ND && shape->axis == dataRank - 1 &&
+      getHostGatherLoads(dataShape.getDimSize(shape->axis) *
+                         PyArray_ITEMSIZE(data)) ==
+          GatherLoads::Scalar;
   // Row validation only changes check-mode gather_elements kernels; other
   // kernels keep one key for both kinds of result.
   bool ownResult = !out || out == Py_None || result.ptr() != out;
@@ -396,7 +405,7 @@ py::object runGather(OpKind kind, PyArrayObject *data, PyArrayObject *indices,
   key.mode = static_cast<uint8_t>(mode);
   key.dataBytes = PyArray_ITEMSIZE(data);
   key.indexBytes = PyArray_ITEMSIZE(indices);
-  key.dataRank = PyArray_NDIM(data);
+  key.dataRank = dataRank;
   key.indexRank = PyArray_NDIM(indices);
   key.axis = shape->axis;
   key.batchDims = shape->batchDims;
@@ -404,6 +413,7 @@ py::object runGather(OpKind kind, PyArrayObject *data, PyArrayObject *indices,
   key.flags = (parallel ? KernelKey::Parallel : 0) |
               (streaming ? KernelKey::Streaming : 0) |
               (validateRows ? KernelKey::ValidateRows : 0) |
+              (scalarLoads ? KernelKey::ScalarLoads : 0) |
               (PyArray_IS_C_CONTIGUOUS(data) ? 0 : KernelKey::StridedData) |
               (PyArray_IS_C_CONTIGUOUS(indices) ? 0
                                                 : KernelKey::StridedIndices);

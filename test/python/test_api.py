@@ -648,3 +648,34 @@ def test_results_past_streaming_min_bytes_get_a_kernel_of_their_own():
     again = g.gather(table, large_ids[:, ::-1].copy())
     assert g.compile_count() == before + 1
     np.testing.assert_array_equal(again, table[large_ids[:, ::-1]])
+
+
+def test_rows_gathered_from_long_axes():
+    """Rows gathered from a data axis of 128 KiB or more (here 40000 f32)
+    read with scalar loads on every host (their kernels are keyed apart):
+    each mode and index width against numpy, and check's error."""
+    n = 40000
+    rng = np.random.default_rng(11)
+    data = rng.random((3, n), dtype=np.float32)
+    idx = rng.integers(-n, n, (3, 37))
+    far = idx + np.array([0, 3 * n, -5 * n])[:, None]  # rows 1, 2 outside
+    for dtype in (np.int32, np.int64):
+        i, f = idx.astype(dtype), far.astype(dtype)
+        np.testing.assert_array_equal(
+            g.gather_elements(data, i, axis=1),
+            np.take_along_axis(data, i % n, axis=1))
+        np.testing.assert_array_equal(g.gather(data, i[2], axis=1),
+                                      data[:, i[2] % n])
+        np.testing.assert_array_equal(
+            g.gather_elements(data, f, axis=1, mode="wrap"),
+            np.take_along_axis(data, f % n, axis=1))
+        np.testing.assert_array_equal(
+            g.gather_elements(data, f, axis=1, mode="clamp"),
+            np.take_along_axis(data, np.clip(np.where(f < 0, f + n, f), 0,
+                                             n - 1), axis=1))
+        filled = g.gather_elements(data, f, axis=1, mode="fill")
+        np.testing.assert_array_equal(filled[0], data[0, idx[0] % n])
+        np.testing.assert_array_equal(filled[1:], 0)
+        with pytest.raises(IndexError,
+                           match=rf"index {far[1, 0]} is out of range"):
+            g.gather_elements(data, f, axis=1)

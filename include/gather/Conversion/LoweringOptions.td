@@ -43,7 +43,8 @@ defvar GatherLoweringOptionList = [
          "How rows along the last axis read data",
          [{::llvm::cl::values(
            clEnumValN(::mlir::gather::GatherLoads::Auto, "auto",
-                      "from target-cpu: scalar on AMD Zen, else vector"),
+                      "scalar on AMD Zen (target-cpu) and for static data "
+                      "axes of 128 KiB or more, else vector"),
            clEnumValN(::mlir::gather::GatherLoads::Vector, "vector",
                       "vector.gather"),
            clEnumValN(::mlir::gather::GatherLoads::Scalar, "scalar",

@@ -7,15 +7,25 @@
 
 using namespace mlir::gather;
 
-GatherLoads mlir::gather::resolveGatherLoads(GatherLoads loads,
-                                             llvm::StringRef targetCpu) {
-  if (loads != GatherLoads::Auto)
-    return loads;
-  return targetCpu.starts_with("znver") ? GatherLoads::Scalar
-                                        : GatherLoads::Vector;
+/// `cpu`'s choice, or Scalar for a long axis.
+static GatherLoads forAxis(GatherLoads cpu, std::optional<int64_t> axisBytes) {
+  if (axisBytes && *axisBytes >= kScalarLoadsMinAxisBytes)
+    return GatherLoads::Scalar;
+  return cpu;
 }
 
-GatherLoads mlir::gather::getHostGatherLoads() {
+GatherLoads mlir::gather::resolveGatherLoads(
+    GatherLoads loads, llvm::StringRef targetCpu,
+    std::optional<int64_t> axisBytes) {
+  if (loads != GatherLoads::Auto)
+    return loads;
+  return forAxis(targetCpu.starts_with("znver") ? GatherLoads::Scalar
+                                                : GatherLoads::Vector,
+                 axisBytes);
+}
+
+GatherLoads
+mlir::gather::getHostGatherLoads(std::optional<int64_t> axisBytes) {
   static const GatherLoads host = [] {
     if (llvm::sys::getHostCPUName().starts_with("znver"))
       return GatherLoads::Scalar;
@@ -27,5 +37,5 @@ GatherLoads mlir::gather::getHostGatherLoads() {
       return GatherLoads::Scalar;
     return GatherLoads::Vector;
   }();
-  return host;
+  return forAxis(host, axisBytes);
 }

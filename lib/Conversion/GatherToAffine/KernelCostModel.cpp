@@ -178,10 +178,14 @@ Value KernelEmitter::rowAddress(const SlicePlan &plan, ValueRange prefix) {
 // Gathers, on gather_elements 4096x1024 f32 along the last axis, one
 // thread: on an Intel Xeon (AVX-512, not affected by Gather Data Sampling)
 // vector.gather beats scalar loads by 1.2x (i64 indices) to 2.2x (i32); on
-// an AMD EPYC (Zen 4) scalar loads win by 1.4x.
-bool KernelEmitter::useVectorGathers() const {
-  return resolveGatherLoads(options.gatherLoads, options.targetCpu) ==
-         GatherLoads::Vector;
+// an AMD EPYC (Zen 4) scalar loads win by 1.4x. Long axes: GatherLoads.h.
+bool KernelEmitter::useVectorGathers(Value axisSize) const {
+  std::optional<int64_t> axisBytes;
+  if (std::optional<int64_t> size = getConstantIntValue(axisSize))
+    axisBytes = bytesOf(
+        *size, cast<MemRefType>(data.getType()).getElementType());
+  return resolveGatherLoads(options.gatherLoads, options.targetCpu,
+                            axisBytes) == GatherLoads::Vector;
 }
 
 /// Slices longer than this (eight cache lines) are left to the hardware

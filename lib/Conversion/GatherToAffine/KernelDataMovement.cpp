@@ -257,7 +257,7 @@ void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
   auto maskType = VectorType::get({lanes}, b.getI1Type());
   SmallVector<Value> rowBase(dataPrefix);
   rowBase.push_back(constIndex(0));
-  bool vectorGathers = useVectorGathers();
+  bool vectorGathers = useVectorGathers(axisSize);
   // Subscripts are computed a vector at a time and always name an element
   // of the row: check and unchecked clamp the normalized index (a no-op on
   // the indices they accept, and no read out of bounds if the indices

@@ -324,8 +324,9 @@ private:
   void planStreamingStores(SlicePlan &plan);
   /// The address of plan.out[prefix, 0] in bytes, for alignment.
   Value rowAddress(const SlicePlan &plan, ValueRange prefix);
-  /// Whether rows read data with vector gathers (else scalar loads).
-  bool useVectorGathers() const;
+  /// Whether rows gathered along a data axis of `axisSize` elements (i64)
+  /// read with vector gathers (else scalar loads).
+  bool useVectorGathers(Value axisSize) const;
   /// Whether loops over `memref` (the result for the gather loops, the
   /// indices for check mode's scan) run on threads: with options.parallel,
   /// when it has at least options.parallelMinBytes bytes. An i1 (a constant
