@@ -226,8 +226,11 @@ public:
                                      ? llvm::CodeGenOptLevel::Aggressive
                                      : llvm::CodeGenOptLevel::Default;
     SmallVector<StringRef> libs;
-    if (usesOpenMP(module))
+    if (usesOpenMP(module)) {
+      if (llvm::Error error = checkOpenMPEnvironment())
+        throw py::value_error(llvm::toString(std::move(error)));
       libs.push_back(GATHER_OPENMP_LIBRARY);
+    }
     options.sharedLibPaths = libs;
     takeOverErrorHooks(module);
     auto engine = ExecutionEngine::create(module, options);

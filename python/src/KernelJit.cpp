@@ -153,10 +153,30 @@ KernelLinker::create(ArrayRef<std::pair<StringRef, void *>> hostSymbols,
       new KernelLinker(std::move(*jit), std::move(openMPLibrary)));
 }
 
+Error mlir::gather::python::checkOpenMPEnvironment() {
+  const char *value = std::getenv("OMP_NUM_THREADS");
+  if (!value)
+    return Error::success();
+  SmallVector<StringRef> counts;
+  StringRef(value).split(counts, ',');
+  for (StringRef count : counts) {
+    unsigned n;
+    if (count.trim().getAsInteger(10, n))
+      return createStringError(
+          "OMP_NUM_THREADS='" + std::string(value) +
+          "' is not a list of thread counts (such as 2 or 2,1): libomp, "
+          "which runs threaded kernels, would abort the process; set it to "
+          "a number of threads or unset it");
+  }
+  return Error::success();
+}
+
 Expected<void *>
 KernelLinker::link(std::unique_ptr<MemoryBuffer> object, bool needsOpenMP,
                    StringRef entry) {
   if (needsOpenMP && !openMPLinked) {
+    if (Error error = checkOpenMPEnvironment())
+      return std::move(error);
     // Worker threads sleep as soon as a kernel's parallel loop ends instead
     // of spinning for libomp's default 200 ms, which holds a core that
     // other work may want: with another process on a core, threaded

@@ -51,6 +51,13 @@ void optimizeForHost(llvm::Module &module, llvm::TargetMachine *machine,
 /// translation to LLVM IR, optimizeForHost at -O3, code generation.
 llvm::Expected<llvm::SmallVector<char, 0>> compileToObject(ModuleOp module);
 
+/// Fails, naming the variable and its value, when OMP_NUM_THREADS is set
+/// but is not a list of thread counts (such as `2` or `2,1`): libomp,
+/// loaded for threaded kernels, aborts the whole process on an empty value,
+/// a word or a negative number when it starts. Checked before libomp is
+/// loaded.
+llvm::Error checkOpenMPEnvironment();
+
 /// Links kernel objects into the process, each in a JITDylib of its own (so
 /// that they may define the same names). Their undefined symbols resolve to
 /// the host symbols given at creation, then to libomp's (once an object that

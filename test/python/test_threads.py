@@ -1,6 +1,7 @@
 """Kernels on threads: the Python package sets libomp's KMP_BLOCKTIME to 0
 (workers sleep as soon as a kernel's loop ends) unless the environment sets
-it. Each case runs a new interpreter, since libomp reads the variable once."""
+it, and refuses an OMP_NUM_THREADS that would make libomp abort the process.
+Each case runs a new interpreter, since libomp reads the variables once."""
 
 import json
 import os
@@ -67,3 +68,55 @@ def test_the_environments_block_time_wins():
     assert stats["right"]
     assert stats["before"] == stats["after"] == "7"
     assert stats["libomp_blocktime"] == 7
+
+
+# A threaded gather (package and JitModule) under a malformed
+# OMP_NUM_THREADS: each raises ValueError naming it, serial kernels still
+# run, and a corrected variable lets the same call run on threads.
+BAD_THREADS = """
+    import json, os
+    import numpy as np
+    import gather_mlir as g
+    from gather_mlir.compiler import JitModule, Module
+    data = np.arange(4096 * 1024, dtype=np.float32).reshape(4096, 1024)
+    ids = np.arange(4095, -1, -1)
+    errors = []
+    small = g.gather(data[:4], np.array([3, 0]))
+    try:
+        g.gather(data, ids)
+    except ValueError as e:
+        errors.append(str(e))
+    source = (
+        "func.func @k(%d: tensor<?x?xf32>, %i: tensor<?xi64>)"
+        "    -> tensor<?x?xf32> {"
+        "  %r = gather.gather %d[%i] : (tensor<?x?xf32>, tensor<?xi64>)"
+        "      -> tensor<?x?xf32>"
+        "  return %r : tensor<?x?xf32>"
+        "}")
+    try:
+        JitModule(Module(source),
+                  pipeline="gather-to-llvm{parallel=true parallel-min-bytes=0}")
+    except ValueError as e:
+        errors.append(str(e))
+    os.environ["OMP_NUM_THREADS"] = "2"
+    big = g.gather(data, ids)
+    print(json.dumps({"errors": errors,
+                      "right": bool(np.array_equal(big, data[ids])
+                                    and np.array_equal(small, data[[3, 0]]))}))
+"""
+
+
+def test_a_malformed_thread_count_is_an_error_not_an_abort():
+    for value in ("", "two", "-1", "2,x"):
+        env = dict(os.environ, OMP_NUM_THREADS=value)
+        done = subprocess.run([sys.executable, "-c",
+                               textwrap.dedent(BAD_THREADS)],
+                              capture_output=True, text=True, env=env,
+                              timeout=600)
+        assert done.returncode == 0, done.stderr[-3000:]
+        stats = json.loads(done.stdout.strip().splitlines()[-1])
+        assert stats["right"]
+        assert len(stats["errors"]) == 2, stats["errors"]
+        for error in stats["errors"]:
+            assert (f"OMP_NUM_THREADS='{value}' is not a list of thread "
+                    "counts") in error
