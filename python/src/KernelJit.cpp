@@ -61,7 +61,11 @@ mlir::gather::GatherToLLVMOptions
 HostTarget::loweringOptions(bool parallel) const {
   GatherToLLVMOptions options;
   options.parallel = parallel;
-  options.gatherLoads = getHostGatherLoads();
+  // Where the host needs no scalar loads, the lowering's own rule decides
+  // (`auto`: scalar loads for static long axes).
+  options.gatherLoads = getHostGatherLoads() == GatherLoads::Scalar
+                            ? GatherLoads::Scalar
+                            : GatherLoads::Auto;
   options.targetCpu = cpu;
   return options;
 }
