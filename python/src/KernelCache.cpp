@@ -112,7 +112,11 @@ constexpr StringLiteral kKernelEntry = "_mlir_ciface_kernel";
 
 KernelFn KernelCache::miss(const KernelKey &key) {
   // The environment is read while the GIL keeps os.environ from
-  // changing it.
+  // changing it. A threaded kernel needs libomp, which aborts on a
+  // malformed OMP_NUM_THREADS: refused before anything is read or compiled.
+  if (key.flags & KernelKey::Parallel)
+    if (llvm::Error error = checkOpenMPEnvironment())
+      throw py::value_error(llvm::toString(std::move(error)));
   std::optional<std::string> dir = getKernelStoreDir();
   // Other threads' calls go on while this one compiles or reads.
   py::gil_scoped_release release;

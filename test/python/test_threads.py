@@ -71,21 +71,27 @@ def test_the_environments_block_time_wins():
 
 
 # A threaded gather (package and JitModule) under a malformed
-# OMP_NUM_THREADS: each raises ValueError naming it, serial kernels still
-# run, and a corrected variable lets the same call run on threads.
+# OMP_NUM_THREADS: each raises ValueError naming it (the package before it
+# reads or compiles a kernel), serial kernels still run, and a corrected
+# variable lets the same call run on threads.
 BAD_THREADS = """
     import json, os
     import numpy as np
     import gather_mlir as g
+    from gather_mlir import _native
     from gather_mlir.compiler import JitModule, Module
     data = np.arange(4096 * 1024, dtype=np.float32).reshape(4096, 1024)
     ids = np.arange(4095, -1, -1)
     errors = []
     small = g.gather(data[:4], np.array([3, 0]))
+    before = _native.kernel_cache_stats()
     try:
         g.gather(data, ids)
     except ValueError as e:
         errors.append(str(e))
+    after = _native.kernel_cache_stats()
+    untouched = all(before[k] == after[k]
+                    for k in ("compiled", "loaded", "rejected"))
     source = (
         "func.func @k(%d: tensor<?x?xf32>, %i: tensor<?xi64>)"
         "    -> tensor<?x?xf32> {"
@@ -100,7 +106,7 @@ BAD_THREADS = """
         errors.append(str(e))
     os.environ["OMP_NUM_THREADS"] = "2"
     big = g.gather(data, ids)
-    print(json.dumps({"errors": errors,
+    print(json.dumps({"errors": errors, "untouched": untouched,
                       "right": bool(np.array_equal(big, data[ids])
                                     and np.array_equal(small, data[[3, 0]]))}))
 """
@@ -116,6 +122,8 @@ def test_a_malformed_thread_count_is_an_error_not_an_abort():
         assert done.returncode == 0, done.stderr[-3000:]
         stats = json.loads(done.stdout.strip().splitlines()[-1])
         assert stats["right"]
+        # Refused before a kernel was read from disk or compiled.
+        assert stats["untouched"]
         assert len(stats["errors"]) == 2, stats["errors"]
         for error in stats["errors"]:
             assert (f"OMP_NUM_THREADS='{value}' is not a list of thread "
