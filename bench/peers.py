@@ -35,6 +35,12 @@ import subprocess
 import sys
 import time
 
+#: Seconds before each sample with nothing timed. Other runtimes' pool
+#: workers spin for a few milliseconds after a call (torch's libgomp: about
+#: 3.5 ms here) and held both cores while the next contestant started:
+#: gather_mlir's two-thread DLRM bags took 653-896 us, with this pause
+#: 461-522 (torch's own times unchanged).
+PAUSE = 0.01
 PEERS = ["numpy", "torch", "torch.compile", "jax", "onnxruntime", "openvino",
          "iree", "numba"]
 
@@ -521,6 +527,7 @@ def measure(args):
             random.shuffle(order)
             for c in order:
                 fn, n = contestants[c], number[c]
+                time.sleep(PAUSE)
                 t0 = time.perf_counter()
                 for _ in range(n):
                     fn()
