@@ -135,9 +135,8 @@ void KernelEmitter::emitGatherND(const GatherShape &shape) {
   auto tuple = [&](ValueRange ivs) {
     SmallVector<IndexComponent> components;
     for (int64_t c = 0; c < k; ++c) {
-      SmallVector<Value> at(ivs);
-      at.push_back(constIndex(c));
-      components.push_back({readIndex(at), sizes[c], shape.indexedDim(c)});
+      components.push_back({readIndex(appended(ivs, constIndex(c))),
+                            sizes[c], shape.indexedDim(c)});
     }
     return components;
   };

@@ -130,11 +130,9 @@ void KernelEmitter::planStreamingStores(SlicePlan &plan) {
       arith::MulIOp::create(b, loc, metadata.getOffset(),
                             constIndex(bytesPerElement)));
   plan.outStrides = llvm::to_vector_of<Value>(metadata.getStrides());
-  auto atLeast = [&](Value x, int64_t bound) {
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, x,
-                                 constIndex(bound));
-  };
-  Value large = atLeast(total, options.streamingMinBytes);
+  Value large =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, total,
+                            constIndex(options.streamingMinBytes));
   // Every row starts vector-aligned when the base and the outer strides are
   // multiples of a vector's bytes.
   Value offsets = plan.outBase;

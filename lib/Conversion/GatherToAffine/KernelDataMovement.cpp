@@ -12,13 +12,6 @@ using namespace mlir;
 using namespace mlir::gather;
 using namespace mlir::gather::detail;
 
-/// `prefix` with `j` appended: the subscripts of element j of a row.
-static SmallVector<Value> appended(ValueRange prefix, Value j) {
-  SmallVector<Value> s(prefix);
-  s.push_back(j);
-  return s;
-}
-
 int64_t KernelEmitter::vectorLanes(Type element) const {
   if (!options.vectorize)
     return 0;

@@ -39,6 +39,13 @@ enum class HookOpCode : int64_t {
   GatherND = GATHER_MLIR_OP_GATHER_ND
 };
 
+/// `prefix` with `j` appended: the subscripts of element j of a row.
+inline SmallVector<Value> appended(ValueRange prefix, Value j) {
+  SmallVector<Value> s(prefix);
+  s.push_back(j);
+  return s;
+}
+
 /// One index component: its value and the size of the data dimension it
 /// selects along (both i64), and that dimension's number.
 struct IndexComponent {

@@ -167,9 +167,8 @@ Value KernelEmitter::validate(
     // Positions [from, from + count) of the row at `prefix`, one at a time.
     auto checkEach = [&](Value from, Value count) {
       forLoop(count, 1, [&](Value t) {
-        SmallVector<Value> at(prefix);
-        at.push_back(b.createOrFold<arith::AddIOp>(loc, from, t));
-        checkAt(at);
+        checkAt(
+            appended(prefix, b.createOrFold<arith::AddIOp>(loc, from, t)));
       });
     };
     // Vectors at a time; a chunk with a bad index is rescanned one position
@@ -197,9 +196,7 @@ Value KernelEmitter::validate(
                         [&](Value, Value) { setFlag(flag); });
       }
       forLoop(bounds.back(), 1, [&](Value j) {
-        SmallVector<Value> at(prefix);
-        at.push_back(j);
-        for (const IndexComponent &c : components(at))
+        for (const IndexComponent &c : components(appended(prefix, j)))
           ifThenElse(outOfRange(c.value, c.size), [&] { setFlag(flag); });
       });
     };
@@ -255,11 +252,6 @@ void KernelEmitter::checkRow(ValueRange prefix, Value n,
     row = memref::CollapseShapeOp::create(b, loc, indices, groups);
     length = arith::MulIOp::create(b, loc, n, constIndex(k));
   }
-  auto at = [&](Value j) {
-    SmallVector<Value> v(prefix);
-    v.push_back(j);
-    return v;
-  };
   // -t <= i < t exactly when i + t, as unsigned, is below 2t (one add and
   // one compare a vector). t is s capped at 2^62, so 2t cannot overflow;
   // past the cap the test flags some good indices, and the rescan, which
@@ -281,7 +273,7 @@ void KernelEmitter::checkRow(ValueRange prefix, Value n,
   };
   Value tLanes = lanesOf(t), twoTLanes = lanesOf(twoT);
   forEachChunk(length, lanes, [&](Value j, Value mask, Value count) {
-    Value raw = loadVector(row, indexType, at(j), mask);
+    Value raw = loadVector(row, indexType, appended(prefix, j), mask);
     Value bad = arith::CmpIOp::create(
         b, loc, arith::CmpIPredicate::uge,
         arith::AddIOp::create(b, loc, indexValueToI64(b, loc, raw), tLanes),
