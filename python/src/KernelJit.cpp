@@ -179,8 +179,6 @@ Expected<void *>
 KernelLinker::link(std::unique_ptr<MemoryBuffer> object, bool needsOpenMP,
                    StringRef entry) {
   if (needsOpenMP && !openMPLinked) {
-    if (Error error = checkOpenMPEnvironment())
-      return std::move(error);
     // Worker threads sleep as soon as a kernel's parallel loop ends instead
     // of spinning for libomp's default 200 ms, which holds a core that
     // other work may want: with another process on a core, threaded

@@ -54,8 +54,9 @@ llvm::Expected<llvm::SmallVector<char, 0>> compileToObject(ModuleOp module);
 /// Fails, naming the variable and its value, when OMP_NUM_THREADS is set
 /// but is not a list of thread counts (such as `2` or `2,1`): libomp,
 /// loaded for threaded kernels, aborts the whole process on an empty value,
-/// a word or a negative number when it starts. Checked before libomp is
-/// loaded.
+/// a word or a negative number when it starts. Called before anything that
+/// loads libomp: KernelCache::miss for a threaded kernel (before it is read
+/// from disk or compiled), a JitModule whose module uses OpenMP.
 llvm::Error checkOpenMPEnvironment();
 
 /// Links kernel objects into the process, each in a JITDylib of its own (so
