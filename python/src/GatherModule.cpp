@@ -622,6 +622,17 @@ PYBIND11_MODULE(_native, m) {
       "Number of kernels compiled so far: the misses of both the memory "
       "and the disk cache.");
   m.def(
+      "host_gather_loads",
+      [](std::optional<int64_t> axisBytes) {
+        return getHostGatherLoads(axisBytes) == GatherLoads::Scalar
+                   ? "scalar"
+                   : "vector";
+      },
+      py::arg("axis_bytes") = py::none(),
+      "How this host's kernels read rows gathered along the last axis from "
+      "a data axis of `axis_bytes` bytes (None: unknown): 'scalar' or "
+      "'vector' (getHostGatherLoads).");
+  m.def(
       "kernel_cache_stats",
       [] {
         KernelCache &cache = KernelCache::get();

@@ -679,3 +679,24 @@ def test_rows_gathered_from_long_axes():
         with pytest.raises(IndexError,
                            match=rf"index {far[1, 0]} is out of range"):
             g.gather_elements(data, f, axis=1)
+
+
+def test_long_axes_get_kernels_of_their_own_where_the_host_gathers_vectors():
+    """A row gather from a last axis of 128 KiB or more reads with scalar
+    loads: where the host otherwise uses vector gathers, it is a kernel of
+    its own; where it always uses scalar loads, the same kernel."""
+    assert _native.host_gather_loads(128 << 10) == "scalar"
+    assert _native.host_gather_loads((128 << 10) - 1) == \
+        _native.host_gather_loads()
+    ids = np.array([[[0, -1, 5]] * 3] * 2, np.int32)
+    short = np.arange(2 * 3 * 1000, dtype=np.int16).reshape(2, 3, 1000)
+    long = np.arange(2 * 3 * 70000, dtype=np.int16).reshape(2, 3, 70000)
+    np.testing.assert_array_equal(
+        g.gather_elements(short, ids, axis=2, mode="clamp"),
+        np.take_along_axis(short, ids % 1000, axis=2))
+    before = _kernel_cache_misses()
+    np.testing.assert_array_equal(
+        g.gather_elements(long, ids, axis=2, mode="clamp"),
+        np.take_along_axis(long, ids % 70000, axis=2))
+    split = _native.host_gather_loads() == "vector"
+    assert _kernel_cache_misses() == before + split
