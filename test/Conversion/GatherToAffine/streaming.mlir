@@ -5,9 +5,9 @@
 /// the loops (result bytes >= 40 MiB, rows >= 256 bytes when every row
 /// starts 32-byte aligned (the base and the row stride), else >= 2048,
 /// elements aligned to their size) chooses between streaming and cached row
-/// copies. A streamed
-/// row is a masked head up to the first 32-byte-aligned element, aligned
-/// non-temporal vectors and a masked tail; a fence follows the loops.
+/// copies. A streamed row is a masked head up to the first 32-byte-aligned
+/// element, aligned non-temporal vectors and a masked tail; a fence follows
+/// the loops.
 // CHECK-LABEL: func.func @embedding
 // CHECK: %[[BYTES:.*]] = arith.muli
 // CHECK: memref.extract_strided_metadata %[[OUT:.*]] :
