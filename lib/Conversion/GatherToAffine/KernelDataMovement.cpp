@@ -113,7 +113,7 @@ SlicePlan KernelEmitter::planSlices(int64_t dataFrom, int64_t outFrom) {
 
 void KernelEmitter::forEachAlignedChunk(
     const SlicePlan &plan, ValueRange outPrefix, Value n, int64_t lanes,
-    function_ref<void(Value, Value, Value)> chunk) {
+    function_ref<void(Value, Value)> chunk) {
   Type element = cast<MemRefType>(out.getType()).getElementType();
   int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
   int64_t vectorBytes = lanes * elementBytes;
@@ -133,12 +133,11 @@ void KernelEmitter::forEachAlignedChunk(
                                    constIndex(0)),
              [&] {
                chunk(constIndex(0),
-                     vector::CreateMaskOp::create(b, loc, maskType, head),
-                     head);
+                     vector::CreateMaskOp::create(b, loc, maskType, head));
              });
   Value rest = arith::SubIOp::create(b, loc, n, head);
-  forEachChunk(rest, lanes, [&](Value j, Value mask, Value count) {
-    chunk(arith::AddIOp::create(b, loc, head, j), mask, count);
+  forEachChunk(rest, lanes, [&](Value j, Value mask, Value) {
+    chunk(arith::AddIOp::create(b, loc, head, j), mask);
   });
 }
 
@@ -173,8 +172,7 @@ void KernelEmitter::copyRowStreaming(const SlicePlan &plan,
                                      int64_t lanes) {
   Type element = cast<MemRefType>(out.getType()).getElementType();
   auto vectorType = VectorType::get({lanes}, element);
-  forEachAlignedChunk(plan, outPrefix, n, lanes,
-                      [&](Value j, Value mask, Value) {
+  forEachAlignedChunk(plan, outPrefix, n, lanes, [&](Value j, Value mask) {
     Value v = loadVector(plan.data, vectorType, appended(dataPrefix, j), mask);
     storeRowVector(plan, v, appended(outPrefix, j), mask, /*streaming=*/true);
   });
@@ -307,7 +305,7 @@ void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
         plan.streaming,
         [&] {
           forEachAlignedChunk(plan, outPrefix, n, lanes,
-                              [&](Value j, Value mask, Value) {
+                              [&](Value j, Value mask) {
                                 chunk(j, mask, /*streaming=*/true);
                               });
         },

@@ -305,11 +305,12 @@ private:
   void copyRowStreaming(const SlicePlan &plan, ValueRange dataPrefix,
                         ValueRange outPrefix, Value n, int64_t lanes);
   /// forEachChunk for a row of `plan.out` at `outPrefix` that is written
-  /// with non-temporal stores: a masked chunk up to the first vector-aligned
-  /// element of the row, then the rest, whose full vectors are aligned.
+  /// with non-temporal stores: chunk(0, mask) up to the first vector-aligned
+  /// element of the row, then chunk(j, mask or null) for the rest, whose
+  /// full vectors are aligned.
   void forEachAlignedChunk(const SlicePlan &plan, ValueRange outPrefix,
                            Value n, int64_t lanes,
-                           function_ref<void(Value, Value, Value)> chunk);
+                           function_ref<void(Value, Value)> chunk);
   /// Stores vector `v` of a row of `plan.out` at `at`: masked with `mask`,
   /// else non-temporal (and aligned: forEachAlignedChunk's full vectors)
   /// with `streaming`, else plainly.
