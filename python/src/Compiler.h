@@ -227,7 +227,7 @@ public:
                                      : llvm::CodeGenOptLevel::Default;
     SmallVector<StringRef> libs;
     if (usesOpenMP(module)) {
-      if (llvm::Error error = checkOpenMPEnvironment())
+      if (llvm::Error error = prepareOpenMPEnvironment())
         throw py::value_error(llvm::toString(std::move(error)));
       libs.push_back(GATHER_OPENMP_LIBRARY);
     }

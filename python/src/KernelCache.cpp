@@ -113,9 +113,10 @@ constexpr StringLiteral kKernelEntry = "_mlir_ciface_kernel";
 KernelFn KernelCache::miss(const KernelKey &key) {
   // The environment is read while the GIL keeps os.environ from
   // changing it. A threaded kernel needs libomp, which aborts on a
-  // malformed OMP_NUM_THREADS: refused before anything is read or compiled.
+  // malformed OMP_NUM_THREADS: refused before anything is read or compiled
+  // (and KMP_BLOCKTIME's default set: prepareOpenMPEnvironment).
   if (key.flags & KernelKey::Parallel)
-    if (llvm::Error error = checkOpenMPEnvironment())
+    if (llvm::Error error = prepareOpenMPEnvironment())
       throw py::value_error(llvm::toString(std::move(error)));
   std::optional<std::string> dir = getKernelStoreDir();
   // Other threads' calls go on while this one compiles or reads.

@@ -157,7 +157,15 @@ KernelLinker::create(ArrayRef<std::pair<StringRef, void *>> hostSymbols,
       new KernelLinker(std::move(*jit), std::move(openMPLibrary)));
 }
 
-Error mlir::gather::python::checkOpenMPEnvironment() {
+Error mlir::gather::python::prepareOpenMPEnvironment() {
+  // Worker threads sleep as soon as a kernel's parallel loop ends instead
+  // of spinning for libomp's default 200 ms, which holds a core that other
+  // work (torch's own threads, another process) may want: with another
+  // process on a core, threaded kernels stay as fast as serial ones; on idle
+  // cores waking the workers costs up to 1.6x on short kernels
+  // (docs/Design.md, the cost model). A user's KMP_BLOCKTIME wins; so does
+  // a libomp that was loaded and initialized before the package's.
+  setenv("KMP_BLOCKTIME", "0", /*overwrite=*/0);
   const char *value = std::getenv("OMP_NUM_THREADS");
   if (!value)
     return Error::success();
@@ -179,14 +187,7 @@ Expected<void *>
 KernelLinker::link(std::unique_ptr<MemoryBuffer> object, bool needsOpenMP,
                    StringRef entry) {
   if (needsOpenMP && !openMPLinked) {
-    // Worker threads sleep as soon as a kernel's parallel loop ends instead
-    // of spinning for libomp's default 200 ms, which holds a core that
-    // other work may want: with another process on a core, threaded
-    // kernels stay as fast as serial ones; on idle cores waking the workers
-    // costs up to 1.6x on short kernels (docs/Design.md, the cost model). A
-    // user's KMP_BLOCKTIME wins; so does a libomp that was loaded and
-    // initialized before this one.
-    setenv("KMP_BLOCKTIME", "0", /*overwrite=*/0);
+    // (The caller prepared libomp's environment: prepareOpenMPEnvironment.)
     auto openMP = orc::DynamicLibrarySearchGenerator::Load(
         openMPLibrary.c_str(), jit->getDataLayout().getGlobalPrefix());
     if (!openMP)

@@ -51,13 +51,15 @@ void optimizeForHost(llvm::Module &module, llvm::TargetMachine *machine,
 /// translation to LLVM IR, optimizeForHost at -O3, code generation.
 llvm::Expected<llvm::SmallVector<char, 0>> compileToObject(ModuleOp module);
 
-/// Fails, naming the variable and its value, when OMP_NUM_THREADS is set
-/// but is not a list of thread counts (such as `2` or `2,1`): libomp,
-/// loaded for threaded kernels, aborts the whole process on an empty value,
-/// a word or a negative number when it starts. Called before anything that
+/// libomp's environment as the package wants it, before anything that
 /// loads libomp: KernelCache::miss for a threaded kernel (before it is read
-/// from disk or compiled), a JitModule whose module uses OpenMP.
-llvm::Error checkOpenMPEnvironment();
+/// from disk or compiled), a JitModule whose module uses OpenMP (embedding
+/// bags among them). Sets KMP_BLOCKTIME to 0 unless it is set (workers
+/// sleep when a loop ends), and fails, naming the variable and its value,
+/// when OMP_NUM_THREADS is set but is not a list of thread counts (such as
+/// `2` or `2,1`): libomp aborts the whole process on an empty value, a word
+/// or a negative number when it starts.
+llvm::Error prepareOpenMPEnvironment();
 
 /// Links kernel objects into the process, each in a JITDylib of its own (so
 /// that they may define the same names). Their undefined symbols resolve to

@@ -9,12 +9,17 @@ import subprocess
 import sys
 import textwrap
 
-# A gather with a 16 MiB result (threads: the package's parallel-min-bytes
-# is 8 MiB) after a small one; reports the variable before and after the
-# large one, and the block time of the libomp the process loaded.
+import pytest
+
+# The first threaded kernel of the process, after a small serial call: a
+# gather with a 16 MiB result (the package's own kernels: parallel-min-bytes
+# is 8 MiB) or embedding bags over 2**19 elements (a JitModule: bags run on
+# threads from 2**18). Reports the variable before and after it, and the
+# block time of the libomp the process loaded.
 WORKLOAD = """
     import ctypes
     import json
+    import sys
     import numpy as np
     import gather_mlir as g
     libc = ctypes.CDLL(None)
@@ -24,9 +29,16 @@ WORKLOAD = """
         return value.decode() if value is not None else None
     small = g.gather(np.arange(10.0), np.array([1, -2]))
     before = blocktime_variable()
-    data = np.arange(4096 * 1024, dtype=np.float32).reshape(4096, 1024)
-    ids = np.arange(4095, -1, -1)
-    big = g.gather(data, ids)
+    if sys.argv[1] == "gather":
+        data = np.arange(4096 * 1024, dtype=np.float32).reshape(4096, 1024)
+        ids = np.arange(4095, -1, -1)
+        big = g.gather(data, ids)
+        expected = data[ids]
+    else:
+        data = np.arange(1000 * 128, dtype=np.float32).reshape(1000, 128)
+        ids = np.arange(4096) * 7 % 1000
+        big = g.embedding_bag(ids, data, np.arange(0, 4096, 4), mode="sum")
+        expected = data[ids].reshape(1024, 4, 128).sum(axis=1)
     after = blocktime_variable()
     with open("/proc/self/maps") as maps:
         libomp = next(line.split()[-1] for line in maps
@@ -35,27 +47,31 @@ WORKLOAD = """
     omp = ctypes.CDLL(libomp)
     print(json.dumps({"before": before, "after": after,
                       "libomp_blocktime": omp.kmp_get_blocktime(),
-                      "right": bool(np.array_equal(big, data[ids]))
+                      "right": bool(np.array_equal(big, expected))
                                and small.tolist() == [1.0, 8.0]}))
 """
 
+THREADED_KERNELS = ("gather", "embedding_bag")
 
-def run(env_changes):
+
+def run(env_changes, kernel):
     env = dict(os.environ)
     for name, value in env_changes.items():
         if value is None:
             env.pop(name, None)
         else:
             env[name] = value
-    done = subprocess.run([sys.executable, "-c", textwrap.dedent(WORKLOAD)],
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(WORKLOAD),
+                           kernel],
                           capture_output=True, text=True, env=env,
                           timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def test_workers_sleep_at_once_by_default():
-    stats = run({"KMP_BLOCKTIME": None, "OMP_NUM_THREADS": "2"})
+@pytest.mark.parametrize("kernel", THREADED_KERNELS)
+def test_workers_sleep_at_once_by_default(kernel):
+    stats = run({"KMP_BLOCKTIME": None, "OMP_NUM_THREADS": "2"}, kernel)
     assert stats["right"]
     # Set only when a kernel needs libomp, and then read by it.
     assert stats["before"] is None
@@ -63,8 +79,9 @@ def test_workers_sleep_at_once_by_default():
     assert stats["libomp_blocktime"] == 0
 
 
-def test_the_environments_block_time_wins():
-    stats = run({"KMP_BLOCKTIME": "7", "OMP_NUM_THREADS": "2"})
+@pytest.mark.parametrize("kernel", THREADED_KERNELS)
+def test_the_environments_block_time_wins(kernel):
+    stats = run({"KMP_BLOCKTIME": "7", "OMP_NUM_THREADS": "2"}, kernel)
     assert stats["right"]
     assert stats["before"] == stats["after"] == "7"
     assert stats["libomp_blocktime"] == 7
