@@ -52,6 +52,19 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
 
 touch "$out/.start"
 
+# The open upstream finding gather-fuzz declines to parse (a result number of
+# 65536 or more, which makes the parser allocate gigabytes) must not reach
+# the parser: without the filter this input is an out-of-memory report.
+mkdir -p "$out/declined"
+cp "$root/test/fuzz-crashes/upstream-parser-huge-result-number.mlir" \
+  "$out/declined/"
+if ! "$build/bin/gather-fuzz" -runs=0 -rss_limit_mb=2048 -malloc_limit_mb=1024 \
+    "$out/declined" >"$out/declined.log" 2>&1; then
+  echo "gather-fuzz: a declined input reached the parser:" \
+    "$(grep -m1 -E 'ERROR' "$out/declined.log" || true)" >&2
+  exit 1
+fi
+
 # Fork mode drops the inputs that crash while it loads the corpus, so first
 # replay the seeds and the corpus once in-process: a crashing seed (a test
 # that breaks a pass) is a finding too. This stops at the first such input.
