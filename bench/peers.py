@@ -7,8 +7,9 @@ threads and at each one's best.
 (build/venv is the test script's environment: numpy 2, torch 2.13, JAX,
 ONNX Runtime, OpenVINO; numba if installed.) The script runs itself once per
 thread count, 1 and every core, in a fresh process each (JAX and OpenMP read
-their thread counts at start-up), and every contestant in that process gets
-that many threads: gather_mlir through OMP_NUM_THREADS, torch through
+their thread counts at start-up), pinned to that many CPUs, and every
+contestant in that process gets that many threads: gather_mlir through
+OMP_NUM_THREADS, torch through
 torch.set_num_threads, JAX through XLA's intra-op flags, ONNX Runtime and
 OpenVINO through their session options, IREE through its task topology;
 numpy and the numba loops use one. IREE (iree-base-compiler and -runtime,
@@ -18,8 +19,9 @@ In each process, every contestant's result is compared with gather_mlir's
 before anything is timed, then the contestants are timed in interleaved,
 shuffled rounds (the median of each one's round times). Printed: one table
 per thread count (ratio = best peer / gather_mlir at those threads, above 1
-gather_mlir is faster; copy = np.copyto of the result's bytes / gather_mlir)
-and one at each contestant's best thread count. Written:
+gather_mlir is faster; copy = np.copyto of the result's bytes / gather_mlir;
+each time followed by the cores its contestant kept busy) and one at each
+contestant's best thread count. Written:
 DIR/peers-<date>.md and a chart of the ratios, DIR/peers-<date>.png (DIR:
 bench/results). Nothing is asserted.
 """
@@ -46,7 +48,14 @@ PEERS = ["numpy", "torch", "torch.compile", "jax", "onnxruntime", "openvino",
 
 
 def configure_threads(threads):
-    """Before any library is imported: every runtime gets `threads`."""
+    """Before any library is imported: every runtime gets `threads`, and
+    the process runs on that many CPUs. The CPUs are what holds a runtime
+    to its count: XLA's CPU client ran a gather's two partitions on two
+    cores with its intra-op flags at 1 (1.9 cores busy: its pool is sized
+    by the CPUs the process may use)."""
+    cpus = sorted(os.sched_getaffinity(0))
+    if threads < len(cpus):
+        os.sched_setaffinity(0, cpus[:threads])
     os.environ["OMP_NUM_THREADS"] = str(threads)
     os.environ["XLA_FLAGS"] = (
         "--xla_cpu_multi_thread_eigen=" + ("true" if threads > 1 else "false")
@@ -522,18 +531,22 @@ def measure(args):
             fn()
         number = {c: calls_per_sample(fn) for c, fn in contestants.items()}
         times = {c: [] for c in contestants}
+        cores = {c: [] for c in contestants}
         order = list(contestants)
         for _ in range(rounds):
             random.shuffle(order)
             for c in order:
                 fn, n = contestants[c], number[c]
                 time.sleep(PAUSE)
-                t0 = time.perf_counter()
+                c0, t0 = time.process_time(), time.perf_counter()
                 for _ in range(n):
                     fn()
-                times[c].append((time.perf_counter() - t0) / n)
+                wall = time.perf_counter() - t0
+                times[c].append(wall / n)
+                cores[c].append((time.process_time() - c0) / wall)
         rows.append({"case": name,
-                     "times": {c: statistics.median(t) for c, t in times.items()}})
+                     "times": {c: statistics.median(t) for c, t in times.items()},
+                     "cores": {c: statistics.median(u) for c, u in cores.items()}})
         print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
     json.dump(rows, sys.stdout)
 
@@ -547,19 +560,33 @@ def best_peer(times):
 
 
 def table(title, rows, peers):
+    """Times, ratios and, where measured (a table of one thread count), the
+    cores each contestant kept busy: CPU time / wall time of its samples
+    (the process's CPU time, all threads: a runtime's spinning workers
+    count too), after the time as `@1.9`."""
     lines = [f"### {title}", "",
              "| case | gather_mlir | " + " | ".join(peers) +
              " | ratio to best peer | copy / gather_mlir |",
              "|---|---|" + "---|" * len(peers) + "---|---|"]
+
+    def cell(r, c):
+        if c not in r["times"]:
+            return "-"
+        text = f"{r['times'][c] * 1e6:.1f}"
+        if "cores" in r:
+            text += f" @{r['cores'][c]:.1f}"
+        return text
     for r in rows:
         t = r["times"]
         best = best_peer(t) or float("nan")
-        cells = [f"{t[p] * 1e6:.1f}" if p in t else "-" for p in peers]
-        lines.append(f"| {r['case']} | {t['gather_mlir'] * 1e6:.1f} | "
-                     + " | ".join(cells)
+        lines.append(f"| {r['case']} | {cell(r, 'gather_mlir')} | "
+                     + " | ".join(cell(r, p) for p in peers)
                      + f" | {best / t['gather_mlir']:.2f}x | "
                      f"{t['copy'] / t['gather_mlir']:.2f} |")
-    return "\n".join(lines) + "\n\nTimes in microseconds (medians).\n"
+    note = "Times in microseconds (medians)"
+    if rows and "cores" in rows[0]:
+        note += "; after @, the cores the contestant kept busy (median)"
+    return "\n".join(lines) + f"\n\n{note}.\n"
 
 
 def chart(path, title, tables):
