@@ -27,6 +27,7 @@
 #include "gather/Conversion/ErrorHooks/ErrorHooks.h"
 #include "gather-c/Runtime.h"
 #include "gather/Conversion/GatherToAffine/GatherToAffine.h"
+#include "gather/Conversion/GatherToAffine/ParallelThreshold.h"
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 #include "gather/InitAll.h"
 
@@ -375,12 +376,11 @@ py::object runGather(OpKind kind, PyArrayObject *data, PyArrayObject *indices,
   auto *resultArray = reinterpret_cast<PyArrayObject *>(result.ptr());
 
   int64_t resultBytes = PyArray_NBYTES(resultArray);
-  // Threads are the lowering's choice: a result below its parallel-min-bytes
-  // would take the serial loops of a parallel kernel, so it gets a serial
-  // kernel, which compiles in about half the time.
-  static const int64_t parallelMinBytes =
-      GatherLoweringOptions().parallelMinBytes;
-  bool parallel = resultBytes >= parallelMinBytes;
+  // Threads for results of at least the host's parallel-min-bytes (512 KiB
+  // a thread OpenMP starts here): a parallel kernel runs threads only, a
+  // smaller result gets a serial kernel, which compiles in about half the
+  // time.
+  bool parallel = resultBytes >= getHostParallelMinBytes();
   // The same for streaming stores: a result below streaming-min-bytes gets
   // a kernel without the streaming copies (a fifth less code to generate).
   static const int64_t streamingMinBytes =
@@ -632,6 +632,9 @@ PYBIND11_MODULE(_native, m) {
       "How this host's kernels read rows gathered along the last axis from "
       "a data axis of `axis_bytes` bytes (None: unknown): 'scalar' or "
       "'vector' (getHostGatherLoads).");
+  m.def("host_parallel_min_bytes", &getHostParallelMinBytes,
+        "The result size from which this host's kernels run on threads "
+        "(getHostParallelMinBytes: 512 KiB a thread OpenMP starts).");
   m.def(
       "kernel_cache_stats",
       [] {

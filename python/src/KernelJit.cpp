@@ -10,6 +10,7 @@
 
 #include "KernelJit.h"
 
+#include "gather/Conversion/GatherToAffine/ParallelThreshold.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/StringMap.h"
@@ -61,6 +62,7 @@ mlir::gather::GatherToLLVMOptions
 HostTarget::loweringOptions(bool parallel) const {
   GatherToLLVMOptions options;
   options.parallel = parallel;
+  options.parallelMinBytes = getHostParallelMinBytes();
   // Where the host needs no scalar loads, the lowering's own rule decides
   // (`auto`: scalar loads for static long axes).
   options.gatherLoads = getHostGatherLoads() == GatherLoads::Scalar

@@ -145,3 +145,45 @@ def test_a_malformed_thread_count_is_an_error_not_an_abort():
         for error in stats["errors"]:
             assert (f"OMP_NUM_THREADS='{value}' is not a list of thread "
                     "counts") in error
+
+
+# The result size from which the package's kernels run on threads: 512 KiB
+# a thread OpenMP starts (OMP_NUM_THREADS's first count, else the CPUs), and
+# never with one thread. A result of exactly that size shares the threaded
+# kernel of a 16 MiB result; one row less gets a serial kernel of its own.
+THRESHOLD = """
+    import json
+    import numpy as np
+    import gather_mlir as g
+    from gather_mlir import _native
+    threshold = _native.host_parallel_min_bytes()
+    data = np.arange(4096 * 256, dtype=np.float32).reshape(4096, 256)
+    def compiles(rows):
+        before = _native.kernel_cache_stats()["compiled"]
+        ids = np.arange(rows) * 7 % 4096
+        right = bool(np.array_equal(g.gather(data, ids), data[ids]))
+        return _native.kernel_cache_stats()["compiled"] - before, right
+    big = compiles(16384)
+    at, below = ((None, True), (None, True))
+    if threshold < 16 << 20:
+        at = compiles(threshold // 1024)
+        below = compiles(threshold // 1024 - 1)
+    print(json.dumps({"threshold": threshold, "big": big, "at": at,
+                      "below": below}))
+"""
+
+
+@pytest.mark.parametrize("threads,threshold", [
+    ("2", 1 << 20), ("4", 2 << 20), ("3,2", 3 << 19), ("1", 2**63 - 1)])
+def test_threads_from_512_kib_a_thread(threads, threshold):
+    env = dict(os.environ, OMP_NUM_THREADS=threads, GATHER_MLIR_CACHE_DIR="")
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(THRESHOLD)],
+                          capture_output=True, text=True, env=env,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    stats = json.loads(done.stdout.strip().splitlines()[-1])
+    assert stats["threshold"] == threshold
+    assert stats["big"] == [1, True]
+    if threshold < 16 << 20:
+        assert stats["at"] == [0, True]  # the 16 MiB result's kernel
+        assert stats["below"] == [1, True]  # a serial one
