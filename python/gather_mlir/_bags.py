@@ -19,13 +19,11 @@ import numpy as np
 
 from . import _is_tensor, _mode, _native
 from ._jit import (INT64_MAX, KernelCache, array, deliver, destination,
-                   embedding_bag_kernel, signed_ids)
+                   embedding_bag_kernel, on_threads, signed_ids)
 
 #: numpy dtypes of tables and per-sample weights.
 _FLOATS = {np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)}
 _REDUCTIONS = ("sum", "mean", "max")
-#: Bags whose rows hold at least this many elements in all run on threads.
-_PARALLEL_MIN_ELEMENTS = 1 << 18
 
 
 def _compile(table, width, ids, has_offsets, has_weights, reduction,
@@ -135,7 +133,7 @@ def _bag(function, input, table, offsets, mode, per_sample_weights,
         table = np.ascontiguousarray(table,
                                      dtype=table.dtype.newbyteorder("="))
         values = width = table.shape[1]
-    parallel = ids.size * values >= _PARALLEL_MIN_ELEMENTS
+    parallel = on_threads(ids.size * values)
     key = (table.dtype, width, ids.dtype, bag_offsets is not None,
            weights is not None, mode, padding_idx, bool(include_last_offset),
            oob_mode, parallel, rowwise_bits)

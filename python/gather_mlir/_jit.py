@@ -12,6 +12,14 @@ from . import _is_tensor, _native, _tensor_array, _torch
 INT64_MAX = 2**63 - 1
 
 
+def on_threads(values):
+    """Whether a call that reduces or produces ``values`` f32 values runs on
+    threads: their bytes against the host's threshold for gathers
+    (``_native.host_parallel_min_bytes``: 512 KiB a thread OpenMP starts,
+    never with one)."""
+    return values * 4 >= _native.host_parallel_min_bytes()
+
+
 class KernelCache:
     """Kernels built by ``compile(*key)`` once per key, thread-safely."""
 

@@ -5,8 +5,9 @@ Each id is a bag of one (fixed-length bags ``[n, 1]``, ``sum``): the op's
 block-quantized table (``scales``, optional ``zero_points``, ``block_bits``,
 ``block_size``) is dequantized in registers as each row is read, 128 values
 (or a block) at a time, the id's mode applied once, so no packed or
-dequantized row is written in between. Results of 2^18 values or more run
-on threads (``gather-to-llvm{parallel=true}``). Each combination of row
+dequantized row is written in between. Results of as many f32 bytes as
+the package's gathers need run on threads (``gather-to-llvm{parallel=true}``:
+1 MiB on two cores). Each combination of row
 bytes, dtypes, bits, block size, zero points, mode and threading is one
 kernel, compiled
 once by ``compiler.JitModule``.
@@ -16,11 +17,9 @@ import numpy as np
 
 from . import _is_tensor, _mode
 from ._jit import (KernelCache, array, deliver, destination,
-                   embedding_bag_kernel, signed_ids)
+                   embedding_bag_kernel, on_threads, signed_ids)
 
 _SCALES = {np.dtype(np.float16), np.dtype(np.float32)}
-#: Results of at least this many values are dequantized on threads.
-_PARALLEL_MIN_VALUES = 1 << 18
 
 
 def _compile(row_bytes, ids, scale, bits, block, has_zero_points, mode,
@@ -113,7 +112,7 @@ def gather_block_quantized(data, indices, scales, zero_points=None, *,
     ids = np.ascontiguousarray(ids.reshape(-1, 1))
     scale_dtype = scale_array.dtype.newbyteorder("=")
     key = (table.shape[1], ids.dtype, scale_dtype, bits, block_size,
-           bool(operands_zp), mode, ids.size * width >= _PARALLEL_MIN_VALUES)
+           bool(operands_zp), mode, on_threads(ids.size * width))
     operands = [np.ascontiguousarray(table).view(np.int8), ids,
                 np.ascontiguousarray(scale_array, dtype=scale_dtype)
                 ] + operands_zp

@@ -12,9 +12,9 @@ import textwrap
 import pytest
 
 # The first threaded kernel of the process, after a small serial call: a
-# gather with a 16 MiB result (the package's own kernels: parallel-min-bytes
-# is 8 MiB) or embedding bags over 2**19 elements (a JitModule: bags run on
-# threads from 2**18). Reports the variable before and after it, and the
+# gather with a 16 MiB result (the package's own kernels) or embedding bags
+# over 2**19 values (a JitModule), both on threads with OMP_NUM_THREADS=2
+# (from 1 MiB, 2**18 f32 values). Reports the variable before and after it, and the
 # block time of the libomp the process loaded.
 WORKLOAD = """
     import ctypes
@@ -151,6 +151,8 @@ def test_a_malformed_thread_count_is_an_error_not_an_abort():
 # a thread OpenMP starts (OMP_NUM_THREADS's first count, else the CPUs), and
 # never with one thread. A result of exactly that size shares the threaded
 # kernel of a 16 MiB result; one row less gets a serial kernel of its own.
+# Embedding bags follow the rule with their values as f32 bytes: 2**19 of
+# them run on threads (libomp is loaded) unless there is one thread.
 THRESHOLD = """
     import json
     import numpy as np
@@ -168,8 +170,15 @@ THRESHOLD = """
     if threshold < 16 << 20:
         at = compiles(threshold // 1024)
         below = compiles(threshold // 1024 - 1)
+    table = np.arange(1000 * 128, dtype=np.float32).reshape(1000, 128)
+    bag_ids = np.arange(4096) * 7 % 1000
+    bags = g.embedding_bag(bag_ids, table, np.arange(0, 4096, 4), mode="sum")
+    right = bool(np.array_equal(
+        bags, table[bag_ids].reshape(1024, 4, 128).sum(axis=1)))
+    with open("/proc/self/maps") as maps:
+        libomp = any("/libomp.so" in line for line in maps)
     print(json.dumps({"threshold": threshold, "big": big, "at": at,
-                      "below": below}))
+                      "below": below, "bags": [libomp, right]}))
 """
 
 
@@ -187,3 +196,4 @@ def test_threads_from_512_kib_a_thread(threads, threshold):
     if threshold < 16 << 20:
         assert stats["at"] == [0, True]  # the 16 MiB result's kernel
         assert stats["below"] == [1, True]  # a serial one
+    assert stats["bags"] == [threads != "1", True]
