@@ -227,6 +227,42 @@ def test_unsigned_ids_keep_their_values():
         [table[3] + table[0]])
 
 
+@pytest.mark.parametrize("rowwise", [False, True])
+def test_threaded_bags_report_the_first_bad_id(rowwise):
+    """Bags of 2**20 values, threads on two or more cores: a bad id in the
+    first, a middle or the last bag (and two at once) is found by the bags
+    that read it and named in order; the same ids corrected give the sums
+    (from numpy here)."""
+    rng = np.random.default_rng(5)
+    if rowwise:
+        # FBGEMM's layout: 128 bytes, then each row's scale and bias.
+        quantized = rng.integers(0, 256, (1000, 128), dtype=np.uint8)
+        trailer = np.tile(np.float32([0.5, 1.0]), (1000, 1)).view(np.uint8)
+        table = np.concatenate([quantized, trailer], axis=1)
+        values = quantized.astype(np.float32) * 0.5 + 1.0
+
+        def bags(ids, offsets):
+            return g.embedding_bag_rowwise_quantized(ids, table, offsets,
+                                                     bits=8)
+    else:
+        table = values = rng.random((1000, 128), dtype=np.float32)
+
+        def bags(ids, offsets):
+            return g.embedding_bag(ids, table, offsets, mode="sum")
+    ids = rng.integers(0, 1000, 8192)
+    offsets = np.arange(0, 8192, 4)
+    np.testing.assert_allclose(
+        bags(ids, offsets), values[ids].reshape(2048, 4, 128).sum(axis=1),
+        rtol=1e-5)
+    for at in ([0], [4001], [8191], [6000, 5000]):
+        bad = ids.copy()
+        bad[at] = [1000 + k for k in at]
+        first = 1000 + min(at)
+        with pytest.raises(IndexError, match=rf"index {first} is out of "
+                           r"range \[-1000, 999\]"):
+            bags(bad, offsets)
+
+
 def test_errors():
     table = np.zeros((5, 3), np.float32)
     with pytest.raises(IndexError, match=r"gather.embedding_bag: index 7 is "
