@@ -1158,17 +1158,8 @@ Value BagEmitter::emit() {
 /// elements within int64 (a collapse of ids, or the strides of the table,
 /// would overflow otherwise).
 static bool hasCountableShapes(EmbeddingBagOp op) {
-  auto countable = [](Type type) {
-    auto shaped = dyn_cast<ShapedType>(type);
-    if (!shaped || !shaped.hasRank())
-      return true;
-    SmallVector<int64_t> sizes = llvm::map_to_vector(
-        shaped.getShape(),
-        [](int64_t d) { return ShapedType::isDynamic(d) ? 1 : d; });
-    return getCheckedNumElements(sizes).has_value();
-  };
-  return llvm::all_of(op->getOperandTypes(), countable) &&
-         countable(op.getType());
+  return llvm::all_of(op->getOperandTypes(), hasCountableStaticSizes) &&
+         hasCountableStaticSizes(op.getType());
 }
 
 struct EmbeddingBagToSCF : OpConversionPattern<EmbeddingBagOp> {

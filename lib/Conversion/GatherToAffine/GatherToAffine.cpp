@@ -22,6 +22,17 @@ using namespace mlir;
 using namespace mlir::gather;
 
 namespace {
+constexpr StringLiteral kUncountableTuples =
+    "gather_nd indices whose static sizes count past int64";
+
+/// Whether the op's index tuples can be walked as one row: a check of
+/// gather_nd's indices collapses their last two dims (tuples of k), which
+/// collapse_shape cannot type when the static sizes count past int64.
+bool hasCountableIndexTuples(Operation *op) {
+  return !isa<GatherNDOp>(op) ||
+         hasCountableStaticSizes(op->getOperand(1).getType());
+}
+
 template <typename OpTy> struct GatherLikeToAffine : OpConversionPattern<OpTy> {
   GatherLikeToAffine(MLIRContext *context, const GatherLoweringOptions &options)
       : OpConversionPattern<OpTy>(context), options(options) {}
@@ -38,6 +49,8 @@ template <typename OpTy> struct GatherLikeToAffine : OpConversionPattern<OpTy> {
     FailureOr<GatherShape> shape = op.getGatherShape();
     if (failed(shape))
       return rewriter.notifyMatchFailure(op, "op does not verify");
+    if (!hasCountableIndexTuples(op))
+      return rewriter.notifyMatchFailure(op, kUncountableTuples);
     // Ranked operands give a ranked result, whatever type the op declares.
     auto resultType =
         cast<RankedTensorType>(shape->getResultType(dataType, indicesType));
@@ -122,6 +135,14 @@ struct ConvertGatherToAffinePass
             getOperation(), getArgument(),
             "run gather-dispatch-unranked first",
             [](Operation *op) { return isa<GatherOpInterface>(op); })))
+      return signalPassFailure();
+    WalkResult uncountable = getOperation()->walk([&](GatherNDOp op) {
+      if (hasCountableIndexTuples(op))
+        return WalkResult::advance();
+      op->emitError() << getArgument() << ": " << kUncountableTuples;
+      return WalkResult::interrupt();
+    });
+    if (uncountable.wasInterrupted())
       return signalPassFailure();
     ConversionTarget target(*context);
     target.addIllegalDialect<GatherDialect>();

@@ -53,6 +53,16 @@ mlir::gather::getCheckedNumElements(ArrayRef<int64_t> shape) {
   return product;
 }
 
+bool mlir::gather::hasCountableStaticSizes(Type type) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  if (!shaped || !shaped.hasRank())
+    return true;
+  SmallVector<int64_t> sizes = llvm::map_to_vector(
+      shaped.getShape(),
+      [](int64_t d) { return ShapedType::isDynamic(d) ? 1 : d; });
+  return getCheckedNumElements(sizes).has_value();
+}
+
 static constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
 
 /// `a + b` for `a, b >= 0`, saturating at INT64_MAX.

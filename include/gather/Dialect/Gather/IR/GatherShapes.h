@@ -122,6 +122,12 @@ struct GatherShape {
 /// overflows int64_t (ShapedType::getNumElements wraps silently).
 std::optional<int64_t> getCheckedNumElements(ArrayRef<int64_t> shape);
 
+/// Whether the static dims of `type` count their elements within int64_t
+/// (dynamic dims count as 1; unranked and non-shaped types: true). The
+/// verifiers take larger static shapes, which no memory can hold; lowerings
+/// that collapse or stride over such dims refuse them.
+bool hasCountableStaticSizes(Type type);
+
 /// Reports a rule violation; returns failure. The message starts lower-case.
 using ShapeErrorFn = function_ref<LogicalResult(const Twine &)>;
 
