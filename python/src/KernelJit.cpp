@@ -169,20 +169,13 @@ Error mlir::gather::python::prepareOpenMPEnvironment() {
   // a libomp that was loaded and initialized before the package's.
   setenv("KMP_BLOCKTIME", "0", /*overwrite=*/0);
   const char *value = std::getenv("OMP_NUM_THREADS");
-  if (!value)
+  if (!value || parseOpenMPThreadCounts(value))
     return Error::success();
-  SmallVector<StringRef> counts;
-  StringRef(value).split(counts, ',');
-  for (StringRef count : counts) {
-    unsigned n;
-    if (count.trim().getAsInteger(10, n))
-      return createStringError(
-          "OMP_NUM_THREADS='" + std::string(value) +
-          "' is not a list of thread counts (such as 2 or 2,1): libomp, "
-          "which runs threaded kernels, would abort the process; set it to "
-          "a number of threads or unset it");
-  }
-  return Error::success();
+  return createStringError(
+      "OMP_NUM_THREADS='" + std::string(value) +
+      "' is not a list of thread counts (such as 2 or 2,1): libomp, which "
+      "runs threaded kernels, would abort the process; set it to a number "
+      "of threads or unset it");
 }
 
 Expected<void *>

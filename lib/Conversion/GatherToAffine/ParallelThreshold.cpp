@@ -2,7 +2,6 @@
 
 #include "gather/Conversion/GatherToAffine/ParallelThreshold.h"
 
-#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Threading.h"
 
 #include <cstdlib>
@@ -19,6 +18,17 @@ int64_t mlir::gather::parallelMinBytesForThreads(int64_t threads) {
   return kParallelMinBytesPerThread * threads;
 }
 
+std::optional<llvm::SmallVector<unsigned>>
+mlir::gather::parseOpenMPThreadCounts(llvm::StringRef value) {
+  llvm::SmallVector<llvm::StringRef> items;
+  value.split(items, ',');
+  llvm::SmallVector<unsigned> counts;
+  for (llvm::StringRef item : items)
+    if (item.trim().getAsInteger(10, counts.emplace_back()))
+      return std::nullopt;
+  return counts;
+}
+
 int64_t mlir::gather::getHostParallelMinBytes() {
   static const int64_t bytes = [] {
     // libomp's team size: OMP_NUM_THREADS's first count (a malformed value
@@ -26,9 +36,8 @@ int64_t mlir::gather::getHostParallelMinBytes() {
     // per CPU of the process's affinity mask.
     unsigned threads = 0;
     if (const char *value = std::getenv("OMP_NUM_THREADS"))
-      if (llvm::StringRef(value).split(',').first.trim().getAsInteger(
-              10, threads))
-        threads = 0;
+      if (auto counts = parseOpenMPThreadCounts(value))
+        threads = counts->front();
     if (threads == 0)
       threads = llvm::hardware_concurrency().compute_thread_count();
     return parallelMinBytesForThreads(threads);

@@ -3,7 +3,11 @@
 #ifndef GATHER_CONVERSION_GATHERTOAFFINE_PARALLELTHRESHOLD_H
 #define GATHER_CONVERSION_GATHERTOAFFINE_PARALLELTHRESHOLD_H
 
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
 #include <cstdint>
+#include <optional>
 
 namespace mlir::gather {
 
@@ -18,6 +22,12 @@ inline constexpr int64_t kParallelMinBytesPerThread = 512 << 10;
 /// parallel-min-bytes for `threads` threads: kParallelMinBytesPerThread
 /// each; below two threads, never (INT64_MAX).
 int64_t parallelMinBytesForThreads(int64_t threads);
+
+/// The thread counts an OMP_NUM_THREADS value lists (`2`, `2,1`), or none
+/// when an item is not a count (empty, a word, a negative number), which
+/// makes libomp abort the process when it starts.
+std::optional<llvm::SmallVector<unsigned>>
+parseOpenMPThreadCounts(llvm::StringRef value);
 
 /// parallel-min-bytes for hosts that compile for themselves (a JIT), with
 /// the threads OpenMP starts here: the first count of OMP_NUM_THREADS, else
