@@ -14,8 +14,8 @@ import pytest
 # The first threaded kernel of the process, after a small serial call: a
 # gather with a 16 MiB result (the package's own kernels) or embedding bags
 # over 2**19 values (a JitModule), both on threads with OMP_NUM_THREADS=2
-# (from 1 MiB, 2**18 f32 values). Reports the variable before and after it, and the
-# block time of the libomp the process loaded.
+# (from 1 MiB, 2**18 f32 values). Reports the variable before and after
+# it, and the block time of the libomp the process loaded.
 WORKLOAD = """
     import ctypes
     import json
@@ -54,15 +54,17 @@ WORKLOAD = """
 THREADED_KERNELS = ("gather", "embedding_bag")
 
 
-def run(env_changes, kernel):
+def run(script, env_changes, *args):
+    """The JSON that `script` prints last, run by a new interpreter with
+    `args` and the environment changed by `env_changes` (None: unset)."""
     env = dict(os.environ)
     for name, value in env_changes.items():
         if value is None:
             env.pop(name, None)
         else:
             env[name] = value
-    done = subprocess.run([sys.executable, "-c", textwrap.dedent(WORKLOAD),
-                           kernel],
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(script),
+                           *args],
                           capture_output=True, text=True, env=env,
                           timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
@@ -71,7 +73,8 @@ def run(env_changes, kernel):
 
 @pytest.mark.parametrize("kernel", THREADED_KERNELS)
 def test_workers_sleep_at_once_by_default(kernel):
-    stats = run({"KMP_BLOCKTIME": None, "OMP_NUM_THREADS": "2"}, kernel)
+    stats = run(WORKLOAD, {"KMP_BLOCKTIME": None, "OMP_NUM_THREADS": "2"},
+                kernel)
     assert stats["right"]
     # Set only when a kernel needs libomp, and then read by it.
     assert stats["before"] is None
@@ -81,7 +84,8 @@ def test_workers_sleep_at_once_by_default(kernel):
 
 @pytest.mark.parametrize("kernel", THREADED_KERNELS)
 def test_the_environments_block_time_wins(kernel):
-    stats = run({"KMP_BLOCKTIME": "7", "OMP_NUM_THREADS": "2"}, kernel)
+    stats = run(WORKLOAD, {"KMP_BLOCKTIME": "7", "OMP_NUM_THREADS": "2"},
+                kernel)
     assert stats["right"]
     assert stats["before"] == stats["after"] == "7"
     assert stats["libomp_blocktime"] == 7
@@ -131,13 +135,7 @@ BAD_THREADS = """
 
 def test_a_malformed_thread_count_is_an_error_not_an_abort():
     for value in ("", "two", "-1", "2,x"):
-        env = dict(os.environ, OMP_NUM_THREADS=value)
-        done = subprocess.run([sys.executable, "-c",
-                               textwrap.dedent(BAD_THREADS)],
-                              capture_output=True, text=True, env=env,
-                              timeout=600)
-        assert done.returncode == 0, done.stderr[-3000:]
-        stats = json.loads(done.stdout.strip().splitlines()[-1])
+        stats = run(BAD_THREADS, {"OMP_NUM_THREADS": value})
         assert stats["right"]
         # Refused before a kernel was read from disk or compiled.
         assert stats["untouched"]
@@ -185,12 +183,8 @@ THRESHOLD = """
 @pytest.mark.parametrize("threads,threshold", [
     ("2", 1 << 20), ("4", 2 << 20), ("3,2", 3 << 19), ("1", 2**63 - 1)])
 def test_threads_from_512_kib_a_thread(threads, threshold):
-    env = dict(os.environ, OMP_NUM_THREADS=threads, GATHER_MLIR_CACHE_DIR="")
-    done = subprocess.run([sys.executable, "-c", textwrap.dedent(THRESHOLD)],
-                          capture_output=True, text=True, env=env,
-                          timeout=600)
-    assert done.returncode == 0, done.stderr[-3000:]
-    stats = json.loads(done.stdout.strip().splitlines()[-1])
+    stats = run(THRESHOLD,
+                {"OMP_NUM_THREADS": threads, "GATHER_MLIR_CACHE_DIR": ""})
     assert stats["threshold"] == threshold
     assert stats["big"] == [1, True]
     if threshold < 16 << 20:
