@@ -20,6 +20,7 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
@@ -27,6 +28,10 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <limits>
+#include <optional>
+
+#include <sys/resource.h>
 
 using namespace llvm;
 using namespace mlir::gather::python;
@@ -159,6 +164,87 @@ KernelLinker::create(ArrayRef<std::pair<StringRef, void *>> hostSymbols,
       new KernelLinker(std::move(*jit), std::move(openMPLibrary)));
 }
 
+namespace {
+/// The most threads this process could start, and the system limit that
+/// says so.
+struct ThreadBudget {
+  uint64_t threads = std::numeric_limits<uint64_t>::max();
+  std::string reason;
+};
+
+/// A number that a /proc file holds, if it can be read.
+std::optional<uint64_t> readProcNumber(const char *path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> file =
+      MemoryBuffer::getFileAsStream(path);
+  uint64_t number;
+  if (!file || (*file)->getBuffer().trim().getAsInteger(10, number))
+    return std::nullopt;
+  return number;
+}
+
+/// The threads that exist on the system (/proc/loadavg's fourth field,
+/// running/total), if it says.
+std::optional<uint64_t> readSystemThreads() {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> file =
+      MemoryBuffer::getFileAsStream("/proc/loadavg");
+  if (!file)
+    return std::nullopt;
+  SmallVector<StringRef> fields;
+  (*file)->getBuffer().split(fields, ' ');
+  uint64_t total;
+  if (fields.size() < 4 ||
+      fields[3].split('/').second.getAsInteger(10, total))
+    return std::nullopt;
+  return total;
+}
+
+/// Linux's limits on new threads (where it says; elsewhere none): each takes
+/// a thread ID, of which kernel.pid_max less the 300 it reserves less those
+/// in use are left, counts against kernel.threads-max and the user's
+/// RLIMIT_NPROC, and its stack and guard page take two of the process's
+/// memory maps (vm.max_map_count less the maps in use). A team beyond them
+/// makes libomp abort when pthread_create fails (2-vCPU VM: 32600 threads
+/// against kernel.pid_max 32768).
+ThreadBudget getThreadBudget() {
+  ThreadBudget budget;
+  auto bound = [&](std::optional<uint64_t> limit, uint64_t used,
+                   uint64_t perThread, std::string reason) {
+    if (!limit)
+      return;
+    uint64_t threads = used < *limit ? (*limit - used) / perThread : 0;
+    if (threads < budget.threads)
+      budget = {threads, std::move(reason)};
+  };
+  uint64_t systemThreads = readSystemThreads().value_or(0);
+  std::string existing = std::to_string(systemThreads) + " threads exist";
+  std::optional<uint64_t> pidMax = readProcNumber("/proc/sys/kernel/pid_max");
+  bound(pidMax, systemThreads + 300, 1,
+        "kernel.pid_max is " + std::to_string(pidMax.value_or(0)) +
+            ", 300 IDs are reserved, " + existing);
+  std::optional<uint64_t> threadsMax =
+      readProcNumber("/proc/sys/kernel/threads-max");
+  bound(threadsMax, systemThreads, 1,
+        "kernel.threads-max is " + std::to_string(threadsMax.value_or(0)) +
+            ", " + existing);
+  struct rlimit processes;
+  if (getrlimit(RLIMIT_NPROC, &processes) == 0 &&
+      processes.rlim_cur != RLIM_INFINITY)
+    bound(processes.rlim_cur, 0, 1,
+          "RLIMIT_NPROC is " + std::to_string(processes.rlim_cur));
+  std::optional<uint64_t> maps = readProcNumber("/proc/sys/vm/max_map_count");
+  ErrorOr<std::unique_ptr<MemoryBuffer>> inUse =
+      MemoryBuffer::getFileAsStream("/proc/self/maps");
+  if (inUse) {
+    uint64_t used = (*inUse)->getBuffer().count('\n');
+    bound(maps, used, 2,
+          "vm.max_map_count is " + std::to_string(maps.value_or(0)) + ", " +
+              std::to_string(used) +
+              " maps are in use, and every thread takes two");
+  }
+  return budget;
+}
+} // namespace
+
 Error mlir::gather::python::prepareOpenMPEnvironment() {
   // Worker threads sleep as soon as a kernel's parallel loop ends instead
   // of spinning for libomp's default 200 ms, which holds a core that other
@@ -169,13 +255,33 @@ Error mlir::gather::python::prepareOpenMPEnvironment() {
   // a libomp that was loaded and initialized before the package's.
   setenv("KMP_BLOCKTIME", "0", /*overwrite=*/0);
   const char *value = std::getenv("OMP_NUM_THREADS");
-  if (!value || parseOpenMPThreadCounts(value))
+  if (!value)
+    return Error::success();
+  std::optional<SmallVector<unsigned>> counts = parseOpenMPThreadCounts(value);
+  if (!counts)
+    return createStringError(
+        "OMP_NUM_THREADS='" + std::string(value) +
+        "' is not a list of thread counts (such as 2 or 2,1): libomp, which "
+        "runs threaded kernels, would abort the process; set it to a number "
+        "of threads or unset it");
+  // The kernels' loops are not nested: a team has the first count's
+  // threads, or OMP_THREAD_LIMIT's when that is a smaller count.
+  uint64_t team = counts->front();
+  if (const char *limit = std::getenv("OMP_THREAD_LIMIT")) {
+    unsigned threadLimit;
+    if (!StringRef(limit).trim().getAsInteger(10, threadLimit) &&
+        threadLimit > 0)
+      team = std::min<uint64_t>(team, threadLimit);
+  }
+  ThreadBudget budget = getThreadBudget();
+  if (team <= budget.threads)
     return Error::success();
   return createStringError(
-      "OMP_NUM_THREADS='" + std::string(value) +
-      "' is not a list of thread counts (such as 2 or 2,1): libomp, which "
-      "runs threaded kernels, would abort the process; set it to a number "
-      "of threads or unset it");
+      "OMP_NUM_THREADS='" + std::string(value) + "' asks for a team of " +
+      std::to_string(team) + " threads, but this process can start at most " +
+      std::to_string(budget.threads) + " (" + budget.reason +
+      "): libomp, which runs threaded kernels, would abort the process when "
+      "a thread fails to start; set fewer threads or unset it");
 }
 
 Expected<void *>

@@ -57,8 +57,10 @@ llvm::Expected<llvm::SmallVector<char, 0>> compileToObject(ModuleOp module);
 /// bags among them). Sets KMP_BLOCKTIME to 0 unless it is set (workers
 /// sleep when a loop ends), and fails, naming the variable and its value,
 /// when OMP_NUM_THREADS is set but is not a list of thread counts (such as
-/// `2` or `2,1`): libomp aborts the whole process on an empty value, a word
-/// or a negative number when it starts.
+/// `2` or `2,1`), or asks for a team of more threads than the system lets
+/// this process start (libomp aborts the whole process on an empty value, a
+/// word or a negative number when it starts, and when a thread fails to
+/// start).
 llvm::Error prepareOpenMPEnvironment();
 
 /// Links kernel objects into the process, each in a JITDylib of its own (so

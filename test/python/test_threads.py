@@ -1,6 +1,7 @@
 """Kernels on threads: the Python package sets libomp's KMP_BLOCKTIME to 0
 (workers sleep as soon as a kernel's loop ends) unless the environment sets
-it, and refuses an OMP_NUM_THREADS that would make libomp abort the process.
+it, and refuses an OMP_NUM_THREADS that would make libomp abort the process
+(a malformed one, or a team larger than the system lets it start).
 Each case runs a new interpreter, since libomp reads the variables once."""
 
 import json
@@ -143,6 +144,57 @@ def test_a_malformed_thread_count_is_an_error_not_an_abort():
         for error in stats["errors"]:
             assert (f"OMP_NUM_THREADS='{value}' is not a list of thread "
                     "counts") in error
+
+
+# A team of more threads than Linux lets the process start (5,000,000: more
+# thread IDs than any kernel.pid_max, at most 2**22, allows) is refused by a
+# JitModule that uses OpenMP, naming the count and the limit; the package's
+# own gathers stay serial (their threshold is 512 KiB a thread) and run.
+# OMP_THREAD_LIMIT caps the team (libomp warns and uses the cap), and so does
+# a corrected OMP_NUM_THREADS: then the same module runs on threads.
+TOO_MANY_THREADS = """
+    import json, os, sys
+    import numpy as np
+    import gather_mlir as g
+    from gather_mlir.compiler import JitModule, Module
+    source = (
+        "func.func @k(%d: tensor<?x?xf32>, %i: tensor<?xi64>)"
+        "    -> tensor<?x?xf32> {"
+        "  %r = gather.gather %d[%i] : (tensor<?x?xf32>, tensor<?xi64>)"
+        "      -> tensor<?x?xf32>"
+        "  return %r : tensor<?x?xf32>"
+        "}")
+    pipeline = "gather-to-llvm{parallel=true parallel-min-bytes=0}"
+    data = np.arange(4096 * 1024, dtype=np.float32).reshape(4096, 1024)
+    ids = np.arange(4095, -1, -1)
+    right = bool(np.array_equal(g.gather(data, ids), data[ids]))
+    errors = []
+    try:
+        JitModule(Module(source), pipeline=pipeline)
+    except ValueError as e:
+        errors.append(str(e))
+    if sys.argv[1] == "fix":
+        os.environ["OMP_NUM_THREADS"] = "2"
+    jit = JitModule(Module(source), pipeline=pipeline)
+    right = right and bool(np.array_equal(jit.call("k", data, ids), data[ids]))
+    print(json.dumps({"errors": errors, "right": right}))
+"""
+
+
+def test_more_threads_than_the_system_can_start_is_an_error_not_an_abort():
+    stats = run(TOO_MANY_THREADS,
+                {"OMP_NUM_THREADS": "5000000", "OMP_THREAD_LIMIT": None},
+                "fix")
+    assert stats["right"]
+    assert len(stats["errors"]) == 1, stats["errors"]
+    assert stats["errors"][0].startswith(
+        "OMP_NUM_THREADS='5000000' asks for a team of 5000000 threads, but "
+        "this process can start at most ")
+    assert "kernel.pid_max is " in stats["errors"][0]
+    capped = run(TOO_MANY_THREADS,
+                 {"OMP_NUM_THREADS": "5000000", "OMP_THREAD_LIMIT": "2"},
+                 "keep")
+    assert capped == {"errors": [], "right": True}
 
 
 # The result size from which the package's kernels run on threads: 512 KiB
