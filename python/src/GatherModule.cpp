@@ -390,11 +390,11 @@ py::object runGather(OpKind kind, PyArrayObject *data, PyArrayObject *indices,
   // axis's length says; the flag is left out for other kernels, which
   // have no such rows.
   int64_t dataRank = PyArray_NDIM(data);
-  bool scalarLoads =
+  bool elementLoads =
       kind != OpKind::ND && shape->axis == dataRank - 1 &&
       getHostGatherLoads(dataShape.getDimSize(shape->axis) *
                          PyArray_ITEMSIZE(data)) ==
-          GatherLoads::Scalar;
+          GatherLoads::Element;
   // Row validation only changes check-mode gather_elements kernels; other
   // kernels keep one key for both kinds of result.
   bool ownResult = !out || out == Py_None || result.ptr() != out;
@@ -413,7 +413,7 @@ py::object runGather(OpKind kind, PyArrayObject *data, PyArrayObject *indices,
   key.flags = (parallel ? KernelKey::Parallel : 0) |
               (streaming ? KernelKey::Streaming : 0) |
               (validateRows ? KernelKey::ValidateRows : 0) |
-              (scalarLoads ? KernelKey::ScalarLoads : 0) |
+              (elementLoads ? KernelKey::ElementLoads : 0) |
               (PyArray_IS_C_CONTIGUOUS(data) ? 0 : KernelKey::StridedData) |
               (PyArray_IS_C_CONTIGUOUS(indices) ? 0
                                                 : KernelKey::StridedIndices);
@@ -624,14 +624,19 @@ PYBIND11_MODULE(_native, m) {
   m.def(
       "host_gather_loads",
       [](std::optional<int64_t> axisBytes) {
-        return getHostGatherLoads(axisBytes) == GatherLoads::Scalar
-                   ? "scalar"
-                   : "vector";
+        switch (getHostGatherLoads(axisBytes)) {
+        case GatherLoads::Element:
+          return "element";
+        case GatherLoads::Scalar:
+          return "scalar";
+        default:
+          return "vector";
+        }
       },
       py::arg("axis_bytes") = py::none(),
       "How this host's kernels read rows gathered along the last axis from "
-      "a data axis of `axis_bytes` bytes (None: unknown): 'scalar' or "
-      "'vector' (getHostGatherLoads).");
+      "a data axis of `axis_bytes` bytes (None: unknown): 'element', "
+      "'scalar' or 'vector' (getHostGatherLoads, gather-loads' values).");
   m.def("host_parallel_min_bytes", &getHostParallelMinBytes,
         "The result size from which this host's kernels run on threads "
         "(getHostParallelMinBytes: 512 KiB a thread OpenMP starts).");

@@ -196,8 +196,8 @@ KernelCache::compile(const KernelKey &key) {
     options.parallelMinBytes = 0;
   if (!(key.flags & KernelKey::Streaming))
     options.streamingMinBytes = -1;
-  if (key.flags & KernelKey::ScalarLoads)
-    options.gatherLoads = GatherLoads::Scalar;
+  if (key.flags & KernelKey::ElementLoads)
+    options.gatherLoads = GatherLoads::Element;
   PassManager pm(&compiler.context(), ModuleOp::getOperationName());
   buildGatherToLLVMPipeline(pm, options);
   compiler.run(pm, module);

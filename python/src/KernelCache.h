@@ -60,10 +60,10 @@ struct KernelKey {
     /// choice for results of at least its streaming-min-bytes); without
     /// it, never (streaming-min-bytes=-1): no streaming copies to compile.
     Streaming = 16,
-    /// Rows gathered along the last axis read with scalar loads (the
-    /// host's choice for this data axis, getHostGatherLoads); without it,
-    /// the host's choice for an axis of unknown length.
-    ScalarLoads = 32,
+    /// Rows gathered along the last axis read one element an iteration
+    /// (the host's choice for this data axis, getHostGatherLoads: a long
+    /// one); without it, the host's choice for an axis of unknown length.
+    ElementLoads = 32,
   };
 
   OpKind op;

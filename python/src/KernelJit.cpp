@@ -68,8 +68,9 @@ HostTarget::loweringOptions(bool parallel) const {
   GatherToLLVMOptions options;
   options.parallel = parallel;
   options.parallelMinBytes = getHostParallelMinBytes();
-  // Where the host needs no scalar loads, the lowering's own rule decides
-  // (`auto`: scalar loads for static long axes).
+  // Where the host needs scalar loads (AMD Zen, Gather Data Sampling), every
+  // row reads so, static long axes included; elsewhere the lowering's own
+  // rule decides (`auto`: one element an iteration for static long axes).
   options.gatherLoads = getHostGatherLoads() == GatherLoads::Scalar
                             ? GatherLoads::Scalar
                             : GatherLoads::Auto;

@@ -6,13 +6,17 @@
 // RUN: not %mlir_run -e int64_min %t.mlir 2>&1 | FileCheck %s --check-prefix=MIN
 // RUN: not %mlir_run -e elements_first_of_two %t.mlir 2>&1 | FileCheck %s --check-prefix=FIRST
 /// Rows validated right before they are gathered report the same first index.
-/// (Rows read with vector gathers and with scalar loads.)
+/// (Rows read with vector gathers, with scalar loads and one element an
+/// iteration.)
 // RUN: gather-opt %s --gather-to-llvm="validate-rows=true gather-loads=vector" > %t.rows.mlir
 // RUN: not %mlir_run -e gather_elements_oob %t.rows.mlir 2>&1 | FileCheck %s --check-prefix=ELEMENTS
 // RUN: not %mlir_run -e elements_first_of_two %t.rows.mlir 2>&1 | FileCheck %s --check-prefix=FIRST
 // RUN: gather-opt %s --gather-to-llvm="validate-rows=true gather-loads=scalar" > %t.scalar-rows.mlir
 // RUN: not %mlir_run -e gather_elements_oob %t.scalar-rows.mlir 2>&1 | FileCheck %s --check-prefix=ELEMENTS
 // RUN: not %mlir_run -e elements_first_of_two %t.scalar-rows.mlir 2>&1 | FileCheck %s --check-prefix=FIRST
+// RUN: gather-opt %s --gather-to-llvm="validate-rows=true gather-loads=element" > %t.element-rows.mlir
+// RUN: not %mlir_run -e gather_elements_oob %t.element-rows.mlir 2>&1 | FileCheck %s --check-prefix=ELEMENTS
+// RUN: not %mlir_run -e elements_first_of_two %t.element-rows.mlir 2>&1 | FileCheck %s --check-prefix=FIRST
 /// Threads check and gather rows too, and still report the first bad index
 /// in row-major order (of a 2-D and of a 3-D gather), and gather good
 /// indices right.
@@ -24,6 +28,10 @@
 // RUN: not %mlir_run_omp -e elements_first_of_two %t.scalar-threads.mlir 2>&1 | FileCheck %s --check-prefix=FIRST
 // RUN: not %mlir_run_omp -e elements3_first_of_two %t.scalar-threads.mlir 2>&1 | FileCheck %s --check-prefix=FIRST3
 // RUN: %mlir_run_omp -e elements3_good %t.scalar-threads.mlir 2>&1 | FileCheck %s --check-prefix=GOOD3
+// RUN: gather-opt %s --gather-to-llvm="validate-rows=true parallel=true parallel-min-bytes=0 gather-loads=element" > %t.element-threads.mlir
+// RUN: not %mlir_run_omp -e elements_first_of_two %t.element-threads.mlir 2>&1 | FileCheck %s --check-prefix=FIRST
+// RUN: not %mlir_run_omp -e elements3_first_of_two %t.element-threads.mlir 2>&1 | FileCheck %s --check-prefix=FIRST3
+// RUN: %mlir_run_omp -e elements3_good %t.element-threads.mlir 2>&1 | FileCheck %s --check-prefix=GOOD3
 /// Without row validation, threads scan the indices first, with the same
 /// first bad index reported (gather_nd too), then gather.
 // RUN: gather-opt %s --gather-to-llvm="parallel=true parallel-min-bytes=0" > %t.scan-threads.mlir

@@ -1,5 +1,6 @@
 // RUN: gather-opt %s --gather-to-llvm | %run_main | FileCheck %s
 // RUN: gather-opt %s --gather-to-llvm="prefetch-distance=1 gather-loads=scalar" | %run_main | FileCheck %s
+// RUN: gather-opt %s --gather-to-llvm="gather-loads=element" | %run_main | FileCheck %s
 // RUN: gather-opt %s --gather-to-llvm="parallel=true parallel-min-bytes=0" | %run_main_omp | FileCheck %s
 /// The same module with the gather ops bufferized by One-Shot Bufferize
 /// (BufferizableOpInterface) instead of convert-gather-to-affine.

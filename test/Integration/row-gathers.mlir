@@ -2,6 +2,8 @@
 // RUN: gather-opt %s --gather-to-llvm="gather-loads=vector" | %run_main | FileCheck %s
 // RUN: gather-opt %s --gather-to-llvm="validate-rows=true gather-loads=scalar" | %run_main | FileCheck %s
 // RUN: gather-opt %s --gather-to-llvm="validate-rows=true gather-loads=vector" | %run_main | FileCheck %s
+// RUN: gather-opt %s --gather-to-llvm="gather-loads=element" | %run_main | FileCheck %s
+// RUN: gather-opt %s --gather-to-llvm="validate-rows=true gather-loads=element" | %run_main | FileCheck %s
 // RUN: gather-opt %s --gather-to-llvm="validate-rows=true parallel=true parallel-min-bytes=0" | %run_main_omp | FileCheck %s
 // RUN: gather-opt %s --gather-to-llvm="vectorize=false" | %run_main | FileCheck %s
 /// check mode's failures: the first bad index in a full vector (another
@@ -15,6 +17,10 @@
 // RUN: not %mlir_run -e bad_in_vector %t.vector.mlir 2>&1 | FileCheck %s --check-prefix=VECTOR
 // RUN: not %mlir_run -e bad_in_tail %t.vector.mlir 2>&1 | FileCheck %s --check-prefix=TAIL
 // RUN: not %mlir_run -e check_empty_axis %t.vector.mlir 2>&1 | FileCheck %s --check-prefix=EMPTY
+// RUN: gather-opt %s --gather-to-llvm="validate-rows=true gather-loads=element" > %t.element.mlir
+// RUN: not %mlir_run -e bad_in_vector %t.element.mlir 2>&1 | FileCheck %s --check-prefix=VECTOR
+// RUN: not %mlir_run -e bad_in_tail %t.element.mlir 2>&1 | FileCheck %s --check-prefix=TAIL
+// RUN: not %mlir_run -e check_empty_axis %t.element.mlir 2>&1 | FileCheck %s --check-prefix=EMPTY
 // RUN: gather-opt %s --gather-to-llvm="validate-rows=true parallel=true parallel-min-bytes=0" > %t.threads.mlir
 // RUN: not %mlir_run_omp -e bad_in_vector %t.threads.mlir 2>&1 | FileCheck %s --check-prefix=VECTOR
 // RUN: not %mlir_run_omp -e bad_in_tail %t.threads.mlir 2>&1 | FileCheck %s --check-prefix=TAIL

@@ -43,12 +43,14 @@ defvar GatherLoweringOptionList = [
          "How rows along the last axis read data",
          [{::llvm::cl::values(
            clEnumValN(::mlir::gather::GatherLoads::Auto, "auto",
-                      "scalar on AMD Zen (target-cpu) and for static data "
-                      "axes of 128 KiB or more, else vector"),
+                      "element for static data axes of 128 KiB or more, "
+                      "else scalar on AMD Zen (target-cpu), else vector"),
            clEnumValN(::mlir::gather::GatherLoads::Vector, "vector",
                       "vector.gather"),
            clEnumValN(::mlir::gather::GatherLoads::Scalar, "scalar",
-                      "one scalar load per lane"))}]>,
+                      "one scalar load per lane of a vector of subscripts"),
+           clEnumValN(::mlir::gather::GatherLoads::Element, "element",
+                      "one element an iteration, all scalar"))}]>,
   Option<"targetCpu", "target-cpu", "std::string", /*default=*/"\"\"",
          "The CPU the code is for, as LLVM names it (znver4, "
          "sapphirerapids, ...; empty: a generic one): what "

@@ -7,10 +7,10 @@
 
 using namespace mlir::gather;
 
-/// `cpu`'s choice, or Scalar for a long axis.
+/// `cpu`'s choice, or Element for a long axis.
 static GatherLoads forAxis(GatherLoads cpu, std::optional<int64_t> axisBytes) {
-  if (axisBytes && *axisBytes >= kScalarLoadsMinAxisBytes)
-    return GatherLoads::Scalar;
+  if (axisBytes && *axisBytes >= kElementLoadsMinAxisBytes)
+    return GatherLoads::Element;
   return cpu;
 }
 

@@ -142,8 +142,9 @@ void KernelEmitter::forEachChunk(
              tail);
 }
 
-Subscript KernelEmitter::resolve(Value i, Value size) {
-  ResolvedIndex r = resolveIndex(b, loc, mode, i, size);
+Subscript KernelEmitter::resolve(Value i, Value size,
+                                 std::optional<GatherMode> as) {
+  ResolvedIndex r = resolveIndex(b, loc, as.value_or(mode), i, size);
   // vector.gather takes i64 offsets as they are; loads take an index.
   if (isa<VectorType>(r.index.getType()))
     return {r.index, r.valid};

@@ -177,13 +177,13 @@ Value KernelEmitter::rowAddress(const SlicePlan &plan, ValueRange prefix) {
 // thread: on an Intel Xeon (AVX-512, not affected by Gather Data Sampling)
 // vector.gather beats scalar loads by 1.2x (i64 indices) to 2.2x (i32); on
 // an AMD EPYC (Zen 4) scalar loads win by 1.4x. Long axes: GatherLoads.h.
-bool KernelEmitter::useVectorGathers(Value axisSize) const {
+GatherLoads KernelEmitter::resolveRowLoads(Value axisSize) const {
   std::optional<int64_t> axisBytes;
   if (std::optional<int64_t> size = getConstantIntValue(axisSize))
     axisBytes = bytesOf(
         *size, cast<MemRefType>(data.getType()).getElementType());
   return resolveGatherLoads(options.gatherLoads, options.targetCpu,
-                            axisBytes) == GatherLoads::Vector;
+                            axisBytes);
 }
 
 /// Slices longer than this (eight cache lines) are left to the hardware

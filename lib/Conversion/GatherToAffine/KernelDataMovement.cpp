@@ -221,11 +221,21 @@ void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
                               ValueRange indexPrefix, ValueRange outPrefix,
                               Value n, Value axisSize, int64_t lanes,
                               Value badFlag) {
+  // Subscripts of a non-empty row always name an element of it: check and
+  // unchecked clamp the normalized index (a no-op on the indices they
+  // accept, and no read out of bounds if the indices change after
+  // validation or a caller breaks unchecked's promise).
+  GatherMode subscriptMode = mode == GatherMode::check ||
+                                     mode == GatherMode::unchecked
+                                 ? GatherMode::clamp
+                                 : mode;
   // Element j alone; a bad index (badFlag given) is flagged and not read.
-  auto one = [&](Value j) {
+  // `clamped`: subscripts as subscriptMode says (a non-empty row).
+  auto one = [&](Value j, bool clamped) {
     Value i = readIndex(appended(indexPrefix, j));
     if (!badFlag) {
-      Subscript s = resolve(i, axisSize);
+      Subscript s = clamped ? resolve(i, axisSize, subscriptMode)
+                            : resolve(i, axisSize);
       return copySlice(elementPlan(), appended(dataPrefix, s.index),
                        appended(outPrefix, j), s.valid);
     }
@@ -237,9 +247,14 @@ void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
                     appended(outPrefix, j), nullptr);
         });
   };
-  auto scalarRow = [&] { forLoop(n, 1, one); };
   if (lanes == 0)
-    return scalarRow();
+    return forLoop(n, 1, [&](Value j) { one(j, /*clamped=*/false); });
+  GatherLoads loads = resolveRowLoads(axisSize);
+  // One element an iteration (GatherLoads::Element): index, subscript, load
+  // and store each scalar.
+  auto elementRow = [&] {
+    forLoop(n, 1, [&](Value j) { one(j, /*clamped=*/true); });
+  };
 
   Type element = cast<MemRefType>(data.getType()).getElementType();
   Type indexElement = cast<MemRefType>(indices.getType()).getElementType();
@@ -248,16 +263,7 @@ void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
   auto maskType = VectorType::get({lanes}, b.getI1Type());
   SmallVector<Value> rowBase(dataPrefix);
   rowBase.push_back(constIndex(0));
-  bool vectorGathers = useVectorGathers(axisSize);
-  // Subscripts are computed a vector at a time and always name an element
-  // of the row: check and unchecked clamp the normalized index (a no-op on
-  // the indices they accept, and no read out of bounds if the indices
-  // change after validation or a caller breaks unchecked's promise). That
-  // needs a non-empty row.
-  GatherMode subscriptMode = mode == GatherMode::check ||
-                                     mode == GatherMode::unchecked
-                                 ? GatherMode::clamp
-                                 : mode;
+  bool vectorGathers = loads == GatherLoads::Vector;
   // A vector of the row, or with `mask` a part of it: the lanes outside
   // read index 0 (in bounds once the row is not empty) and store nothing.
   auto chunk = [&](Value j, Value mask, bool streaming) {
@@ -315,9 +321,12 @@ void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
           });
         });
   };
+  std::function<void()> fullRow = vectorRow;
+  if (loads == GatherLoads::Element)
+    fullRow = elementRow;
   std::optional<int64_t> staticSize = getConstantIntValue(axisSize);
   if (staticSize && *staticSize > 0)
-    return vectorRow();
+    return fullRow();
   // An empty row: only fill reads nothing and has results (zeros); check
   // flags every index (check without `badFlag`, clamp and wrap have failed
   // validation already), unchecked is undefined: nothing is read.
@@ -333,5 +342,5 @@ void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
   };
   ifThenElse(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
                                    axisSize, constI64(0)),
-             vectorRow, emptyRow);
+             fullRow, emptyRow);
 }

@@ -216,9 +216,9 @@ private:
   /// Loads a vector of `type` from `memref` at `at`: masked with `mask`
   /// (the other lanes zero), else plainly.
   Value loadVector(Value memref, VectorType type, ValueRange at, Value mask);
-  /// Applies normalization and the mode to index value `i` along a
-  /// dimension of size `s` (both i64).
-  Subscript resolve(Value i, Value s);
+  /// Applies normalization and the mode (`as`, else the op's) to index
+  /// value `i` along a dimension of size `s` (both i64).
+  Subscript resolve(Value i, Value s, std::optional<GatherMode> as = {});
   /// The size of `memref`'s dimension `d` as i64, for index arithmetic.
   Value dimI64(Value memref, int64_t d) {
     return b.createOrFold<arith::IndexCastOp>(loc, b.getI64Type(),
@@ -332,9 +332,9 @@ private:
   void planStreamingStores(SlicePlan &plan);
   /// The address of plan.out[prefix, 0] in bytes, for alignment.
   Value rowAddress(const SlicePlan &plan, ValueRange prefix);
-  /// Whether rows gathered along a data axis of `axisSize` elements (i64)
-  /// read with vector gathers (else scalar loads).
-  bool useVectorGathers(Value axisSize) const;
+  /// How rows gathered along a data axis of `axisSize` elements (i64) read
+  /// (options.gatherLoads resolved: never Auto).
+  GatherLoads resolveRowLoads(Value axisSize) const;
   /// Whether loops over `memref` (the result for the gather loops, the
   /// indices for check mode's scan) run on threads: with options.parallel,
   /// when it has at least options.parallelMinBytes bytes. An i1 (a constant

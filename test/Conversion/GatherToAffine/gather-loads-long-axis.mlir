@@ -1,22 +1,51 @@
 // RUN: gather-opt %s --convert-gather-to-affine | FileCheck %s
 // RUN: gather-opt %s --convert-gather-to-affine="target-cpu=sapphirerapids" | FileCheck %s
+// RUN: gather-opt %s --convert-gather-to-affine="target-cpu=znver4" | FileCheck %s --check-prefix=ZEN
 // RUN: gather-opt %s --convert-gather-to-affine="gather-loads=vector" | FileCheck %s --check-prefix=VECTOR
+// RUN: gather-opt %s --convert-gather-to-affine="gather-loads=scalar" | FileCheck %s --check-prefix=SCALAR
+// RUN: gather-opt %s --convert-gather-to-affine="gather-loads=element" | FileCheck %s --check-prefix=ELEMENT
 
 /// `gather-loads=auto` reads rows gathered from a static data axis of 128 KiB
-/// or more with one scalar load per lane, whatever the CPU: 32768 f32 do,
-/// 32767 f32 and 16383 f64 do not. An explicit choice is kept.
+/// or more one element an iteration, whatever the CPU: 32768 f32 do, 32767
+/// f32 and 16383 f64 do not (vector gathers, or one scalar load per lane on
+/// AMD Zen). Each element's index is read, normalized and clamped (unchecked
+/// and check read nothing outside the row whatever the index) and its value
+/// loaded and stored as scalars. An explicit choice is kept.
 // CHECK-LABEL: func.func @long_axis
-// CHECK-NOT: vector.gather
-// CHECK: memref.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<4x32768xf32>
+// CHECK-NOT: vector.
+// CHECK: affine.for %[[ROW:.*]] = 0 to
+// CHECK-NEXT: arith.constant 0 : index
+// CHECK-NEXT: affine.for %[[COL:.*]] = 0 to
+// CHECK-NEXT: %[[I:.*]] = affine.load %{{.*}}[%[[ROW]], %[[COL]]] : memref<4x50xi64>
+// CHECK: %[[LOW:.*]] = arith.minsi
+// CHECK: %[[SUB:.*]] = arith.maxsi %[[LOW]]
+// CHECK: %[[AT:.*]] = arith.index_cast %[[SUB]] : i64 to index
+// CHECK: %[[V:.*]] = memref.load %{{.*}}[%[[ROW]], %[[AT]]] : memref<4x32768xf32>
+// CHECK: affine.store %[[V]], %{{.*}}[%[[ROW]], %[[COL]]] : memref<4x50xf32>
 // CHECK-LABEL: func.func @shorter_axis
 // CHECK: vector.gather
 // CHECK-LABEL: func.func @long_f64_axis
 // CHECK-NOT: vector.gather
+// CHECK-NOT: vector.extract
 // CHECK: memref.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<2x16384xf64>
 // CHECK-LABEL: func.func @shorter_f64_axis
 // CHECK: vector.gather
+// ZEN-LABEL: func.func @long_axis
+// ZEN-NOT: vector.
+// ZEN-LABEL: func.func @shorter_axis
+// ZEN-NOT: vector.gather
+// ZEN: vector.extract
 // VECTOR-LABEL: func.func @long_axis
 // VECTOR: vector.gather
+// SCALAR-LABEL: func.func @long_axis
+// SCALAR-NOT: vector.gather
+// SCALAR: vector.extract
+// SCALAR: memref.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<4x32768xf32>
+// SCALAR: vector.insert
+// ELEMENT-LABEL: func.func @shorter_axis
+// ELEMENT-NOT: vector.
+// ELEMENT: memref.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<4x32767xf32>
+// ELEMENT-LABEL: func.func @long_f64_axis
 func.func @long_axis(%d: tensor<4x32768xf32>, %i: tensor<4x50xi64>) -> tensor<4x50xf32> {
   %r = gather.gather_elements %d[%i] {axis = 1 : i64, mode = #gather<mode unchecked>} : (tensor<4x32768xf32>, tensor<4x50xi64>) -> tensor<4x50xf32>
   return %r : tensor<4x50xf32>

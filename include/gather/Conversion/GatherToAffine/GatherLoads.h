@@ -11,31 +11,35 @@
 namespace mlir::gather {
 
 /// How a row of gather_elements (or of gather along the last axis) reads
-/// data: hardware vector gathers, or one scalar load per element, which is
-/// faster where gathers are slow (AMD Zen, and Intel cores with the Gather
-/// Data Sampling microcode mitigation). `Auto` decides from the target the
-/// code is compiled for (the `target-cpu` option), never from the machine
-/// that compiles it.
-enum class GatherLoads { Auto, Vector, Scalar };
+/// data: hardware vector gathers; one scalar load per lane of a vector of
+/// subscripts, which is faster where gathers are slow (AMD Zen, and Intel
+/// cores with the Gather Data Sampling microcode mitigation); or one element
+/// an iteration (index, subscript, load and store each scalar), whose reads
+/// overlap best where they leave the core's caches. `Auto` decides from the
+/// target the code is compiled for (the `target-cpu` option), never from the
+/// machine that compiles it.
+enum class GatherLoads { Auto, Vector, Scalar, Element };
 
-/// Rows gathered from a data axis of at least this many bytes read with
-/// scalar loads where vector gathers would be chosen: their reads leave the
-/// core's caches, where scalar loads overlapped better (gather_elements of
-/// 50 of every 128256 f32 (500 KiB), one thread, Intel Xeon: 9.7-11.4 us
-/// against 11.0-12.6 with vector gathers; rows of 32 KiB: the same).
-inline constexpr int64_t kScalarLoadsMinAxisBytes = 128 << 10;
+/// Rows gathered from a data axis of at least this many bytes read one
+/// element an iteration: their reads leave the core's caches, where
+/// independent scalar chains overlap best. One thread, Intel Xeon, check
+/// mode, element/lanes (one scalar load per lane): 50 of every 128256 f32
+/// (500 KiB, top-k) 0.76, 64 of every 256 KiB 0.74, 1024 of every 2 MiB
+/// 0.92, 1024 of every 256 KiB 0.93, 256 of every 128 KiB 1.02; rows that
+/// stay in the caches lose (1024 of every 32 KiB: 1.14; 4 KiB: 1.18).
+inline constexpr int64_t kElementLoadsMinAxisBytes = 128 << 10;
 
 /// What `Auto` means for the LLVM CPU name `targetCpu` and, when known, the
-/// bytes along the gathered data axis: Scalar on AMD Zen (`znver*`) and for
-/// axes of at least kScalarLoadsMinAxisBytes, Vector otherwise (any other
-/// CPU and none: a generic target).
+/// bytes along the gathered data axis: Element for axes of at least
+/// kElementLoadsMinAxisBytes, else Scalar on AMD Zen (`znver*`) and Vector
+/// on any other CPU and none (a generic target).
 GatherLoads resolveGatherLoads(GatherLoads loads, llvm::StringRef targetCpu,
                                std::optional<int64_t> axisBytes = {});
 
 /// The choice for the machine this process runs on, for hosts that compile
-/// for themselves (a JIT): Scalar on AMD Zen, when /sys reports the Gather
-/// Data Sampling mitigation in microcode and for axes of at least
-/// kScalarLoadsMinAxisBytes, else Vector.
+/// for themselves (a JIT): Element for axes of at least
+/// kElementLoadsMinAxisBytes, else Scalar on AMD Zen and when /sys reports
+/// the Gather Data Sampling mitigation in microcode, else Vector.
 GatherLoads getHostGatherLoads(std::optional<int64_t> axisBytes = {});
 
 } // namespace mlir::gather
