@@ -115,6 +115,7 @@ void buildPipeline(OpPassManager &pm, const Options &options) {
     ConvertSCFToOpenMPPassOptions openmp;
     openmp.numThreads = options.numThreads;
     pm.addPass(createConvertSCFToOpenMPPass(openmp));
+    pm.addPass(createGatherOpenMPSchedule());
   }
   if (options.cInterface)
     pm.addPass(createGatherEmitCInterface());

@@ -1,0 +1,77 @@
+// RUN: gather-opt %s --gather-openmp-schedule --split-input-file | FileCheck %s
+
+/// Iterations that walk a range read from memory inside the loop (a bag's
+/// ids between two offsets) are handed out guided.
+// CHECK-LABEL: func.func @bags
+// CHECK: omp.wsloop schedule(guided) {
+func.func @bags(%offsets: memref<?xindex>, %ids: memref<?xf32>, %out: memref<?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  omp.parallel {
+    omp.wsloop {
+      omp.loop_nest (%i) : index = (%c0) to (%n) step (%c1) {
+        %next = arith.addi %i, %c1 : index
+        %lo = memref.load %offsets[%i] : memref<?xindex>
+        %hi = memref.load %offsets[%next] : memref<?xindex>
+        %zero = arith.constant 0.0 : f32
+        %sum = scf.for %j = %lo to %hi step %c1 iter_args(%acc = %zero) -> (f32) {
+          %v = memref.load %ids[%j] : memref<?xf32>
+          %a = arith.addf %acc, %v : f32
+          scf.yield %a : f32
+        }
+        memref.store %sum, %out[%i] : memref<?xf32>
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  return
+}
+
+// -----
+
+/// Even iterations (bounds from sizes, or read once before the loop) stay
+/// static, and so does a loop that has a schedule.
+// CHECK-LABEL: func.func @rows
+// CHECK: omp.wsloop {
+// CHECK: omp.wsloop {
+// CHECK: omp.wsloop schedule(static) {
+func.func @rows(%data: memref<?x?xf32>, %bound: memref<index>, %out: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %rows = memref.dim %data, %c0 : memref<?x?xf32>
+  %cols = memref.dim %data, %c1 : memref<?x?xf32>
+  %once = memref.load %bound[] : memref<index>
+  omp.parallel {
+    omp.wsloop {
+      omp.loop_nest (%i) : index = (%c0) to (%rows) step (%c1) {
+        scf.for %j = %c0 to %cols step %c1 {
+          %v = memref.load %data[%i, %j] : memref<?x?xf32>
+          memref.store %v, %out[%i, %j] : memref<?x?xf32>
+        }
+        omp.yield
+      }
+    }
+    omp.wsloop {
+      omp.loop_nest (%i) : index = (%c0) to (%rows) step (%c1) {
+        scf.for %j = %c0 to %once step %c1 {
+          %v = memref.load %data[%i, %j] : memref<?x?xf32>
+          memref.store %v, %out[%i, %j] : memref<?x?xf32>
+        }
+        omp.yield
+      }
+    }
+    omp.wsloop schedule(static) {
+      omp.loop_nest (%i) : index = (%c0) to (%rows) step (%c1) {
+        %hi = memref.load %bound[] : memref<index>
+        scf.for %j = %c0 to %hi step %c1 {
+          %v = memref.load %data[%i, %j] : memref<?x?xf32>
+          memref.store %v, %out[%i, %j] : memref<?x?xf32>
+        }
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  return
+}
