@@ -92,6 +92,19 @@ def test_the_environments_block_time_wins(kernel):
     assert stats["libomp_blocktime"] == 7
 
 
+# A row gather module and the pipeline that runs it on threads, for the
+# scripts below that build a JitModule using OpenMP.
+THREADED_MODULE = """
+    source = (
+        "func.func @k(%d: tensor<?x?xf32>, %i: tensor<?xi64>)"
+        "    -> tensor<?x?xf32> {"
+        "  %r = gather.gather %d[%i] : (tensor<?x?xf32>, tensor<?xi64>)"
+        "      -> tensor<?x?xf32>"
+        "  return %r : tensor<?x?xf32>"
+        "}")
+    pipeline = "gather-to-llvm{parallel=true parallel-min-bytes=0}"
+"""
+
 # A threaded gather (package and JitModule) under a malformed
 # OMP_NUM_THREADS: each raises ValueError naming it (the package before it
 # reads or compiles a kernel), serial kernels still run, and a corrected
@@ -114,16 +127,9 @@ BAD_THREADS = """
     after = _native.kernel_cache_stats()
     untouched = all(before[k] == after[k]
                     for k in ("compiled", "loaded", "rejected"))
-    source = (
-        "func.func @k(%d: tensor<?x?xf32>, %i: tensor<?xi64>)"
-        "    -> tensor<?x?xf32> {"
-        "  %r = gather.gather %d[%i] : (tensor<?x?xf32>, tensor<?xi64>)"
-        "      -> tensor<?x?xf32>"
-        "  return %r : tensor<?x?xf32>"
-        "}")
+""" + THREADED_MODULE + """
     try:
-        JitModule(Module(source),
-                  pipeline="gather-to-llvm{parallel=true parallel-min-bytes=0}")
+        JitModule(Module(source), pipeline=pipeline)
     except ValueError as e:
         errors.append(str(e))
     os.environ["OMP_NUM_THREADS"] = "2"
@@ -157,14 +163,7 @@ TOO_MANY_THREADS = """
     import numpy as np
     import gather_mlir as g
     from gather_mlir.compiler import JitModule, Module
-    source = (
-        "func.func @k(%d: tensor<?x?xf32>, %i: tensor<?xi64>)"
-        "    -> tensor<?x?xf32> {"
-        "  %r = gather.gather %d[%i] : (tensor<?x?xf32>, tensor<?xi64>)"
-        "      -> tensor<?x?xf32>"
-        "  return %r : tensor<?x?xf32>"
-        "}")
-    pipeline = "gather-to-llvm{parallel=true parallel-min-bytes=0}"
+""" + THREADED_MODULE + """
     data = np.arange(4096 * 1024, dtype=np.float32).reshape(4096, 1024)
     ids = np.arange(4095, -1, -1)
     right = bool(np.array_equal(g.gather(data, ids), data[ids]))
