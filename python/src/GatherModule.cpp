@@ -381,11 +381,6 @@ py::object runGather(OpKind kind, PyArrayObject *data, PyArrayObject *indices,
   // smaller result gets a serial kernel, which compiles in about half the
   // time.
   bool parallel = resultBytes >= getHostParallelMinBytes();
-  // The same for streaming stores: a result below streaming-min-bytes gets
-  // a kernel without the streaming copies (a fifth less code to generate).
-  static const int64_t streamingMinBytes =
-      GatherLoweringOptions().streamingMinBytes;
-  bool streaming = streamingMinBytes >= 0 && resultBytes >= streamingMinBytes;
   // Rows gathered along the last axis read as the host's choice for the
   // axis's length says; the flag is left out for other kernels, which
   // have no such rows.
@@ -395,6 +390,13 @@ py::object runGather(OpKind kind, PyArrayObject *data, PyArrayObject *indices,
       getHostGatherLoads(dataShape.getDimSize(shape->axis) *
                          PyArray_ITEMSIZE(data)) ==
           GatherLoads::Element;
+  // Streaming stores likewise: a result below streaming-min-bytes gets a
+  // kernel without the streaming copies (a fifth less code to generate);
+  // so do rows read one element an iteration, which never stream.
+  static const int64_t streamingMinBytes =
+      GatherLoweringOptions().streamingMinBytes;
+  bool streaming = !elementLoads && streamingMinBytes >= 0 &&
+                   resultBytes >= streamingMinBytes;
   // Row validation only changes check-mode gather_elements kernels; other
   // kernels keep one key for both kinds of result.
   bool ownResult = !out || out == Py_None || result.ptr() != out;
@@ -629,9 +631,12 @@ PYBIND11_MODULE(_native, m) {
           return "element";
         case GatherLoads::Scalar:
           return "scalar";
-        default:
+        case GatherLoads::Vector:
           return "vector";
+        case GatherLoads::Auto:
+          break;
         }
+        llvm_unreachable("getHostGatherLoads resolves Auto");
       },
       py::arg("axis_bytes") = py::none(),
       "How this host's kernels read rows gathered along the last axis from "

@@ -27,11 +27,13 @@
 #include "llvm/TargetParser/Host.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <limits>
 #include <optional>
 
 #include <sys/resource.h>
+#include <unistd.h>
 
 using namespace llvm;
 using namespace mlir::gather::python;
@@ -199,10 +201,35 @@ std::optional<uint64_t> readSystemThreads() {
   return total;
 }
 
+/// The directory of this process's cgroup that holds its pids.max, if
+/// known: the pids controller's (cgroup v1), else the unified one's (v2).
+std::optional<std::string> readOwnPidsCgroup() {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> file =
+      MemoryBuffer::getFileAsStream("/proc/self/cgroup");
+  if (!file)
+    return std::nullopt;
+  SmallVector<StringRef> lines;
+  (*file)->getBuffer().split(lines, '\n');
+  std::optional<std::string> unified;
+  for (StringRef line : lines) {
+    auto [id, rest] = line.split(':');
+    auto [controllers, path] = rest.split(':');
+    SmallVector<StringRef> names;
+    controllers.split(names, ',');
+    if (llvm::is_contained(names, "pids"))
+      return ("/sys/fs/cgroup/pids" + path.trim()).str();
+    if (id == "0" && controllers.empty())
+      unified = ("/sys/fs/cgroup" + path.trim()).str();
+  }
+  return unified;
+}
+
 /// Linux's limits on new threads (where it says; elsewhere none): each takes
 /// a thread ID, of which kernel.pid_max less the 300 it reserves less those
-/// in use are left, counts against kernel.threads-max and the user's
-/// RLIMIT_NPROC, and its stack and guard page take two of the process's
+/// in use are left, counts against kernel.threads-max, the cgroup's
+/// pids.max and, unless the process runs as root (which it does not bind),
+/// the user's RLIMIT_NPROC (whose tasks in other processes are not counted:
+/// an upper bound), and its stack and guard page take two of the process's
 /// memory maps (vm.max_map_count less the maps in use). A team beyond them
 /// makes libomp abort when pthread_create fails (2-vCPU VM: 32600 threads
 /// against kernel.pid_max 32768).
@@ -227,8 +254,17 @@ ThreadBudget getThreadBudget() {
   bound(threadsMax, systemThreads, 1,
         "kernel.threads-max is " + std::to_string(threadsMax.value_or(0)) +
             ", " + existing);
+  if (std::optional<std::string> cgroup = readOwnPidsCgroup()) {
+    std::optional<uint64_t> pidsMax =
+        readProcNumber((*cgroup + "/pids.max").c_str());
+    uint64_t pids =
+        readProcNumber((*cgroup + "/pids.current").c_str()).value_or(0);
+    bound(pidsMax, pids, 1,
+          "the cgroup's pids.max is " + std::to_string(pidsMax.value_or(0)) +
+              ", " + std::to_string(pids) + " tasks are in it");
+  }
   struct rlimit processes;
-  if (getrlimit(RLIMIT_NPROC, &processes) == 0 &&
+  if (geteuid() != 0 && getrlimit(RLIMIT_NPROC, &processes) == 0 &&
       processes.rlim_cur != RLIM_INFINITY)
     bound(processes.rlim_cur, 0, 1,
           "RLIMIT_NPROC is " + std::to_string(processes.rlim_cur));
@@ -265,22 +301,22 @@ Error mlir::gather::python::prepareOpenMPEnvironment() {
         "' is not a list of thread counts (such as 2 or 2,1): libomp, which "
         "runs threaded kernels, would abort the process; set it to a number "
         "of threads or unset it");
-  // The kernels' loops are not nested: a team has the first count's
-  // threads, or OMP_THREAD_LIMIT's when that is a smaller count.
-  uint64_t team = counts->front();
-  if (const char *limit = std::getenv("OMP_THREAD_LIMIT")) {
-    unsigned threadLimit;
-    if (!StringRef(limit).trim().getAsInteger(10, threadLimit) &&
-        threadLimit > 0)
-      team = std::min<uint64_t>(team, threadLimit);
-  }
-  ThreadBudget budget = getThreadBudget();
-  if (team <= budget.threads)
+  // Checked until a team fits: libomp reads the variables once, when it
+  // starts, and its workers would then count against the limits.
+  static std::atomic<bool> teamFits{false};
+  if (teamFits)
     return Error::success();
+  // The team starts all its threads but the one that forks it.
+  uint64_t team = getOpenMPTeamSize().value_or(1);
+  ThreadBudget budget = getThreadBudget();
+  if (team - 1 <= budget.threads) {
+    teamFits = true;
+    return Error::success();
+  }
   return createStringError(
       "OMP_NUM_THREADS='" + std::string(value) + "' asks for a team of " +
       std::to_string(team) + " threads, but this process can start at most " +
-      std::to_string(budget.threads) + " (" + budget.reason +
+      std::to_string(budget.threads) + " more (" + budget.reason +
       "): libomp, which runs threaded kernels, would abort the process when "
       "a thread fails to start; set fewer threads or unset it");
 }

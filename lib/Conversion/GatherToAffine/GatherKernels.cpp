@@ -47,7 +47,7 @@ void KernelEmitter::emitGather(const GatherShape &shape) {
   if (lanes) {
     return guarded(ok, [&] {
       SmallVector<Value> ubs = dims(out, 0, a + q - bd);
-      SlicePlan plan = planGatherRows(ubs.back());
+      SlicePlan plan = planGatherRows(ubs.back(), axisSize);
       parallelNest(ArrayRef(ubs).drop_back(), [&](ValueRange ivs) {
         SmallVector<Value> indexPrefix(ivs.take_front(bd));
         indexPrefix.append(ivs.begin() + a, ivs.end());
@@ -99,7 +99,8 @@ void KernelEmitter::emitGatherElements(const GatherShape &shape) {
   // of one index row; validate-rows checks the indices as it gathers.
   bool lastAxis = a == r - 1;
   int64_t lanes = lastAxis ? gatherRowLanes() : 0;
-  SlicePlan rows = lanes ? planGatherRows(ubs.back()) : elementPlan();
+  SlicePlan rows =
+      lanes ? planGatherRows(ubs.back(), axisSize) : elementPlan();
   auto rowAt = [&](ValueRange ivs, Value badFlag) {
     gatherRow(rows, ivs, ivs, ivs, ubs.back(), axisSize, lanes, badFlag);
   };

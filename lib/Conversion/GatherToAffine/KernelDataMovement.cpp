@@ -210,10 +210,11 @@ int64_t KernelEmitter::gatherRowLanes() {
   return vectorLanes(element);
 }
 
-SlicePlan KernelEmitter::planGatherRows(Value rowLength) {
+SlicePlan KernelEmitter::planGatherRows(Value rowLength, Value axisSize) {
   SlicePlan plan = elementPlan();
   plan.extents = {rowLength};
-  planStreamingStores(plan);
+  if (resolveRowLoads(axisSize) != GatherLoads::Element)
+    planStreamingStores(plan);
   return plan;
 }
 

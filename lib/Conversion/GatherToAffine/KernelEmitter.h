@@ -276,10 +276,12 @@ private:
   /// A row of `n` results along the innermost dimension of both `indices`
   /// and `out`, each reading `data` along its innermost dimension (gather
   /// along the last axis, gather_elements along the last axis). With `lanes`,
-  /// vectors of indices become in-bounds subscripts at once, the elements
-  /// are read with vector.gather or one scalar load each (the cost model's
-  /// choice) and stored as vectors (non-temporal ones where `plan` streams,
-  /// planGatherRows); with `lanes` 0, one element at a time. With `badFlag`
+  /// as resolveRowLoads says: vectors of indices become in-bounds subscripts
+  /// at once, the elements are read with vector.gather or one scalar load a
+  /// lane and stored as vectors (non-temporal ones where `plan` streams,
+  /// planGatherRows); or (GatherLoads::Element) one element an iteration,
+  /// its subscript clamped as the vectors' are. With `lanes` 0, one element
+  /// at a time. With `badFlag`
   /// (check mode, indices not yet validated), an index out of range sets
   /// the memref<i1> `badFlag` instead of failing.
   void gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
@@ -316,10 +318,11 @@ private:
   /// with `streaming`, else plainly.
   void storeRowVector(const SlicePlan &plan, Value v, ValueRange at,
                       Value mask, bool streaming);
-  /// The plan of rows gathered along the last axis (gatherRow): their
-  /// length is the result's last dimension, `rowLength`; only whether they
-  /// stream is planned.
-  SlicePlan planGatherRows(Value rowLength);
+  /// The plan of rows gathered along the last axis (gatherRow) from a data
+  /// axis of `axisSize` elements: their length is the result's last
+  /// dimension, `rowLength`; only whether they stream is planned (never
+  /// for rows read one element an iteration, which store scalars).
+  SlicePlan planGatherRows(Value rowLength, Value axisSize);
   /// Called after the gather loops: orders `plan`'s streaming stores before
   /// what the caller does next.
   void finishStreaming(const SlicePlan &plan);

@@ -4,6 +4,7 @@
 
 #include "llvm/Support/Threading.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <limits>
 
@@ -29,17 +30,30 @@ mlir::gather::parseOpenMPThreadCounts(llvm::StringRef value) {
   return counts;
 }
 
+std::optional<unsigned> mlir::gather::getOpenMPTeamSize() {
+  const char *value = std::getenv("OMP_NUM_THREADS");
+  if (!value)
+    return std::nullopt;
+  std::optional<llvm::SmallVector<unsigned>> counts =
+      parseOpenMPThreadCounts(value);
+  if (!counts || counts->front() == 0)
+    return std::nullopt;
+  unsigned team = counts->front();
+  unsigned limit;
+  if (const char *threadLimit = std::getenv("OMP_THREAD_LIMIT"))
+    if (!llvm::StringRef(threadLimit).trim().getAsInteger(10, limit) &&
+        limit > 0)
+      team = std::min(team, limit);
+  return team;
+}
+
 int64_t mlir::gather::getHostParallelMinBytes() {
   static const int64_t bytes = [] {
-    // libomp's team size: OMP_NUM_THREADS's first count (a malformed value
-    // never reaches libomp: the package refuses it first), else one thread
-    // per CPU of the process's affinity mask.
-    unsigned threads = 0;
-    if (const char *value = std::getenv("OMP_NUM_THREADS"))
-      if (auto counts = parseOpenMPThreadCounts(value))
-        threads = counts->front();
-    if (threads == 0)
-      threads = llvm::hardware_concurrency().compute_thread_count();
+    // libomp's team size (a malformed OMP_NUM_THREADS never reaches
+    // libomp: the package refuses it first), else one thread per CPU of
+    // the process's affinity mask.
+    unsigned threads = getOpenMPTeamSize().value_or(
+        llvm::hardware_concurrency().compute_thread_count());
     return parallelMinBytesForThreads(threads);
   }();
   return bytes;

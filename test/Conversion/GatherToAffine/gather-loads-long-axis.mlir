@@ -4,6 +4,8 @@
 // RUN: gather-opt %s --convert-gather-to-affine="gather-loads=vector" | FileCheck %s --check-prefix=VECTOR
 // RUN: gather-opt %s --convert-gather-to-affine="gather-loads=scalar" | FileCheck %s --check-prefix=SCALAR
 // RUN: gather-opt %s --convert-gather-to-affine="gather-loads=element" | FileCheck %s --check-prefix=ELEMENT
+// RUN: gather-opt %s --convert-gather-to-affine="streaming-min-bytes=0" | FileCheck %s --check-prefix=STREAM
+// RUN: gather-opt %s --convert-gather-to-affine="streaming-min-bytes=0 gather-loads=vector" | FileCheck %s --check-prefix=STREAM-VECTOR
 
 /// `gather-loads=auto` reads rows gathered from a static data axis of 128 KiB
 /// or more one element an iteration, whatever the CPU: 32768 f32 do, 32767
@@ -14,14 +16,15 @@
 // CHECK-LABEL: func.func @long_axis
 // CHECK-NOT: vector.
 // CHECK: affine.for %[[ROW:.*]] = 0 to
-// CHECK-NEXT: arith.constant 0 : index
-// CHECK-NEXT: affine.for %[[COL:.*]] = 0 to
+// CHECK-NOT: vector.
+// CHECK: affine.for %[[COL:.*]] = 0 to
 // CHECK-NEXT: %[[I:.*]] = affine.load %{{.*}}[%[[ROW]], %[[COL]]] : memref<4x50xi64>
 // CHECK: %[[LOW:.*]] = arith.minsi
 // CHECK: %[[SUB:.*]] = arith.maxsi %[[LOW]]
 // CHECK: %[[AT:.*]] = arith.index_cast %[[SUB]] : i64 to index
 // CHECK: %[[V:.*]] = memref.load %{{.*}}[%[[ROW]], %[[AT]]] : memref<4x32768xf32>
 // CHECK: affine.store %[[V]], %{{.*}}[%[[ROW]], %[[COL]]] : memref<4x50xf32>
+// CHECK-NOT: vector.
 // CHECK-LABEL: func.func @shorter_axis
 // CHECK: vector.gather
 // CHECK-LABEL: func.func @long_f64_axis
@@ -45,7 +48,22 @@
 // ELEMENT-LABEL: func.func @shorter_axis
 // ELEMENT-NOT: vector.
 // ELEMENT: memref.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<4x32767xf32>
+// ELEMENT-NOT: vector.
 // ELEMENT-LABEL: func.func @long_f64_axis
+/// Rows read one element an iteration store scalars: they never stream (no
+/// non-temporal store, no fence), where vector rows of 2 KiB do.
+// STREAM-LABEL: func.func @wide_rows
+// STREAM-NOT: nontemporal
+// STREAM-NOT: llvm.fence
+// STREAM-LABEL: func.func @long_axis
+// STREAM-VECTOR-LABEL: func.func @wide_rows
+// STREAM-VECTOR: nontemporal = true
+// STREAM-VECTOR: llvm.fence
+// STREAM-VECTOR-LABEL: func.func @long_axis
+func.func @wide_rows(%d: tensor<4x32768xf32>, %i: tensor<4x512xi64>) -> tensor<4x512xf32> {
+  %r = gather.gather_elements %d[%i] {axis = 1 : i64} : (tensor<4x32768xf32>, tensor<4x512xi64>) -> tensor<4x512xf32>
+  return %r : tensor<4x512xf32>
+}
 func.func @long_axis(%d: tensor<4x32768xf32>, %i: tensor<4x50xi64>) -> tensor<4x50xf32> {
   %r = gather.gather_elements %d[%i] {axis = 1 : i64, mode = #gather<mode unchecked>} : (tensor<4x32768xf32>, tensor<4x50xi64>) -> tensor<4x50xf32>
   return %r : tensor<4x50xf32>

@@ -29,9 +29,14 @@ int64_t parallelMinBytesForThreads(int64_t threads);
 std::optional<llvm::SmallVector<unsigned>>
 parseOpenMPThreadCounts(llvm::StringRef value);
 
+/// The team of a (not nested) OpenMP parallel loop as the environment sets
+/// it: OMP_NUM_THREADS's first count, capped by OMP_THREAD_LIMIT when that
+/// is a positive count; none when OMP_NUM_THREADS is unset, malformed or 0.
+std::optional<unsigned> getOpenMPTeamSize();
+
 /// parallel-min-bytes for hosts that compile for themselves (a JIT), with
-/// the threads OpenMP starts here: the first count of OMP_NUM_THREADS, else
-/// the CPUs this process may run on. Read once.
+/// the threads OpenMP starts here: getOpenMPTeamSize, else the CPUs this
+/// process may run on. Read once.
 int64_t getHostParallelMinBytes();
 
 } // namespace mlir::gather
