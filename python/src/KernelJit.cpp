@@ -70,9 +70,12 @@ HostTarget::loweringOptions(bool parallel) const {
   GatherToLLVMOptions options;
   options.parallel = parallel;
   options.parallelMinBytes = getHostParallelMinBytes();
-  // Where the host needs scalar loads (AMD Zen, Gather Data Sampling), every
-  // row reads so, static long axes included; elsewhere the lowering's own
-  // rule decides (`auto`: one element an iteration for static long axes).
+  // Where the host needs scalar loads (AMD Zen, Gather Data Sampling), a
+  // module's rows read one scalar load a lane, static long axes included
+  // (the explicit choice overrides auto's; the package's own kernels key
+  // long axes apart and read them one element an iteration); elsewhere the
+  // lowering's own rule decides (`auto`: one element an iteration for
+  // static long axes).
   options.gatherLoads = getHostGatherLoads() == GatherLoads::Scalar
                             ? GatherLoads::Scalar
                             : GatherLoads::Auto;

@@ -652,8 +652,8 @@ def test_results_past_streaming_min_bytes_get_a_kernel_of_their_own():
 
 def test_rows_gathered_from_long_axes():
     """Rows gathered from a data axis of 128 KiB or more (here 40000 f32)
-    read with scalar loads on every host (their kernels are keyed apart):
-    each mode and index width against numpy, and check's error."""
+    read one element an iteration on every host (their kernels are keyed
+    apart): each mode and index width against numpy, and check's error."""
     n = 40000
     rng = np.random.default_rng(11)
     data = rng.random((3, n), dtype=np.float32)

@@ -282,8 +282,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   options.vectorize = ((hash >> 2) & 3) != 0;
   options.vectorBits = 128u << ((hash >> 4) % 3);
   options.validateRows = ((hash >> 6) & 1) != 0;
-  options.gatherLoads = ((hash >> 7) & 1) != 0 ? gather::GatherLoads::Scalar
-                                               : gather::GatherLoads::Vector;
+  static constexpr gather::GatherLoads kLoads[] = {
+      gather::GatherLoads::Vector, gather::GatherLoads::Scalar,
+      gather::GatherLoads::Element};
+  options.gatherLoads = kLoads[(hash >> 7) % 3];
   if (((hash >> 8) & 1) != 0)
     options.streamingMinBytes = 0;
   options.prefetchDistance = ((hash >> 9) & 1) != 0 ? 4 : 0;

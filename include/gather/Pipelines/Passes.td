@@ -31,8 +31,8 @@ def GatherToLLVM : Pass<"gather-to-llvm", "ModuleOp"> {
        deallocation pipeline, `convert-linalg-to-loops`;
     3. `canonicalize`, `cse`, loop-invariant code motion;
     4. `lower-affine`, `scf-forall-to-for` (or, with `parallel`,
-       `scf-forall-to-parallel` and `convert-scf-to-openmp` with
-       `num-threads`);
+       `scf-forall-to-parallel`, `convert-scf-to-openmp` with
+       `num-threads` and `gather-openmp-schedule`);
     5. `gather-emit-c-interface` (option `c-interface`);
     6. vector and memref to LLVM, `convert-scf-to-cf`, then complex, arith,
        index, (parallel) openmp, func and cf to LLVM,

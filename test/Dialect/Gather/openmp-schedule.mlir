@@ -1,25 +1,56 @@
 // RUN: gather-opt %s --gather-openmp-schedule --split-input-file | FileCheck %s
 
-/// Iterations that walk a range read from memory inside the loop (a bag's
-/// ids between two offsets) are handed out guided.
+/// Iterations that walk a range computed from memory read at the induction
+/// variable (a bag's ids between two offsets, through casts; a bound that
+/// an scf.if yields from a read; only the lower bound read) are handed out
+/// guided.
 // CHECK-LABEL: func.func @bags
 // CHECK: omp.wsloop schedule(guided) {
-func.func @bags(%offsets: memref<?xindex>, %ids: memref<?xf32>, %out: memref<?xf32>, %n: index) {
+// CHECK: omp.wsloop schedule(guided) {
+// CHECK: omp.wsloop schedule(guided) {
+func.func @bags(%offsets: memref<?xi64>, %ids: memref<?xf32>, %out: memref<?xf32>, %n: index, %total: index, %c: i1) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
   omp.parallel {
     omp.wsloop {
       omp.loop_nest (%i) : index = (%c0) to (%n) step (%c1) {
         %next = arith.addi %i, %c1 : index
-        %lo = memref.load %offsets[%i] : memref<?xindex>
-        %hi = memref.load %offsets[%next] : memref<?xindex>
-        %zero = arith.constant 0.0 : f32
+        %lo64 = memref.load %offsets[%i] : memref<?xi64>
+        %hi64 = memref.load %offsets[%next] : memref<?xi64>
+        %lo = arith.index_cast %lo64 : i64 to index
+        %hi = arith.index_cast %hi64 : i64 to index
         %sum = scf.for %j = %lo to %hi step %c1 iter_args(%acc = %zero) -> (f32) {
           %v = memref.load %ids[%j] : memref<?xf32>
           %a = arith.addf %acc, %v : f32
           scf.yield %a : f32
         }
         memref.store %sum, %out[%i] : memref<?xf32>
+        omp.yield
+      }
+    }
+    omp.wsloop {
+      omp.loop_nest (%i) : index = (%c0) to (%n) step (%c1) {
+        %hi = scf.if %c -> (index) {
+          %h64 = memref.load %offsets[%i] : memref<?xi64>
+          %h = arith.index_cast %h64 : i64 to index
+          scf.yield %h : index
+        } else {
+          scf.yield %c1 : index
+        }
+        scf.for %j = %c0 to %hi step %c1 {
+          memref.store %zero, %ids[%j] : memref<?xf32>
+        }
+        omp.yield
+      }
+    }
+    omp.wsloop {
+      omp.loop_nest (%i) : index = (%c0) to (%n) step (%c1) {
+        %lo64 = memref.load %offsets[%i] : memref<?xi64>
+        %lo = arith.index_cast %lo64 : i64 to index
+        scf.for %j = %lo to %total step %c1 {
+          memref.store %zero, %ids[%j] : memref<?xf32>
+        }
         omp.yield
       }
     }
@@ -30,9 +61,11 @@ func.func @bags(%offsets: memref<?xindex>, %ids: memref<?xf32>, %out: memref<?xf
 
 // -----
 
-/// Even iterations (bounds from sizes, or read once before the loop) stay
-/// static, and so does a loop that has a schedule.
+/// Even iterations (bounds from sizes, read once before the loop, or read
+/// inside it at the same place every iteration) stay static, and so does a
+/// loop that has a schedule.
 // CHECK-LABEL: func.func @rows
+// CHECK: omp.wsloop {
 // CHECK: omp.wsloop {
 // CHECK: omp.wsloop {
 // CHECK: omp.wsloop schedule(static) {
@@ -55,6 +88,16 @@ func.func @rows(%data: memref<?x?xf32>, %bound: memref<index>, %out: memref<?x?x
     omp.wsloop {
       omp.loop_nest (%i) : index = (%c0) to (%rows) step (%c1) {
         scf.for %j = %c0 to %once step %c1 {
+          %v = memref.load %data[%i, %j] : memref<?x?xf32>
+          memref.store %v, %out[%i, %j] : memref<?x?xf32>
+        }
+        omp.yield
+      }
+    }
+    omp.wsloop {
+      omp.loop_nest (%i) : index = (%c0) to (%rows) step (%c1) {
+        %same = memref.load %bound[] : memref<index>
+        scf.for %j = %c0 to %same step %c1 {
           %v = memref.load %data[%i, %j] : memref<?x?xf32>
           memref.store %v, %out[%i, %j] : memref<?x?xf32>
         }

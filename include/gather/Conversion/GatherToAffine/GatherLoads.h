@@ -22,11 +22,13 @@ enum class GatherLoads { Auto, Vector, Scalar, Element };
 
 /// Rows gathered from a data axis of at least this many bytes read one
 /// element an iteration: their reads leave the core's caches, where
-/// independent scalar chains overlap best. One thread, Intel Xeon, check
-/// mode, element/lanes (one scalar load per lane): 50 of every 128256 f32
-/// (500 KiB, top-k) 0.76, 64 of every 256 KiB 0.74, 1024 of every 2 MiB
-/// 0.92, 1024 of every 256 KiB 0.93, 256 of every 128 KiB 1.02; rows that
-/// stay in the caches lose (1024 of every 32 KiB: 1.14; 4 KiB: 1.18).
+/// independent scalar chains overlap best. One thread, Intel Xeon only (no
+/// AMD host measured), check mode with row validation, element/lanes (one
+/// scalar load per lane): 50 of every 128256 f32 (500 KiB, top-k) 0.76, 64
+/// of every 256 KiB 0.74, 1024 of every 2 MiB 0.92, 1024 of every 256 KiB
+/// 0.93 (1.06 against vector gathers), 256 of every 128 KiB 1.02: 128 KiB
+/// is where it breaks even. Rows that stay in the caches lose (1024 of
+/// every 32 KiB: 1.14; 4 KiB: 1.18).
 inline constexpr int64_t kElementLoadsMinAxisBytes = 128 << 10;
 
 /// What `Auto` means for the LLVM CPU name `targetCpu` and, when known, the

@@ -14,22 +14,33 @@ namespace mlir::gather {
 
 using namespace mlir;
 
-/// Whether `value` is computed within `loop` from something read from
-/// memory there.
-static bool readInside(Value value, Operation *loop) {
+/// Whether `value` differs from one iteration of `nest` to the next by
+/// what memory holds: it is computed within the loop from a read (of any
+/// op within, nested ones included, that may read) and from the loop's
+/// induction variables (a bound read once per loop is the same for all).
+static bool readPerIteration(Value value, omp::LoopNestOp nest) {
   Operation *def = value.getDefiningOp();
-  if (!def || !loop->isProperAncestor(def))
+  if (!def || !nest->isProperAncestor(def))
     return false;
   BackwardSliceOptions options;
-  options.filter = [&](Operation *op) { return loop->isProperAncestor(op); };
-  options.omitBlockArguments = true;
+  options.filter = [&](Operation *op) { return nest->isProperAncestor(op); };
+  options.omitUsesFromAbove = false;
+  options.inclusive = true;
   SetVector<Operation *> slice;
   if (failed(getBackwardSlice(def, &slice, options)))
-    return true; // Not understood: as if it were.
-  slice.insert(def);
-  return llvm::any_of(slice, [](Operation *op) {
-    return hasEffect<MemoryEffects::Read>(op);
-  });
+    return true; // Not understood: as if it did.
+  ArrayRef<BlockArgument> ivs = nest.getIVs();
+  bool reads = false, perIteration = false;
+  for (Operation *op : slice)
+    op->walk([&](Operation *inner) {
+      if (!inner->hasTrait<OpTrait::HasRecursiveMemoryEffects>() &&
+          mightHaveEffect<MemoryEffects::Read>(inner))
+        reads = true;
+      for (Value operand : inner->getOperands())
+        if (llvm::is_contained(ivs, operand))
+          perIteration = true;
+    });
+  return reads && perIteration;
 }
 
 namespace {
@@ -37,11 +48,12 @@ struct GatherOpenMPSchedulePass
     : gather::impl::GatherOpenMPScheduleBase<GatherOpenMPSchedulePass> {
   void runOnOperation() override {
     getOperation()->walk([](omp::WsloopOp loop) {
-      if (loop.getScheduleKind())
+      auto nest = dyn_cast_or_null<omp::LoopNestOp>(loop.getWrappedLoop());
+      if (loop.getScheduleKind() || !nest)
         return;
-      bool uneven = loop->walk([&](scf::ForOp inner) {
-                          if (readInside(inner.getLowerBound(), loop) ||
-                              readInside(inner.getUpperBound(), loop))
+      bool uneven = nest->walk([&](scf::ForOp inner) {
+                          if (readPerIteration(inner.getLowerBound(), nest) ||
+                              readPerIteration(inner.getUpperBound(), nest))
                             return WalkResult::interrupt();
                           return WalkResult::advance();
                         })
