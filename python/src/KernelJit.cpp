@@ -178,12 +178,21 @@ struct ThreadBudget {
   std::string reason;
 };
 
-/// A number that a /proc file holds, if it can be read.
-std::optional<uint64_t> readProcNumber(const char *path) {
+/// The text of a /proc or /sys file (whose size reads as 0: streamed), or
+/// none when it cannot be read.
+std::optional<std::string> readSystemFile(const Twine &path) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> file =
       MemoryBuffer::getFileAsStream(path);
+  if (!file)
+    return std::nullopt;
+  return (*file)->getBuffer().str();
+}
+
+/// A number that a /proc or /sys file holds, if it can be read.
+std::optional<uint64_t> readProcNumber(const Twine &path) {
+  std::optional<std::string> text = readSystemFile(path);
   uint64_t number;
-  if (!file || (*file)->getBuffer().trim().getAsInteger(10, number))
+  if (!text || StringRef(*text).trim().getAsInteger(10, number))
     return std::nullopt;
   return number;
 }
@@ -191,12 +200,11 @@ std::optional<uint64_t> readProcNumber(const char *path) {
 /// The threads that exist on the system (/proc/loadavg's fourth field,
 /// running/total), if it says.
 std::optional<uint64_t> readSystemThreads() {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> file =
-      MemoryBuffer::getFileAsStream("/proc/loadavg");
-  if (!file)
+  std::optional<std::string> text = readSystemFile("/proc/loadavg");
+  if (!text)
     return std::nullopt;
   SmallVector<StringRef> fields;
-  (*file)->getBuffer().split(fields, ' ');
+  StringRef(*text).split(fields, ' ');
   uint64_t total;
   if (fields.size() < 4 ||
       fields[3].split('/').second.getAsInteger(10, total))
@@ -207,12 +215,11 @@ std::optional<uint64_t> readSystemThreads() {
 /// The directory of this process's cgroup that holds its pids.max, if
 /// known: the pids controller's (cgroup v1), else the unified one's (v2).
 std::optional<std::string> readOwnPidsCgroup() {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> file =
-      MemoryBuffer::getFileAsStream("/proc/self/cgroup");
-  if (!file)
+  std::optional<std::string> text = readSystemFile("/proc/self/cgroup");
+  if (!text)
     return std::nullopt;
   SmallVector<StringRef> lines;
-  (*file)->getBuffer().split(lines, '\n');
+  StringRef(*text).split(lines, '\n');
   std::optional<std::string> unified;
   for (StringRef line : lines) {
     auto [id, rest] = line.split(':');
@@ -258,10 +265,8 @@ ThreadBudget getThreadBudget() {
         "kernel.threads-max is " + std::to_string(threadsMax.value_or(0)) +
             ", " + existing);
   if (std::optional<std::string> cgroup = readOwnPidsCgroup()) {
-    std::optional<uint64_t> pidsMax =
-        readProcNumber((*cgroup + "/pids.max").c_str());
-    uint64_t pids =
-        readProcNumber((*cgroup + "/pids.current").c_str()).value_or(0);
+    std::optional<uint64_t> pidsMax = readProcNumber(*cgroup + "/pids.max");
+    uint64_t pids = readProcNumber(*cgroup + "/pids.current").value_or(0);
     bound(pidsMax, pids, 1,
           "the cgroup's pids.max is " + std::to_string(pidsMax.value_or(0)) +
               ", " + std::to_string(pids) + " tasks are in it");
@@ -272,10 +277,8 @@ ThreadBudget getThreadBudget() {
     bound(processes.rlim_cur, 0, 1,
           "RLIMIT_NPROC is " + std::to_string(processes.rlim_cur));
   std::optional<uint64_t> maps = readProcNumber("/proc/sys/vm/max_map_count");
-  ErrorOr<std::unique_ptr<MemoryBuffer>> inUse =
-      MemoryBuffer::getFileAsStream("/proc/self/maps");
-  if (inUse) {
-    uint64_t used = (*inUse)->getBuffer().count('\n');
+  if (std::optional<std::string> inUse = readSystemFile("/proc/self/maps")) {
+    uint64_t used = StringRef(*inUse).count('\n');
     bound(maps, used, 2,
           "vm.max_map_count is " + std::to_string(maps.value_or(0)) + ", " +
               std::to_string(used) +
