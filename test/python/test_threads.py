@@ -246,3 +246,13 @@ def test_threads_from_512_kib_a_thread(threads, threshold):
         assert stats["at"] == [0, True]  # the 16 MiB result's kernel
         assert stats["below"] == [1, True]  # a serial one
     assert stats["bags"] == [threads != "1", True]
+
+
+def test_the_thread_limit_caps_the_team_the_threshold_counts():
+    # libomp starts min(OMP_NUM_THREADS, OMP_THREAD_LIMIT) threads: two here,
+    # so results run on threads from 1 MiB, not the 2 MiB of four.
+    stats = run(THRESHOLD, {"OMP_NUM_THREADS": "4", "OMP_THREAD_LIMIT": "2",
+                            "GATHER_MLIR_CACHE_DIR": ""})
+    assert stats["threshold"] == 1 << 20
+    assert stats["big"] == [1, True]
+    assert stats["bags"] == [True, True]
