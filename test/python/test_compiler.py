@@ -330,3 +330,61 @@ def test_jit_run_time_shape_errors_are_value_errors():
                        "of size 2$"):
         jit.call("elements", np.zeros((2, 2), np.float32),
                  np.zeros((4, 1), np.int32))
+
+
+DEQUANTIZE = """
+func.func @dequantize(%q: tensor<1000x64xi8>, %scale: tensor<1000xf32>,
+                      %ids: tensor<4096xi64>) -> tensor<4096x64xf32> {
+  %rows = gather.gather %q[%ids] : (tensor<1000x64xi8>, tensor<4096xi64>) -> tensor<4096x64xi8>
+  %s = gather.gather %scale[%ids] : (tensor<1000xf32>, tensor<4096xi64>) -> tensor<4096xf32>
+  %e = tensor.empty() : tensor<4096x64xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%rows, %s : tensor<4096x64xi8>, tensor<4096xf32>) outs(%e : tensor<4096x64xf32>) {
+  ^bb0(%x: i8, %sc: f32, %o: f32):
+    %f = arith.sitofp %x : i8 to f32
+    %y = arith.mulf %f, %sc : f32
+    linalg.yield %y : f32
+  } -> tensor<4096x64xf32>
+  return %r : tensor<4096x64xf32>
+}
+"""
+
+
+def test_jit_fused_check_mode_on_threads_reports_the_first_bad_index():
+    """A check-mode gather fused into its elementwise consumer runs on
+    threads, and a bad index is an IndexError naming the first one in
+    row-major order, wherever it lies: one that only the second thread's
+    rows hold is reported too (the threads' hook calls would be lost: the
+    package records errors per thread)."""
+    out = run_isolated("""
+        import os
+        os.environ["OMP_NUM_THREADS"] = "2"  # libomp reads it when loaded
+        import numpy as np
+        from gather_mlir.compiler import JitModule, Module
+        pipeline = "gather-to-llvm{parallel=true parallel-min-bytes=0}"
+        assert "omp.parallel" in str(Module(ir).run(
+            "gather-to-llvm{parallel=true parallel-min-bytes=0 "
+            "default-error-handlers=false}"))
+        jit = JitModule(Module(ir), pipeline)
+        rng = np.random.default_rng(0)
+        q = rng.integers(-128, 128, (1000, 64), dtype=np.int8)
+        scale = rng.random(1000, dtype=np.float32)
+        ids = rng.integers(-1000, 1000, 4096)
+        want = q[ids].astype(np.float32) * scale[ids][:, None]
+        np.testing.assert_array_equal(jit.call("dequantize", q, scale, ids),
+                                      want)
+        for bad in ({3000: 1234}, {1000: -1001, 3000: 1234}):
+            wrong = ids.copy()
+            for at, value in bad.items():
+                wrong[at] = value
+            try:
+                jit.call("dequantize", q, scale, wrong)
+                print("no error")
+            except IndexError as e:
+                print(e)
+        """, ir=DEQUANTIZE)
+    assert out.splitlines() == [
+        "gather.gather: index 1234 is out of range [-1000, 999] for data "
+        "dimension 0 of size 1000",
+        "gather.gather: index -1001 is out of range [-1000, 999] for data "
+        "dimension 0 of size 1000"], out

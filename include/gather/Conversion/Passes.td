@@ -304,8 +304,12 @@ def GatherFuseElementwise : Pass<"gather-fuse-elementwise",
 
     With `parallel`, results of at least `parallel-min-bytes` bytes get an
     `scf.forall` instead (threads through `scf-forall-to-parallel` and
-    OpenMP), except when a fused gather is in `check` mode, whose report
-    names the first bad index in row-major order.
+    OpenMP). Its gathers call no hook (threads would race to report, and a
+    host may record errors per thread): a serial scan before it reads the
+    indices of the gathers that may report (`check`; `clamp` and `wrap`
+    along an axis that may be empty) and reports the first bad one in
+    row-major order, as the serial loop would. A loop whose reporting gather
+    keeps its kernel stays serial.
 
     `gather.gather_elements` and `gather.gather_nd` are not fused (their
     kernels read elements and tuples from anywhere along the gathered dims).

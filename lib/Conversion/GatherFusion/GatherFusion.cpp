@@ -166,34 +166,88 @@ struct OneIndexGather {
   }
 };
 
-/// Resolves a gather of one index at the builder's insertion point: reads
-/// the index, applies the mode, calls the run-time hook for an index that
-/// is an error in `check`, `clamp` or `wrap` mode. Every mode reads only an
-/// index in range (`unchecked` too, so that a broken promise reads zeros
-/// rather than memory out of bounds). Handles indices with one dim past the
-/// batch dims (or none, where the result drops the axis and data's other
-/// dims are its own); fails for others, which keep their kernels.
-static FailureOr<OneIndexGather> resolveOneIndex(RewriterBase &rewriter,
-                                                 GatherOp op) {
+/// Whether `mode` reports indices: `check` any out of range, `clamp` and
+/// `wrap` any along a dimension of size 0.
+static bool reportsIndexErrors(GatherMode mode) {
+  return mode == GatherMode::check || mode == GatherMode::clamp ||
+         mode == GatherMode::wrap;
+}
+
+/// Whether each tile of the fused `op` reads one index that resolveOneIndex
+/// turns into a slice: indices with one dim past the batch dims (or none,
+/// where the result drops the axis and data's other dims are its own), and
+/// a table with rows along the axis (a slice at the folded position 0 of an
+/// empty one would not verify; the kernel handles it). Others keep their
+/// kernels.
+static bool resolvesToSlices(GatherOp op) {
   auto indicesType = dyn_cast<RankedTensorType>(op.getIndices().getType());
   auto dataType = dyn_cast<RankedTensorType>(op.getData().getType());
-  auto resultType = dyn_cast<RankedTensorType>(op.getType());
   FailureOr<GatherShape> shape = op.getGatherShape();
-  if (!indicesType || !dataType || !resultType || failed(shape) ||
-      !indicesType.hasStaticShape() || indicesType.getNumElements() != 1)
-    return failure();
-  int64_t q = indicesType.getRank(), b = shape->batchDims, a = shape->axis;
-  if (q - b > 1)
-    return failure();
-  // A table with no row along the axis has no slice to take (a slice at the
-  // folded position 0 would not verify); the kernel handles it.
-  if (dataType.getDimSize(a) == 0)
-    return failure();
+  return indicesType && dataType && isa<RankedTensorType>(op.getType()) &&
+         succeeded(shape) && indicesType.getRank() - shape->batchDims <= 1 &&
+         dataType.getDimSize(shape->axis) != 0;
+}
 
+/// The index of `op` at position `at` of `ids`, under its mode.
+struct ResolvedAt {
+  /// The index as given and the size of the axis (i64s).
+  Value id, size;
+  /// The resolved position along the axis (an index), meaningful when
+  /// `valid`.
+  Value position, valid;
+};
+
+/// Reads `ids[at]` and applies `op`'s mode to it. Every mode reads only an
+/// index in range (`unchecked` too, so that a broken promise reads zeros
+/// rather than memory out of bounds).
+static ResolvedAt resolveAt(OpBuilder &b, Location loc, GatherOp op,
+                            Value ids, ValueRange at) {
+  Value raw = tensor::ExtractOp::create(b, loc, ids, at);
+  Type i64 = b.getI64Type();
+  Value id = indexValueToI64(b, loc, raw);
+  Value sizeIndex =
+      tensor::DimOp::create(b, loc, op.getData(), op.getGatherShape()->axis);
+  Value size = arith::IndexCastOp::create(b, loc, i64, sizeIndex);
+  ResolvedIndex resolved = resolveIndex(b, loc, op.getMode(), id, size);
+  // `fill` says itself whether its index was in range.
+  Value valid = resolved.valid ? resolved.valid
+                               : isIndexInRange(b, loc, resolved.index, size);
+  Value position =
+      arith::IndexCastOp::create(b, loc, b.getIndexType(), resolved.index);
+  return {id, size, position, valid};
+}
+
+/// Calls the run-time hook for `index` of `op` when `report` holds.
+static void reportIndexError(OpBuilder &b, Location loc, GatherOp op,
+                             Value report, const ResolvedAt &index) {
+  declareErrorHook(b, op, kIndexErrorHook);
+  auto ifOp = scf::IfOp::create(b, loc, report);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  Type i64 = b.getI64Type();
+  func::CallOp::create(
+      b, loc, kIndexErrorHook, TypeRange{},
+      ValueRange{arith::ConstantIntOp::create(b, loc, i64,
+                                              GATHER_MLIR_OP_GATHER),
+                 arith::ConstantIntOp::create(b, loc, i64,
+                                              op.getGatherShape()->axis),
+                 index.id, index.size});
+}
+
+/// Resolves a gather of one index at the builder's insertion point: reads
+/// the index and applies the mode; with `report`, calls the run-time hook
+/// for an index that is an error in `check`, `clamp` or `wrap` mode. Fails
+/// for gathers that keep their kernels (resolvesToSlices).
+static FailureOr<OneIndexGather> resolveOneIndex(RewriterBase &rewriter,
+                                                 GatherOp op, bool report) {
+  auto indicesType = dyn_cast<RankedTensorType>(op.getIndices().getType());
+  if (!resolvesToSlices(op) || !indicesType.hasStaticShape() ||
+      indicesType.getNumElements() != 1)
+    return failure();
   Location loc = op.getLoc();
-  GatherMode mode = op.getMode();
   // The one index, read where the tile's slice of the ids starts.
   Value ids = op.getIndices();
+  int64_t q = indicesType.getRank();
   SmallVector<Value> at(q, arith::ConstantIndexOp::create(rewriter, loc, 0));
   if (auto slice = ids.getDefiningOp<tensor::ExtractSliceOp>();
       slice && slice.getSourceType().getRank() == q) {
@@ -201,50 +255,111 @@ static FailureOr<OneIndexGather> resolveOneIndex(RewriterBase &rewriter,
     at = getValueOrCreateConstantIndexOp(rewriter, loc,
                                          slice.getMixedOffsets());
   }
-  Value raw = tensor::ExtractOp::create(rewriter, loc, ids, at);
-  Type i64 = rewriter.getI64Type();
-  Value id = indexValueToI64(rewriter, loc, raw);
-  Value sizeIndex = tensor::DimOp::create(rewriter, loc, op.getData(), a);
-  Value size = arith::IndexCastOp::create(rewriter, loc, i64, sizeIndex);
-  ResolvedIndex resolved = resolveIndex(rewriter, loc, mode, id, size);
-  // `fill` says itself whether its index was in range.
-  Value valid = resolved.valid
-                    ? resolved.valid
-                    : isIndexInRange(rewriter, loc, resolved.index, size);
+  ResolvedAt index = resolveAt(rewriter, loc, op, ids, at);
+  if (report && reportsIndexErrors(op.getMode()))
+    reportIndexError(rewriter, loc, op, arith::XOrIOp::create(
+                         rewriter, loc, index.valid,
+                         arith::ConstantIntOp::create(
+                             rewriter, loc, rewriter.getI1Type(), 1)),
+                     index);
+  return OneIndexGather{op, index.position, index.valid};
+}
 
-  if (mode == GatherMode::check || mode == GatherMode::clamp ||
-      mode == GatherMode::wrap) {
-    declareErrorHook(rewriter, op, kIndexErrorHook);
-    Value invalid = arith::XOrIOp::create(
-        rewriter, loc, valid,
-        arith::ConstantIntOp::create(rewriter, loc, rewriter.getI1Type(), 1));
-    auto report = scf::IfOp::create(rewriter, loc, invalid);
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPointToStart(&report.getThenRegion().front());
-    auto constI64 = [&](int64_t v) -> Value {
-      return arith::ConstantIntOp::create(rewriter, loc, i64, v);
-    };
-    func::CallOp::create(rewriter, loc, kIndexErrorHook, TypeRange{},
-                         ValueRange{constI64(GATHER_MLIR_OP_GATHER),
-                                    constI64(a), id, size});
+/// A fused gather whose bad indices a threaded loop would report: in
+/// `check` mode, or `clamp`/`wrap` along an axis that may be empty.
+static bool reportsInThreads(GatherOp op) {
+  if (!reportsIndexErrors(op.getMode()))
+    return false;
+  if (op.getMode() == GatherMode::check)
+    return true;
+  auto dataType = dyn_cast<RankedTensorType>(op.getData().getType());
+  FailureOr<GatherShape> shape = op.getGatherShape();
+  return !dataType || failed(shape) || dataType.isDynamicDim(shape->axis);
+}
+
+/// For a threaded loop: reports, serially and before it, the first index
+/// that the serial loop would report (loops in order, the gathers of a
+/// position in operand order), so that the threads, which resolve indices
+/// without calling the hook, keep check mode's report the first bad index
+/// in row-major order. `gathers` are the consumer's operands that report
+/// (reportsInThreads) with their indexing maps. Returns the scan's outermost
+/// loop; fails, building no loop, when an index dim of one of them is not
+/// one of `tileSizes`' loops of 1.
+static FailureOr<Operation *>
+reportFirstBadIndex(RewriterBase &rewriter, linalg::LinalgOp consumer,
+                    ArrayRef<int64_t> tileSizes,
+                    ArrayRef<std::pair<GatherOp, AffineMap>> gathers) {
+  // Where each gather's index dims come from: positions in the scan's ivs.
+  SmallVector<int64_t> scanLoops;
+  SmallVector<int64_t> ivOfLoop(tileSizes.size(), -1);
+  for (auto [loop, size] : llvm::enumerate(tileSizes))
+    if (size == 1) {
+      ivOfLoop[loop] = scanLoops.size();
+      scanLoops.push_back(loop);
+    }
+  SmallVector<SmallVector<int64_t>> ivOfIndexDim;
+  for (auto [gather, map] : gathers) {
+    auto indicesType = cast<RankedTensorType>(gather.getIndices().getType());
+    SmallVector<int64_t> ivs(indicesType.getRank(), -1);
+    for (auto [r, src] : llvm::enumerate(gather.getGatherShape()->dims))
+      if (src.indicesDim >= 0)
+        ivs[src.indicesDim] =
+            ivOfLoop[cast<AffineDimExpr>(map.getResult(r)).getPosition()];
+    if (llvm::is_contained(ivs, -1))
+      return failure();
+    ivOfIndexDim.push_back(std::move(ivs));
   }
-  Value position = arith::IndexCastOp::create(
-      rewriter, loc, rewriter.getIndexType(), resolved.index);
-  return OneIndexGather{op, position, valid};
+
+  Location loc = consumer.getLoc();
+  SmallVector<Range> ranges = consumer.createLoopRanges(rewriter, loc);
+  SmallVector<Value> lbs, ubs, steps;
+  for (int64_t loop : scanLoops) {
+    lbs.push_back(
+        getValueOrCreateConstantIndexOp(rewriter, loc, ranges[loop].offset));
+    ubs.push_back(
+        getValueOrCreateConstantIndexOp(rewriter, loc, ranges[loop].size));
+    steps.push_back(
+        getValueOrCreateConstantIndexOp(rewriter, loc, ranges[loop].stride));
+  }
+  Value allValid =
+      arith::ConstantIntOp::create(rewriter, loc, rewriter.getI1Type(), 1);
+  scf::LoopNest scan = scf::buildLoopNest(
+      rewriter, loc, lbs, ubs, steps, ValueRange{allValid},
+      [&](OpBuilder &b, Location l, ValueRange ivs,
+          ValueRange args) -> scf::ValueVector {
+        Value ok = args.front();
+        for (auto [entry, dims] : llvm::zip(gathers, ivOfIndexDim)) {
+          GatherOp gather = entry.first;
+          SmallVector<Value> at;
+          for (int64_t iv : dims)
+            at.push_back(ivs[iv]);
+          ResolvedAt index = resolveAt(b, l, gather, gather.getIndices(), at);
+          Value invalid = arith::XOrIOp::create(
+              b, l, index.valid,
+              arith::ConstantIntOp::create(b, l, b.getI1Type(), 1));
+          reportIndexError(b, l, gather,
+                           arith::AndIOp::create(b, l, ok, invalid), index);
+          ok = arith::AndIOp::create(b, l, ok, index.valid);
+        }
+        return {ok};
+      });
+  return scan.loops.front().getOperation();
 }
 
 /// Computes the tiled consumer `tile` from the table rows its fused
 /// one-index gathers read: when every index is valid (the common case) on
 /// the slices themselves, views whose layout the compiler knows, else on
-/// each slice or zeros. The gathers are gone afterwards.
-static void computeFromRows(RewriterBase &rewriter, linalg::LinalgOp tile) {
+/// each slice or zeros. The gathers are gone afterwards. With `report`, the
+/// tile calls the run-time hook for the indices that are errors.
+static void computeFromRows(RewriterBase &rewriter, linalg::LinalgOp tile,
+                            bool report) {
   rewriter.setInsertionPoint(tile);
   SmallVector<std::pair<OpOperand *, OneIndexGather>> rows;
   for (OpOperand *operand : tile.getDpsInputOperands()) {
     auto gather = operand->get().getDefiningOp<GatherOp>();
     if (!gather)
       continue;
-    FailureOr<OneIndexGather> row = resolveOneIndex(rewriter, gather);
+    FailureOr<OneIndexGather> row = resolveOneIndex(rewriter, gather, report);
     if (succeeded(row))
       rows.emplace_back(operand, *row);
   }
@@ -304,15 +419,36 @@ LogicalResult mlir::gather::fuseElementwiseConsumer(
   scf::SCFTileAndFuseOptions fuseOptions;
   fuseOptions.tilingOptions.setTileSizes(
       getAsIndexOpFoldResult(rewriter.getContext(), tileSizes));
-  // Threads for results worth them; serial loops keep check mode's report
-  // the first bad index in row-major order.
-  bool checks = llvm::any_of(consumer->getOperands(), [](Value v) {
-    auto gather = v.getDefiningOp<GatherOp>();
-    return gather && gather.getMode() == GatherMode::check;
-  });
-  if (options.parallel && !checks &&
+  // Threads for results worth them. A threaded loop's gathers report no
+  // index themselves (threads would race to be first): a serial scan before
+  // it reports the first bad one, as the serial loop would. A gather that
+  // reports and keeps its kernel, or that the scan cannot follow, keeps
+  // the loop serial.
+  bool threads =
+      options.parallel &&
       staticBytes(cast<ShapedType>(consumer->getResult(0).getType())) >=
-          options.parallelMinBytes)
+          options.parallelMinBytes;
+  SmallVector<std::pair<GatherOp, AffineMap>> reporting;
+  for (OpOperand *operand : consumer.getDpsInputOperands()) {
+    auto gather = operand->get().getDefiningOp<GatherOp>();
+    if (!gather || !isFusableGather(gather, consumer) ||
+        !reportsInThreads(gather))
+      continue;
+    if (!resolvesToSlices(gather))
+      threads = false;
+    reporting.emplace_back(gather, consumer.getMatchingIndexingMap(operand));
+  }
+  rewriter.setInsertionPoint(consumer);
+  Operation *scan = nullptr;
+  if (threads && !reporting.empty()) {
+    FailureOr<Operation *> built =
+        reportFirstBadIndex(rewriter, consumer, tileSizes, reporting);
+    if (succeeded(built))
+      scan = *built;
+    else
+      threads = false;
+  }
+  if (threads)
     fuseOptions.tilingOptions.setLoopType(
         scf::SCFTilingOptions::LoopType::ForallOp);
   // Fuse the gathers that only this consumer reads; nothing else.
@@ -329,13 +465,17 @@ LogicalResult mlir::gather::fuseElementwiseConsumer(
       scf::tileConsumerAndFuseProducersUsingSCF(
           rewriter, cast<TilingInterface>(consumer.getOperation()),
           fuseOptions);
-  if (failed(fused))
+  if (failed(fused)) {
+    if (scan)
+      rewriter.eraseOp(scan);
     return failure();
+  }
   for (OpResult result : consumer->getResults())
     rewriter.replaceAllUsesWith(result, fused->replacements.lookup(result));
   // The first of tiledAndFusedOps is the tiled consumer.
   computeFromRows(rewriter,
-                  cast<linalg::LinalgOp>(fused->tiledAndFusedOps.front()));
+                  cast<linalg::LinalgOp>(fused->tiledAndFusedOps.front()),
+                  /*report=*/!threads);
   rewriter.eraseOp(consumer);
   return success();
 }

@@ -17,9 +17,20 @@
 // CHECK:   %[[SC:.*]] = scf.if %{{.*}} -> (tensor<1xf32>) {
 // CHECK:   linalg.generic {{.*}} ins(%[[ROW]], %[[ZP]], %[[SC]] : tensor<1x1024xi8>, tensor<1xf32>, tensor<1xf32>)
 // CHECK-NOT: gather.gather
+/// With threads: check mode's report stays the first bad index in row-major
+/// order. A serial scan before the threaded loop reports it (the gathers of
+/// a position in operand order, each only while no earlier one failed); the
+/// threads call no hook.
 // THREADS-LABEL: func.func @dequant_siblings
-// THREADS-NOT: scf.forall
-// THREADS: scf.for
+// THREADS: %[[SCAN:.*]] = scf.for %[[J:[a-z0-9_]+]] = %{{.*}} iter_args(%[[OK:.*]] = %true) -> (i1) {
+// THREADS:   %[[ID:.*]] = tensor.extract %[[IDS:.*]][%[[J]]] : tensor<16384xi64>
+// THREADS:   %[[BAD:.*]] = arith.andi %[[OK]], %{{.*}} : i1
+// THREADS:   scf.if %[[BAD]] {
+// THREADS:     func.call @gather_mlir_index_error(%{{.*}}, %{{.*}}, %[[ID]], %{{.*}})
+// THREADS:   scf.yield
+// THREADS: scf.forall
+// THREADS-NOT: func.call
+// THREADS: scf.forall.in_parallel
 func.func @dequant_siblings(%q: tensor<50000x1024xi8>, %zp: tensor<50000xf32>, %scale: tensor<50000xf32>, %ids: tensor<16384xi64>) -> tensor<16384x1024xf32> {
   %rows = gather.gather %q[%ids] : (tensor<50000x1024xi8>, tensor<16384xi64>) -> tensor<16384x1024xi8>
   %z = gather.gather %zp[%ids] : (tensor<50000xf32>, tensor<16384xi64>) -> tensor<16384xf32>
@@ -104,4 +115,50 @@ func.func @huge_result(%t: tensor<1000x4xf32>, %ids: tensor<4611686018427387904x
   %g = gather.gather %t[%ids] {mode = #gather<mode wrap>} : (tensor<1000x4xf32>, tensor<4611686018427387904xi32>) -> tensor<4611686018427387904x4xf32>
   %r = arith.mulf %g, %w : tensor<4611686018427387904x4xf32>
   return %r : tensor<4611686018427387904x4xf32>
+}
+
+// -----
+
+/// clamp along an axis that may be empty at run time reports that index:
+/// with threads, through the scan before the threaded loop.
+// CHECK-LABEL: func.func @clamp_dynamic_axis
+// CHECK-NOT: scf.forall
+// THREADS-LABEL: func.func @clamp_dynamic_axis
+// THREADS: scf.for
+// THREADS:   func.call @gather_mlir_index_error
+// THREADS: scf.forall
+// THREADS-NOT: func.call
+// THREADS: scf.forall.in_parallel
+func.func @clamp_dynamic_axis(%t: tensor<?x64xf32>, %ids: tensor<256xi32>, %w: tensor<256x64xf32>) -> tensor<256x64xf32> {
+  %g = gather.gather %t[%ids] {mode = #gather<mode clamp>} : (tensor<?x64xf32>, tensor<256xi32>) -> tensor<256x64xf32>
+  %r = arith.mulf %g, %w : tensor<256x64xf32>
+  return %r : tensor<256x64xf32>
+}
+
+// -----
+
+/// clamp along a static axis that has rows never reports: threads without
+/// a scan.
+// THREADS-LABEL: func.func @clamp_static_axis
+// THREADS-NOT: scf.for
+// THREADS-NOT: func.call
+// THREADS: scf.forall
+func.func @clamp_static_axis(%t: tensor<1000x64xf32>, %ids: tensor<256xi32>, %w: tensor<256x64xf32>) -> tensor<256x64xf32> {
+  %g = gather.gather %t[%ids] {mode = #gather<mode clamp>} : (tensor<1000x64xf32>, tensor<256xi32>) -> tensor<256x64xf32>
+  %r = arith.mulf %g, %w : tensor<256x64xf32>
+  return %r : tensor<256x64xf32>
+}
+
+// -----
+
+/// A check-mode gather of two index dims keeps its kernel in the loop, and
+/// the kernel reports its own indices: the loop stays serial.
+// THREADS-LABEL: func.func @check_kernel_in_loop_stays_serial
+// THREADS-NOT: scf.forall
+// THREADS: scf.for
+// THREADS: gather.gather
+func.func @check_kernel_in_loop_stays_serial(%t: tensor<1000x16xf32>, %ids: tensor<64x64xi64>, %w: tensor<64x64x16xf32>) -> tensor<64x64x16xf32> {
+  %g = gather.gather %t[%ids] : (tensor<1000x16xf32>, tensor<64x64xi64>) -> tensor<64x64x16xf32>
+  %r = arith.mulf %g, %w : tensor<64x64x16xf32>
+  return %r : tensor<64x64x16xf32>
 }

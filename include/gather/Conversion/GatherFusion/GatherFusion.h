@@ -14,8 +14,8 @@ namespace gather {
 /// How fused loops run.
 struct GatherFusionOptions {
   /// scf.forall loops (threads, through scf-forall-to-parallel and OpenMP)
-  /// for results of at least `parallelMinBytes` bytes whose gathers are not
-  /// in `check` mode (whose report must name the first bad index).
+  /// for results of at least `parallelMinBytes` bytes; a serial scan before
+  /// the loop reports the first bad index.
   bool parallel;
   int64_t parallelMinBytes;
 };
