@@ -301,7 +301,8 @@ reportFirstBadIndex(RewriterBase &rewriter, linalg::LinalgOp consumer,
   for (auto [gather, map] : gathers) {
     auto indicesType = cast<RankedTensorType>(gather.getIndices().getType());
     SmallVector<int64_t> ivs(indicesType.getRank(), -1);
-    for (auto [r, src] : llvm::enumerate(gather.getGatherShape()->dims))
+    FailureOr<GatherShape> shape = gather.getGatherShape();
+    for (auto [r, src] : llvm::enumerate(shape->dims))
       if (src.indicesDim >= 0)
         ivs[src.indicesDim] =
             ivOfLoop[cast<AffineDimExpr>(map.getResult(r)).getPosition()];
