@@ -52,34 +52,37 @@ struct KernelErrorRecord {
   enum Kind { None, Index, Shape } kind = None;
   int64_t op = 0, rule = 0, dim = 0, a = 0, b = 0;
 };
-extern thread_local KernelErrorRecord lastKernelError;
 
 /// The hooks as the JIT resolves them: they record the first error of the
-/// calling thread's kernel call.
+/// kernel call that runs on the calling thread, or, on a thread that a
+/// threaded call's OpenMP team started, of that call (KernelCall).
 extern "C" void recordIndexError(int64_t op, int64_t dim, int64_t index,
                                  int64_t size);
 
 extern "C" void recordShapeError(int64_t op, int64_t rule, int64_t dim,
                                  int64_t a, int64_t b);
 
-/// Raises the error the kernel just called reported, if any.
-inline void raiseKernelErrorIfAny() {
-  KernelErrorRecord e = lastKernelError;
-  lastKernelError = {};
-  char message[256];
-  switch (e.kind) {
-  case KernelErrorRecord::None:
-    return;
-  case KernelErrorRecord::Index:
-    gatherMlirFormatIndexError(message, sizeof(message), e.op, e.dim, e.a,
-                               e.b);
-    throw py::index_error(message);
-  case KernelErrorRecord::Shape:
-    gatherMlirFormatShapeError(message, sizeof(message), e.op, e.rule, e.dim,
-                               e.a, e.b);
-    throw py::value_error(message);
-  }
-}
+/// One call of a kernel, from before it runs until its error, if any, is
+/// raised. Hooks on the calling thread record into it; a `threaded` call
+/// (one whose kernel may start threads: OpenMP) is also listed for the
+/// hooks that run on the threads it starts, which cannot tell whose they
+/// are: with one threaded call at a time (one Python thread) the error is
+/// that call's; with several at once, each of them that has no error of
+/// its own raises it, so that none is lost.
+class KernelCall {
+public:
+  explicit KernelCall(bool threaded);
+  ~KernelCall();
+  KernelCall(const KernelCall &) = delete;
+  KernelCall &operator=(const KernelCall &) = delete;
+
+  /// Raises the error the kernel reported, if any.
+  void raiseIfAny();
+
+private:
+  KernelErrorRecord record;
+  bool threaded;
+};
 
 /// Turns the weak default definitions of the error hooks (which print and
 /// exit) back into declarations, so the JIT resolves them to the recorders

@@ -332,6 +332,7 @@ private:
       addFunction(name, *type);
     }
     lower(c, *module);
+    threaded = usesOpenMP(*module);
     engine = c.jit(*module, optLevel);
     // Compile every function now, so that unresolved symbols are errors
     // here rather than at call().
@@ -378,12 +379,12 @@ public:
     for (auto &d : descriptors)
       pointers.push_back(d.data());
 
+    KernelCall call(threaded);
     {
       py::gil_scoped_release release;
-      lastKernelError = {};
       callWithPointers(fn.entry, pointers);
     }
-    raiseKernelErrorIfAny();
+    call.raiseIfAny();
     if (!fn.result)
       return py::none();
     return takeResult(result, *fn.result, arrays);
@@ -596,6 +597,8 @@ private:
 
   std::unordered_map<std::string, Function> functions;
   std::unique_ptr<ExecutionEngine> engine;
+  /// Whether the module uses OpenMP: its hooks may run on other threads.
+  bool threaded = false;
 };
 
 } // namespace

@@ -422,14 +422,14 @@ py::object runGather(OpKind kind, PyArrayObject *data, PyArrayObject *indices,
   KernelFn kernel = KernelCache::get().lookup(key);
 
   Descriptor d(data), i(indices), o(resultArray);
-  lastKernelError = {};
+  KernelCall call(parallel);
   if (resultBytes + PyArray_NBYTES(indices) < kReleaseGilBytes) {
     kernel(d.words, i.words, o.words); // Shorter than a GIL hand-off.
   } else {
     py::gil_scoped_release release;
     kernel(d.words, i.words, o.words);
   }
-  raiseKernelErrorIfAny();
+  call.raiseIfAny();
   if (out && out != Py_None && result.ptr() != out) {
     if (PyArray_CopyInto(reinterpret_cast<PyArrayObject *>(out),
                          resultArray) < 0)

@@ -388,3 +388,42 @@ def test_jit_fused_check_mode_on_threads_reports_the_first_bad_index():
         "dimension 0 of size 1000",
         "gather.gather: index -1001 is out of range [-1000, 999] for data "
         "dimension 0 of size 1000"], out
+
+
+def test_jit_errors_reported_on_a_kernels_own_threads_are_raised():
+    """A module whose own scf.forall runs gathers on OpenMP threads: a bad
+    index that only a thread OpenMP started sees (the second tile's) is an
+    IndexError, not lost with that thread."""
+    out = run_isolated("""
+        import os
+        os.environ["OMP_NUM_THREADS"] = "2"  # libomp reads it when loaded
+        import numpy as np
+        from gather_mlir.compiler import JitModule, Module
+        jit = JitModule(Module(ir), "gather-to-llvm{parallel=true}")
+        d = np.arange(16000, dtype=np.float32).reshape(1000, 16)
+        ids = np.arange(4096) % 1000
+        np.testing.assert_array_equal(jit.call("tiles", d, ids), d[ids])
+        for at in (100, 3000):
+            bad = ids.copy()
+            bad[at] = 5000 + at
+            try:
+                jit.call("tiles", d, bad)
+                print("no error")
+            except IndexError as e:
+                print(e)
+        """, ir="""
+        func.func @tiles(%d: tensor<1000x16xf32>, %ids: tensor<4096xi64>) -> tensor<4096x16xf32> {
+          %e = tensor.empty() : tensor<4096x16xf32>
+          %r = scf.forall (%t) in (2) shared_outs(%o = %e) -> (tensor<4096x16xf32>) {
+            %off = affine.apply affine_map<(d0) -> (d0 * 2048)>(%t)
+            %s = tensor.extract_slice %ids[%off] [2048] [1] : tensor<4096xi64> to tensor<2048xi64>
+            %g = gather.gather %d[%s] : (tensor<1000x16xf32>, tensor<2048xi64>) -> tensor<2048x16xf32>
+            scf.forall.in_parallel {
+              tensor.parallel_insert_slice %g into %o[%off, 0] [2048, 16] [1, 1] : tensor<2048x16xf32> into tensor<4096x16xf32>
+            }
+          }
+          return %r : tensor<4096x16xf32>
+        }""")
+    assert out.splitlines() == [
+        f"gather.gather: index {i} is out of range [-1000, 999] for data "
+        "dimension 0 of size 1000" for i in (5100, 8000)], out
