@@ -112,8 +112,7 @@ static Value zeroOf(OpBuilder &b, Location loc, Type type) {
 }
 
 /// A fused gather that reads one index, resolved: where it reads data and
-/// whether it reads any (the mode's rules applied, the hook called for an
-/// index that is an error).
+/// whether it reads any (the mode's rules applied).
 struct OneIndexGather {
   GatherOp op;
   /// The resolved position along the axis (an index), meaningful when
@@ -166,13 +165,6 @@ struct OneIndexGather {
   }
 };
 
-/// Whether `mode` reports indices: `check` any out of range, `clamp` and
-/// `wrap` any along a dimension of size 0.
-static bool reportsIndexErrors(GatherMode mode) {
-  return mode == GatherMode::check || mode == GatherMode::clamp ||
-         mode == GatherMode::wrap;
-}
-
 /// Whether each tile of the fused `op` reads one index that resolveOneIndex
 /// turns into a slice: indices with one dim past the batch dims (or none,
 /// where the result drops the axis and data's other dims are its own), and
@@ -217,6 +209,12 @@ static ResolvedAt resolveAt(OpBuilder &b, Location loc, GatherOp op,
   return {id, size, position, valid};
 }
 
+/// `!value` for an i1.
+static Value negate(OpBuilder &b, Location loc, Value value) {
+  return arith::XOrIOp::create(
+      b, loc, value, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
+}
+
 /// Calls the run-time hook for `index` of `op` when `report` holds.
 static void reportIndexError(OpBuilder &b, Location loc, GatherOp op,
                              Value report, const ResolvedAt &index) {
@@ -256,11 +254,8 @@ static FailureOr<OneIndexGather> resolveOneIndex(RewriterBase &rewriter,
                                          slice.getMixedOffsets());
   }
   ResolvedAt index = resolveAt(rewriter, loc, op, ids, at);
-  if (report && reportsIndexErrors(op.getMode()))
-    reportIndexError(rewriter, loc, op, arith::XOrIOp::create(
-                         rewriter, loc, index.valid,
-                         arith::ConstantIntOp::create(
-                             rewriter, loc, rewriter.getI1Type(), 1)),
+  if (report && modeRejectsEmptyDims(op.getMode()))
+    reportIndexError(rewriter, loc, op, negate(rewriter, loc, index.valid),
                      index);
   return OneIndexGather{op, index.position, index.valid};
 }
@@ -268,7 +263,7 @@ static FailureOr<OneIndexGather> resolveOneIndex(RewriterBase &rewriter,
 /// A fused gather whose bad indices a threaded loop would report: in
 /// `check` mode, or `clamp`/`wrap` along an axis that may be empty.
 static bool reportsInThreads(GatherOp op) {
-  if (!reportsIndexErrors(op.getMode()))
+  if (!modeRejectsEmptyDims(op.getMode()))
     return false;
   if (op.getMode() == GatherMode::check)
     return true;
@@ -277,74 +272,73 @@ static bool reportsInThreads(GatherOp op) {
   return !dataType || failed(shape) || dataType.isDynamicDim(shape->axis);
 }
 
-/// For a threaded loop: reports, serially and before it, the first index
-/// that the serial loop would report (loops in order, the gathers of a
-/// position in operand order), so that the threads, which resolve indices
-/// without calling the hook, keep check mode's report the first bad index
-/// in row-major order. `gathers` are the consumer's operands that report
-/// (reportsInThreads) with their indexing maps. Returns the scan's outermost
-/// loop; fails, building no loop, when an index dim of one of them is not
-/// one of `tileSizes`' loops of 1.
-static FailureOr<Operation *>
-reportFirstBadIndex(RewriterBase &rewriter, linalg::LinalgOp consumer,
-                    ArrayRef<int64_t> tileSizes,
-                    ArrayRef<std::pair<GatherOp, AffineMap>> gathers) {
-  // Where each gather's index dims come from: positions in the scan's ivs.
-  SmallVector<int64_t> scanLoops;
-  SmallVector<int64_t> ivOfLoop(tileSizes.size(), -1);
-  for (auto [loop, size] : llvm::enumerate(tileSizes))
-    if (size == 1) {
-      ivOfLoop[loop] = scanLoops.size();
-      scanLoops.push_back(loop);
-    }
-  SmallVector<SmallVector<int64_t>> ivOfIndexDim;
-  for (auto [gather, map] : gathers) {
-    auto indicesType = cast<RankedTensorType>(gather.getIndices().getType());
-    SmallVector<int64_t> ivs(indicesType.getRank(), -1);
-    FailureOr<GatherShape> shape = gather.getGatherShape();
-    for (auto [r, src] : llvm::enumerate(shape->dims))
-      if (src.indicesDim >= 0)
-        ivs[src.indicesDim] =
-            ivOfLoop[cast<AffineDimExpr>(map.getResult(r)).getPosition()];
-    if (llvm::is_contained(ivs, -1))
-      return failure();
-    ivOfIndexDim.push_back(std::move(ivs));
-  }
+/// A fused gather that reports in a threaded loop (reportsInThreads), and
+/// the consumer loop that each of its index dims runs along.
+struct ReportingGather {
+  GatherOp op;
+  SmallVector<int64_t> loopOfIndexDim;
 
-  Location loc = consumer.getLoc();
-  SmallVector<Range> ranges = consumer.createLoopRanges(rewriter, loc);
+  /// The loops its indices depend on, in loop order.
+  SmallVector<int64_t> loops() const {
+    SmallVector<int64_t> sorted(loopOfIndexDim);
+    llvm::sort(sorted);
+    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+    return sorted;
+  }
+};
+
+/// For a threaded loop `forall` (the consumer's loops of `tileSizes` 1, in
+/// order): reports, serially and before it, the first index that the serial
+/// loop would report (loops in order, the gathers of a position in operand
+/// order), so that the threads, which resolve indices without calling the
+/// hook, keep check mode's report the first bad index in row-major order.
+/// The scan runs over the loops the gathers' indices depend on, the same
+/// for each of them (the caller's condition), so it reads each index once
+/// (the first bad position in row-major order has the other loops at 0).
+static void reportFirstBadIndex(RewriterBase &rewriter, scf::ForallOp forall,
+                                ArrayRef<int64_t> tileSizes,
+                                ArrayRef<ReportingGather> gathers) {
+  SmallVector<int64_t> forallDim(tileSizes.size(), -1);
+  int64_t dims = 0;
+  for (auto [loop, size] : llvm::enumerate(tileSizes))
+    if (size == 1)
+      forallDim[loop] = dims++;
+  SmallVector<int64_t> loops = gathers.front().loops();
+  SmallVector<int64_t> ivOfLoop(tileSizes.size(), -1);
+  Location loc = forall.getLoc();
+  rewriter.setInsertionPoint(forall);
   SmallVector<Value> lbs, ubs, steps;
-  for (int64_t loop : scanLoops) {
-    lbs.push_back(
-        getValueOrCreateConstantIndexOp(rewriter, loc, ranges[loop].offset));
-    ubs.push_back(
-        getValueOrCreateConstantIndexOp(rewriter, loc, ranges[loop].size));
-    steps.push_back(
-        getValueOrCreateConstantIndexOp(rewriter, loc, ranges[loop].stride));
+  for (auto [iv, loop] : llvm::enumerate(loops)) {
+    ivOfLoop[loop] = iv;
+    int64_t d = forallDim[loop];
+    auto bound = [&](SmallVector<OpFoldResult> mixed) {
+      return getValueOrCreateConstantIndexOp(rewriter, loc, mixed[d]);
+    };
+    lbs.push_back(bound(forall.getMixedLowerBound()));
+    ubs.push_back(bound(forall.getMixedUpperBound()));
+    steps.push_back(bound(forall.getMixedStep()));
   }
   Value allValid =
       arith::ConstantIntOp::create(rewriter, loc, rewriter.getI1Type(), 1);
-  scf::LoopNest scan = scf::buildLoopNest(
+  scf::buildLoopNest(
       rewriter, loc, lbs, ubs, steps, ValueRange{allValid},
       [&](OpBuilder &b, Location l, ValueRange ivs,
           ValueRange args) -> scf::ValueVector {
         Value ok = args.front();
-        for (auto [entry, dims] : llvm::zip(gathers, ivOfIndexDim)) {
-          GatherOp gather = entry.first;
+        for (const ReportingGather &gather : gathers) {
+          GatherOp op = gather.op;
           SmallVector<Value> at;
-          for (int64_t iv : dims)
-            at.push_back(ivs[iv]);
-          ResolvedAt index = resolveAt(b, l, gather, gather.getIndices(), at);
-          Value invalid = arith::XOrIOp::create(
-              b, l, index.valid,
-              arith::ConstantIntOp::create(b, l, b.getI1Type(), 1));
-          reportIndexError(b, l, gather,
-                           arith::AndIOp::create(b, l, ok, invalid), index);
+          for (int64_t loop : gather.loopOfIndexDim)
+            at.push_back(ivs[ivOfLoop[loop]]);
+          ResolvedAt index = resolveAt(b, l, op, op.getIndices(), at);
+          reportIndexError(
+              b, l, op,
+              arith::AndIOp::create(b, l, ok, negate(b, l, index.valid)),
+              index);
           ok = arith::AndIOp::create(b, l, ok, index.valid);
         }
         return {ok};
       });
-  return scan.loops.front().getOperation();
 }
 
 /// Computes the tiled consumer `tile` from the table rows its fused
@@ -422,32 +416,40 @@ LogicalResult mlir::gather::fuseElementwiseConsumer(
       getAsIndexOpFoldResult(rewriter.getContext(), tileSizes));
   // Threads for results worth them. A threaded loop's gathers report no
   // index themselves (threads would race to be first): a serial scan before
-  // it reports the first bad one, as the serial loop would. A gather that
-  // reports and keeps its kernel, or that the scan cannot follow, keeps
-  // the loop serial.
+  // it reports the first bad one, as the serial loop would. The loop stays
+  // serial when a reporting gather keeps its kernel in it, or when the
+  // reporting gathers' indices depend on different loops (an outer product
+  // of two checked gathers), whose scan would be as long as the loop.
   bool threads =
       options.parallel &&
       staticBytes(cast<ShapedType>(consumer->getResult(0).getType())) >=
           options.parallelMinBytes;
-  SmallVector<std::pair<GatherOp, AffineMap>> reporting;
+  SmallVector<ReportingGather> reporting;
   for (OpOperand *operand : consumer.getDpsInputOperands()) {
     auto gather = operand->get().getDefiningOp<GatherOp>();
-    if (!gather || !isFusableGather(gather, consumer) ||
+    if (!threads || !gather || !isFusableGather(gather, consumer) ||
         !reportsInThreads(gather))
       continue;
-    if (!resolvesToSlices(gather))
+    FailureOr<GatherShape> shape = gather.getGatherShape();
+    auto indicesType = dyn_cast<RankedTensorType>(gather.getIndices().getType());
+    if (!resolvesToSlices(gather) || failed(shape) || !indicesType) {
       threads = false;
-    reporting.emplace_back(gather, consumer.getMatchingIndexingMap(operand));
-  }
-  rewriter.setInsertionPoint(consumer);
-  Operation *scan = nullptr;
-  if (threads && !reporting.empty()) {
-    FailureOr<Operation *> built =
-        reportFirstBadIndex(rewriter, consumer, tileSizes, reporting);
-    if (succeeded(built))
-      scan = *built;
-    else
+      break;
+    }
+    // indexLoops tiles each index dim's loop by one.
+    ReportingGather entry{gather,
+                          SmallVector<int64_t>(indicesType.getRank(), -1)};
+    AffineMap map = consumer.getMatchingIndexingMap(operand);
+    for (auto [r, src] : llvm::enumerate(shape->dims))
+      if (src.indicesDim >= 0)
+        entry.loopOfIndexDim[src.indicesDim] =
+            cast<AffineDimExpr>(map.getResult(r)).getPosition();
+    if (llvm::is_contained(entry.loopOfIndexDim, -1) ||
+        (!reporting.empty() && entry.loops() != reporting.front().loops())) {
       threads = false;
+      break;
+    }
+    reporting.push_back(std::move(entry));
   }
   if (threads)
     fuseOptions.tilingOptions.setLoopType(
@@ -466,11 +468,17 @@ LogicalResult mlir::gather::fuseElementwiseConsumer(
       scf::tileConsumerAndFuseProducersUsingSCF(
           rewriter, cast<TilingInterface>(consumer.getOperation()),
           fuseOptions);
-  if (failed(fused)) {
-    if (scan)
-      rewriter.eraseOp(scan);
+  if (failed(fused))
     return failure();
-  }
+  // The scan of the reporting gathers that were fused (the others run
+  // before the loop and report themselves).
+  llvm::erase_if(reporting, [&](const ReportingGather &g) {
+    return !fused->fusedProducers.contains(g.op);
+  });
+  if (threads && !reporting.empty())
+    reportFirstBadIndex(rewriter,
+                        cast<scf::ForallOp>(fused->loops.front().getOperation()),
+                        tileSizes, reporting);
   for (OpResult result : consumer->getResults())
     rewriter.replaceAllUsesWith(result, fused->replacements.lookup(result));
   // The first of tiledAndFusedOps is the tiled consumer.

@@ -162,3 +162,77 @@ func.func @check_kernel_in_loop_stays_serial(%t: tensor<1000x16xf32>, %ids: tens
   %r = arith.mulf %g, %w : tensor<64x64x16xf32>
   return %r : tensor<64x64x16xf32>
 }
+
+// -----
+
+/// batch_dims = 1: the scan reads ids[b, i] over both loops; the threads
+/// call no hook.
+// THREADS-LABEL: func.func @batched_check
+// THREADS: scf.for %[[B:[a-z0-9_]+]] =
+// THREADS:   scf.for %[[I:[a-z0-9_]+]] =
+// THREADS:     %[[ID:.*]] = tensor.extract %arg1[%[[B]], %[[I]]] : tensor<8x32xi64>
+// THREADS:     func.call @gather_mlir_index_error(%{{.*}}, %{{.*}}, %[[ID]], %{{.*}})
+// THREADS: scf.forall
+// THREADS-NOT: func.call
+// THREADS: scf.forall.in_parallel
+func.func @batched_check(%t: tensor<8x100x16xf32>, %ids: tensor<8x32xi64>, %w: tensor<8x32x16xf32>) -> tensor<8x32x16xf32> {
+  %g = gather.gather %t[%ids] {axis = 1 : i64, batch_dims = 1 : i64} : (tensor<8x100x16xf32>, tensor<8x32xi64>) -> tensor<8x32x16xf32>
+  %r = arith.mulf %g, %w : tensor<8x32x16xf32>
+  return %r : tensor<8x32x16xf32>
+}
+
+// -----
+
+/// An outer product of a checked gather (loop i) and a fill gather (loop
+/// j): the scan runs over i alone, each id read once.
+// THREADS-LABEL: func.func @outer_check_fill
+// THREADS: scf.for %[[I:[a-z0-9_]+]] = %{{.*}} to %c4096
+// THREADS-NOT: scf.for
+// THREADS:   tensor.extract %arg2[%[[I]]]
+// THREADS:   func.call @gather_mlir_index_error
+// THREADS: scf.forall (%{{.*}}, %{{.*}}) in (4096, 4096)
+func.func @outer_check_fill(%a: tensor<1000xf32>, %b: tensor<1000xf32>, %ids1: tensor<4096xi64>, %ids2: tensor<4096xi64>) -> tensor<4096x4096xf32> {
+  %g = gather.gather %a[%ids1] : (tensor<1000xf32>, tensor<4096xi64>) -> tensor<4096xf32>
+  %h = gather.gather %b[%ids2] {mode = #gather<mode fill>} : (tensor<1000xf32>, tensor<4096xi64>) -> tensor<4096xf32>
+  %e = tensor.empty() : tensor<4096x4096xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%g, %h : tensor<4096xf32>, tensor<4096xf32>) outs(%e : tensor<4096x4096xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    linalg.yield %p : f32
+  } -> tensor<4096x4096xf32>
+  return %r : tensor<4096x4096xf32>
+}
+
+// -----
+
+/// Two checked gathers along different loops: a scan of every position
+/// would be as long as the loop, so the loop stays serial.
+// THREADS-LABEL: func.func @outer_check_check
+// THREADS-NOT: scf.forall
+// THREADS: scf.for
+func.func @outer_check_check(%a: tensor<1000xf32>, %b: tensor<1000xf32>, %ids1: tensor<4096xi64>, %ids2: tensor<4096xi64>) -> tensor<4096x4096xf32> {
+  %g = gather.gather %a[%ids1] : (tensor<1000xf32>, tensor<4096xi64>) -> tensor<4096xf32>
+  %h = gather.gather %b[%ids2] : (tensor<1000xf32>, tensor<4096xi64>) -> tensor<4096xf32>
+  %e = tensor.empty() : tensor<4096x4096xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%g, %h : tensor<4096xf32>, tensor<4096xf32>) outs(%e : tensor<4096x4096xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    linalg.yield %p : f32
+  } -> tensor<4096x4096xf32>
+  return %r : tensor<4096x4096xf32>
+}
+
+// -----
+
+/// wrap along an axis that may be empty reports it through the scan too.
+// THREADS-LABEL: func.func @wrap_dynamic_axis
+// THREADS: scf.for
+// THREADS:   func.call @gather_mlir_index_error
+// THREADS: scf.forall
+// THREADS-NOT: func.call
+// THREADS: scf.forall.in_parallel
+func.func @wrap_dynamic_axis(%t: tensor<?x64xf32>, %ids: tensor<256xi32>, %w: tensor<256x64xf32>) -> tensor<256x64xf32> {
+  %g = gather.gather %t[%ids] {mode = #gather<mode wrap>} : (tensor<?x64xf32>, tensor<256xi32>) -> tensor<256x64xf32>
+  %r = arith.mulf %g, %w : tensor<256x64xf32>
+  return %r : tensor<256x64xf32>
+}
