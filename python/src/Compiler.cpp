@@ -4,28 +4,24 @@
 
 #include <mutex>
 #include <utility>
-#include <vector>
 
 using namespace mlir::gather::python;
 
 namespace {
-/// The calls listed for the threads they start (KernelCall), and the lock
-/// of every record: the hooks are the error path, rarely taken.
-std::mutex callsMutex;
-std::vector<KernelErrorRecord *> threadedCalls;
+/// The lock of every record (the hooks are the error path, rarely taken),
+/// and the threaded call in flight, if any.
+std::mutex recordsMutex;
+KernelErrorRecord *threadedCall = nullptr;
+/// Held by the threaded call in flight.
+std::mutex threadedCallsMutex;
 /// The call that runs on this thread, if any.
 thread_local KernelErrorRecord *currentCall = nullptr;
 
 void recordError(const KernelErrorRecord &error) {
-  std::lock_guard<std::mutex> lock(callsMutex);
-  if (currentCall) {
-    if (currentCall->kind == KernelErrorRecord::None)
-      *currentCall = error;
-    return;
-  }
-  for (KernelErrorRecord *call : threadedCalls)
-    if (call->kind == KernelErrorRecord::None)
-      *call = error;
+  std::lock_guard<std::mutex> lock(recordsMutex);
+  KernelErrorRecord *call = currentCall ? currentCall : threadedCall;
+  if (call && call->kind == KernelErrorRecord::None)
+    *call = error;
 }
 } // namespace
 
@@ -39,30 +35,31 @@ extern "C" void recordShapeError(int64_t op, int64_t rule, int64_t dim,
   recordError({KernelErrorRecord::Shape, op, rule, dim, a, b});
 }
 
-KernelCall::KernelCall(bool threaded) : threaded(threaded) {
+KernelCall::KernelCall(bool threaded) {
   currentCall = &record;
   if (threaded) {
-    std::lock_guard<std::mutex> lock(callsMutex);
-    threadedCalls.push_back(&record);
+    oneAtATime = std::unique_lock<std::mutex>(threadedCallsMutex);
+    std::lock_guard<std::mutex> lock(recordsMutex);
+    threadedCall = &record;
   }
 }
 
 KernelCall::~KernelCall() {
   currentCall = nullptr;
-  if (threaded) {
-    std::lock_guard<std::mutex> lock(callsMutex);
-    llvm::erase(threadedCalls, &record);
+  if (oneAtATime) {
+    std::lock_guard<std::mutex> lock(recordsMutex);
+    threadedCall = nullptr;
   }
 }
 
-void KernelCall::raiseIfAny() {
-  KernelErrorRecord e;
-  if (threaded) {
-    std::lock_guard<std::mutex> lock(callsMutex);
-    e = std::exchange(record, {});
-  } else {
-    e = std::exchange(record, {}); // Only this thread writes it.
-  }
+KernelErrorRecord KernelCall::take() {
+  if (!oneAtATime)
+    return std::exchange(record, {}); // Only this thread writes it.
+  std::lock_guard<std::mutex> lock(recordsMutex);
+  return std::exchange(record, {});
+}
+
+void mlir::gather::python::raiseKernelError(const KernelErrorRecord &e) {
   char message[256];
   switch (e.kind) {
   case KernelErrorRecord::None:

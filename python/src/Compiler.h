@@ -62,13 +62,12 @@ extern "C" void recordIndexError(int64_t op, int64_t dim, int64_t index,
 extern "C" void recordShapeError(int64_t op, int64_t rule, int64_t dim,
                                  int64_t a, int64_t b);
 
-/// One call of a kernel, from before it runs until its error, if any, is
-/// raised. Hooks on the calling thread record into it; a `threaded` call
-/// (one whose kernel may start threads: OpenMP) is also listed for the
-/// hooks that run on the threads it starts, which cannot tell whose they
-/// are: with one threaded call at a time (one Python thread) the error is
-/// that call's; with several at once, each of them that has no error of
-/// its own raises it, so that none is lost.
+/// One call of a kernel, made without the GIL: the hooks on the calling
+/// thread record into it. A `threaded` call (a kernel that may report on
+/// the threads it starts: a module that uses OpenMP) also takes the errors
+/// of threads that are no call's own, which cannot tell whose they are:
+/// threaded calls run one at a time (each uses every core), so they are
+/// this call's.
 class KernelCall {
 public:
   explicit KernelCall(bool threaded);
@@ -76,13 +75,17 @@ public:
   KernelCall(const KernelCall &) = delete;
   KernelCall &operator=(const KernelCall &) = delete;
 
-  /// Raises the error the kernel reported, if any.
-  void raiseIfAny();
+  /// The error the kernel reported (kind None when it reported none).
+  KernelErrorRecord take();
 
 private:
   KernelErrorRecord record;
-  bool threaded;
+  std::unique_lock<std::mutex> oneAtATime;
 };
+
+/// Raises `error` as a Python exception (with the GIL): IndexError for an
+/// index, ValueError for a shape; nothing for none.
+void raiseKernelError(const KernelErrorRecord &error);
 
 /// Turns the weak default definitions of the error hooks (which print and
 /// exit) back into declarations, so the JIT resolves them to the recorders

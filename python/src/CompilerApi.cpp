@@ -379,12 +379,14 @@ public:
     for (auto &d : descriptors)
       pointers.push_back(d.data());
 
-    KernelCall call(threaded);
+    KernelErrorRecord error;
     {
       py::gil_scoped_release release;
+      KernelCall call(threaded);
       callWithPointers(fn.entry, pointers);
+      error = call.take();
     }
-    call.raiseIfAny();
+    raiseKernelError(error);
     if (!fn.result)
       return py::none();
     return takeResult(result, *fn.result, arrays);
@@ -597,7 +599,8 @@ private:
 
   std::unordered_map<std::string, Function> functions;
   std::unique_ptr<ExecutionEngine> engine;
-  /// Whether the module uses OpenMP: its hooks may run on other threads.
+  /// Whether the module uses OpenMP: its hooks may run on the threads it
+  /// starts (KernelCall).
   bool threaded = false;
 };
 

@@ -422,14 +422,20 @@ py::object runGather(OpKind kind, PyArrayObject *data, PyArrayObject *indices,
   KernelFn kernel = KernelCache::get().lookup(key);
 
   Descriptor d(data), i(indices), o(resultArray);
-  KernelCall call(parallel);
+  // The kernels report on the calling thread only (a threaded check scan
+  // flags slabs on the threads and reports after them).
+  KernelErrorRecord reported;
   if (resultBytes + PyArray_NBYTES(indices) < kReleaseGilBytes) {
-    kernel(d.words, i.words, o.words); // Shorter than a GIL hand-off.
+    KernelCall call(/*threaded=*/false); // Shorter than a GIL hand-off.
+    kernel(d.words, i.words, o.words);
+    reported = call.take();
   } else {
     py::gil_scoped_release release;
+    KernelCall call(/*threaded=*/false);
     kernel(d.words, i.words, o.words);
+    reported = call.take();
   }
-  call.raiseIfAny();
+  raiseKernelError(reported);
   if (out && out != Py_None && result.ptr() != out) {
     if (PyArray_CopyInto(reinterpret_cast<PyArrayObject *>(out),
                          resultArray) < 0)

@@ -390,6 +390,22 @@ def test_jit_fused_check_mode_on_threads_reports_the_first_bad_index():
         "dimension 0 of size 1000"], out
 
 
+TILES = """
+func.func @tiles(%d: tensor<1000x16xf32>, %ids: tensor<4096xi64>) -> tensor<4096x16xf32> {
+  %e = tensor.empty() : tensor<4096x16xf32>
+  %r = scf.forall (%t) in (2) shared_outs(%o = %e) -> (tensor<4096x16xf32>) {
+    %off = affine.apply affine_map<(d0) -> (d0 * 2048)>(%t)
+    %s = tensor.extract_slice %ids[%off] [2048] [1] : tensor<4096xi64> to tensor<2048xi64>
+    %g = gather.gather %d[%s] : (tensor<1000x16xf32>, tensor<2048xi64>) -> tensor<2048x16xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %g into %o[%off, 0] [2048, 16] [1, 1] : tensor<2048x16xf32> into tensor<4096x16xf32>
+    }
+  }
+  return %r : tensor<4096x16xf32>
+}
+"""
+
+
 def test_jit_errors_reported_on_a_kernels_own_threads_are_raised():
     """A module whose own scf.forall runs gathers on OpenMP threads: a bad
     index that only a thread OpenMP started sees (the second tile's) is an
@@ -411,19 +427,47 @@ def test_jit_errors_reported_on_a_kernels_own_threads_are_raised():
                 print("no error")
             except IndexError as e:
                 print(e)
-        """, ir="""
-        func.func @tiles(%d: tensor<1000x16xf32>, %ids: tensor<4096xi64>) -> tensor<4096x16xf32> {
-          %e = tensor.empty() : tensor<4096x16xf32>
-          %r = scf.forall (%t) in (2) shared_outs(%o = %e) -> (tensor<4096x16xf32>) {
-            %off = affine.apply affine_map<(d0) -> (d0 * 2048)>(%t)
-            %s = tensor.extract_slice %ids[%off] [2048] [1] : tensor<4096xi64> to tensor<2048xi64>
-            %g = gather.gather %d[%s] : (tensor<1000x16xf32>, tensor<2048xi64>) -> tensor<2048x16xf32>
-            scf.forall.in_parallel {
-              tensor.parallel_insert_slice %g into %o[%off, 0] [2048, 16] [1, 1] : tensor<2048x16xf32> into tensor<4096x16xf32>
-            }
-          }
-          return %r : tensor<4096x16xf32>
-        }""")
+        """, ir=TILES)
     assert out.splitlines() == [
         f"gather.gather: index {i} is out of range [-1000, 999] for data "
         "dimension 0 of size 1000" for i in (5100, 8000)], out
+
+
+def test_jit_errors_on_kernel_threads_stay_with_their_call():
+    """While one Python thread's calls report bad indices from OpenMP's
+    threads, another's good calls (a threaded module, the package's own
+    threaded gather) raise nothing and return the right values."""
+    out = run_isolated("""
+        import os
+        os.environ["OMP_NUM_THREADS"] = "2"  # libomp reads it when loaded
+        import threading
+        import numpy as np
+        import gather_mlir
+        from gather_mlir.compiler import JitModule, Module
+        jit = JitModule(Module(ir), "gather-to-llvm{parallel=true}")
+        d = np.arange(16000, dtype=np.float32).reshape(1000, 16)
+        ids = np.arange(4096) % 1000
+        bad = ids.copy()
+        bad[3000] = 8000
+        table = np.ones((1000, 256), np.float32)  # 4 MiB results: threads
+        errors = {"bad": 0, "good": 0}
+
+        def calls(name, fn, n=200):
+            for _ in range(n):
+                try:
+                    fn()
+                except IndexError:
+                    errors[name] += 1
+
+        def good():
+            assert (jit.call("tiles", d, ids) == d[ids]).all()
+            assert (gather_mlir.gather(table, ids) == 1).all()
+        threads = [threading.Thread(target=calls, args=("bad", lambda: jit.call("tiles", d, bad))),
+                   threading.Thread(target=calls, args=("good", good))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        print(errors["bad"], errors["good"])
+        """, ir=TILES)
+    assert out.split() == ["200", "0"], out
