@@ -62,12 +62,12 @@ extern "C" void recordIndexError(int64_t op, int64_t dim, int64_t index,
 extern "C" void recordShapeError(int64_t op, int64_t rule, int64_t dim,
                                  int64_t a, int64_t b);
 
-/// One call of a kernel, made without the GIL: the hooks on the calling
-/// thread record into it. A `threaded` call (a kernel that may report on
-/// the threads it starts: a module that uses OpenMP) also takes the errors
-/// of threads that are no call's own, which cannot tell whose they are:
-/// threaded calls run one at a time (each uses every core), so they are
-/// this call's.
+/// One call of a kernel: the hooks on the calling thread record into it. A
+/// `threaded` call (a kernel that may report on the threads it starts: a
+/// module that uses OpenMP) also takes the errors of threads that are no
+/// call's own, which cannot tell whose they are: threaded calls run one at
+/// a time (each uses every core; create them without the GIL, which a
+/// waiting call would otherwise hold), so they are this call's.
 class KernelCall {
 public:
   explicit KernelCall(bool threaded);

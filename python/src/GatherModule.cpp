@@ -57,6 +57,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <optional>
 
 namespace py = pybind11;
 using namespace mlir;
@@ -425,12 +426,10 @@ py::object runGather(OpKind kind, PyArrayObject *data, PyArrayObject *indices,
   // The kernels report on the calling thread only (a threaded check scan
   // flags slabs on the threads and reports after them).
   KernelErrorRecord reported;
-  if (resultBytes + PyArray_NBYTES(indices) < kReleaseGilBytes) {
-    KernelCall call(/*threaded=*/false); // Shorter than a GIL hand-off.
-    kernel(d.words, i.words, o.words);
-    reported = call.take();
-  } else {
-    py::gil_scoped_release release;
+  {
+    std::optional<py::gil_scoped_release> release;
+    if (resultBytes + PyArray_NBYTES(indices) >= kReleaseGilBytes)
+      release.emplace(); // Shorter calls keep it: less than a hand-off.
     KernelCall call(/*threaded=*/false);
     kernel(d.words, i.words, o.words);
     reported = call.take();
