@@ -3,23 +3,33 @@
 #include "Compiler.h"
 
 #include <mutex>
+#include <pthread.h>
 #include <utility>
 
 using namespace mlir::gather::python;
 
 namespace {
-/// The lock of every record (the hooks are the error path, rarely taken),
-/// and the threaded call in flight, if any.
-std::mutex recordsMutex;
-KernelErrorRecord *threadedCall = nullptr;
-/// Held by the threaded call in flight.
-std::mutex threadedCallsMutex;
+/// The threaded call in flight and the locks of the records.
+struct CallRegistry {
+  /// The lock of every record (the hooks are the error path, rarely taken).
+  std::mutex records;
+  KernelErrorRecord *threadedCall = nullptr;
+  /// Held by the threaded call in flight.
+  std::mutex threadedCalls;
+};
+/// A child forked while another thread was in a threaded call would
+/// inherit its locks held: it gets a registry of its own (the calls in
+/// flight are the parent's).
+CallRegistry *registry = [] {
+  pthread_atfork(nullptr, nullptr, [] { registry = new CallRegistry; });
+  return new CallRegistry;
+}();
 /// The call that runs on this thread, if any.
 thread_local KernelErrorRecord *currentCall = nullptr;
 
 void recordError(const KernelErrorRecord &error) {
-  std::lock_guard<std::mutex> lock(recordsMutex);
-  KernelErrorRecord *call = currentCall ? currentCall : threadedCall;
+  std::lock_guard<std::mutex> lock(registry->records);
+  KernelErrorRecord *call = currentCall ? currentCall : registry->threadedCall;
   if (call && call->kind == KernelErrorRecord::None)
     *call = error;
 }
@@ -38,24 +48,24 @@ extern "C" void recordShapeError(int64_t op, int64_t rule, int64_t dim,
 KernelCall::KernelCall(bool threaded) {
   currentCall = &record;
   if (threaded) {
-    oneAtATime = std::unique_lock<std::mutex>(threadedCallsMutex);
-    std::lock_guard<std::mutex> lock(recordsMutex);
-    threadedCall = &record;
+    oneAtATime = std::unique_lock<std::mutex>(registry->threadedCalls);
+    std::lock_guard<std::mutex> lock(registry->records);
+    registry->threadedCall = &record;
   }
 }
 
 KernelCall::~KernelCall() {
   currentCall = nullptr;
   if (oneAtATime) {
-    std::lock_guard<std::mutex> lock(recordsMutex);
-    threadedCall = nullptr;
+    std::lock_guard<std::mutex> lock(registry->records);
+    registry->threadedCall = nullptr;
   }
 }
 
 KernelErrorRecord KernelCall::take() {
   if (!oneAtATime)
     return std::exchange(record, {}); // Only this thread writes it.
-  std::lock_guard<std::mutex> lock(recordsMutex);
+  std::lock_guard<std::mutex> lock(registry->records);
   return std::exchange(record, {});
 }
 

@@ -63,11 +63,12 @@ extern "C" void recordShapeError(int64_t op, int64_t rule, int64_t dim,
                                  int64_t a, int64_t b);
 
 /// One call of a kernel: the hooks on the calling thread record into it. A
-/// `threaded` call (a kernel that may report on the threads it starts: a
-/// module that uses OpenMP) also takes the errors of threads that are no
+/// `threaded` call (a kernel that may report on the threads it starts:
+/// mayReportOnOpenMPThreads) also takes the errors of threads that are no
 /// call's own, which cannot tell whose they are: threaded calls run one at
 /// a time (each uses every core; create them without the GIL, which a
-/// waiting call would otherwise hold), so they are this call's.
+/// waiting call would otherwise hold), so they are this call's. A process
+/// forked while one ran starts with the registry unlocked.
 class KernelCall {
 public:
   explicit KernelCall(bool threaded);
@@ -150,6 +151,34 @@ inline bool usesOpenMP(ModuleOp module) {
         (fn && fn.getName().starts_with("__kmpc_")))
       return WalkResult::interrupt();
     return WalkResult::advance();
+  });
+  return found.wasInterrupted();
+}
+
+/// Whether a kernel of `module` may report an error on a thread that OpenMP
+/// starts: a call inside an `omp.parallel` region to an error hook, to a
+/// function the module defines (which may call one) or through a pointer;
+/// or a module translated already (`__kmpc_fork_call`), which cannot be
+/// read. Calls to other external functions (malloc, free) cannot report.
+inline bool mayReportOnOpenMPThreads(ModuleOp module) {
+  auto reports = [&](LLVM::CallOp call) {
+    std::optional<StringRef> callee = call.getCallee();
+    if (!callee || *callee == kIndexErrorHook || *callee == kShapeErrorHook)
+      return true;
+    auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(*callee);
+    return !fn || !fn.isExternal();
+  };
+  WalkResult found = module.walk([&](Operation *op) {
+    auto fn = dyn_cast<LLVM::LLVMFuncOp>(op);
+    if (fn && fn.getName() == "__kmpc_fork_call")
+      return WalkResult::interrupt();
+    if (op->getName().getStringRef() != "omp.parallel")
+      return WalkResult::advance();
+    WalkResult call = op->walk([&](LLVM::CallOp c) {
+      return reports(c) ? WalkResult::interrupt() : WalkResult::advance();
+    });
+    return call.wasInterrupted() ? WalkResult::interrupt()
+                                 : WalkResult::skip();
   });
   return found.wasInterrupted();
 }

@@ -332,7 +332,7 @@ private:
       addFunction(name, *type);
     }
     lower(c, *module);
-    threaded = usesOpenMP(*module);
+    threaded = mayReportOnOpenMPThreads(*module);
     engine = c.jit(*module, optLevel);
     // Compile every function now, so that unresolved symbols are errors
     // here rather than at call().
@@ -599,8 +599,8 @@ private:
 
   std::unordered_map<std::string, Function> functions;
   std::unique_ptr<ExecutionEngine> engine;
-  /// Whether the module uses OpenMP: its hooks may run on the threads it
-  /// starts (KernelCall).
+  /// Whether the module's hooks may run on the threads OpenMP starts
+  /// (KernelCall).
   bool threaded = false;
 };
 

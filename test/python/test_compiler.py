@@ -354,8 +354,8 @@ def test_jit_fused_check_mode_on_threads_reports_the_first_bad_index():
     """A check-mode gather fused into its elementwise consumer runs on
     threads, and a bad index is an IndexError naming the first one in
     row-major order, wherever it lies: one that only the second thread's
-    rows hold is reported too (the threads' hook calls would be lost: the
-    package records errors per thread)."""
+    rows hold is reported too (the threads call no hook: a scan of the ids
+    before them reports)."""
     out = run_isolated("""
         import os
         os.environ["OMP_NUM_THREADS"] = "2"  # libomp reads it when loaded
@@ -451,6 +451,7 @@ def test_jit_errors_on_kernel_threads_stay_with_their_call():
         bad[3000] = 8000
         table = np.ones((1000, 256), np.float32)  # 4 MiB results: threads
         errors = {"bad": 0, "good": 0}
+        done = {"bad": 0, "good": 0}
 
         def calls(name, fn, n=200):
             for _ in range(n):
@@ -458,6 +459,7 @@ def test_jit_errors_on_kernel_threads_stay_with_their_call():
                     fn()
                 except IndexError:
                     errors[name] += 1
+                done[name] += 1  # Any other exception ends the count.
 
         def good():
             assert (jit.call("tiles", d, ids) == d[ids]).all()
@@ -468,6 +470,51 @@ def test_jit_errors_on_kernel_threads_stay_with_their_call():
             t.start()
         for t in threads:
             t.join()
-        print(errors["bad"], errors["good"])
+        print(errors["bad"], errors["good"], done["bad"], done["good"])
         """, ir=TILES)
-    assert out.split() == ["200", "0"], out
+    assert out.split() == ["200", "0", "200", "200"], out
+
+
+def test_jit_fork_during_a_threaded_call_leaves_the_child_usable():
+    """A process forked while another thread is inside a threaded call
+    (its error registry locked) can make threaded calls of its own."""
+    import subprocess
+    import sys
+    import textwrap
+    code = textwrap.dedent("""
+        import os, threading, time
+        os.environ["OMP_NUM_THREADS"] = "2"
+        import numpy as np
+        from gather_mlir.compiler import JitModule, Module
+        jit = JitModule(Module(ir), "gather-to-llvm{parallel=true}")
+        d = np.arange(16000, dtype=np.float32).reshape(1000, 16)
+        ids = np.arange(4096) % 1000
+        stop = False
+
+        def loop():
+            while not stop:
+                jit.call("tiles", d, ids)
+        thread = threading.Thread(target=loop)
+        thread.start()
+        time.sleep(0.3)
+        pid = os.fork()
+        if pid == 0:
+            ok = (jit.call("tiles", d, ids) == d[ids]).all()
+            os._exit(0 if ok else 1)
+        stop = True
+        thread.join()
+        for _ in range(200):  # 20 s
+            finished, status = os.waitpid(pid, os.WNOHANG)
+            if finished:
+                print(status)
+                break
+            time.sleep(0.1)
+        else:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+            print("the child hung")
+        """)
+    done = subprocess.run([sys.executable, "-c", f"ir = {TILES!r}\n" + code],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.split() == ["0"], (
+        done.stdout, done.stderr[-2000:])

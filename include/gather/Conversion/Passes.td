@@ -307,8 +307,9 @@ def GatherFuseElementwise : Pass<"gather-fuse-elementwise",
     OpenMP). Its gathers call no hook (threads would race to report, and a
     host may record errors per thread): a serial scan before it reads the
     indices of the fused gathers that may report (`check`; `clamp` and
-    `wrap` along an axis that may be empty), once each, and reports the
-    first bad one in row-major order, as the serial loop would. The loop
+    `wrap` along an axis that may be empty), over the loops their indices
+    run along only, and reports the first bad one in row-major order, as
+    the serial loop would. The loop
     stays serial when a reporting gather keeps its kernel in it, or when
     the reporting gathers' indices run along different loops (an outer
     product of two checked gathers, whose scan would be as long as the
