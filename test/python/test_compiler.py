@@ -518,3 +518,43 @@ def test_jit_fork_during_a_threaded_call_leaves_the_child_usable():
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and done.stdout.split() == ["0"], (
         done.stdout, done.stderr[-2000:])
+
+
+def test_jit_fused_check_reports_when_another_loop_is_empty():
+    """A checked gather along i times a fill gather along j: with no j (an
+    empty result) the fused loop, serial or threaded, still reports the bad
+    index along i, as the unfused gather does."""
+    out = run_isolated("""
+        import numpy as np
+        from gather_mlir.compiler import JitModule, Module
+        a = np.arange(1000, dtype=np.float32)
+        for pipeline in ("gather-to-llvm{fuse-elementwise=false}",
+                         "gather-to-llvm",
+                         "gather-to-llvm{parallel=true parallel-min-bytes=0}"):
+            jit = JitModule(Module(ir), pipeline)
+            got = jit.call("outer", a, a, np.array([1, 2, 3, 4]),
+                           np.array([2, 1000, 3]))
+            assert (got == np.outer(a[[1, 2, 3, 4]], [2, 0, 3])).all()
+            for ids2 in (np.zeros(0, np.int64), np.array([2, 1000, 3])):
+                try:
+                    jit.call("outer", a, a, np.array([1, 2, 5000, 3]), ids2)
+                    print("no error")
+                except IndexError as e:
+                    print(e)
+        """, ir="""
+        func.func @outer(%a: tensor<1000xf32>, %b: tensor<1000xf32>, %ids1: tensor<4xi64>, %ids2: tensor<?xi64>) -> tensor<4x?xf32> {
+          %c0 = arith.constant 0 : index
+          %g = gather.gather %a[%ids1] : (tensor<1000xf32>, tensor<4xi64>) -> tensor<4xf32>
+          %h = gather.gather %b[%ids2] {mode = #gather<mode fill>} : (tensor<1000xf32>, tensor<?xi64>) -> tensor<?xf32>
+          %m = tensor.dim %ids2, %c0 : tensor<?xi64>
+          %e = tensor.empty(%m) : tensor<4x?xf32>
+          %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%g, %h : tensor<4xf32>, tensor<?xf32>) outs(%e : tensor<4x?xf32>) {
+          ^bb0(%x: f32, %y: f32, %o: f32):
+            %p = arith.mulf %x, %y : f32
+            linalg.yield %p : f32
+          } -> tensor<4x?xf32>
+          return %r : tensor<4x?xf32>
+        }""")
+    assert out.splitlines() == [
+        "gather.gather: index 5000 is out of range [-1000, 999] for data "
+        "dimension 0 of size 1000"] * 6, out

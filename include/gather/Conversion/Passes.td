@@ -302,18 +302,21 @@ def GatherFuseElementwise : Pass<"gather-fuse-elementwise",
     becomes one `scf.for` over the 16384 ids whose body reads `%ids[i]`,
     slices row `%table[id]` and `%scale[id]`, and runs the generic on them.
 
+    The fused gathers that may report (`check`; `clamp` and `wrap` along
+    an axis that may be empty) are checked by a serial scan of their indices
+    before the loop, over the loops their indices run along, which reports
+    the first bad one in row-major order; the tiles then call no hook. So
+    a loop of the consumer that is empty at run time does not skip the
+    indices of a gather that does not run along it (the unfused gather
+    checks them all). When the scan cannot follow them (a reporting gather
+    keeps its kernel in the loop, two index dims past the batch dims; or
+    the reporting gathers' indices run along different loops, as in an
+    outer product of two checked gathers, whose scan would be as long as
+    the loop), each tile reports its own indices and the loop stays serial.
+
     With `parallel`, results of at least `parallel-min-bytes` bytes get an
     `scf.forall` instead (threads through `scf-forall-to-parallel` and
-    OpenMP). Its gathers call no hook (threads would race to report, and a
-    host may record errors per thread): a serial scan before it reads the
-    indices of the fused gathers that may report (`check`; `clamp` and
-    `wrap` along an axis that may be empty), over the loops their indices
-    run along only, and reports the first bad one in row-major order, as
-    the serial loop would. The loop
-    stays serial when a reporting gather keeps its kernel in it, or when
-    the reporting gathers' indices run along different loops (an outer
-    product of two checked gathers, whose scan would be as long as the
-    loop).
+    OpenMP), unless the loop stays serial as above.
 
     `gather.gather_elements` and `gather.gather_nd` are not fused (their
     kernels read elements and tuples from anywhere along the gathered dims).

@@ -260,9 +260,9 @@ static FailureOr<OneIndexGather> resolveOneIndex(RewriterBase &rewriter,
   return OneIndexGather{op, index.position, index.valid};
 }
 
-/// A fused gather whose bad indices a threaded loop would report: in
-/// `check` mode, or `clamp`/`wrap` along an axis that may be empty.
-static bool reportsInThreads(GatherOp op) {
+/// A fused gather whose bad indices are reported: in `check` mode, or
+/// `clamp`/`wrap` along an axis that may be empty.
+static bool reportsIndices(GatherOp op) {
   if (!modeRejectsEmptyDims(op.getMode()))
     return false;
   if (op.getMode() == GatherMode::check)
@@ -272,7 +272,7 @@ static bool reportsInThreads(GatherOp op) {
   return !dataType || failed(shape) || dataType.isDynamicDim(shape->axis);
 }
 
-/// A fused gather that reports in a threaded loop (reportsInThreads), and
+/// A fused gather that reports (reportsIndices), and
 /// the consumer loop that each of its index dims runs along.
 struct ReportingGather {
   GatherOp op;
@@ -287,36 +287,47 @@ struct ReportingGather {
   }
 };
 
-/// For a threaded loop `forall` (the consumer's loops of `tileSizes` 1, in
-/// order): reports, serially and before it, the first index that the serial
-/// loop would report (loops in order, the gathers of a position in operand
-/// order), so that the threads, which resolve indices without calling the
-/// hook, keep check mode's report the first bad index in row-major order.
-/// The scan runs over the loops the gathers' indices depend on, the same
-/// for each of them (the caller's condition), so it reads each index once
-/// (the first bad position in row-major order has the other loops at 0).
-static void reportFirstBadIndex(RewriterBase &rewriter, scf::ForallOp forall,
+/// Reports, serially and before the fused loop nest `loops` (over the
+/// consumer's loops of `tileSizes` 1, in order), the first bad index in
+/// row-major order (loops in order, the gathers of a position in operand
+/// order) of the fused `gathers`, whose tiles then call no hook: threads
+/// would race to report first, and a loop of the consumer that is empty at
+/// run time would skip the indices of gathers that do not run along it
+/// (the unfused gather checks them all). The scan runs over the loops the
+/// gathers' indices run along, the same for each of them (the caller's
+/// condition): the first bad position has the other loops at 0.
+static void reportFirstBadIndex(RewriterBase &rewriter,
+                                ArrayRef<LoopLikeOpInterface> loops,
                                 ArrayRef<int64_t> tileSizes,
                                 ArrayRef<ReportingGather> gathers) {
-  SmallVector<int64_t> forallDim(tileSizes.size(), -1);
+  // The bounds of each tiled loop: a dim of an scf.forall or an scf.for.
+  SmallVector<OpFoldResult> allLbs, allUbs, allSteps;
+  for (LoopLikeOpInterface loop : loops) {
+    llvm::append_range(allLbs, *loop.getLoopLowerBounds());
+    llvm::append_range(allUbs, *loop.getLoopUpperBounds());
+    llvm::append_range(allSteps, *loop.getLoopSteps());
+  }
+  SmallVector<int64_t> tiledDim(tileSizes.size(), -1);
   int64_t dims = 0;
   for (auto [loop, size] : llvm::enumerate(tileSizes))
     if (size == 1)
-      forallDim[loop] = dims++;
-  SmallVector<int64_t> loops = gathers.front().loops();
+      tiledDim[loop] = dims++;
+  SmallVector<int64_t> scanned = gathers.front().loops();
   SmallVector<int64_t> ivOfLoop(tileSizes.size(), -1);
-  Location loc = forall.getLoc();
-  rewriter.setInsertionPoint(forall);
+  LoopLikeOpInterface outermostLoop = loops.front();
+  Operation *outermost = outermostLoop.getOperation();
+  Location loc = outermost->getLoc();
+  rewriter.setInsertionPoint(outermost);
   SmallVector<Value> lbs, ubs, steps;
-  for (auto [iv, loop] : llvm::enumerate(loops)) {
+  for (auto [iv, loop] : llvm::enumerate(scanned)) {
     ivOfLoop[loop] = iv;
-    int64_t d = forallDim[loop];
-    auto bound = [&](SmallVector<OpFoldResult> mixed) {
-      return getValueOrCreateConstantIndexOp(rewriter, loc, mixed[d]);
+    int64_t d = tiledDim[loop];
+    auto bound = [&](ArrayRef<OpFoldResult> all) {
+      return getValueOrCreateConstantIndexOp(rewriter, loc, all[d]);
     };
-    lbs.push_back(bound(forall.getMixedLowerBound()));
-    ubs.push_back(bound(forall.getMixedUpperBound()));
-    steps.push_back(bound(forall.getMixedStep()));
+    lbs.push_back(bound(allLbs));
+    ubs.push_back(bound(allUbs));
+    steps.push_back(bound(allSteps));
   }
   Value allValid =
       arith::ConstantIntOp::create(rewriter, loc, rewriter.getI1Type(), 1);
@@ -414,26 +425,28 @@ LogicalResult mlir::gather::fuseElementwiseConsumer(
   scf::SCFTileAndFuseOptions fuseOptions;
   fuseOptions.tilingOptions.setTileSizes(
       getAsIndexOpFoldResult(rewriter.getContext(), tileSizes));
-  // Threads for results worth them. A threaded loop's gathers report no
-  // index themselves (threads would race to be first): a serial scan before
-  // it reports the first bad one, as the serial loop would. The loop stays
-  // serial when a reporting gather keeps its kernel in it, or when the
-  // reporting gathers' indices depend on different loops (an outer product
-  // of two checked gathers), whose scan would be as long as the loop.
+  // Threads for results worth them. The fused gathers that may report are
+  // checked by a serial scan before the loop nest (reportFirstBadIndex),
+  // serial or threaded; when the scan cannot follow them (a reporting
+  // gather keeps its kernel in the loop, or the reporting gathers' indices
+  // run along different loops: an outer product of two checked gathers,
+  // whose scan would be as long as the loop), each tile reports its own
+  // and the loop stays serial, so the first report is the first bad index.
   bool threads =
       options.parallel &&
       staticBytes(cast<ShapedType>(consumer->getResult(0).getType())) >=
           options.parallelMinBytes;
   SmallVector<ReportingGather> reporting;
+  bool scanned = true;
   for (OpOperand *operand : consumer.getDpsInputOperands()) {
     auto gather = operand->get().getDefiningOp<GatherOp>();
-    if (!threads || !gather || !isFusableGather(gather, consumer) ||
-        !reportsInThreads(gather))
+    if (!gather || !isFusableGather(gather, consumer) ||
+        !reportsIndices(gather))
       continue;
     FailureOr<GatherShape> shape = gather.getGatherShape();
     auto indicesType = dyn_cast<RankedTensorType>(gather.getIndices().getType());
     if (!resolvesToSlices(gather) || failed(shape) || !indicesType) {
-      threads = false;
+      scanned = false;
       break;
     }
     // indexLoops tiles each index dim's loop by one.
@@ -446,10 +459,14 @@ LogicalResult mlir::gather::fuseElementwiseConsumer(
             cast<AffineDimExpr>(map.getResult(r)).getPosition();
     if (llvm::is_contained(entry.loopOfIndexDim, -1) ||
         (!reporting.empty() && entry.loops() != reporting.front().loops())) {
-      threads = false;
+      scanned = false;
       break;
     }
     reporting.push_back(std::move(entry));
+  }
+  if (!scanned) {
+    reporting.clear();
+    threads = false;
   }
   if (threads)
     fuseOptions.tilingOptions.setLoopType(
@@ -475,16 +492,14 @@ LogicalResult mlir::gather::fuseElementwiseConsumer(
   llvm::erase_if(reporting, [&](const ReportingGather &g) {
     return !fused->fusedProducers.contains(g.op);
   });
-  if (threads && !reporting.empty())
-    reportFirstBadIndex(rewriter,
-                        cast<scf::ForallOp>(fused->loops.front().getOperation()),
-                        tileSizes, reporting);
+  if (!reporting.empty())
+    reportFirstBadIndex(rewriter, fused->loops, tileSizes, reporting);
   for (OpResult result : consumer->getResults())
     rewriter.replaceAllUsesWith(result, fused->replacements.lookup(result));
   // The first of tiledAndFusedOps is the tiled consumer.
   computeFromRows(rewriter,
                   cast<linalg::LinalgOp>(fused->tiledAndFusedOps.front()),
-                  /*report=*/!threads);
+                  /*report=*/!scanned);
   rewriter.eraseOp(consumer);
   return success();
 }

@@ -2,15 +2,17 @@
 // RUN: gather-opt %s --convert-elementwise-to-linalg --gather-fuse-elementwise="parallel=true parallel-min-bytes=0" --canonicalize --cse --split-input-file | FileCheck %s --check-prefix=THREADS
 
 /// Three sibling gathers with the same ids and their dequantizing consumer:
-/// one loop over the ids; each iteration reads the id once, slices the
-/// table row and the row's zero point and scale (views, no copies) and runs
-/// the consumer on them. No gather is left.
+/// a scan of the ids reports the first bad one (check mode), then one loop
+/// over the ids; each iteration reads the id once, slices the table row and
+/// the row's zero point and scale (views, no copies) and runs the consumer
+/// on them, calling no hook. No gather is left.
 // CHECK-LABEL: func.func @dequant_siblings
 // CHECK-NOT: gather.gather
-// CHECK: scf.for %[[I:[a-z0-9_]+]] =
+// CHECK: scf.for %{{.*}} -> (i1) {
+// CHECK:   func.call @gather_mlir_index_error
+// CHECK: scf.for %[[I:[a-z0-9_]+]] = {{.*}} -> (tensor<16384x1024xf32>) {
+// CHECK-NOT: func.call
 // CHECK:   %[[ID:.*]] = tensor.extract %{{.*}}[%[[I]]] : tensor<16384xi64>
-// CHECK:   scf.if %{{.*}} {
-// CHECK:     func.call @gather_mlir_index_error
 // CHECK:   %[[ROW:.*]] = scf.if %{{.*}} -> (tensor<1x1024xi8>) {
 // CHECK:     tensor.extract_slice %arg0[%{{.*}}, 0] [1, 1024] [1, 1]
 // CHECK:   %[[ZP:.*]] = scf.if %{{.*}} -> (tensor<1xf32>) {
@@ -206,10 +208,15 @@ func.func @outer_check_fill(%a: tensor<1000xf32>, %b: tensor<1000xf32>, %ids1: t
 // -----
 
 /// Two checked gathers along different loops: a scan of every position
-/// would be as long as the loop, so the loop stays serial.
+/// would be as long as the loop, so the loop stays serial and its tiles
+/// report their own indices.
+// CHECK-LABEL: func.func @outer_check_check
+// CHECK: scf.for %{{.*}} -> (tensor<4096x4096xf32>)
+// CHECK: func.call @gather_mlir_index_error
 // THREADS-LABEL: func.func @outer_check_check
 // THREADS-NOT: scf.forall
-// THREADS: scf.for
+// THREADS: scf.for %{{.*}} -> (tensor<4096x4096xf32>)
+// THREADS: func.call @gather_mlir_index_error
 func.func @outer_check_check(%a: tensor<1000xf32>, %b: tensor<1000xf32>, %ids1: tensor<4096xi64>, %ids2: tensor<4096xi64>) -> tensor<4096x4096xf32> {
   %g = gather.gather %a[%ids1] : (tensor<1000xf32>, tensor<4096xi64>) -> tensor<4096xf32>
   %h = gather.gather %b[%ids2] : (tensor<1000xf32>, tensor<4096xi64>) -> tensor<4096xf32>
