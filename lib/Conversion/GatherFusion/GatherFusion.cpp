@@ -462,7 +462,12 @@ LogicalResult mlir::gather::fuseElementwiseConsumer(
       scanned = false;
       break;
     }
-    reporting.push_back(std::move(entry));
+    // A gather read again through the same map reads the same ids.
+    if (llvm::none_of(reporting, [&](const ReportingGather &seen) {
+          return seen.op == entry.op &&
+                 seen.loopOfIndexDim == entry.loopOfIndexDim;
+        }))
+      reporting.push_back(std::move(entry));
   }
   if (!scanned) {
     reporting.clear();

@@ -243,3 +243,18 @@ func.func @wrap_dynamic_axis(%t: tensor<?x64xf32>, %ids: tensor<256xi32>, %w: te
   %r = arith.mulf %g, %w : tensor<256x64xf32>
   return %r : tensor<256x64xf32>
 }
+
+// -----
+
+/// A checked gather read twice through the same map: its ids are scanned
+/// once.
+// CHECK-LABEL: func.func @same_gather_twice
+// CHECK: scf.for %{{.*}} -> (i1) {
+// CHECK-COUNT-1: func.call @gather_mlir_index_error
+// CHECK-NOT: func.call
+// CHECK: return
+func.func @same_gather_twice(%t: tensor<1000x64xf32>, %ids: tensor<256xi64>) -> tensor<256x64xf32> {
+  %g = gather.gather %t[%ids] : (tensor<1000x64xf32>, tensor<256xi64>) -> tensor<256x64xf32>
+  %r = arith.mulf %g, %g : tensor<256x64xf32>
+  return %r : tensor<256x64xf32>
+}
