@@ -55,6 +55,28 @@ static bool isFusableGather(Operation *op, Operation *consumer) {
          });
 }
 
+/// The consumer loop that each index dim of `gather` (read through the
+/// consumer's indexing `map`) runs along, -1 for a dim no result dim comes
+/// from; fails when a result dim from the indices is not a loop of the
+/// consumer (a constant in the map) or the gather is not ranked.
+static FailureOr<SmallVector<int64_t>> loopsOfIndexDims(GatherOp gather,
+                                                        AffineMap map) {
+  FailureOr<GatherShape> shape = gather.getGatherShape();
+  auto indicesType = dyn_cast<RankedTensorType>(gather.getIndices().getType());
+  if (failed(shape) || !shape->ranked || !indicesType)
+    return failure();
+  SmallVector<int64_t> loops(indicesType.getRank(), -1);
+  for (auto [r, src] : llvm::enumerate(shape->dims)) {
+    if (src.indicesDim < 0)
+      continue;
+    auto loop = dyn_cast<AffineDimExpr>(map.getResult(r));
+    if (!loop)
+      return failure();
+    loops[src.indicesDim] = loop.getPosition();
+  }
+  return loops;
+}
+
 /// The consumer loops to tile by one: those that the result dims coming
 /// from the indices of its fusable gather operands run along. Empty when
 /// the consumer reads no such gather (or reads one in a way this does not
@@ -66,19 +88,15 @@ static SmallVector<int64_t> indexLoops(linalg::LinalgOp consumer) {
     auto gather = operand->get().getDefiningOp<GatherOp>();
     if (!gather || !isFusableGather(gather, consumer))
       continue;
-    FailureOr<GatherShape> shape = gather.getGatherShape();
-    if (failed(shape) || !shape->ranked)
+    FailureOr<SmallVector<int64_t>> loops =
+        loopsOfIndexDims(gather, consumer.getMatchingIndexingMap(operand));
+    if (failed(loops))
       return {};
-    AffineMap map = consumer.getMatchingIndexingMap(operand);
-    for (auto [r, src] : llvm::enumerate(shape->dims)) {
-      if (src.indicesDim < 0)
-        continue;
-      auto loop = dyn_cast<AffineDimExpr>(map.getResult(r));
-      if (!loop)
-        return {};
-      sizes[loop.getPosition()] = 1;
-      any = true;
-    }
+    for (int64_t loop : *loops)
+      if (loop >= 0) {
+        sizes[loop] = 1;
+        any = true;
+      }
   }
   return any ? sizes : SmallVector<int64_t>{};
 }
@@ -443,22 +461,16 @@ LogicalResult mlir::gather::fuseElementwiseConsumer(
     if (!gather || !isFusableGather(gather, consumer) ||
         !reportsIndices(gather))
       continue;
-    FailureOr<GatherShape> shape = gather.getGatherShape();
-    auto indicesType = dyn_cast<RankedTensorType>(gather.getIndices().getType());
-    if (!resolvesToSlices(gather) || failed(shape) || !indicesType) {
+    // indexLoops tiles each index dim's loop by one.
+    FailureOr<SmallVector<int64_t>> loops =
+        loopsOfIndexDims(gather, consumer.getMatchingIndexingMap(operand));
+    if (!resolvesToSlices(gather) || failed(loops) ||
+        llvm::is_contained(*loops, -1)) {
       scanned = false;
       break;
     }
-    // indexLoops tiles each index dim's loop by one.
-    ReportingGather entry{gather,
-                          SmallVector<int64_t>(indicesType.getRank(), -1)};
-    AffineMap map = consumer.getMatchingIndexingMap(operand);
-    for (auto [r, src] : llvm::enumerate(shape->dims))
-      if (src.indicesDim >= 0)
-        entry.loopOfIndexDim[src.indicesDim] =
-            cast<AffineDimExpr>(map.getResult(r)).getPosition();
-    if (llvm::is_contained(entry.loopOfIndexDim, -1) ||
-        (!reporting.empty() && entry.loops() != reporting.front().loops())) {
+    ReportingGather entry{gather, std::move(*loops)};
+    if (!reporting.empty() && entry.loops() != reporting.front().loops()) {
       scanned = false;
       break;
     }
