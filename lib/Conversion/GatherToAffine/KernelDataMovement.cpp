@@ -322,9 +322,9 @@ void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
           });
         });
   };
-  std::function<void()> fullRow = vectorRow;
-  if (loads == GatherLoads::Element)
-    fullRow = elementRow;
+  auto fullRow = [&] {
+    loads == GatherLoads::Element ? elementRow() : vectorRow();
+  };
   std::optional<int64_t> staticSize = getConstantIntValue(axisSize);
   if (staticSize && *staticSize > 0)
     return fullRow();
