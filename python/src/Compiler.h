@@ -22,6 +22,7 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -172,7 +173,7 @@ inline bool mayReportOnOpenMPThreads(ModuleOp module) {
     auto fn = dyn_cast<LLVM::LLVMFuncOp>(op);
     if (fn && fn.getName() == "__kmpc_fork_call")
       return WalkResult::interrupt();
-    if (op->getName().getStringRef() != "omp.parallel")
+    if (!isa<omp::ParallelOp>(op))
       return WalkResult::advance();
     WalkResult call = op->walk([&](LLVM::CallOp c) {
       return reports(c) ? WalkResult::interrupt() : WalkResult::advance();

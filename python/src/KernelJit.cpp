@@ -313,7 +313,7 @@ Error mlir::gather::python::prepareOpenMPEnvironment() {
   if (teamFits)
     return Error::success();
   // The team starts all its threads but the one that forks it.
-  uint64_t team = getOpenMPTeamSize().value_or(1);
+  uint64_t team = getOpenMPTeamSize(*counts).value_or(1);
   ThreadBudget budget = getThreadBudget();
   if (team - 1 <= budget.threads) {
     teamFits = true;

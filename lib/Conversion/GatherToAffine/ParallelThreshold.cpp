@@ -36,9 +36,16 @@ std::optional<unsigned> mlir::gather::getOpenMPTeamSize() {
     return std::nullopt;
   std::optional<llvm::SmallVector<unsigned>> counts =
       parseOpenMPThreadCounts(value);
-  if (!counts || counts->front() == 0)
+  if (!counts)
     return std::nullopt;
-  unsigned team = counts->front();
+  return getOpenMPTeamSize(*counts);
+}
+
+std::optional<unsigned>
+mlir::gather::getOpenMPTeamSize(llvm::ArrayRef<unsigned> counts) {
+  if (counts.empty() || counts.front() == 0)
+    return std::nullopt;
+  unsigned team = counts.front();
   unsigned limit;
   if (const char *threadLimit = std::getenv("OMP_THREAD_LIMIT"))
     if (!llvm::StringRef(threadLimit).trim().getAsInteger(10, limit) &&

@@ -3,6 +3,7 @@
 #ifndef GATHER_CONVERSION_GATHERTOAFFINE_PARALLELTHRESHOLD_H
 #define GATHER_CONVERSION_GATHERTOAFFINE_PARALLELTHRESHOLD_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -33,6 +34,8 @@ parseOpenMPThreadCounts(llvm::StringRef value);
 /// it: OMP_NUM_THREADS's first count, capped by OMP_THREAD_LIMIT when that
 /// is a positive count; none when OMP_NUM_THREADS is unset, malformed or 0.
 std::optional<unsigned> getOpenMPTeamSize();
+/// The same from OMP_NUM_THREADS's counts, parsed already.
+std::optional<unsigned> getOpenMPTeamSize(llvm::ArrayRef<unsigned> counts);
 
 /// parallel-min-bytes for hosts that compile for themselves (a JIT), with
 /// the threads OpenMP starts here: getOpenMPTeamSize, else the CPUs this
