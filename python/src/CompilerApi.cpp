@@ -352,6 +352,11 @@ private:
   }
 
 public:
+  /// The compiled C interface of the public function `name`.
+  JitEntry entry(const std::string &name) const {
+    return {functions.at(name).entry, threaded};
+  }
+
   /// Calls `name` with `args` (arrays or array-likes) after checking them
   /// against its type; returns None or a new array.
   py::object call(const std::string &name, py::args args) {
@@ -605,6 +610,29 @@ private:
 };
 
 } // namespace
+
+JitEntry mlir::gather::python::compileEmbeddingBagKernel(
+    const py::dtype &table, std::optional<int64_t> rowWidth,
+    const py::dtype &ids, bool offsets, std::optional<py::dtype> weights,
+    const std::string &reduction, std::optional<int64_t> paddingIdx,
+    bool includeLastOffset, const std::string &mode,
+    std::optional<int64_t> rowwiseBits, bool parallel) {
+  // Compiled modules are never freed (not at exit either, where the
+  // engines would outlive the context they were compiled in): callers keep
+  // their entries.
+  static auto *kept = new std::vector<std::unique_ptr<PyJitModule>>();
+  static std::mutex keptMutex;
+  PyModule module = buildEmbeddingBagModule(
+      "bag", table, rowWidth, ids, /*idsRank=*/offsets ? 1 : 2,
+      /*bagLength=*/std::nullopt, offsets, weights, /*scales=*/std::nullopt,
+      /*zeroPoints=*/false, reduction, paddingIdx, includeLastOffset, mode,
+      rowwiseBits, /*blockBits=*/std::nullopt, /*blockSize=*/std::nullopt);
+  std::unique_ptr<PyJitModule> jit = PyJitModule::forHost(module, parallel);
+  JitEntry entry = jit->entry("bag");
+  std::lock_guard<std::mutex> lock(keptMutex);
+  kept->push_back(std::move(jit));
+  return entry;
+}
 
 void mlir::gather::python::bindCompilerApi(py::module_ &m) {
   py::class_<PyModule>(m, "Module", R"doc(

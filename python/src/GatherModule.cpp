@@ -19,6 +19,7 @@
 
 #include "Compiler.h"
 #include "CompilerApi.h"
+#include "EmbeddingBags.h"
 #include "KernelCache.h"
 #include "KernelJit.h"
 #include "KernelStore.h"
@@ -50,9 +51,9 @@
 #include <pybind11/stl.h>
 
 // numpy's own C API, for the per-call path (after pybind11's numpy.h, whose
-// names do not clash with it).
-#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
-#include <numpy/arrayobject.h>
+// names do not clash with it), imported here for the whole module.
+#define GATHER_PYTHON_IMPORTS_NUMPY
+#include "NativeArrays.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -70,64 +71,11 @@ namespace {
 // Arrays as the kernels see them
 //===----------------------------------------------------------------------===//
 
-/// Ranks numpy allows (32 before numpy 2, 64 since).
-constexpr int kMaxRank = 64;
-static_assert(NPY_MAXDIMS <= kMaxRank, "descriptors are too small");
-static_assert(sizeof(npy_intp) == sizeof(int64_t), "shapes are not int64");
-
-/// The StridedMemRefType layout of an array, for any rank: allocated and
-/// aligned pointers, offset, sizes, strides (in elements).
-struct Descriptor {
-  int64_t words[3 + 2 * kMaxRank];
-
-  explicit Descriptor(PyArrayObject *a) {
-    int rank = PyArray_NDIM(a);
-    int64_t itemsize = PyArray_ITEMSIZE(a);
-    words[0] = words[1] = reinterpret_cast<int64_t>(PyArray_DATA(a));
-    words[2] = 0;
-    for (int i = 0; i < rank; ++i) {
-      words[3 + i] = PyArray_DIM(a, i);
-      words[3 + rank + i] = PyArray_STRIDE(a, i) / itemsize;
-    }
-  }
-};
-
 /// The shape of `a` as the dialect's shape rules read it.
 ShapeView shapeOf(PyArrayObject *a) {
   return ArrayRef<int64_t>(reinterpret_cast<const int64_t *>(PyArray_DIMS(a)),
                            PyArray_NDIM(a));
 }
-
-
-
-/// `str(obj)`, for messages.
-std::string strOf(PyObject *obj) {
-  return std::string(py::str(py::handle(obj)));
-}
-
-/// The addresses [first, last) of the bytes `a`'s elements occupy.
-std::pair<uintptr_t, uintptr_t> byteBounds(PyArrayObject *a) {
-  auto first = reinterpret_cast<uintptr_t>(PyArray_DATA(a)), last = first;
-  if (PyArray_SIZE(a) == 0)
-    return {first, first};
-  for (int i = 0; i < PyArray_NDIM(a); ++i) {
-    npy_intp extent = (PyArray_DIM(a, i) - 1) * PyArray_STRIDE(a, i);
-    (extent < 0 ? first : last) += extent;
-  }
-  return {first, last + PyArray_ITEMSIZE(a)};
-}
-
-/// Whether `a` and `b` may share memory: their byte bounds intersect (what
-/// np.may_share_memory tells, without its Python call).
-bool mayOverlap(PyArrayObject *a, PyArrayObject *b) {
-  auto [a0, a1] = byteBounds(a);
-  auto [b0, b1] = byteBounds(b);
-  return a0 < a1 && b0 < b1 && a0 < b1 && b0 < a1;
-}
-
-/// Calls moving less than this keep the GIL: the kernel takes less time
-/// than releasing and reacquiring it.
-constexpr int64_t kReleaseGilBytes = 16 << 10;
 
 //===----------------------------------------------------------------------===//
 // High-level ops
@@ -170,98 +118,6 @@ GatherMode parseMode(const std::string &mode) {
                         "'");
 }
 
-/// A new C-ordered array of `shape` and `dtype`; large ones get their
-/// memory from ResultMemory's handler (see ResultMemory.h).
-py::object newArray(PyArray_Descr *dtype, ArrayRef<int64_t> shape) {
-  // numpy 2 moved elsize out of the public struct (PyDataType_ELSIZE).
-#if NPY_ABI_VERSION >= 0x02000000
-  int64_t bytes = PyDataType_ELSIZE(dtype);
-#else
-  int64_t bytes = dtype->elsize;
-#endif
-  for (int64_t d : shape)
-    if (__builtin_mul_overflow(bytes, d, &bytes))
-      bytes = INT64_MAX; // numpy reports the size error.
-  auto create = [&] {
-    Py_INCREF(dtype); // PyArray_NewFromDescr steals it.
-    return PyArray_NewFromDescr(
-        &PyArray_Type, dtype, static_cast<int>(shape.size()),
-        const_cast<npy_intp *>(
-            reinterpret_cast<const npy_intp *>(shape.data())),
-        nullptr, nullptr, 0, nullptr);
-  };
-  PyObject *array = nullptr;
-  if (bytes < kResultMemoryMinBytes) {
-    array = create();
-  } else {
-    // The handler is numpy's per-context setting: set it for this one
-    // allocation and put the caller's back.
-    static PyObject *handler = PyCapsule_New(getResultMemoryHandler(),
-                                             "mem_handler", nullptr);
-    if (!handler)
-      throw py::error_already_set();
-    PyObject *previous = PyDataMem_SetHandler(handler);
-    if (!previous)
-      throw py::error_already_set();
-    array = create();
-    PyObject *errorType, *errorValue, *errorTrace;
-    PyErr_Fetch(&errorType, &errorValue, &errorTrace);
-    PyObject *ours = PyDataMem_SetHandler(previous);
-    Py_DECREF(previous);
-    Py_XDECREF(ours);
-    PyErr_Restore(errorType, errorValue, errorTrace);
-  }
-  if (!array)
-    throw py::error_already_set();
-  return py::reinterpret_steal<py::object>(array);
-}
-
-/// A shape as numpy prints it: (2, 3), (4,), ().
-std::string shapeText(ArrayRef<int64_t> shape) {
-  std::string text = "(";
-  for (auto [i, d] : llvm::enumerate(shape))
-    text += (i ? ", " : "") + std::to_string(d);
-  return text + (shape.size() == 1 ? ",)" : ")");
-}
-
-/// The array a kernel writes a result of `dtype` and `resultShape` into:
-/// `out` if it can take it in place (TypeError or ValueError, naming `op`,
-/// if it cannot take it at all), a new array if there is no `out` or it
-/// overlaps one of `operands` (then the caller copies the result into
-/// `out`). The one home of the out= rules: every function that takes `out`
-/// comes here.
-py::object resultArray(const std::string &op, PyArray_Descr *dtype,
-                       ArrayRef<int64_t> resultShape, PyObject *out,
-                       ArrayRef<PyArrayObject *> operands) {
-  if (!out || out == Py_None)
-    return newArray(dtype, resultShape);
-  if (!PyArray_Check(out))
-    throw py::type_error(
-        op + ": out must be a numpy array or a torch tensor, not " +
-        std::string(py::str(py::handle(reinterpret_cast<PyObject *>(
-                                           Py_TYPE(out)))
-                                .attr("__name__"))));
-  auto *array = reinterpret_cast<PyArrayObject *>(out);
-  if (!PyArray_EquivTypes(PyArray_DESCR(array), dtype))
-    throw py::type_error(
-        op + ": out has dtype " +
-        strOf(reinterpret_cast<PyObject *>(PyArray_DESCR(array))) +
-        ", the result has " + strOf(reinterpret_cast<PyObject *>(dtype)));
-  ArrayRef<int64_t> shape(
-      reinterpret_cast<const int64_t *>(PyArray_DIMS(array)),
-      PyArray_NDIM(array));
-  if (shape != resultShape)
-    throw py::value_error(op + ": out has shape " + shapeText(shape) +
-                          ", the result has " + shapeText(resultShape));
-  if (!PyArray_IS_C_CONTIGUOUS(array))
-    throw py::value_error(op + ": out must be C-contiguous");
-  if (!PyArray_ISWRITEABLE(array))
-    throw py::value_error(op + ": out is read-only");
-  for (PyArrayObject *operand : operands)
-    if (mayOverlap(array, operand))
-      return newArray(dtype, resultShape);
-  return py::reinterpret_borrow<py::object>(out);
-}
 
 /// Unsigned indices as the signed ones the kernels read, values kept, for
 /// every rank: narrower widths widen. A uint64 value above INT64_MAX, which
@@ -722,4 +578,5 @@ PYBIND11_MODULE(_native, m) {
       "blocks were 'mapped' and how many results 'reused' a freed one.");
 
   bindCompilerApi(m);
+  bindEmbeddingBags(m);
 }

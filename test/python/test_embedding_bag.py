@@ -222,6 +222,8 @@ def test_unsigned_ids_keep_their_values():
     np.testing.assert_array_equal(
         g.embedding_bag(ids, table, [0], mode="sum", oob_mode="wrap"),
         [table[1] + table[wrapped] + table[4]])
+    # The caller's ids are read, never rewritten.
+    assert ids.tolist() == [1, 2**63 + 5, 4]
     np.testing.assert_array_equal(
         g.embedding_bag(np.array([[3, 255]], np.uint8) % 5, table, mode="sum"),
         [table[3] + table[0]])

@@ -1,0 +1,423 @@
+//===- EmbeddingBags.cpp - gather_mlir's embedding bags, natively -*- C++ -*-===//
+//
+// gather_mlir.embedding_bag and embedding_bag_rowwise_quantized once their
+// torch tensors are viewed as arrays (the package does that): every rule on
+// the arguments, with messages naming the Python function; the kernel of the
+// operands' dtypes, the table's width and the attributes (one
+// gather.embedding_bag module each, built by embedding_bag_module and
+// compiled as JitModule.for_host compiles it, kept for the process); and
+// the call, which reports bad ids (IndexError) and offsets (ValueError)
+// through the run-time hooks. In C++ rather than Python: the arguments'
+// rules took 25-35 us a call in Python right after a kernel that streamed
+// the table (docs/Benchmarks.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "EmbeddingBags.h"
+
+#include "Compiler.h"
+#include "CompilerApi.h"
+#include "NativeArrays.h"
+
+#include "gather/Conversion/GatherToAffine/ParallelThreshold.h"
+#include "gather/Dialect/Gather/IR/GatherOps.h"
+#include "gather/Dialect/Gather/IR/GatherShapes.h"
+
+#include <pybind11/stl.h>
+
+#include <map>
+#include <mutex>
+#include <tuple>
+
+using namespace mlir;
+using namespace mlir::gather;
+using namespace mlir::gather::python;
+
+namespace {
+
+/// The reductions, as torch names them (the dialect's BagReduction).
+constexpr StringLiteral kReductions[] = {"sum", "mean", "max"};
+
+/// np.asarray(value).
+py::object asArray(py::handle value) {
+  PyObject *a = PyArray_FromAny(value.ptr(), nullptr, 0, 0, 0, nullptr);
+  if (!a)
+    throw py::error_already_set();
+  return py::reinterpret_steal<py::object>(a);
+}
+
+PyArrayObject *arrayOf(const py::object &a) {
+  return reinterpret_cast<PyArrayObject *>(a.ptr());
+}
+
+/// np.ascontiguousarray(a, dtype=`type`) (native byte order; like it, a
+/// 0-d array becomes 1-d).
+py::object contiguous(const py::object &a, int type) {
+  PyObject *c = PyArray_FromArray(arrayOf(a), PyArray_DescrFromType(type),
+                                  NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED);
+  if (!c)
+    throw py::error_already_set();
+  py::object result = py::reinterpret_steal<py::object>(c);
+  if (PyArray_NDIM(arrayOf(result)) == 0) {
+    npy_intp one = 1;
+    PyArray_Dims shape{&one, 1};
+    PyObject *r = PyArray_Newshape(arrayOf(result), &shape, NPY_CORDER);
+    if (!r)
+      throw py::error_already_set();
+    result = py::reinterpret_steal<py::object>(r);
+  }
+  return result;
+}
+
+std::string dtypeText(PyArrayObject *a) {
+  return strOf(reinterpret_cast<PyObject *>(PyArray_DESCR(a)));
+}
+
+ArrayRef<int64_t> shapeOf(PyArrayObject *a) {
+  return {reinterpret_cast<const int64_t *>(PyArray_DIMS(a)),
+          static_cast<size_t>(PyArray_NDIM(a))};
+}
+
+bool isInteger(PyArrayObject *a) {
+  char kind = PyArray_DESCR(a)->kind;
+  return kind == 'i' || kind == 'u';
+}
+
+/// The ids of `input` as signed ones (any width): unsigned ones widen,
+/// and uint64 values above INT64_MAX, which no table reaches, become what
+/// `mode` makes of them (check: the IndexError of the first; wrap: the true
+/// modulo; the others: a value past the end, which fill reads as zeros and
+/// clamp as the last row).
+py::object signedIds(const std::string &function, py::handle input,
+                     int64_t num, GatherMode mode) {
+  py::object ids = asArray(input);
+  PyArrayObject *a = arrayOf(ids);
+  if (!isInteger(a))
+    throw py::type_error(function + ": input must have an integer dtype, not " +
+                         dtypeText(a));
+  if (PyArray_DESCR(a)->kind == 'i')
+    return contiguous(ids, PyArray_TYPE(a));
+  if (PyArray_ITEMSIZE(a) < 8)
+    return contiguous(ids, NPY_INT64);
+  py::object values = contiguous(ids, NPY_UINT64); // May be `input`.
+  auto isBig = [](uint64_t v) { return v > static_cast<uint64_t>(INT64_MAX); };
+  auto *in = static_cast<const uint64_t *>(PyArray_DATA(arrayOf(values)));
+  int64_t count = PyArray_SIZE(arrayOf(values));
+  const uint64_t *big = std::find_if(in, in + count, isBig);
+  if (big != in + count) {
+    if (mode == GatherMode::check)
+      throw py::index_error(
+          num == 0 ? "gather.embedding_bag: index " + std::to_string(*big) +
+                         " selects along data dimension 0, which is empty "
+                         "(size 0)"
+                   : "gather.embedding_bag: index " + std::to_string(*big) +
+                         " is out of range [" + std::to_string(-num) + ", " +
+                         std::to_string(num - 1) +
+                         "] for data dimension 0 of size " +
+                         std::to_string(num));
+    PyObject *copy = PyArray_NewCopy(arrayOf(values), NPY_CORDER);
+    if (!copy)
+      throw py::error_already_set();
+    values = py::reinterpret_steal<py::object>(copy);
+    auto *v = static_cast<uint64_t *>(PyArray_DATA(arrayOf(values)));
+    for (int64_t i = 0; i < count; ++i)
+      if (isBig(v[i]))
+        v[i] = mode == GatherMode::wrap && num > 0
+                   ? v[i] % static_cast<uint64_t>(num)
+                   : static_cast<uint64_t>(INT64_MAX);
+  }
+  // Read as int64: the values are below 2^63 now.
+  PyObject *view = PyArray_View(arrayOf(values),
+                                PyArray_DescrFromType(NPY_INT64), nullptr);
+  if (!view)
+    throw py::error_already_set();
+  return py::reinterpret_steal<py::object>(view);
+}
+
+/// The key of a bag kernel: table and ids types, the table's width (none:
+/// dynamic), offsets, weights, reduction, padding_idx,
+/// include_last_offset, mode, threads, row-wise bits.
+using BagKey = std::tuple<int, std::optional<int64_t>, int, bool, bool,
+                          std::string, std::optional<int64_t>, bool,
+                          GatherMode, bool, std::optional<int64_t>>;
+
+/// The bag kernel of `key`, compiled on its first call.
+JitEntry bagKernel(const BagKey &key) {
+  static std::map<BagKey, JitEntry> kernels;
+  static std::mutex mutex;
+  std::unique_lock<std::mutex> lock(mutex, std::defer_lock);
+  {
+    // Taken without the GIL: a thread compiling holds both.
+    py::gil_scoped_release release;
+    lock.lock();
+  }
+  auto it = kernels.find(key);
+  if (it != kernels.end())
+    return it->second;
+  auto &[table, width, ids, offsets, weights, reduction, paddingIdx,
+         includeLastOffset, mode, parallel, rowwiseBits] = key;
+  auto dtype = [](int type) {
+    return py::reinterpret_steal<py::dtype>(
+        reinterpret_cast<PyObject *>(PyArray_DescrFromType(type)));
+  };
+  std::optional<py::dtype> weightsDtype;
+  if (weights)
+    weightsDtype = dtype(rowwiseBits ? NPY_FLOAT : table);
+  JitEntry entry = compileEmbeddingBagKernel(
+      dtype(table), width, dtype(ids), offsets, weightsDtype, reduction,
+      paddingIdx, includeLastOffset, stringifyGatherMode(mode).str(),
+      rowwiseBits, parallel);
+  kernels.emplace(key, entry);
+  return entry;
+}
+
+/// The descriptor of a C-contiguous array (strides from its shape: numpy's
+/// may differ along dims of size 1).
+Descriptor cDescriptor(PyArrayObject *a) {
+  Descriptor d(a);
+  int rank = PyArray_NDIM(a);
+  int64_t stride = 1;
+  for (int i = rank - 1; i >= 0; --i) {
+    d.words[3 + rank + i] = stride;
+    stride *= PyArray_DIM(a, i);
+  }
+  return d;
+}
+
+py::object embeddingBag(const std::string &function, py::handle input,
+                        py::handle weight, py::handle offsets,
+                        py::handle reduction, py::handle perSampleWeights,
+                        py::handle includeLastOffset, py::handle paddingIdx,
+                        py::handle oobMode, py::handle out,
+                        std::optional<int64_t> rowwiseBits) {
+  py::object table = asArray(weight);
+  PyArray_Descr *tableDtype = PyArray_DESCR(arrayOf(table));
+  if (rowwiseBits && tableDtype->type_num != NPY_UBYTE)
+    throw py::type_error(function +
+                         ": weight must be uint8 (a prepacked row-wise "
+                         "quantized table), not " +
+                         dtypeText(arrayOf(table)));
+  if (!rowwiseBits && (!PyArray_ISNBO(tableDtype->byteorder) ||
+                       (tableDtype->type_num != NPY_HALF &&
+                        tableDtype->type_num != NPY_FLOAT &&
+                        tableDtype->type_num != NPY_DOUBLE)))
+    throw py::type_error(function +
+                         ": weight must be float16, float32 or float64, not " +
+                         dtypeText(arrayOf(table)));
+
+  std::optional<GatherMode> mode;
+  if (PyUnicode_Check(oobMode.ptr()))
+    mode = symbolizeGatherMode(oobMode.cast<std::string>());
+  if (!mode) {
+    std::string names;
+    for (uint32_t m = 0; m <= getMaxEnumValForGatherMode(); ++m)
+      names += (m ? ", " : "") +
+               stringifyGatherMode(static_cast<GatherMode>(m)).str();
+    throw py::value_error("mode must be one of " + names + ", not " +
+                          std::string(py::repr(oobMode)));
+  }
+  std::string bagReduction;
+  if (PyUnicode_Check(reduction.ptr()))
+    bagReduction = reduction.cast<std::string>();
+  if (!llvm::is_contained(kReductions, bagReduction))
+    throw py::value_error(function +
+                          ": mode must be one of sum, mean, max, not " +
+                          std::string(py::repr(reduction)));
+  if (PyArray_NDIM(arrayOf(table)) != 2)
+    throw py::value_error(function + ": weight must be 2-D [num, dim], not of "
+                                     "shape " +
+                          shapeText(shapeOf(arrayOf(table))));
+  int64_t num = PyArray_DIM(arrayOf(table), 0);
+  py::object ids = signedIds(function, input, num, *mode);
+  ArrayRef<int64_t> idsShape = shapeOf(arrayOf(ids));
+
+  bool lastOffset = PyObject_IsTrue(includeLastOffset.ptr());
+  py::object bagOffsets;
+  if (offsets.is_none()) {
+    if (idsShape.size() != 2)
+      throw py::value_error(function + ": input must be 2-D [bags, n] "
+                                       "without offsets, not of shape " +
+                            shapeText(idsShape));
+    if (lastOffset)
+      throw py::value_error(function + ": include_last_offset needs offsets "
+                                       "(1-D input)");
+  } else {
+    if (idsShape.size() != 1)
+      throw py::value_error(function + ": input must be 1-D with offsets, "
+                                       "not of shape " +
+                            shapeText(idsShape));
+    bagOffsets = asArray(offsets);
+    PyArrayObject *o = arrayOf(bagOffsets);
+    if (!isInteger(o))
+      throw py::type_error(function +
+                           ": offsets must have an integer dtype, not " +
+                           dtypeText(o));
+    if (PyArray_NDIM(o) != 1)
+      throw py::value_error(function + ": offsets must be 1-D, not of shape " +
+                            shapeText(shapeOf(o)));
+    if (PyArray_TYPE(o) == NPY_UINT64 || PyArray_TYPE(o) == NPY_ULONG) {
+      py::object values = contiguous(bagOffsets, NPY_UINT64);
+      auto *v = static_cast<const uint64_t *>(PyArray_DATA(arrayOf(values)));
+      for (npy_intp i = 0, n = PyArray_SIZE(arrayOf(values)); i < n; ++i)
+        if (v[i] > static_cast<uint64_t>(INT64_MAX))
+          throw py::value_error(function +
+                                ": offsets must not be past the end of the " +
+                                std::to_string(PyArray_SIZE(arrayOf(ids))) +
+                                " ids");
+    }
+    bagOffsets = contiguous(bagOffsets, NPY_INT64);
+    if (lastOffset && PyArray_SIZE(arrayOf(bagOffsets)) == 0)
+      throw py::value_error(function +
+                            ": include_last_offset needs at least one offset");
+  }
+
+  int valueType = rowwiseBits ? NPY_FLOAT : tableDtype->type_num;
+  py::object weights;
+  if (!perSampleWeights.is_none()) {
+    if (bagReduction != "sum")
+      throw py::value_error(function +
+                            ": per_sample_weights is only supported with "
+                            "mode='sum', not " +
+                            std::string(py::repr(reduction)));
+    weights = asArray(perSampleWeights);
+    PyArrayObject *w = arrayOf(weights);
+    PyArray_Descr *valueDtype = PyArray_DescrFromType(valueType);
+    bool same = PyArray_EquivTypes(PyArray_DESCR(w), valueDtype);
+    std::string valueText = strOf(reinterpret_cast<PyObject *>(valueDtype));
+    Py_DECREF(valueDtype);
+    if (!same)
+      throw py::type_error(function + ": per_sample_weights must have " +
+                           (rowwiseBits ? "dtype " : "weight's dtype ") +
+                           valueText + ", not " + dtypeText(w));
+    if (shapeOf(w) != idsShape)
+      throw py::value_error(function +
+                            ": per_sample_weights must have input's shape " +
+                            shapeText(idsShape) + ", not " +
+                            shapeText(shapeOf(w)));
+    weights = contiguous(weights, valueType);
+  }
+
+  std::optional<int64_t> padding;
+  if (!paddingIdx.is_none()) {
+    PyObject *p = paddingIdx.ptr();
+    if (PyBool_Check(p) || !(PyLong_Check(p) || PyArray_IsScalar(p, Integer)))
+      throw py::type_error(function + ": padding_idx must be an integer, not " +
+                           std::string(py::str(
+                               paddingIdx.get_type().attr("__name__"))));
+    py::int_ value(py::reinterpret_borrow<py::object>(p));
+    int overflow;
+    long long v = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
+    if (overflow || v < -num || v >= num)
+      throw py::value_error(function + ": padding_idx " +
+                            std::string(py::str(value)) +
+                            " is out of range [" + std::to_string(-num) +
+                            ", " + std::to_string(num - 1) +
+                            "] for a table of " + std::to_string(num) +
+                            " rows");
+    padding = v;
+  }
+
+  std::optional<int64_t> width;
+  int64_t values;
+  if (rowwiseBits) {
+    // Bytes, which the kernel reads unsigned. A row too short for its
+    // scale and bias is the kernel's error, before it writes anything (its
+    // kernel keeps the width dynamic, so that the verifier does not reject
+    // the static one first).
+    table = contiguous(table, NPY_UBYTE);
+    PyObject *bytes = PyArray_View(arrayOf(table),
+                                   PyArray_DescrFromType(NPY_BYTE), nullptr);
+    if (!bytes)
+      throw py::error_already_set();
+    table = py::reinterpret_steal<py::object>(bytes);
+    int64_t rowBytes = PyArray_DIM(arrayOf(table), 1);
+    values = RowwiseLayout{*rowwiseBits}.values(rowBytes);
+    if (values >= 0)
+      width = rowBytes;
+    values = std::max<int64_t>(0, values);
+  } else {
+    table = contiguous(table, tableDtype->type_num);
+    values = PyArray_DIM(arrayOf(table), 1);
+    width = values;
+  }
+  // Threads when the values reduced are of at least the host's
+  // parallel-min-bytes as f32 (512 KiB a thread OpenMP starts).
+  int64_t idCount = PyArray_SIZE(arrayOf(ids));
+  bool parallel = idCount * values * 4 >= getHostParallelMinBytes();
+  JitEntry kernel = bagKernel(
+      BagKey{tableDtype->type_num, width, PyArray_TYPE(arrayOf(ids)),
+             !!bagOffsets, !!weights, bagReduction, padding, lastOffset,
+             *mode, parallel, rowwiseBits});
+
+  SmallVector<PyArrayObject *, 4> operands{arrayOf(table), arrayOf(ids)};
+  if (bagOffsets)
+    operands.push_back(arrayOf(bagOffsets));
+  if (weights)
+    operands.push_back(arrayOf(weights));
+  int64_t bags = bagOffsets ? PyArray_SIZE(arrayOf(bagOffsets)) - lastOffset
+                            : idsShape[0];
+  PyArray_Descr *resultDtype = PyArray_DescrFromType(valueType);
+  py::object result;
+  try {
+    result = resultArray(function, resultDtype, {bags, values}, out.ptr(),
+                         operands);
+  } catch (...) {
+    Py_DECREF(resultDtype);
+    throw;
+  }
+  Py_DECREF(resultDtype);
+
+  SmallVector<Descriptor, 5> descriptors;
+  for (PyArrayObject *a : operands)
+    descriptors.push_back(cDescriptor(a));
+  descriptors.push_back(cDescriptor(arrayOf(result)));
+  SmallVector<void *, 5> p;
+  for (Descriptor &d : descriptors)
+    p.push_back(d.words);
+  KernelErrorRecord reported;
+  {
+    std::optional<py::gil_scoped_release> release;
+    if (kernel.threaded ||
+        PyArray_NBYTES(arrayOf(result)) + PyArray_NBYTES(arrayOf(ids)) >=
+            kReleaseGilBytes)
+      release.emplace(); // Shorter calls keep it: less than a hand-off.
+    KernelCall call(kernel.threaded);
+    using P = void *;
+    switch (p.size()) {
+    case 3:
+      reinterpret_cast<void (*)(P, P, P)>(kernel.entry)(p[0], p[1], p[2]);
+      break;
+    case 4:
+      reinterpret_cast<void (*)(P, P, P, P)>(kernel.entry)(p[0], p[1], p[2],
+                                                          p[3]);
+      break;
+    default:
+      reinterpret_cast<void (*)(P, P, P, P, P)>(kernel.entry)(p[0], p[1], p[2],
+                                                             p[3], p[4]);
+      break;
+    }
+    reported = call.take();
+  }
+  raiseKernelError(reported);
+  if (!out.is_none() && result.ptr() != out.ptr()) {
+    if (PyArray_CopyInto(reinterpret_cast<PyArrayObject *>(out.ptr()),
+                         arrayOf(result)) < 0)
+      throw py::error_already_set();
+    return py::reinterpret_borrow<py::object>(out);
+  }
+  return result;
+}
+
+} // namespace
+
+void mlir::gather::python::bindEmbeddingBags(py::module_ &m) {
+  m.def("embedding_bag", &embeddingBag, py::arg("function"), py::arg("input"),
+        py::arg("weight"), py::arg("offsets"), py::arg("mode"),
+        py::arg("per_sample_weights"), py::arg("include_last_offset"),
+        py::arg("padding_idx"), py::arg("oob_mode"), py::arg("out"),
+        py::arg("rowwise_bits"),
+        "gather_mlir.embedding_bag (`rowwise_bits` None) or "
+        "embedding_bag_rowwise_quantized (8 or 4) on arrays and array-likes "
+        "(torch tensors viewed as arrays by the caller); errors name "
+        "`function`. Returns `out` or a new array.");
+}

@@ -1,0 +1,121 @@
+//===- NativeArrays.cpp - numpy arrays as the kernels see them ------------===//
+
+#include "NativeArrays.h"
+
+#include "ResultMemory.h"
+
+#include <cstring>
+
+namespace py = pybind11;
+using namespace mlir;
+using namespace mlir::gather;
+
+namespace {
+
+/// The addresses [first, last) of the bytes `a`'s elements occupy.
+std::pair<uintptr_t, uintptr_t> byteBounds(PyArrayObject *a) {
+  auto first = reinterpret_cast<uintptr_t>(PyArray_DATA(a)), last = first;
+  if (PyArray_SIZE(a) == 0)
+    return {first, first};
+  for (int i = 0; i < PyArray_NDIM(a); ++i) {
+    npy_intp extent = (PyArray_DIM(a, i) - 1) * PyArray_STRIDE(a, i);
+    (extent < 0 ? first : last) += extent;
+  }
+  return {first, last + PyArray_ITEMSIZE(a)};
+}
+
+} // namespace
+
+std::string python::strOf(PyObject *obj) {
+  return std::string(py::str(py::handle(obj)));
+}
+
+bool python::mayOverlap(PyArrayObject *a, PyArrayObject *b) {
+  auto [a0, a1] = byteBounds(a);
+  auto [b0, b1] = byteBounds(b);
+  return a0 < a1 && b0 < b1 && a0 < b1 && b0 < a1;
+}
+
+py::object python::newArray(PyArray_Descr *dtype, ArrayRef<int64_t> shape) {
+  // numpy 2 moved elsize out of the public struct (PyDataType_ELSIZE).
+#if NPY_ABI_VERSION >= 0x02000000
+  int64_t bytes = PyDataType_ELSIZE(dtype);
+#else
+  int64_t bytes = dtype->elsize;
+#endif
+  for (int64_t d : shape)
+    if (__builtin_mul_overflow(bytes, d, &bytes))
+      bytes = INT64_MAX; // numpy reports the size error.
+  auto create = [&] {
+    Py_INCREF(dtype); // PyArray_NewFromDescr steals it.
+    return PyArray_NewFromDescr(
+        &PyArray_Type, dtype, static_cast<int>(shape.size()),
+        const_cast<npy_intp *>(
+            reinterpret_cast<const npy_intp *>(shape.data())),
+        nullptr, nullptr, 0, nullptr);
+  };
+  PyObject *array = nullptr;
+  if (bytes < kResultMemoryMinBytes) {
+    array = create();
+  } else {
+    // The handler is numpy's per-context setting: set it for this one
+    // allocation and put the caller's back.
+    static PyObject *handler = PyCapsule_New(getResultMemoryHandler(),
+                                             "mem_handler", nullptr);
+    if (!handler)
+      throw py::error_already_set();
+    PyObject *previous = PyDataMem_SetHandler(handler);
+    if (!previous)
+      throw py::error_already_set();
+    array = create();
+    PyObject *errorType, *errorValue, *errorTrace;
+    PyErr_Fetch(&errorType, &errorValue, &errorTrace);
+    PyObject *ours = PyDataMem_SetHandler(previous);
+    Py_DECREF(previous);
+    Py_XDECREF(ours);
+    PyErr_Restore(errorType, errorValue, errorTrace);
+  }
+  if (!array)
+    throw py::error_already_set();
+  return py::reinterpret_steal<py::object>(array);
+}
+
+std::string python::shapeText(ArrayRef<int64_t> shape) {
+  std::string text = "(";
+  for (auto [i, d] : llvm::enumerate(shape))
+    text += (i ? ", " : "") + std::to_string(d);
+  return text + (shape.size() == 1 ? ",)" : ")");
+}
+
+py::object python::resultArray(const std::string &op, PyArray_Descr *dtype,
+                       ArrayRef<int64_t> resultShape, PyObject *out,
+                       ArrayRef<PyArrayObject *> operands) {
+  if (!out || out == Py_None)
+    return newArray(dtype, resultShape);
+  if (!PyArray_Check(out))
+    throw py::type_error(
+        op + ": out must be a numpy array or a torch tensor, not " +
+        std::string(py::str(py::handle(reinterpret_cast<PyObject *>(
+                                           Py_TYPE(out)))
+                                .attr("__name__"))));
+  auto *array = reinterpret_cast<PyArrayObject *>(out);
+  if (!PyArray_EquivTypes(PyArray_DESCR(array), dtype))
+    throw py::type_error(
+        op + ": out has dtype " +
+        strOf(reinterpret_cast<PyObject *>(PyArray_DESCR(array))) +
+        ", the result has " + strOf(reinterpret_cast<PyObject *>(dtype)));
+  ArrayRef<int64_t> shape(
+      reinterpret_cast<const int64_t *>(PyArray_DIMS(array)),
+      PyArray_NDIM(array));
+  if (shape != resultShape)
+    throw py::value_error(op + ": out has shape " + shapeText(shape) +
+                          ", the result has " + shapeText(resultShape));
+  if (!PyArray_IS_C_CONTIGUOUS(array))
+    throw py::value_error(op + ": out must be C-contiguous");
+  if (!PyArray_ISWRITEABLE(array))
+    throw py::value_error(op + ": out is read-only");
+  for (PyArrayObject *operand : operands)
+    if (mayOverlap(array, operand))
+      return newArray(dtype, resultShape);
+  return py::reinterpret_borrow<py::object>(out);
+}
