@@ -9,15 +9,14 @@ import numpy as np
 from . import _is_tensor, _native, _tensor_array, _torch
 
 
-INT64_MAX = 2**63 - 1
 
+#: Whether a call that reduces or produces ``values`` f32 values runs on
+#: threads (the rule the native embedding bags use).
+on_threads = _native.reduces_on_threads
 
-def on_threads(values):
-    """Whether a call that reduces or produces ``values`` f32 values runs on
-    threads: their bytes against the host's threshold for gathers
-    (``_native.host_parallel_min_bytes``: 512 KiB a thread OpenMP starts,
-    never with one)."""
-    return values * 4 >= _native.host_parallel_min_bytes()
+#: ``signed_ids(array, num, mode, function, name, op)``: signed ids with the
+#: values of ``array`` (the rule the native embedding bags use).
+signed_ids = _native.signed_ids
 
 
 class KernelCache:
@@ -67,37 +66,6 @@ def deliver(function, result, out, as_tensor):
     if not np.may_share_memory(target, result):
         target[...] = result
     return out
-
-
-def signed_ids(array, num, mode, function, name, op):
-    """Signed ids with the values of ``array`` (argument ``name`` of
-    ``function``, read along data dimension 0 of a table of ``num`` rows by
-    ``op``): unsigned ones above INT64_MAX become what ``mode`` makes of
-    them (check: IndexError; wrap: the true modulo; the others: a value past
-    the end, which fill reads as zeros and clamp as the last row)."""
-    if array.dtype.kind not in "iu":
-        raise TypeError(f"{function}: {name} must have an integer dtype, "
-                        f"not {array.dtype}")
-    if array.dtype.kind == "i":
-        return np.ascontiguousarray(array, dtype=array.dtype.newbyteorder("="))
-    if array.dtype.itemsize < 8:
-        return np.ascontiguousarray(array, dtype=np.int64)
-    big = array > INT64_MAX
-    if not big.any():
-        return np.ascontiguousarray(array, dtype=np.int64)
-    if mode == "check":
-        value = int(array[big].flat[0]) if array.ndim else int(array)
-        if num == 0:
-            raise IndexError(f"{op}: index {value} selects along data "
-                             "dimension 0, which is empty (size 0)")
-        raise IndexError(f"{op}: index {value} is out of range [{-num}, "
-                         f"{num - 1}] for data dimension 0 of size {num}")
-    replaced = array.astype(object)
-    if mode == "wrap" and num > 0:
-        replaced[big] = replaced[big] % num
-    else:
-        replaced[big] = INT64_MAX
-    return np.ascontiguousarray(replaced.astype(np.int64))
 
 
 def embedding_bag_kernel(name, parallel, **attributes):

@@ -19,6 +19,9 @@ def try_gather_nd(data: Any, indices: Any, axis: Any, batch_dims: Any,
                   mode: Any, out: Any) -> np.ndarray | None: ...
 # gather_mlir.embedding_bag (rowwise_bits None) and
 # embedding_bag_rowwise_quantized on arrays (EmbeddingBags.cpp).
+def signed_ids(array: Any, num: int, mode: str, function: str, name: str,
+               op: str) -> np.ndarray: ...
+def reduces_on_threads(values: int) -> bool: ...
 def embedding_bag(function: str, input: Any, weight: Any, offsets: Any,
                   mode: Any, per_sample_weights: Any,
                   include_last_offset: Any, padding_idx: Any, oob_mode: Any,

@@ -83,18 +83,21 @@ bool isInteger(PyArrayObject *a) {
   return kind == 'i' || kind == 'u';
 }
 
-/// The ids of `input` as signed ones (any width): unsigned ones widen,
-/// and uint64 values above INT64_MAX, which no table reaches, become what
-/// `mode` makes of them (check: the IndexError of the first; wrap: the true
-/// modulo; the others: a value past the end, which fill reads as zeros and
-/// clamp as the last row).
-py::object signedIds(const std::string &function, py::handle input,
-                     int64_t num, GatherMode mode) {
+/// The ids of `input` (argument `name` of `function`, read along data
+/// dimension 0 of a table of `num` rows by `op`) as signed ones of any
+/// width, C-contiguous, at least 1-d: unsigned ones widen, and uint64
+/// values above INT64_MAX, which no table reaches, become what `mode` makes
+/// of them (check: the IndexError of the first; wrap: the true modulo; the
+/// others: a value past the end, which fill reads as zeros and clamp as the
+/// last row). The caller's array is never written.
+py::object signedIds(const std::string &function, const std::string &name,
+                     const std::string &op, py::handle input, int64_t num,
+                     GatherMode mode) {
   py::object ids = asArray(input);
   PyArrayObject *a = arrayOf(ids);
   if (!isInteger(a))
-    throw py::type_error(function + ": input must have an integer dtype, not " +
-                         dtypeText(a));
+    throw py::type_error(function + ": " + name +
+                         " must have an integer dtype, not " + dtypeText(a));
   if (PyArray_DESCR(a)->kind == 'i')
     return contiguous(ids, PyArray_TYPE(a));
   if (PyArray_ITEMSIZE(a) < 8)
@@ -107,10 +110,10 @@ py::object signedIds(const std::string &function, py::handle input,
   if (big != in + count) {
     if (mode == GatherMode::check)
       throw py::index_error(
-          num == 0 ? "gather.embedding_bag: index " + std::to_string(*big) +
+          num == 0 ? op + ": index " + std::to_string(*big) +
                          " selects along data dimension 0, which is empty "
                          "(size 0)"
-                   : "gather.embedding_bag: index " + std::to_string(*big) +
+                   : op + ": index " + std::to_string(*big) +
                          " is out of range [" + std::to_string(-num) + ", " +
                          std::to_string(num - 1) +
                          "] for data dimension 0 of size " +
@@ -132,6 +135,14 @@ py::object signedIds(const std::string &function, py::handle input,
   if (!view)
     throw py::error_already_set();
   return py::reinterpret_steal<py::object>(view);
+}
+
+/// Whether a kernel that reduces or produces `values` f32 values runs on
+/// threads: their bytes against the host's threshold for gathers
+/// (getHostParallelMinBytes: 512 KiB a thread OpenMP starts, never with
+/// one).
+bool reducesOnThreads(int64_t values) {
+  return values * 4 >= getHostParallelMinBytes();
 }
 
 /// The key of a bag kernel: table and ids types, the table's width (none:
@@ -228,7 +239,8 @@ py::object embeddingBag(const std::string &function, py::handle input,
                                      "shape " +
                           shapeText(shapeOf(arrayOf(table))));
   int64_t num = PyArray_DIM(arrayOf(table), 0);
-  py::object ids = signedIds(function, input, num, *mode);
+  py::object ids =
+      signedIds(function, "input", "gather.embedding_bag", input, num, *mode);
   ArrayRef<int64_t> idsShape = shapeOf(arrayOf(ids));
 
   bool lastOffset = PyObject_IsTrue(includeLastOffset.ptr());
@@ -340,10 +352,8 @@ py::object embeddingBag(const std::string &function, py::handle input,
     values = PyArray_DIM(arrayOf(table), 1);
     width = values;
   }
-  // Threads when the values reduced are of at least the host's
-  // parallel-min-bytes as f32 (512 KiB a thread OpenMP starts).
   int64_t idCount = PyArray_SIZE(arrayOf(ids));
-  bool parallel = idCount * values * 4 >= getHostParallelMinBytes();
+  bool parallel = reducesOnThreads(idCount * values);
   JitEntry kernel = bagKernel(
       BagKey{tableDtype->type_num, width, PyArray_TYPE(arrayOf(ids)),
              !!bagOffsets, !!weights, bagReduction, padding, lastOffset,
@@ -420,4 +430,25 @@ void mlir::gather::python::bindEmbeddingBags(py::module_ &m) {
         "embedding_bag_rowwise_quantized (8 or 4) on arrays and array-likes "
         "(torch tensors viewed as arrays by the caller); errors name "
         "`function`. Returns `out` or a new array.");
+  m.def(
+      "signed_ids",
+      [](py::handle array, int64_t num, const std::string &mode,
+         const std::string &function, const std::string &name,
+         const std::string &op) {
+        std::optional<GatherMode> m = symbolizeGatherMode(mode);
+        if (!m)
+          throw py::value_error("signed_ids: no mode '" + mode + "'");
+        return signedIds(function, name, op, array, num, *m);
+      },
+      py::arg("array"), py::arg("num"), py::arg("mode"), py::arg("function"),
+      py::arg("name"), py::arg("op"),
+      "Signed, C-contiguous, at least 1-d ids with the values of `array` "
+      "(argument `name` of `function`, read along data dimension 0 of a "
+      "table of `num` rows by `op`): TypeError unless integers; unsigned "
+      "ones above INT64_MAX become what `mode` makes of them (check: "
+      "IndexError; wrap: the true modulo; the others: a value past the "
+      "end).");
+  m.def("reduces_on_threads", &reducesOnThreads, py::arg("values"),
+        "Whether a kernel that reduces or produces `values` f32 values runs "
+        "on threads (their bytes against host_parallel_min_bytes).");
 }
