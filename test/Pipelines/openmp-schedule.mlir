@@ -1,9 +1,10 @@
 // RUN: gather-opt %s --gather-to-llvm="parallel=true parallel-min-bytes=0" --split-input-file | FileCheck %s
 
 /// gather-to-llvm hands out bags (of different lengths) guided, and row
-/// gathers (even work) in static blocks.
+/// gathers (even work) in static blocks; each loop ends its parallel
+/// region, whose end is its one barrier.
 // CHECK-LABEL: llvm.func @bags
-// CHECK: omp.wsloop schedule(guided)
+// CHECK: omp.wsloop nowait schedule(guided)
 func.func @bags(%t: tensor<?x64xf32>, %ids: tensor<?xi64>, %offsets: tensor<?xi64>) -> tensor<?x64xf32> {
   %r = gather.embedding_bag %t[%ids] offsets(%offsets) {reduction = #gather<reduction sum>} : (tensor<?x64xf32>, tensor<?xi64>, tensor<?xi64>) -> tensor<?x64xf32>
   return %r : tensor<?x64xf32>
@@ -13,7 +14,7 @@ func.func @bags(%t: tensor<?x64xf32>, %ids: tensor<?xi64>, %offsets: tensor<?xi6
 
 // CHECK-LABEL: llvm.func @rows
 // CHECK-NOT: schedule(
-// CHECK: omp.wsloop {
+// CHECK: omp.wsloop nowait {
 // CHECK-NOT: schedule(
 // CHECK-LABEL: llvm.func @_mlir_ciface_rows
 func.func @rows(%d: tensor<?x?xf32>, %i: tensor<?x?xi64>) -> tensor<?x?xf32> {

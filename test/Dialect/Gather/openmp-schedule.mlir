@@ -7,7 +7,7 @@
 // CHECK-LABEL: func.func @bags
 // CHECK: omp.wsloop schedule(guided) {
 // CHECK: omp.wsloop schedule(guided) {
-// CHECK: omp.wsloop schedule(guided) {
+// CHECK: omp.wsloop nowait schedule(guided) {
 func.func @bags(%offsets: memref<?xi64>, %ids: memref<?xf32>, %out: memref<?xf32>, %n: index, %total: index, %c: i1) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -68,7 +68,7 @@ func.func @bags(%offsets: memref<?xi64>, %ids: memref<?xf32>, %out: memref<?xf32
 // CHECK: omp.wsloop {
 // CHECK: omp.wsloop {
 // CHECK: omp.wsloop {
-// CHECK: omp.wsloop schedule(static) {
+// CHECK: omp.wsloop nowait schedule(static) {
 func.func @rows(%data: memref<?x?xf32>, %bound: memref<index>, %out: memref<?x?xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -111,6 +111,77 @@ func.func @rows(%data: memref<?x?xf32>, %bound: memref<index>, %out: memref<?x?x
           %v = memref.load %data[%i, %j] : memref<?x?xf32>
           memref.store %v, %out[%i, %j] : memref<?x?xf32>
         }
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  return
+}
+
+// -----
+
+/// A worksharing loop that ends its parallel region waits at the region's
+/// end only (nowait); one followed by other work, or with reductions,
+/// keeps its barrier.
+// CHECK-LABEL: func.func @barriers
+// CHECK: omp.parallel {
+// CHECK-NEXT: omp.wsloop {
+// CHECK: memref.store
+// CHECK: omp.wsloop nowait {
+// CHECK: omp.parallel {
+// CHECK-NEXT: omp.wsloop {
+// CHECK: omp.terminator
+// CHECK: omp.parallel {
+// CHECK-NEXT: omp.wsloop reduction(
+omp.declare_reduction @add_f32 : f32 init {
+^bb0(%arg: f32):
+  %0 = arith.constant 0.0 : f32
+  omp.yield (%0 : f32)
+} combiner {
+^bb1(%a: f32, %b: f32):
+  %1 = arith.addf %a, %b : f32
+  omp.yield (%1 : f32)
+}
+func.func @barriers(%data: memref<?xf32>, %out: memref<?xf32>, %sum: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %n = memref.dim %data, %c0 : memref<?xf32>
+  omp.parallel {
+    omp.wsloop {
+      omp.loop_nest (%i) : index = (%c0) to (%n) step (%c1) {
+        %v = memref.load %data[%i] : memref<?xf32>
+        memref.store %v, %out[%i] : memref<?xf32>
+        omp.yield
+      }
+    }
+    omp.wsloop {
+      omp.loop_nest (%i) : index = (%c0) to (%n) step (%c1) {
+        %v = memref.load %out[%i] : memref<?xf32>
+        memref.store %v, %data[%i] : memref<?xf32>
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  omp.parallel {
+    omp.wsloop {
+      omp.loop_nest (%i) : index = (%c0) to (%n) step (%c1) {
+        memref.store %zero, %out[%i] : memref<?xf32>
+        omp.yield
+      }
+    }
+    memref.store %zero, %out[%c0] : memref<?xf32>
+    omp.terminator
+  }
+  omp.parallel {
+    omp.wsloop reduction(@add_f32 %sum -> %acc : !llvm.ptr) {
+      omp.loop_nest (%i) : index = (%c0) to (%n) step (%c1) {
+        %v = memref.load %data[%i] : memref<?xf32>
+        %s = llvm.load %acc : !llvm.ptr -> f32
+        %t = arith.addf %s, %v : f32
+        llvm.store %t, %acc : f32, !llvm.ptr
         omp.yield
       }
     }

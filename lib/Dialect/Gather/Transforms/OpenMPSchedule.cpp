@@ -61,6 +61,15 @@ struct GatherOpenMPSchedulePass
       if (uneven)
         loop.setScheduleKind(omp::ClauseScheduleKind::Guided);
     });
+    // A worksharing loop that ends its parallel region waits for the team
+    // at the region's end: its own barrier is a second one.
+    getOperation()->walk([](omp::WsloopOp loop) {
+      Operation *next = loop->getNextNode();
+      if (isa_and_nonnull<omp::TerminatorOp>(next) &&
+          isa<omp::ParallelOp>(loop->getParentOp()) &&
+          loop.getReductionVars().empty())
+        loop.setNowait(true);
+    });
   }
 };
 } // namespace
