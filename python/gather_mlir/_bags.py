@@ -25,7 +25,12 @@ def _bag(function, input, weight, offsets, mode, per_sample_weights,
     (arrays or array-likes), picks the kernel and calls it; torch tensors
     are viewed as arrays first, and a torch ``weight`` gives a torch
     result."""
-    if _torch() is None:  # Nothing can be a tensor.
+    torch = _torch()
+    tensor = None if torch is None else torch.Tensor
+    if tensor is None or not (
+            isinstance(weight, tensor) or isinstance(input, tensor)
+            or isinstance(offsets, tensor) or isinstance(out, tensor)
+            or isinstance(per_sample_weights, tensor)):
         return _native.embedding_bag(
             function, input, weight, offsets, mode, per_sample_weights,
             include_last_offset, padding_idx, oob_mode, out, rowwise_bits)

@@ -1,4 +1,4 @@
-//===- EmbeddingBags.cpp - gather_mlir's embedding bags, natively -*- C++ -*-===//
+//===- EmbeddingBags.cpp - gather_mlir's embedding bags, natively ------===//
 //
 // gather_mlir.embedding_bag and embedding_bag_rowwise_quantized once their
 // torch tensors are viewed as arrays (the package does that): every rule on
@@ -293,14 +293,13 @@ py::object embeddingBag(const std::string &function, py::handle input,
                             std::string(py::repr(reduction)));
     weights = asArray(perSampleWeights);
     PyArrayObject *w = arrayOf(weights);
-    PyArray_Descr *valueDtype = PyArray_DescrFromType(valueType);
-    bool same = PyArray_EquivTypes(PyArray_DESCR(w), valueDtype);
-    std::string valueText = strOf(reinterpret_cast<PyObject *>(valueDtype));
-    Py_DECREF(valueDtype);
-    if (!same)
+    PyArray_Descr *valueDescr = PyArray_DescrFromType(valueType);
+    auto valueDtype = py::reinterpret_steal<py::object>(
+        reinterpret_cast<PyObject *>(valueDescr));
+    if (!PyArray_EquivTypes(PyArray_DESCR(w), valueDescr))
       throw py::type_error(function + ": per_sample_weights must have " +
                            (rowwiseBits ? "dtype " : "weight's dtype ") +
-                           valueText + ", not " + dtypeText(w));
+                           strOf(valueDtype.ptr()) + ", not " + dtypeText(w));
     if (shapeOf(w) != idsShape)
       throw py::value_error(function +
                             ": per_sample_weights must have input's shape " +
