@@ -97,6 +97,13 @@ void buildPipeline(OpPassManager &pm, const Options &options) {
   // The clones the deallocation pipeline inserts (a function that returns
   // an argument, a constant or a view) become allocations and copies.
   pm.addPass(createConvertBufferizationToMemRefPass());
+  // Large linalg ops that no loop holds (elementwise ops not fused into a
+  // gather's loop) on threads, as the gathers: their outer loop parallel.
+  if (options.parallel) {
+    GatherParallelizeLinalgOptions threads;
+    threads.parallelMinBytes = options.parallelMinBytes;
+    pm.addNestedPass<func::FuncOp>(createGatherParallelizeLinalg(threads));
+  }
   // scf loops, which are valid anywhere: affine loops are not inside the
   // scf.for/scf.forall of tiled linalg ops (their bounds use scf ivs).
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());

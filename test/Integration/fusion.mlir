@@ -7,11 +7,22 @@
 // RUN: %run_main %t.unfused.mlir | FileCheck %s
 // RUN: gather-opt %s --gather-to-llvm="parallel=true parallel-min-bytes=0" > %t.threads.mlir
 // RUN: %run_main_omp %t.threads.mlir | FileCheck %s
+/// Unfused elementwise ops on threads too (gather-parallelize-linalg).
+// RUN: gather-opt %s --gather-to-llvm="parallel=true parallel-min-bytes=0 fuse-elementwise=false" > %t.unfused-threads.mlir
+// RUN: FileCheck %s --check-prefix=THREADS < %t.unfused-threads.mlir
+// RUN: %run_main_omp %t.unfused-threads.mlir | FileCheck %s
 /// A bad index in check mode is reported, fused or not, on threads too (the
 /// first in row-major order: 9, not 12), and nothing printed.
 // RUN: not %mlir_run -e check_failure %t.fused.mlir 2>&1 | FileCheck %s --check-prefix=FAIL
 // RUN: not %mlir_run -e check_failure %t.unfused.mlir 2>&1 | FileCheck %s --check-prefix=FAIL
 // RUN: not %mlir_run_omp -e check_failure %t.threads.mlir 2>&1 | FileCheck %s --check-prefix=FAIL
+// RUN: not %mlir_run_omp -e check_failure %t.unfused-threads.mlir 2>&1 | FileCheck %s --check-prefix=FAIL
+/// In @dequant: the row gather's loop and the elementwise op's (the
+/// one-element gathers stay serial).
+// THREADS-LABEL: llvm.func @dequant(
+// THREADS-COUNT-2: omp.parallel
+// THREADS-NOT: omp.parallel
+// THREADS: llvm.func
 
 func.func private @printMemrefF32(tensor<*xf32>)
 

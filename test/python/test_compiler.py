@@ -390,6 +390,63 @@ def test_jit_fused_check_mode_on_threads_reports_the_first_bad_index():
         "dimension 0 of size 1000"], out
 
 
+DEQUANTIZE_DYNAMIC = """
+func.func @dequantize(%q: tensor<?x64xi8>, %scale: tensor<?xf32>,
+                      %ids: tensor<?xi64>) -> tensor<?x64xf32> {
+  %c0 = arith.constant 0 : index
+  %rows = gather.gather %q[%ids] : (tensor<?x64xi8>, tensor<?xi64>) -> tensor<?x64xi8>
+  %s = gather.gather %scale[%ids] : (tensor<?xf32>, tensor<?xi64>) -> tensor<?xf32>
+  %n = tensor.dim %ids, %c0 : tensor<?xi64>
+  %e = tensor.empty(%n) : tensor<?x64xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%rows, %s : tensor<?x64xi8>, tensor<?xf32>) outs(%e : tensor<?x64xf32>) {
+  ^bb0(%x: i8, %sc: f32, %o: f32):
+    %f = arith.sitofp %x : i8 to f32
+    %y = arith.mulf %f, %sc : f32
+    linalg.yield %y : f32
+  } -> tensor<?x64xf32>
+  return %r : tensor<?x64xf32>
+}
+"""
+
+
+def test_jit_unfused_elementwise_ops_run_on_threads():
+    """With fuse-elementwise=false and parallel=true, the elementwise op is
+    an OpenMP loop of its own (gather-parallelize-linalg), chosen at run
+    time by its result's size: results below and above parallel-min-bytes
+    (16 KiB here) and an empty one are right, and a bad index is still
+    reported."""
+    out = run_isolated("""
+        import os
+        os.environ["OMP_NUM_THREADS"] = "2"  # libomp reads it when loaded
+        import numpy as np
+        from gather_mlir.compiler import JitModule, Module
+        pipeline = ("gather-to-llvm{parallel=true parallel-min-bytes=16384 "
+                    "fuse-elementwise=false}")
+        lowered = str(Module(ir).run(pipeline))
+        # The row gather's loop and the elementwise op's (the scales'
+        # gather, one element a row, stays serial).
+        print(lowered.count("omp.parallel"))
+        jit = JitModule(Module(ir), pipeline)
+        rng = np.random.default_rng(0)
+        q = rng.integers(-128, 128, (1000, 64), dtype=np.int8)
+        scale = rng.random(1000, dtype=np.float32)
+        for n in (0, 3, 63, 64, 5000):
+            ids = rng.integers(-1000, 1000, n)
+            want = q[ids].astype(np.float32) * scale[ids][:, None]
+            np.testing.assert_array_equal(
+                jit.call("dequantize", q, scale, ids), want)
+        try:
+            jit.call("dequantize", q, scale, np.full(5000, 1000))
+            print("no error")
+        except IndexError as e:
+            print(e)
+        """, ir=DEQUANTIZE_DYNAMIC)
+    assert out.splitlines() == [
+        "2", "gather.gather: index 1000 is out of range [-1000, 999] for "
+        "data dimension 0 of size 1000"], out
+
+
 TILES = """
 func.func @tiles(%d: tensor<1000x16xf32>, %ids: tensor<4096xi64>) -> tensor<4096x16xf32> {
   %e = tensor.empty() : tensor<4096x16xf32>

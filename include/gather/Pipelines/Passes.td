@@ -28,7 +28,9 @@ def GatherToLLVM : Pass<"gather-to-llvm", "ModuleOp"> {
        `gather-mpi-reduce-in-place` (a partitioned module's collectives);
     2. empty tensor elimination, `one-shot-bufferize` with function
        boundaries and identity layouts, the ownership-based buffer
-       deallocation pipeline, `convert-linalg-to-loops`;
+       deallocation pipeline, with `parallel` `gather-parallelize-linalg`
+       (large linalg ops outside loops, such as unfused elementwise ops, on
+       threads), `convert-linalg-to-loops`;
     3. `canonicalize`, `cse`, loop-invariant code motion;
     4. `lower-affine`, `scf-forall-to-for` (or, with `parallel`,
        `scf-forall-to-parallel`, `convert-scf-to-openmp` with

@@ -3,6 +3,7 @@
 #ifndef GATHER_DIALECT_GATHER_TRANSFORMS_PASSES_TD
 #define GATHER_DIALECT_GATHER_TRANSFORMS_PASSES_TD
 
+include "gather/Conversion/LoweringOptions.td"
 include "mlir/Pass/PassBase.td"
 
 def GatherEmitCInterface : Pass<"gather-emit-c-interface", "ModuleOp"> {
@@ -40,6 +41,32 @@ def GatherOpenMPSchedule : Pass<"gather-openmp-schedule"> {
     weights 427-453 us against 443-478; a recsys gather of 4096 Zipf ids,
     1 MiB, 74-80 against 84-90; of 65536 ids 489-495 against 494-511).
   }];
+}
+
+def GatherParallelizeLinalg : Pass<"gather-parallelize-linalg"> {
+  let summary = "Run large linalg ops on buffers as parallel loops";
+  let description = [{
+    A linalg op on buffers that no loop holds, whose outermost loop is
+    `parallel` and whose body only computes (elementwise ops, the broadcasts
+    and transposes of `linalg.generic`, fills, copies), and which writes at
+    least `parallel-min-bytes` bytes becomes upstream's loop nest
+    (`linalg::linalgOpToLoops`) with its outermost `scf.for` an
+    `scf.parallel`, which `convert-scf-to-openmp` runs on threads: one
+    block of outer iterations a thread, the inner loops serial (the
+    vectorizable ones). A result whose size is known only at run time gets
+    both, chosen by its size. The rest are left to `convert-linalg-to-loops`.
+
+    `gather-to-llvm{parallel=true}` runs it before `convert-linalg-to-loops`
+    with its own `parallel-min-bytes`: elementwise ops that
+    `gather-fuse-elementwise` did not fuse into a gather's loop (or all of
+    them, with `fuse-elementwise=false`) run on threads as the gathers do.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+  let options = [
+    ParallelMinBytesOption<"Linalg ops writing fewer bytes stay serial">,
+  ];
 }
 
 def GatherEliminateEmptyTensors

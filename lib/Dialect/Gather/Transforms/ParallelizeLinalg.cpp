@@ -1,0 +1,141 @@
+//===- ParallelizeLinalg.cpp - The gather-parallelize-linalg pass -*- C++ -*-===//
+
+#include "gather/Dialect/Gather/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace mlir::gather {
+#define GEN_PASS_DEF_GATHERPARALLELIZELINALG
+#include "gather/Dialect/Gather/Transforms/Passes.h.inc"
+} // namespace mlir::gather
+
+using namespace mlir;
+
+namespace {
+
+/// The bytes `op` writes: its init buffers' sizes, a constant when they are
+/// static (else none).
+std::optional<int64_t> staticWrittenBytes(linalg::LinalgOp op) {
+  int64_t total = 0;
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    auto type = cast<MemRefType>(init.get().getType());
+    if (!type.hasStaticShape())
+      return std::nullopt;
+    total += type.getNumElements() *
+             llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+  }
+  return total;
+}
+
+/// The same, computed before `op` at run time.
+Value writtenBytes(OpBuilder &b, linalg::LinalgOp op) {
+  Location loc = op.getLoc();
+  Value total = arith::ConstantIndexOp::create(b, loc, 0);
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    auto type = cast<MemRefType>(init.get().getType());
+    Value bytes = arith::ConstantIndexOp::create(
+        b, loc, llvm::divideCeil(type.getElementTypeBitWidth(), 8));
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      bytes = arith::MulIOp::create(
+          b, loc, bytes, memref::DimOp::create(b, loc, init.get(), d));
+    total = arith::AddIOp::create(b, loc, total, bytes);
+  }
+  return total;
+}
+
+/// Whether `op` can run on threads as it is: on buffers, in no loop, its
+/// outermost loop parallel, its body without effects (no calls, hooks or
+/// stores of its own), every init a memref of sized elements.
+bool isCandidate(linalg::LinalgOp op) {
+  if (!op.hasPureBufferSemantics() || op.getNumLoops() == 0 ||
+      op.getNumDpsInits() == 0 ||
+      !linalg::isParallelIterator(op.getIteratorTypesArray().front()))
+    return false;
+  for (Operation *parent = op->getParentOp(); parent;
+       parent = parent->getParentOp())
+    if (isa<LoopLikeOpInterface>(parent))
+      return false;
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    auto type = dyn_cast<MemRefType>(init.get().getType());
+    if (!type || !type.getElementType().isIntOrFloat())
+      return false;
+  }
+  bool pure = true;
+  for (Region &region : op->getRegions())
+    region.walk([&](Operation *inner) {
+      if (!isMemoryEffectFree(inner))
+        pure = false;
+    });
+  return pure;
+}
+
+/// `op` as its loop nest with the outermost loop an scf.parallel.
+LogicalResult toParallelLoops(RewriterBase &rewriter, linalg::LinalgOp op) {
+  rewriter.setInsertionPoint(op);
+  FailureOr<linalg::LinalgLoops> loops = linalg::linalgOpToLoops(rewriter, op);
+  if (failed(loops) || loops->empty())
+    return failure();
+  rewriter.eraseOp(op);
+  auto outer = dyn_cast<scf::ForOp>(loops->front());
+  if (!outer || outer.getNumRegionIterArgs() != 0)
+    return failure();
+  rewriter.setInsertionPoint(outer);
+  auto parallel = scf::ParallelOp::create(
+      rewriter, outer.getLoc(), ValueRange{outer.getLowerBound()},
+      ValueRange{outer.getUpperBound()}, ValueRange{outer.getStep()});
+  Block *body = parallel.getBody();
+  rewriter.eraseOp(body->getTerminator());
+  Block *from = outer.getBody();
+  rewriter.eraseOp(from->getTerminator());
+  rewriter.mergeBlocks(from, body, parallel.getInductionVars());
+  rewriter.setInsertionPointToEnd(body);
+  scf::ReduceOp::create(rewriter, outer.getLoc());
+  rewriter.eraseOp(outer);
+  return success();
+}
+
+struct GatherParallelizeLinalgPass
+    : gather::impl::GatherParallelizeLinalgBase<GatherParallelizeLinalgPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<linalg::LinalgOp> candidates;
+    getOperation()->walk([&](linalg::LinalgOp op) {
+      if (isCandidate(op))
+        candidates.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    for (linalg::LinalgOp op : candidates) {
+      std::optional<int64_t> bytes = staticWrittenBytes(op);
+      if (bytes) {
+        if (*bytes >= parallelMinBytes && failed(toParallelLoops(rewriter, op)))
+          return signalPassFailure();
+        continue;
+      }
+      // Known at run time: threads for large results, the op otherwise.
+      rewriter.setInsertionPoint(op);
+      Location loc = op.getLoc();
+      Value large = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::sge,
+          writtenBytes(rewriter, op),
+          arith::ConstantIndexOp::create(rewriter, loc, parallelMinBytes));
+      auto choice = scf::IfOp::create(rewriter, loc, large,
+                                      /*withElseRegion=*/true);
+      rewriter.setInsertionPoint(choice.elseBlock()->getTerminator());
+      rewriter.clone(*op);
+      rewriter.setInsertionPoint(choice.thenBlock()->getTerminator());
+      auto threaded = cast<linalg::LinalgOp>(rewriter.clone(*op));
+      rewriter.eraseOp(op);
+      if (failed(toParallelLoops(rewriter, threaded)))
+        return signalPassFailure();
+    }
+  }
+};
+
+} // namespace
