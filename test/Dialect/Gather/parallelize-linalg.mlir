@@ -20,14 +20,16 @@ func.func @large(%a: memref<1024x1024xf32>, %b: memref<1024xf32>, %o: memref<102
 
 // -----
 
-/// Below the threshold, a reduction outermost, an op inside a loop and a
-/// body with effects stay linalg ops.
+/// Below the threshold, a reduction outermost, an op inside a loop, a
+/// body with effects and an outer loop that does not index the init
+/// (whose iterations would write the same elements) stay linalg ops.
 // CHECK-LABEL: func.func @serial
 // CHECK-NOT: scf.parallel
 // CHECK: linalg.copy
 // CHECK: linalg.generic
 // CHECK: scf.for
 // CHECK-NEXT: linalg.copy
+// CHECK: linalg.generic
 // CHECK: linalg.generic
 // CHECK-NOT: scf.parallel
 func.func private @effect(f32) -> f32
@@ -47,6 +49,10 @@ func.func @serial(%small: memref<16x16xf32>, %s: memref<16x16xf32>, %a: memref<1
   ^bb0(%x: f32, %z: f32):
     %m = func.call @effect(%x) : (f32) -> f32
     linalg.yield %m : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>], iterator_types = ["parallel", "parallel"]} ins(%a : memref<1024x1024xf32>) outs(%r : memref<1024xf32>) {
+  ^bb0(%x: f32, %z: f32):
+    linalg.yield %x : f32
   }
   return
 }

@@ -50,8 +50,9 @@ Value writtenBytes(OpBuilder &b, linalg::LinalgOp op) {
 }
 
 /// Whether `op` can run on threads as it is: on buffers, in no loop, its
-/// outermost loop parallel, its body without effects (no calls, hooks or
-/// stores of its own), every init a memref of sized elements.
+/// outermost loop parallel and indexing every init, its body without
+/// effects (no calls, hooks or stores of its own), every init a memref of
+/// sized elements.
 bool isCandidate(linalg::LinalgOp op) {
   if (!op.hasPureBufferSemantics() || op.getNumLoops() == 0 ||
       op.getNumDpsInits() == 0 ||
@@ -61,9 +62,13 @@ bool isCandidate(linalg::LinalgOp op) {
        parent = parent->getParentOp())
     if (isa<LoopLikeOpInterface>(parent))
       return false;
+  // Outer iterations write apart: each init is indexed by the outer loop's
+  // induction variable itself.
   for (OpOperand &init : op.getDpsInitsMutable()) {
     auto type = dyn_cast<MemRefType>(init.get().getType());
-    if (!type || !type.getElementType().isIntOrFloat())
+    if (!type || !type.getElementType().isIntOrFloat() ||
+        !llvm::is_contained(op.getMatchingIndexingMap(&init).getResults(),
+                            getAffineDimExpr(0, op->getContext())))
       return false;
   }
   bool pure = true;

@@ -47,7 +47,8 @@ def GatherParallelizeLinalg : Pass<"gather-parallelize-linalg"> {
   let summary = "Run large linalg ops on buffers as parallel loops";
   let description = [{
     A linalg op on buffers that no loop holds, whose outermost loop is
-    `parallel` and whose body only computes (elementwise ops, the broadcasts
+    `parallel` and indexes every init (so that its iterations write apart),
+    whose body only computes (elementwise ops, the broadcasts
     and transposes of `linalg.generic`, fills, copies), and which writes at
     least `parallel-min-bytes` bytes becomes upstream's loop nest
     (`linalg::linalgOpToLoops`) with its outermost `scf.for` an
