@@ -213,7 +213,8 @@ int64_t KernelEmitter::gatherRowLanes() {
 SlicePlan KernelEmitter::planGatherRows(Value rowLength, Value axisSize) {
   SlicePlan plan = elementPlan();
   plan.extents = {rowLength};
-  if (resolveRowLoads(axisSize) != GatherLoads::Element)
+  plan.rowLoads = resolveRowLoads(axisSize);
+  if (plan.rowLoads != GatherLoads::Element)
     planStreamingStores(plan);
   return plan;
 }
@@ -250,7 +251,8 @@ void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
   };
   if (lanes == 0)
     return forLoop(n, 1, [&](Value j) { one(j, /*clamped=*/false); });
-  GatherLoads loads = resolveRowLoads(axisSize);
+  GatherLoads loads = plan.rowLoads;
+  assert(loads != GatherLoads::Auto && "rows planned by planGatherRows");
   // One element an iteration (GatherLoads::Element): index, subscript, load
   // and store each scalar.
   auto elementRow = [&] {

@@ -78,6 +78,9 @@ struct SlicePlan {
   /// i1: slices are prefetched prefetchDistance positions ahead (null:
   /// never).
   Value prefetching;
+  /// How rows gathered along the last axis read data (planGatherRows:
+  /// resolveRowLoads; Auto in other plans).
+  GatherLoads rowLoads = GatherLoads::Auto;
 };
 
 /// Emits one kernel. Holds the builder and the op's operands; every helper
@@ -276,7 +279,8 @@ private:
   /// A row of `n` results along the innermost dimension of both `indices`
   /// and `out`, each reading `data` along its innermost dimension (gather
   /// along the last axis, gather_elements along the last axis). With `lanes`,
-  /// as resolveRowLoads says: vectors of indices become in-bounds subscripts
+  /// as plan.rowLoads says (`plan` from planGatherRows): vectors of indices
+  /// become in-bounds subscripts
   /// at once, the elements are read with vector.gather or one scalar load a
   /// lane and stored as vectors (non-temporal ones where `plan` streams,
   /// planGatherRows); or (GatherLoads::Element) one element an iteration,
@@ -320,8 +324,9 @@ private:
                       Value mask, bool streaming);
   /// The plan of rows gathered along the last axis (gatherRow) from a data
   /// axis of `axisSize` elements: their length is the result's last
-  /// dimension, `rowLength`; only whether they stream is planned (never
-  /// for rows read one element an iteration, which store scalars).
+  /// dimension, `rowLength`; how they read (resolveRowLoads) and whether
+  /// they stream is planned (never for rows read one element an iteration,
+  /// which store scalars).
   SlicePlan planGatherRows(Value rowLength, Value axisSize);
   /// Called after the gather loops: orders `plan`'s streaming stores before
   /// what the caller does next.
