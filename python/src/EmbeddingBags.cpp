@@ -145,12 +145,27 @@ bool reducesOnThreads(int64_t values) {
   return values * 4 >= getHostParallelMinBytes();
 }
 
-/// The key of a bag kernel: table and ids types, the table's width (none:
-/// dynamic), offsets, weights, reduction, padding_idx,
+/// The key of a bag kernel: the table's numpy type, its width (none:
+/// dynamic), the ids' bytes (signed ids: int64 is one key whichever of
+/// numpy's two names it has), offsets, weights, reduction, padding_idx,
 /// include_last_offset, mode, threads, row-wise bits.
 using BagKey = std::tuple<int, std::optional<int64_t>, int, bool, bool,
                           std::string, std::optional<int64_t>, bool,
                           GatherMode, bool, std::optional<int64_t>>;
+
+/// numpy's signed integer type of `bytes` bytes.
+int signedType(int bytes) {
+  switch (bytes) {
+  case 1:
+    return NPY_INT8;
+  case 2:
+    return NPY_INT16;
+  case 4:
+    return NPY_INT32;
+  default:
+    return NPY_INT64;
+  }
+}
 
 /// The bag kernel of `key`, compiled on its first call.
 JitEntry bagKernel(const BagKey &key) {
@@ -175,9 +190,9 @@ JitEntry bagKernel(const BagKey &key) {
   if (weights)
     weightsDtype = dtype(rowwiseBits ? NPY_FLOAT : table);
   JitEntry entry = compileEmbeddingBagKernel(
-      dtype(table), width, dtype(ids), offsets, weightsDtype, reduction,
-      paddingIdx, includeLastOffset, stringifyGatherMode(mode).str(),
-      rowwiseBits, parallel);
+      dtype(table), width, dtype(signedType(ids)), offsets, weightsDtype,
+      reduction, paddingIdx, includeLastOffset,
+      stringifyGatherMode(mode).str(), rowwiseBits, parallel);
   kernels.emplace(key, entry);
   return entry;
 }
@@ -354,7 +369,8 @@ py::object embeddingBag(const std::string &function, py::handle input,
   int64_t idCount = PyArray_SIZE(arrayOf(ids));
   bool parallel = reducesOnThreads(idCount * values);
   JitEntry kernel = bagKernel(
-      BagKey{tableDtype->type_num, width, PyArray_TYPE(arrayOf(ids)),
+      BagKey{tableDtype->type_num, width,
+             static_cast<int>(PyArray_ITEMSIZE(arrayOf(ids))),
              !!bagOffsets, !!weights, bagReduction, padding, lastOffset,
              *mode, parallel, rowwiseBits});
 
