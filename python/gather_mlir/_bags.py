@@ -9,8 +9,9 @@ arguments' rules, the kernels and the call are native
 (``_native.embedding_bag``, python/src/EmbeddingBags.cpp): each combination
 of dtypes, row width and attributes is one kernel, a module holding one
 ``gather.embedding_bag`` with dynamic shapes but the table's width, lowered
-by ``gather-to-llvm`` for this host (``parallel=true`` for large bags) and
-JIT-compiled once; its run-time hooks become ``IndexError`` (an id out of
+by ``gather-to-llvm`` for this host (``parallel=true`` for large bags),
+compiled and kept on disk as the gathers' kernels are; its run-time hooks
+become ``IndexError`` (an id out of
 range in ``check`` mode) and ``ValueError`` (offsets that break torch's
 rules).
 """

@@ -100,28 +100,16 @@ Type elementTypeOf(MLIRContext &ctx, const py::dtype &dtype) {
                        std::string(py::str(dtype)));
 }
 
-/// The module of one gather.embedding_bag kernel: `func.func @name` taking
-/// the table [?, rowWidth] (its width dynamic without one; a static width
-/// spares the bag loops the row stride's arithmetic and registers), the ids
-/// (rank `idsRank`; 2-D ids have `bagLength` columns when it is given, else
-/// a dynamic count), then those of offsets,
-/// per-sample weights, scales and zero points that are given, and last the
-/// buffer of the result, which the op's type inference gives and the bag is
-/// materialized in. Element types are numpy dtypes; ValueError with the
-/// op's diagnostics for a combination it rejects.
-PyModule buildEmbeddingBagModule(
-    const std::string &name, const py::dtype &table,
-    std::optional<int64_t> rowWidth, const py::dtype &ids, int64_t idsRank,
-    std::optional<int64_t> bagLength, bool offsets,
-    std::optional<py::dtype> weights, std::optional<py::dtype> scales,
-    bool zeroPoints,
-    const std::string &reduction, std::optional<int64_t> paddingIdx,
-    bool includeLastOffset, const std::string &mode,
-    std::optional<int64_t> rowwiseBits, std::optional<int64_t> blockBits,
-    std::optional<int64_t> blockSize) {
-  Compiler &c = Compiler::get();
-  std::lock_guard<std::mutex> lock(c.mutex());
-  MLIRContext &ctx = c.context();
+} // namespace
+
+OwningOpRef<ModuleOp> mlir::gather::python::buildEmbeddingBagModule(
+    MLIRContext &ctx, const std::string &name, Type table,
+    std::optional<int64_t> rowWidth, Type ids, int64_t idsRank,
+    std::optional<int64_t> bagLength, bool offsets, Type weights,
+    Type scales, bool zeroPoints, const std::string &reduction,
+    std::optional<int64_t> paddingIdx, bool includeLastOffset,
+    const std::string &mode, std::optional<int64_t> rowwiseBits,
+    std::optional<int64_t> blockBits, std::optional<int64_t> blockSize) {
   std::optional<BagReduction> bagReduction = symbolizeBagReduction(reduction);
   std::optional<GatherMode> gatherMode = symbolizeGatherMode(mode);
   if (!bagReduction || !gatherMode || idsRank < 1 || idsRank > 2 ||
@@ -142,20 +130,20 @@ PyModule buildEmbeddingBagModule(
                                                       ShapedType::kDynamic),
                                  element);
   };
-  RankedTensorType idsType = tensor(idsRank, elementTypeOf(ctx, ids));
+  RankedTensorType idsType = tensor(idsRank, ids);
   if (bagLength)
     idsType = RankedTensorType::get({ShapedType::kDynamic, *bagLength},
                                     idsType.getElementType());
   auto tableType = RankedTensorType::get(
       {ShapedType::kDynamic, rowWidth.value_or(ShapedType::kDynamic)},
-      elementTypeOf(ctx, table));
+      table);
   SmallVector<Type> inputs{tableType, idsType};
   if (offsets)
     inputs.push_back(tensor(1, b.getI64Type()));
   if (weights)
-    inputs.push_back(tensor(idsRank, elementTypeOf(ctx, *weights)));
+    inputs.push_back(tensor(idsRank, weights));
   if (scales)
-    inputs.push_back(tensor(2, elementTypeOf(ctx, *scales)));
+    inputs.push_back(tensor(2, scales));
   if (zeroPoints)
     inputs.push_back(tensor(2, b.getI8Type()));
   b.setInsertionPointToEnd(module->getBody());
@@ -198,7 +186,32 @@ PyModule buildEmbeddingBagModule(
   func::ReturnOp::create(b, loc);
   if (failed(mlir::verify(*module)))
     throw py::value_error(diags.take("embedding_bag_module"));
-  return PyModule(std::move(module));
+  return module;
+}
+
+namespace {
+
+/// embedding_bag_module: buildEmbeddingBagModule in the shared context.
+PyModule embeddingBagModule(
+    const std::string &name, const py::dtype &table,
+    std::optional<int64_t> rowWidth, const py::dtype &ids, int64_t idsRank,
+    std::optional<int64_t> bagLength, bool offsets,
+    std::optional<py::dtype> weights, std::optional<py::dtype> scales,
+    bool zeroPoints, const std::string &reduction,
+    std::optional<int64_t> paddingIdx, bool includeLastOffset,
+    const std::string &mode, std::optional<int64_t> rowwiseBits,
+    std::optional<int64_t> blockBits, std::optional<int64_t> blockSize) {
+  Compiler &c = Compiler::get();
+  std::lock_guard<std::mutex> lock(c.mutex());
+  MLIRContext &ctx = c.context();
+  auto typeOf = [&](const std::optional<py::dtype> &dtype) {
+    return dtype ? elementTypeOf(ctx, *dtype) : Type();
+  };
+  return PyModule(buildEmbeddingBagModule(
+      ctx, name, elementTypeOf(ctx, table), rowWidth, elementTypeOf(ctx, ids),
+      idsRank, bagLength, offsets, typeOf(weights), typeOf(scales),
+      zeroPoints, reduction, paddingIdx, includeLastOffset, mode, rowwiseBits,
+      blockBits, blockSize));
 }
 
 /// numpy dtype of an MLIR element type.
@@ -352,11 +365,6 @@ private:
   }
 
 public:
-  /// The compiled C interface of the public function `name`.
-  JitEntry entry(const std::string &name) const {
-    return {functions.at(name).entry, threaded};
-  }
-
   /// Calls `name` with `args` (arrays or array-likes) after checking them
   /// against its type; returns None or a new array.
   py::object call(const std::string &name, py::args args) {
@@ -611,29 +619,6 @@ private:
 
 } // namespace
 
-JitEntry mlir::gather::python::compileEmbeddingBagKernel(
-    const py::dtype &table, std::optional<int64_t> rowWidth,
-    const py::dtype &ids, bool offsets, std::optional<py::dtype> weights,
-    const std::string &reduction, std::optional<int64_t> paddingIdx,
-    bool includeLastOffset, const std::string &mode,
-    std::optional<int64_t> rowwiseBits, bool parallel) {
-  // Compiled modules are never freed (not at exit either, where the
-  // engines would outlive the context they were compiled in): callers keep
-  // their entries.
-  static auto *kept = new std::vector<std::unique_ptr<PyJitModule>>();
-  static std::mutex keptMutex;
-  PyModule module = buildEmbeddingBagModule(
-      "bag", table, rowWidth, ids, /*idsRank=*/offsets ? 1 : 2,
-      /*bagLength=*/std::nullopt, offsets, weights, /*scales=*/std::nullopt,
-      /*zeroPoints=*/false, reduction, paddingIdx, includeLastOffset, mode,
-      rowwiseBits, /*blockBits=*/std::nullopt, /*blockSize=*/std::nullopt);
-  std::unique_ptr<PyJitModule> jit = PyJitModule::forHost(module, parallel);
-  JitEntry entry = jit->entry("bag");
-  std::lock_guard<std::mutex> lock(keptMutex);
-  kept->push_back(std::move(jit));
-  return entry;
-}
-
 void mlir::gather::python::bindCompilerApi(py::module_ &m) {
   py::class_<PyModule>(m, "Module", R"doc(
 A parsed MLIR module (any registered dialect, including gather).
@@ -653,7 +638,7 @@ A parsed MLIR module (any registered dialect, including gather).
            "Run a textual pass pipeline (as gather-opt's --pass-pipeline "
            "or a registered pipeline name) in place; returns self.");
 
-  m.def("embedding_bag_module", &buildEmbeddingBagModule, py::arg("name"),
+  m.def("embedding_bag_module", &embeddingBagModule, py::arg("name"),
         py::arg("table"), py::arg("row_width"), py::arg("ids"),
         py::arg("ids_rank"),
         py::arg("bag_length"), py::arg("offsets"),

@@ -3,7 +3,10 @@
 #ifndef GATHER_PYTHON_COMPILERAPI_H
 #define GATHER_PYTHON_COMPILERAPI_H
 
-#include <pybind11/numpy.h>
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OwningOpRef.h"
+
 #include <pybind11/pybind11.h>
 
 #include <cstdint>
@@ -12,26 +15,24 @@
 
 namespace mlir::gather::python {
 
-/// A function of a module the package JIT-compiled: its C interface (a
-/// pointer to a memref descriptor per argument) and whether its hooks may
-/// run on the threads OpenMP starts (KernelCall's `threaded`).
-struct JitEntry {
-  void *entry = nullptr;
-  bool threaded = false;
-};
-
-/// The function `bag` of embedding_bag_module's module for these arguments
-/// (its first ones; the module's name is `bag`), lowered and compiled as
-/// JitModule.for_host lowers and compiles it (`parallel`: threads). The
-/// compiled module lives as long as the process. ValueError for a
-/// combination the op rejects.
-JitEntry compileEmbeddingBagKernel(
-    const pybind11::dtype &table, std::optional<int64_t> rowWidth,
-    const pybind11::dtype &ids, bool offsets,
-    std::optional<pybind11::dtype> weights, const std::string &reduction,
+/// The module of one gather.embedding_bag kernel, built in `ctx` (the
+/// caller holds the shared context's lock; no Python is called, so the
+/// GIL need not be held): `func.func @name` taking the table [?, rowWidth]
+/// (its width dynamic without one; a static width spares the bag loops the
+/// row stride's arithmetic and registers), the ids (rank `idsRank`; 2-D
+/// ids have `bagLength` columns when it is given, else a dynamic count),
+/// then those of offsets, per-sample weights, scales and zero points that
+/// are given (null types: absent), and last the buffer of the result, which
+/// the op's type inference gives and the bag is materialized in. ValueError
+/// with the op's diagnostics for a combination it rejects.
+mlir::OwningOpRef<mlir::ModuleOp> buildEmbeddingBagModule(
+    mlir::MLIRContext &ctx, const std::string &name, mlir::Type table,
+    std::optional<int64_t> rowWidth, mlir::Type ids, int64_t idsRank,
+    std::optional<int64_t> bagLength, bool offsets, mlir::Type weights,
+    mlir::Type scales, bool zeroPoints, const std::string &reduction,
     std::optional<int64_t> paddingIdx, bool includeLastOffset,
     const std::string &mode, std::optional<int64_t> rowwiseBits,
-    bool parallel);
+    std::optional<int64_t> blockBits, std::optional<int64_t> blockSize);
 
 /// Adds Module (parse, verify, run pipelines) and JitModule (lower, JIT,
 /// call) to `m`.

@@ -4,8 +4,9 @@
 // torch tensors are viewed as arrays (the package does that): every rule on
 // the arguments, with messages naming the Python function; the kernel of the
 // operands' dtypes, the table's width and the attributes (one
-// gather.embedding_bag module each, built by embedding_bag_module and
-// compiled as JitModule.for_host compiles it, kept for the process); and
+// gather.embedding_bag module each, built as embedding_bag_module builds
+// it, from the kernel cache: on disk, or lowered and compiled as a
+// gather's kernel); and
 // the call, which reports bad ids (IndexError) and offsets (ValueError)
 // through the run-time hooks. In C++ rather than Python: the arguments'
 // rules took 25-35 us a call in Python right after a kernel that streamed
@@ -17,6 +18,7 @@
 
 #include "Compiler.h"
 #include "CompilerApi.h"
+#include "KernelCache.h"
 #include "NativeArrays.h"
 
 #include "gather/Conversion/GatherToAffine/ParallelThreshold.h"
@@ -153,46 +155,64 @@ using BagKey = std::tuple<int, std::optional<int64_t>, int, bool, bool,
                           std::string, std::optional<int64_t>, bool,
                           GatherMode, bool, std::optional<int64_t>>;
 
-/// numpy's signed integer type of `bytes` bytes.
-int signedType(int bytes) {
-  switch (bytes) {
-  case 1:
-    return NPY_INT8;
-  case 2:
-    return NPY_INT16;
-  case 4:
-    return NPY_INT32;
-  default:
-    return NPY_INT64;
+/// The MLIR element type of the numpy type `type` (a table's, weights'),
+/// or of signed ids of `type` bytes.
+Type elementType(MLIRContext &ctx, int type) {
+  switch (type) {
+  case NPY_HALF:
+    return Float16Type::get(&ctx);
+  case NPY_FLOAT:
+    return Float32Type::get(&ctx);
+  case NPY_DOUBLE:
+    return Float64Type::get(&ctx);
+  case NPY_BYTE:
+  case NPY_UBYTE:
+    return IntegerType::get(&ctx, 8);
   }
+  llvm_unreachable("not a table's type");
 }
 
-/// The bag kernel of `key`, compiled on its first call.
-JitEntry bagKernel(const BagKey &key) {
-  static std::map<BagKey, JitEntry> kernels;
+/// The bag kernel of `key`, from the kernel cache (on disk, or compiled) on
+/// its first call in the process.
+KernelCache::Entry bagKernel(const BagKey &key) {
+  static std::map<BagKey, KernelCache::Entry> kernels;
   static std::mutex mutex;
   std::unique_lock<std::mutex> lock(mutex, std::defer_lock);
   {
-    // Taken without the GIL: a thread compiling holds both.
+    // Taken without the GIL: a thread loading a kernel holds both.
     py::gil_scoped_release release;
     lock.lock();
   }
   auto it = kernels.find(key);
   if (it != kernels.end())
     return it->second;
-  auto &[table, width, ids, offsets, weights, reduction, paddingIdx,
+  auto &[table, width, idBytes, offsets, weights, reduction, paddingIdx,
          includeLastOffset, mode, parallel, rowwiseBits] = key;
-  auto dtype = [](int type) {
-    return py::reinterpret_steal<py::dtype>(
-        reinterpret_cast<PyObject *>(PyArray_DescrFromType(type)));
+  auto text = [](const auto &value) {
+    return value ? std::to_string(*value) : std::string("none");
   };
-  std::optional<py::dtype> weightsDtype;
-  if (weights)
-    weightsDtype = dtype(rowwiseBits ? NPY_FLOAT : table);
-  JitEntry entry = compileEmbeddingBagKernel(
-      dtype(table), width, dtype(signedType(ids)), offsets, weightsDtype,
-      reduction, paddingIdx, includeLastOffset,
-      stringifyGatherMode(mode).str(), rowwiseBits, parallel);
+  std::string description =
+      "embedding_bag table " + std::to_string(table) + " width " +
+      text(width) + " ids " + std::to_string(idBytes) + "B offsets " +
+      std::to_string(offsets) + " weights " + std::to_string(weights) +
+      " reduction " + reduction + " padding_idx " + text(paddingIdx) +
+      " include_last_offset " + std::to_string(includeLastOffset) + " mode " +
+      stringifyGatherMode(mode).str() + " parallel " +
+      std::to_string(parallel) + " rowwise_bits " + text(rowwiseBits);
+  KernelCache::Entry entry = KernelCache::get().load(
+      description, parallel, [&](MLIRContext &ctx) {
+        Type weightType;
+        if (weights)
+          weightType = rowwiseBits ? Float32Type::get(&ctx)
+                                   : elementType(ctx, table);
+        return buildEmbeddingBagModule(
+            ctx, "kernel", elementType(ctx, table), width,
+            IntegerType::get(&ctx, 8 * idBytes), /*idsRank=*/offsets ? 1 : 2,
+            /*bagLength=*/std::nullopt, offsets, weightType,
+            /*scales=*/Type(), /*zeroPoints=*/false, reduction, paddingIdx,
+            includeLastOffset, stringifyGatherMode(mode).str(), rowwiseBits,
+            /*blockBits=*/std::nullopt, /*blockSize=*/std::nullopt);
+      });
   kernels.emplace(key, entry);
   return entry;
 }
@@ -368,7 +388,7 @@ py::object embeddingBag(const std::string &function, py::handle input,
   }
   int64_t idCount = PyArray_SIZE(arrayOf(ids));
   bool parallel = reducesOnThreads(idCount * values);
-  JitEntry kernel = bagKernel(
+  KernelCache::Entry kernel = bagKernel(
       BagKey{tableDtype->type_num, width,
              static_cast<int>(PyArray_ITEMSIZE(arrayOf(ids))),
              !!bagOffsets, !!weights, bagReduction, padding, lastOffset,
@@ -410,14 +430,14 @@ py::object embeddingBag(const std::string &function, py::handle input,
     using P = void *;
     switch (p.size()) {
     case 3:
-      reinterpret_cast<void (*)(P, P, P)>(kernel.entry)(p[0], p[1], p[2]);
+      reinterpret_cast<void (*)(P, P, P)>(kernel.function)(p[0], p[1], p[2]);
       break;
     case 4:
-      reinterpret_cast<void (*)(P, P, P, P)>(kernel.entry)(p[0], p[1], p[2],
+      reinterpret_cast<void (*)(P, P, P, P)>(kernel.function)(p[0], p[1], p[2],
                                                           p[3]);
       break;
     default:
-      reinterpret_cast<void (*)(P, P, P, P, P)>(kernel.entry)(p[0], p[1], p[2],
+      reinterpret_cast<void (*)(P, P, P, P, P)>(kernel.function)(p[0], p[1], p[2],
                                                              p[3], p[4]);
       break;
     }

@@ -104,7 +104,7 @@ OwningOpRef<ModuleOp> KernelKey::build(MLIRContext &ctx) const {
 
 namespace {
 /// Flags of a kept kernel (KernelStore keeps them with the object).
-enum StoredKernelFlags : uint32_t { kNeedsOpenMP = 1 };
+enum StoredKernelFlags : uint32_t { kNeedsOpenMP = 1, kReportsOnThreads = 2 };
 
 /// The symbol a kernel object is called through.
 constexpr StringLiteral kKernelEntry = "_mlir_ciface_kernel";
@@ -118,16 +118,40 @@ KernelFn KernelCache::miss(const KernelKey &key) {
   if (key.flags & KernelKey::Parallel)
     if (llvm::Error error = prepareOpenMPEnvironment())
       throw py::value_error(llvm::toString(std::move(error)));
-  std::optional<std::string> dir = getKernelStoreDir();
   // Other threads' calls go on while this one compiles or reads.
   py::gil_scoped_release release;
   std::lock_guard<std::mutex> lock(mu);
   if (KernelFn kernel = table.find(key))
     return kernel;
+  auto kernel = reinterpret_cast<KernelFn>(
+      obtain(storeKeyOf(key.describe()), [&] { return compile(key); }).first);
+  table.insert(key, kernel);
+  return kernel;
+}
+
+KernelCache::Entry KernelCache::load(
+    const std::string &description, bool parallel,
+    llvm::function_ref<OwningOpRef<ModuleOp>(MLIRContext &)> build) {
+  if (parallel)
+    if (llvm::Error error = prepareOpenMPEnvironment())
+      throw py::value_error(llvm::toString(std::move(error)));
+  py::gil_scoped_release release;
+  std::lock_guard<std::mutex> lock(mu);
+  auto [function, flags] = obtain(storeKeyOf(description), [&] {
+    Compiler &compiler = Compiler::get();
+    std::lock_guard<std::mutex> lock(compiler.mutex());
+    OwningOpRef<ModuleOp> module = build(compiler.context());
+    return compileModule(*module, HostTarget::get().loweringOptions(parallel));
+  });
+  return {function, (flags & kReportsOnThreads) != 0};
+}
+
+std::pair<void *, uint32_t> KernelCache::obtain(
+    const std::string &storeKey,
+    llvm::function_ref<std::pair<SmallVector<char, 0>, uint32_t>()> compile) {
   // No MLIR until a kernel must be compiled: a kernel on disk is found by
   // its key alone (a warm first call builds no context).
-  std::string storeKey = storeKeyOf(key);
-  KernelFn kernel = nullptr;
+  std::optional<std::string> dir = getKernelStoreDir();
   if (dir) {
     StoredKernel entry;
     switch (readStoredKernel(*dir, storeKey, entry)) {
@@ -137,44 +161,40 @@ KernelFn KernelCache::miss(const KernelKey &key) {
       ++rejected;
       break;
     case StoreReadResult::Found:
+      uint32_t flags = entry.flags;
       llvm::Expected<void *> linked = getLinker().link(
-          std::move(entry.object), entry.flags & kNeedsOpenMP, kKernelEntry);
+          std::move(entry.object), flags & kNeedsOpenMP, kKernelEntry);
       if (linked) {
-        kernel = reinterpret_cast<KernelFn>(*linked);
         ++loaded;
-      } else {
-        llvm::consumeError(linked.takeError());
-        ++rejected;
+        return {*linked, flags};
       }
+      llvm::consumeError(linked.takeError());
+      ++rejected;
       break;
     }
   }
-  if (!kernel) {
-    auto [object, flags] = compile(key);
-    ++compiled;
-    if (dir && writeStoredKernel(*dir, storeKey, flags, object))
-      ++stored;
-    llvm::Expected<void *> linked = getLinker().link(
-        llvm::MemoryBuffer::getMemBufferCopy(
-            StringRef(object.data(), object.size()), "gather_mlir_kernel"),
-        flags & kNeedsOpenMP, kKernelEntry);
-    if (!linked)
-      throw py::value_error("cannot link the compiled kernel: " +
-                            llvm::toString(linked.takeError()));
-    kernel = reinterpret_cast<KernelFn>(*linked);
-  }
-  table.insert(key, kernel);
-  return kernel;
+  auto [object, flags] = compile();
+  ++compiled;
+  if (dir && writeStoredKernel(*dir, storeKey, flags, object))
+    ++stored;
+  llvm::Expected<void *> linked = getLinker().link(
+      llvm::MemoryBuffer::getMemBufferCopy(
+          StringRef(object.data(), object.size()), "gather_mlir_kernel"),
+      flags & kNeedsOpenMP, kKernelEntry);
+  if (!linked)
+    throw py::value_error("cannot link the compiled kernel: " +
+                          llvm::toString(linked.takeError()));
+  return {*linked, flags};
 }
 
-std::string KernelCache::storeKeyOf(const KernelKey &key) {
+std::string KernelCache::storeKeyOf(const std::string &description) {
   const HostTarget &host = HostTarget::get();
   return "gather_mlir kernel\nversion " GATHER_MLIR_VERSION "\n" +
          getBuildIdentity() + "\nllvm " LLVM_VERSION_STRING "\ntriple " +
          host.triple + "\ncpu " + host.cpu + "\nfeatures " + host.features +
          "\ngather-loads " +
          std::to_string(static_cast<int>(getHostGatherLoads())) +
-         "\nkernel " + key.describe() + "\n";
+         "\nkernel " + description + "\n";
 }
 
 std::pair<SmallVector<char, 0>, uint32_t>
@@ -182,7 +202,6 @@ KernelCache::compile(const KernelKey &key) {
   Compiler &compiler = Compiler::get();
   std::lock_guard<std::mutex> lock(compiler.mutex());
   OwningOpRef<ModuleOp> owned = key.build(compiler.context());
-  ModuleOp module = *owned;
   // gather-to-llvm for this host, threads and row validation as the key
   // says.
   GatherToLLVMOptions options = HostTarget::get().loweringOptions(
@@ -198,10 +217,18 @@ KernelCache::compile(const KernelKey &key) {
     options.streamingMinBytes = -1;
   if (key.flags & KernelKey::ElementLoads)
     options.gatherLoads = GatherLoads::Element;
+  return compileModule(*owned, options);
+}
+
+std::pair<SmallVector<char, 0>, uint32_t>
+KernelCache::compileModule(ModuleOp module,
+                           const GatherToLLVMOptions &options) {
+  Compiler &compiler = Compiler::get();
   PassManager pm(&compiler.context(), ModuleOp::getOperationName());
   buildGatherToLLVMPipeline(pm, options);
   compiler.run(pm, module);
-  uint32_t flags = usesOpenMP(module) ? kNeedsOpenMP : 0;
+  uint32_t flags = (usesOpenMP(module) ? kNeedsOpenMP : 0) |
+                   (mayReportOnOpenMPThreads(module) ? kReportsOnThreads : 0);
   takeOverErrorHooks(module);
   DiagnosticCollector diags(compiler.context());
   llvm::Expected<SmallVector<char, 0>> object = compileToObject(module);

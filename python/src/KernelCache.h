@@ -156,6 +156,22 @@ public:
     return miss(key);
   }
 
+  /// A kernel of the package that is not a gather's (an embedding bag's):
+  /// its C interface, and whether its hooks may run on OpenMP's threads
+  /// (KernelCall's `threaded`).
+  struct Entry {
+    void *function = nullptr;
+    bool threaded = false;
+  };
+  /// The kernel `description` names (everything its module depends on),
+  /// read from disk as gathers' kernels are, else built by `build` (a
+  /// module whose function `kernel` it is, in the shared context, whose
+  /// lock is held; without the GIL), lowered by gather-to-llvm for this
+  /// host (`parallel`: threads) and compiled. Not kept in memory: the
+  /// caller keeps it.
+  Entry load(const std::string &description, bool parallel,
+             llvm::function_ref<OwningOpRef<ModuleOp>(MLIRContext &)> build);
+
   std::atomic<int64_t> compiled{0}, loaded{0}, stored{0}, rejected{0};
 
 private:
@@ -163,11 +179,21 @@ private:
   KernelFn miss(const KernelKey &key);
   /// The key of a kernel on disk: what made its object (this build, LLVM,
   /// the host CPU, the pipeline) and its source.
-  static std::string storeKeyOf(const KernelKey &key);
+  static std::string storeKeyOf(const std::string &description);
   /// Builds the kernel of `key`, lowers it with gather-to-llvm and compiles
   /// it to an object file.
   static std::pair<llvm::SmallVector<char, 0>, uint32_t>
   compile(const KernelKey &key);
+  /// `module` lowered with `options` and compiled: the object and its
+  /// flags.
+  static std::pair<llvm::SmallVector<char, 0>, uint32_t>
+  compileModule(ModuleOp module, const GatherToLLVMOptions &options);
+  /// The kernel of `storeKey` from disk, else from `compile`, linked: its
+  /// entry and flags. The caller holds `mu`.
+  std::pair<void *, uint32_t> obtain(
+      const std::string &storeKey,
+      llvm::function_ref<std::pair<llvm::SmallVector<char, 0>, uint32_t>()>
+          compile);
   KernelLinker &getLinker();
 
   KernelTable table;

@@ -81,6 +81,53 @@ def test_a_new_process_links_kernels_compiled_before(tmp_path):
     assert sorted(os.listdir(cache)) == entries(cache)
 
 
+BAGS = """
+    import json
+    import numpy as np
+    import gather_mlir as g
+    from gather_mlir import _native
+    table = np.arange(40, dtype=np.float32).reshape(10, 4)
+    # Row-wise 8-bit rows: values 0..3 + row, scale 2, bias 0.5.
+    q = np.concatenate(
+        [np.arange(4, dtype=np.uint8) + np.arange(5, dtype=np.uint8)[:, None],
+         np.tile(np.array([2.0, 0.5], np.float32).view(np.uint8), (5, 1))],
+        axis=1)
+    sums = [g.embedding_bag([1, 2, -1], table, [0, 1], mode="sum").tolist(),
+            g.embedding_bag([[1, 2]], table, mode="max").tolist(),
+            g.embedding_bag_rowwise_quantized([0, 4], q, [0]).tolist()]
+    try:
+        g.embedding_bag([1, 10], table, [0])
+        error = None
+    except IndexError as e:
+        error = str(e)
+    stats = _native.kernel_cache_stats()
+    stats["sums"] = sums
+    stats["error"] = error
+    print(json.dumps(stats))
+"""
+
+
+def test_a_new_process_links_embedding_bag_kernels_compiled_before(tmp_path):
+    """Embedding bags' kernels (four: sum, max, row-wise sum, mean) are kept
+    on disk as the gathers' are: a new process links them, builds no MLIR
+    context, and gets the same sums and the same error."""
+    cache = str(tmp_path / "cache")
+    first = run({"GATHER_MLIR_CACHE_DIR": cache}, BAGS)
+    assert first["compiled"] == first["stored"] == 4
+    assert first["mlir_context"]
+    second = run({"GATHER_MLIR_CACHE_DIR": cache}, BAGS)
+    assert second["compiled"] == 0 and second["loaded"] == 4
+    assert not second["mlir_context"]
+    assert second["sums"] == first["sums"] == [
+        [[4.0, 5.0, 6.0, 7.0], [44.0, 46.0, 48.0, 50.0]],  # rows 1; 2 + 9
+        [[8.0, 9.0, 10.0, 11.0]],
+        [[0.5 + 2 * 0 + 0.5 + 2 * 4, 0.5 + 2 * 1 + 0.5 + 2 * 5,
+          0.5 + 2 * 2 + 0.5 + 2 * 6, 0.5 + 2 * 3 + 0.5 + 2 * 7]]]
+    assert second["error"] == first["error"] == (
+        "gather.embedding_bag: index 10 is out of range [-10, 9] for data "
+        "dimension 0 of size 10")
+
+
 def damage_and_rerun(tmp_path, damage):
     """Fills a cache, damages every entry with `damage(path)`, and checks
     that the next process rejects them all, rebuilds and rewrites them,
