@@ -16,8 +16,8 @@ range in ``check`` mode) and ``ValueError`` (offsets that break torch's
 rules).
 """
 
-from . import _is_tensor, _native, _torch
-from ._jit import array, deliver
+from . import _native
+from ._tensors import any_tensor, returned, view
 
 
 def _bag(function, input, weight, offsets, mode, per_sample_weights,
@@ -26,24 +26,17 @@ def _bag(function, input, weight, offsets, mode, per_sample_weights,
     (arrays or array-likes), picks the kernel and calls it; torch tensors
     are viewed as arrays first, and a torch ``weight`` gives a torch
     result."""
-    torch = _torch()
-    tensor = None if torch is None else torch.Tensor
-    if tensor is None or not (
-            isinstance(weight, tensor) or isinstance(input, tensor)
-            or isinstance(offsets, tensor) or isinstance(out, tensor)
-            or isinstance(per_sample_weights, tensor)):
+    if not any_tensor(input, weight, offsets, per_sample_weights, out):
         return _native.embedding_bag(
             function, input, weight, offsets, mode, per_sample_weights,
             include_last_offset, padding_idx, oob_mode, out, rowwise_bits)
-
-    def view(name, value):
-        return array(function, name, value) if _is_tensor(value) else value
     result = _native.embedding_bag(
-        function, view("input", input), view("weight", weight),
-        view("offsets", offsets), mode,
-        view("per_sample_weights", per_sample_weights), include_last_offset,
-        padding_idx, oob_mode, view("out", out), rowwise_bits)
-    return deliver(function, result, out, _is_tensor(weight))
+        function, view(function, "input", input),
+        view(function, "weight", weight), view(function, "offsets", offsets),
+        mode, view(function, "per_sample_weights", per_sample_weights),
+        include_last_offset, padding_idx, oob_mode,
+        view(function, "out", out), rowwise_bits)
+    return returned(result, out, any_tensor(weight))
 
 
 def embedding_bag(input, weight, offsets=None, mode="mean",

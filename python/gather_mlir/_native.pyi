@@ -17,11 +17,13 @@ def try_gather_elements(data: Any, indices: Any, axis: Any, batch_dims: Any,
                         mode: Any, out: Any) -> np.ndarray | None: ...
 def try_gather_nd(data: Any, indices: Any, axis: Any, batch_dims: Any,
                   mode: Any, out: Any) -> np.ndarray | None: ...
-# gather_mlir.embedding_bag (rowwise_bits None) and
-# embedding_bag_rowwise_quantized on arrays (EmbeddingBags.cpp).
-def signed_ids(array: Any, num: int, mode: str, function: str, name: str,
-               op: str) -> np.ndarray: ...
-def reduces_on_threads(values: int) -> bool: ...
+# gather_mlir.embedding_bag (rowwise_bits None),
+# embedding_bag_rowwise_quantized and gather_block_quantized on arrays
+# (EmbeddingBags.cpp).
+def gather_block_quantized(data: Any, indices: Any, scales: Any,
+                           zero_points: Any, gather_axis: Any,
+                           quantize_axis: Any, block_size: Any, bits: Any,
+                           mode: Any, out: Any) -> np.ndarray: ...
 def embedding_bag(function: str, input: Any, weight: Any, offsets: Any,
                   mode: Any, per_sample_weights: Any,
                   include_last_offset: Any, padding_idx: Any, oob_mode: Any,

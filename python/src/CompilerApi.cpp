@@ -672,8 +672,8 @@ return None or one new array:
       .def_static("for_host", &PyJitModule::forHost, py::arg("module"),
                   py::arg("parallel") = false,
                   "`module` lowered by gather-to-llvm for this host's CPU "
-                  "(`parallel`: threads), built through the C++ API; what "
-                  "the package's own kernels use.")
+                  "(`parallel`: threads), built through the C++ API, with "
+                  "the options the package's own kernels are lowered with.")
       .def("call", &PyJitModule::call, py::arg("name"),
            "Call the public function `name` with arrays (one per memref or "
            "tensor argument; C-contiguous) and return None or one new "

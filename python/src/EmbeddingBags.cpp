@@ -8,9 +8,10 @@
 // it, from the kernel cache: on disk, or lowered and compiled as a
 // gather's kernel); and
 // the call, which reports bad ids (IndexError) and offsets (ValueError)
-// through the run-time hooks. In C++ rather than Python: the arguments'
-// rules took 25-35 us a call in Python right after a kernel that streamed
-// the table (docs/Benchmarks.md).
+// through the run-time hooks. gather_block_quantized likewise: a bag of
+// one id from a block-quantized table. In C++ rather than Python: the
+// arguments' rules took 25-35 us a call in Python right after a kernel that
+// streamed the table (docs/Python.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -151,9 +152,27 @@ bool reducesOnThreads(int64_t values) {
 /// dynamic), the ids' bytes (signed ids: int64 is one key whichever of
 /// numpy's two names it has), offsets, weights, reduction, padding_idx,
 /// include_last_offset, mode, threads, row-wise bits.
-using BagKey = std::tuple<int, std::optional<int64_t>, int, bool, bool,
-                          std::string, std::optional<int64_t>, bool,
-                          GatherMode, bool, std::optional<int64_t>>;
+struct BagKey {
+  int table;
+  std::optional<int64_t> width;
+  int idBytes;
+  bool offsets, weights;
+  std::string reduction;
+  std::optional<int64_t> paddingIdx;
+  bool includeLastOffset;
+  GatherMode mode;
+  bool parallel;
+  std::optional<int64_t> rowwiseBits;
+
+  auto fields() const {
+    return std::tie(table, width, idBytes, offsets, weights, reduction,
+                    paddingIdx, includeLastOffset, mode, parallel,
+                    rowwiseBits);
+  }
+  bool operator<(const BagKey &other) const {
+    return fields() < other.fields();
+  }
+};
 
 /// The MLIR element type of the numpy type `type` (a table's, weights'),
 /// or of signed ids of `type` bytes.
@@ -172,10 +191,15 @@ Type elementType(MLIRContext &ctx, int type) {
   llvm_unreachable("not a table's type");
 }
 
-/// The bag kernel of `key`, from the kernel cache (on disk, or compiled) on
-/// its first call in the process.
-KernelCache::Entry bagKernel(const BagKey &key) {
-  static std::map<BagKey, KernelCache::Entry> kernels;
+/// The kernel of `key` from `kernels`, or on its first call in the process
+/// from the kernel cache (on disk, or compiled: `description` and `build`,
+/// as KernelCache::load takes them).
+template <typename Key>
+KernelCache::Entry
+cachedKernel(const Key &key, bool parallel,
+             llvm::function_ref<std::string()> description,
+             llvm::function_ref<OwningOpRef<ModuleOp>(MLIRContext &)> build) {
+  static std::map<Key, KernelCache::Entry> kernels;
   static std::mutex mutex;
   std::unique_lock<std::mutex> lock(mutex, std::defer_lock);
   {
@@ -186,35 +210,101 @@ KernelCache::Entry bagKernel(const BagKey &key) {
   auto it = kernels.find(key);
   if (it != kernels.end())
     return it->second;
-  auto &[table, width, idBytes, offsets, weights, reduction, paddingIdx,
-         includeLastOffset, mode, parallel, rowwiseBits] = key;
-  auto text = [](const auto &value) {
-    return value ? std::to_string(*value) : std::string("none");
-  };
-  std::string description =
-      "embedding_bag table " + std::to_string(table) + " width " +
-      text(width) + " ids " + std::to_string(idBytes) + "B offsets " +
-      std::to_string(offsets) + " weights " + std::to_string(weights) +
-      " reduction " + reduction + " padding_idx " + text(paddingIdx) +
-      " include_last_offset " + std::to_string(includeLastOffset) + " mode " +
-      stringifyGatherMode(mode).str() + " parallel " +
-      std::to_string(parallel) + " rowwise_bits " + text(rowwiseBits);
-  KernelCache::Entry entry = KernelCache::get().load(
-      description, parallel, [&](MLIRContext &ctx) {
-        Type weightType;
-        if (weights)
-          weightType = rowwiseBits ? Float32Type::get(&ctx)
-                                   : elementType(ctx, table);
-        return buildEmbeddingBagModule(
-            ctx, "kernel", elementType(ctx, table), width,
-            IntegerType::get(&ctx, 8 * idBytes), /*idsRank=*/offsets ? 1 : 2,
-            /*bagLength=*/std::nullopt, offsets, weightType,
-            /*scales=*/Type(), /*zeroPoints=*/false, reduction, paddingIdx,
-            includeLastOffset, stringifyGatherMode(mode).str(), rowwiseBits,
-            /*blockBits=*/std::nullopt, /*blockSize=*/std::nullopt);
-      });
+  KernelCache::Entry entry =
+      KernelCache::get().load(description(), parallel, build);
   kernels.emplace(key, entry);
   return entry;
+}
+
+std::string optionalText(std::optional<int64_t> value) {
+  return value ? std::to_string(*value) : std::string("none");
+}
+
+/// The bag kernel of `k`.
+KernelCache::Entry bagKernel(const BagKey &k) {
+  auto description = [&] {
+    return "embedding_bag table " + std::to_string(k.table) + " width " +
+           optionalText(k.width) + " ids " + std::to_string(k.idBytes) +
+           "B offsets " + std::to_string(k.offsets) + " weights " +
+           std::to_string(k.weights) + " reduction " + k.reduction +
+           " padding_idx " + optionalText(k.paddingIdx) +
+           " include_last_offset " + std::to_string(k.includeLastOffset) +
+           " mode " + stringifyGatherMode(k.mode).str() + " parallel " +
+           std::to_string(k.parallel) + " rowwise_bits " +
+           optionalText(k.rowwiseBits);
+  };
+  return cachedKernel(k, k.parallel, description, [&](MLIRContext &ctx) {
+    Type weightType;
+    if (k.weights)
+      weightType =
+          k.rowwiseBits ? Float32Type::get(&ctx) : elementType(ctx, k.table);
+    return buildEmbeddingBagModule(
+        ctx, "kernel", elementType(ctx, k.table), k.width,
+        IntegerType::get(&ctx, 8 * k.idBytes), /*idsRank=*/k.offsets ? 1 : 2,
+        /*bagLength=*/std::nullopt, k.offsets, weightType,
+        /*scales=*/Type(), /*zeroPoints=*/false, k.reduction, k.paddingIdx,
+        k.includeLastOffset, stringifyGatherMode(k.mode).str(), k.rowwiseBits,
+        /*blockBits=*/std::nullopt, /*blockSize=*/std::nullopt);
+  });
+}
+
+/// The key of a block-quantized lookup's kernel: the rows' bytes, the ids'
+/// bytes, the scales' numpy type, bits, block size, zero points, mode,
+/// threads.
+struct BlockKey {
+  int64_t rowBytes;
+  int idBytes, scales;
+  int64_t bits, blockSize;
+  bool zeroPoints;
+  GatherMode mode;
+  bool parallel;
+
+  auto fields() const {
+    return std::tie(rowBytes, idBytes, scales, bits, blockSize, zeroPoints,
+                    mode, parallel);
+  }
+  bool operator<(const BlockKey &other) const {
+    return fields() < other.fields();
+  }
+};
+
+/// The block-quantized lookup's kernel of `k`: bags of one id ([n, 1]
+/// ids) summed from the block-quantized table.
+KernelCache::Entry blockKernel(const BlockKey &k) {
+  auto description = [&] {
+    return "gather_block_quantized row_bytes " + std::to_string(k.rowBytes) +
+           " ids " + std::to_string(k.idBytes) + "B scales " +
+           std::to_string(k.scales) + " bits " + std::to_string(k.bits) +
+           " block " + std::to_string(k.blockSize) + " zero_points " +
+           std::to_string(k.zeroPoints) + " mode " +
+           stringifyGatherMode(k.mode).str() + " parallel " +
+           std::to_string(k.parallel);
+  };
+  return cachedKernel(k, k.parallel, description, [&](MLIRContext &ctx) {
+    return buildEmbeddingBagModule(
+        ctx, "kernel", IntegerType::get(&ctx, 8), k.rowBytes,
+        IntegerType::get(&ctx, 8 * k.idBytes), /*idsRank=*/2, /*bagLength=*/1,
+        /*offsets=*/false, /*weights=*/Type(), elementType(ctx, k.scales),
+        k.zeroPoints, "sum", /*paddingIdx=*/std::nullopt,
+        /*includeLastOffset=*/false, stringifyGatherMode(k.mode).str(),
+        /*rowwiseBits=*/std::nullopt, k.bits, k.blockSize);
+  });
+}
+
+/// The mode named `name`; ValueError naming the modes otherwise (the
+/// message of the package's gather functions).
+GatherMode modeOf(py::handle name) {
+  std::optional<GatherMode> mode;
+  if (PyUnicode_Check(name.ptr()))
+    mode = symbolizeGatherMode(name.cast<std::string>());
+  if (mode)
+    return *mode;
+  std::string names;
+  for (uint32_t m = 0; m <= getMaxEnumValForGatherMode(); ++m)
+    names += (m ? ", " : "") +
+             stringifyGatherMode(static_cast<GatherMode>(m)).str();
+  throw py::value_error("mode must be one of " + names + ", not " +
+                        std::string(py::repr(name)));
 }
 
 /// The descriptor of a C-contiguous array (strides from its shape: numpy's
@@ -230,6 +320,62 @@ Descriptor cDescriptor(PyArrayObject *a) {
   return d;
 }
 
+/// Calls `kernel` on `operands` and `target` (the result, or a view of it
+/// the kernel writes), with the GIL released unless the call is short
+/// (`result` and `idBytes` of ids under kReleaseGilBytes); raises what it
+/// reported; copies `result` into `out` when they differ (see
+/// resultArray) and returns `out`, else returns `result`.
+py::object callKernel(const KernelCache::Entry &kernel,
+                      ArrayRef<PyArrayObject *> operands,
+                      PyArrayObject *target, const py::object &result,
+                      py::handle out, int64_t idBytes) {
+  SmallVector<Descriptor, 5> descriptors;
+  for (PyArrayObject *a : operands)
+    descriptors.push_back(cDescriptor(a));
+  descriptors.push_back(cDescriptor(target));
+  SmallVector<void *, 5> p;
+  for (Descriptor &d : descriptors)
+    p.push_back(d.words);
+  KernelErrorRecord reported;
+  {
+    std::optional<py::gil_scoped_release> release;
+    if (kernel.threaded ||
+        PyArray_NBYTES(arrayOf(result)) + idBytes >= kReleaseGilBytes)
+      release.emplace(); // Shorter calls keep it: less than a hand-off.
+    KernelCall call(kernel.threaded);
+    using P = void *;
+    switch (p.size()) {
+    case 3:
+      reinterpret_cast<void (*)(P, P, P)>(kernel.function)(p[0], p[1], p[2]);
+      break;
+    case 4:
+      reinterpret_cast<void (*)(P, P, P, P)>(kernel.function)(p[0], p[1],
+                                                               p[2], p[3]);
+      break;
+    case 5:
+      reinterpret_cast<void (*)(P, P, P, P, P)>(kernel.function)(
+          p[0], p[1], p[2], p[3], p[4]);
+      break;
+    default:
+      reinterpret_cast<void (*)(P, P, P, P, P, P)>(kernel.function)(
+          p[0], p[1], p[2], p[3], p[4], p[5]);
+      break;
+    }
+    reported = call.take();
+  }
+  raiseKernelError(reported);
+  if (!out.is_none() && result.ptr() != out.ptr()) {
+    if (PyArray_CopyInto(reinterpret_cast<PyArrayObject *>(out.ptr()),
+                         arrayOf(result)) < 0)
+      throw py::error_already_set();
+    return py::reinterpret_borrow<py::object>(out);
+  }
+  return result;
+}
+
+/// gather_mlir.embedding_bag (`rowwiseBits` none) or
+/// embedding_bag_rowwise_quantized on arrays or array-likes: their rules,
+/// kernel and call.
 py::object embeddingBag(const std::string &function, py::handle input,
                         py::handle weight, py::handle offsets,
                         py::handle reduction, py::handle perSampleWeights,
@@ -251,17 +397,7 @@ py::object embeddingBag(const std::string &function, py::handle input,
                          ": weight must be float16, float32 or float64, not " +
                          dtypeText(arrayOf(table)));
 
-  std::optional<GatherMode> mode;
-  if (PyUnicode_Check(oobMode.ptr()))
-    mode = symbolizeGatherMode(oobMode.cast<std::string>());
-  if (!mode) {
-    std::string names;
-    for (uint32_t m = 0; m <= getMaxEnumValForGatherMode(); ++m)
-      names += (m ? ", " : "") +
-               stringifyGatherMode(static_cast<GatherMode>(m)).str();
-    throw py::value_error("mode must be one of " + names + ", not " +
-                          std::string(py::repr(oobMode)));
-  }
+  GatherMode mode = modeOf(oobMode);
   std::string bagReduction;
   if (PyUnicode_Check(reduction.ptr()))
     bagReduction = reduction.cast<std::string>();
@@ -275,7 +411,7 @@ py::object embeddingBag(const std::string &function, py::handle input,
                           shapeText(shapeOf(arrayOf(table))));
   int64_t num = PyArray_DIM(arrayOf(table), 0);
   py::object ids =
-      signedIds(function, "input", "gather.embedding_bag", input, num, *mode);
+      signedIds(function, "input", "gather.embedding_bag", input, num, mode);
   ArrayRef<int64_t> idsShape = shapeOf(arrayOf(ids));
 
   bool lastOffset = PyObject_IsTrue(includeLastOffset.ptr());
@@ -392,7 +528,7 @@ py::object embeddingBag(const std::string &function, py::handle input,
       BagKey{tableDtype->type_num, width,
              static_cast<int>(PyArray_ITEMSIZE(arrayOf(ids))),
              !!bagOffsets, !!weights, bagReduction, padding, lastOffset,
-             *mode, parallel, rowwiseBits});
+             mode, parallel, rowwiseBits});
 
   SmallVector<PyArrayObject *, 4> operands{arrayOf(table), arrayOf(ids)};
   if (bagOffsets)
@@ -412,45 +548,147 @@ py::object embeddingBag(const std::string &function, py::handle input,
   }
   Py_DECREF(resultDtype);
 
-  SmallVector<Descriptor, 5> descriptors;
-  for (PyArrayObject *a : operands)
-    descriptors.push_back(cDescriptor(a));
-  descriptors.push_back(cDescriptor(arrayOf(result)));
-  SmallVector<void *, 5> p;
-  for (Descriptor &d : descriptors)
-    p.push_back(d.words);
-  KernelErrorRecord reported;
-  {
-    std::optional<py::gil_scoped_release> release;
-    if (kernel.threaded ||
-        PyArray_NBYTES(arrayOf(result)) + PyArray_NBYTES(arrayOf(ids)) >=
-            kReleaseGilBytes)
-      release.emplace(); // Shorter calls keep it: less than a hand-off.
-    KernelCall call(kernel.threaded);
-    using P = void *;
-    switch (p.size()) {
-    case 3:
-      reinterpret_cast<void (*)(P, P, P)>(kernel.function)(p[0], p[1], p[2]);
-      break;
-    case 4:
-      reinterpret_cast<void (*)(P, P, P, P)>(kernel.function)(p[0], p[1], p[2],
-                                                          p[3]);
-      break;
-    default:
-      reinterpret_cast<void (*)(P, P, P, P, P)>(kernel.function)(p[0], p[1], p[2],
-                                                             p[3], p[4]);
-      break;
-    }
-    reported = call.take();
-  }
-  raiseKernelError(reported);
-  if (!out.is_none() && result.ptr() != out.ptr()) {
-    if (PyArray_CopyInto(reinterpret_cast<PyArrayObject *>(out.ptr()),
-                         arrayOf(result)) < 0)
+  return callKernel(kernel, operands, arrayOf(result), result, out,
+                    PyArray_NBYTES(arrayOf(ids)));
+}
+
+/// An integer argument given as a Python int (not a bool), or none.
+std::optional<int64_t> plainInt(py::handle value) {
+  if (PyBool_Check(value.ptr()) || !PyIndex_Check(value.ptr()))
+    return std::nullopt;
+  int overflow;
+  py::object index = py::reinterpret_steal<py::object>(
+      PyNumber_Index(value.ptr()));
+  if (!index)
+    throw py::error_already_set();
+  long long v = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
+  if (overflow)
+    return std::nullopt;
+  return v;
+}
+
+/// gather_mlir.gather_block_quantized on arrays or array-likes: its rules,
+/// kernel (bags of one id from the block-quantized table) and call.
+py::object gatherBlockQuantized(py::handle data, py::handle indices,
+                                py::handle scales, py::handle zeroPoints,
+                                py::handle gatherAxis, py::handle quantizeAxis,
+                                py::handle blockSizeArg, py::handle bitsArg,
+                                py::handle modeArg, py::handle out) {
+  const std::string function = "gather_block_quantized";
+  GatherMode mode = modeOf(modeArg);
+  auto repr = [](py::handle h) { return std::string(py::repr(h)); };
+  auto equals = [](py::handle h, int v) {
+    int eq = PyObject_RichCompareBool(h.ptr(), py::int_(v).ptr(), Py_EQ);
+    if (eq < 0)
       throw py::error_already_set();
-    return py::reinterpret_borrow<py::object>(out);
+    return eq == 1;
+  };
+  if (!equals(gatherAxis, 0))
+    throw py::value_error(function + ": gather_axis must be 0, not " +
+                          repr(gatherAxis));
+  std::optional<int64_t> bits = plainInt(bitsArg);
+  if (!bits || (*bits != 2 && *bits != 4 && *bits != 8))
+    throw py::value_error(function + ": bits must be 2, 4 or 8, not " +
+                          repr(bitsArg));
+  std::optional<int64_t> blockSize;
+  if (PyLong_Check(blockSizeArg.ptr()))
+    blockSize = plainInt(blockSizeArg);
+  if (!blockSize || *blockSize < 16 || !llvm::isPowerOf2_64(*blockSize))
+    throw py::value_error(function +
+                          ": block_size must be a power of two >= 16, not " +
+                          repr(blockSizeArg));
+  py::object table = asArray(data);
+  if (PyArray_TYPE(arrayOf(table)) != NPY_UBYTE)
+    throw py::type_error(function + ": data must be uint8 (packed values), "
+                                    "not " +
+                         dtypeText(arrayOf(table)));
+  if (PyArray_NDIM(arrayOf(table)) != 2)
+    throw py::value_error(function + ": data must be 2-D, not of shape " +
+                          shapeText(shapeOf(arrayOf(table))));
+  if (!equals(quantizeAxis, 1) && !equals(quantizeAxis, -1))
+    throw py::value_error(function + ": quantize_axis must be the last axis "
+                                     "(1 or -1), not " +
+                          repr(quantizeAxis));
+  int64_t num = PyArray_DIM(arrayOf(table), 0);
+  int64_t rowBytes = PyArray_DIM(arrayOf(table), 1);
+  int64_t width = rowBytes * (8 / *bits);
+  int64_t blocks = (width + *blockSize - 1) / *blockSize;
+
+  py::object scaleArray = asArray(scales);
+  PyArray_Descr *scaleDescr = PyArray_DESCR(arrayOf(scaleArray));
+  if (!PyArray_ISNBO(scaleDescr->byteorder) ||
+      (scaleDescr->type_num != NPY_FLOAT && scaleDescr->type_num != NPY_HALF))
+    throw py::type_error(function + ": scales must be float32 or float16, "
+                                    "not " +
+                         dtypeText(arrayOf(scaleArray)));
+  int scaleType = scaleDescr->type_num;
+  SmallVector<int64_t, 2> scaleShape{num, blocks};
+  if (shapeOf(arrayOf(scaleArray)) != ArrayRef<int64_t>(scaleShape))
+    throw py::value_error(function + ": scales must have shape " +
+                          shapeText(scaleShape) + " (a scale per block of " +
+                          std::to_string(*blockSize) + " values), not " +
+                          shapeText(shapeOf(arrayOf(scaleArray))));
+  py::object zp;
+  if (!zeroPoints.is_none()) {
+    zp = asArray(zeroPoints);
+    if (PyArray_TYPE(arrayOf(zp)) != NPY_UBYTE)
+      throw py::type_error(function + ": zero_points must be uint8, not " +
+                           dtypeText(arrayOf(zp)));
+    int64_t perByte = 8 / *bits;
+    SmallVector<int64_t, 2> zpShape{num, (blocks + perByte - 1) / perByte};
+    if (shapeOf(arrayOf(zp)) != ArrayRef<int64_t>(zpShape))
+      throw py::value_error(function + ": zero_points must have shape " +
+                            shapeText(zpShape) + ", not " +
+                            shapeText(shapeOf(arrayOf(zp))));
   }
-  return result;
+  py::object indexArray = asArray(indices);
+  SmallVector<int64_t, 8> resultShape(shapeOf(arrayOf(indexArray)));
+  resultShape.push_back(width);
+  py::object ids = signedIds(function, "indices", "gather.embedding_bag",
+                             indexArray, num, mode);
+  // Bags of one id each: [n, 1].
+  int64_t count = PyArray_SIZE(arrayOf(ids));
+  npy_intp bagShape[2] = {count, 1};
+  PyArray_Dims bagDims{bagShape, 2};
+  ids = py::reinterpret_steal<py::object>(
+      PyArray_Newshape(arrayOf(ids), &bagDims, NPY_CORDER));
+  if (!ids)
+    throw py::error_already_set();
+
+  // Bytes, which the kernel reads unsigned.
+  auto asBytes = [](py::object a) {
+    a = contiguous(a, NPY_UBYTE);
+    PyObject *bytes =
+        PyArray_View(arrayOf(a), PyArray_DescrFromType(NPY_BYTE), nullptr);
+    if (!bytes)
+      throw py::error_already_set();
+    return py::reinterpret_steal<py::object>(bytes);
+  };
+  table = asBytes(table);
+  scaleArray = contiguous(scaleArray, scaleType);
+  SmallVector<PyArrayObject *, 4> operands{arrayOf(table), arrayOf(ids),
+                                            arrayOf(scaleArray)};
+  if (zp) {
+    zp = asBytes(zp);
+    operands.push_back(arrayOf(zp));
+  }
+  KernelCache::Entry kernel = blockKernel(BlockKey{
+      rowBytes, static_cast<int>(PyArray_ITEMSIZE(arrayOf(ids))), scaleType,
+      *bits, *blockSize, !!zp, mode, reducesOnThreads(count * width)});
+  PyArray_Descr *resultDescr = PyArray_DescrFromType(scaleType);
+  auto resultDtype = py::reinterpret_steal<py::object>(
+      reinterpret_cast<PyObject *>(resultDescr));
+  py::object result =
+      resultArray(function, resultDescr, resultShape, out.ptr(), operands);
+  // The kernel writes [ids, width]: a view of the C-contiguous result.
+  npy_intp rowsShape[2] = {count, width};
+  PyArray_Dims rowsDims{rowsShape, 2};
+  auto rows = py::reinterpret_steal<py::object>(
+      PyArray_Newshape(arrayOf(result), &rowsDims, NPY_CORDER));
+  if (!rows)
+    throw py::error_already_set();
+  return callKernel(kernel, operands, arrayOf(rows), result, out,
+                    PyArray_NBYTES(arrayOf(ids)));
 }
 
 } // namespace
@@ -465,25 +703,12 @@ void mlir::gather::python::bindEmbeddingBags(py::module_ &m) {
         "embedding_bag_rowwise_quantized (8 or 4) on arrays and array-likes "
         "(torch tensors viewed as arrays by the caller); errors name "
         "`function`. Returns `out` or a new array.");
-  m.def(
-      "signed_ids",
-      [](py::handle array, int64_t num, const std::string &mode,
-         const std::string &function, const std::string &name,
-         const std::string &op) {
-        std::optional<GatherMode> m = symbolizeGatherMode(mode);
-        if (!m)
-          throw py::value_error("signed_ids: no mode '" + mode + "'");
-        return signedIds(function, name, op, array, num, *m);
-      },
-      py::arg("array"), py::arg("num"), py::arg("mode"), py::arg("function"),
-      py::arg("name"), py::arg("op"),
-      "Signed, C-contiguous, at least 1-d ids with the values of `array` "
-      "(argument `name` of `function`, read along data dimension 0 of a "
-      "table of `num` rows by `op`): TypeError unless integers; unsigned "
-      "ones above INT64_MAX become what `mode` makes of them (check: "
-      "IndexError; wrap: the true modulo; the others: a value past the "
-      "end).");
-  m.def("reduces_on_threads", &reducesOnThreads, py::arg("values"),
-        "Whether a kernel that reduces or produces `values` f32 values runs "
-        "on threads (their bytes against host_parallel_min_bytes).");
+  m.def("gather_block_quantized", &gatherBlockQuantized, py::arg("data"),
+        py::arg("indices"), py::arg("scales"), py::arg("zero_points"),
+        py::arg("gather_axis"), py::arg("quantize_axis"),
+        py::arg("block_size"), py::arg("bits"), py::arg("mode"),
+        py::arg("out"),
+        "gather_mlir.gather_block_quantized on arrays and array-likes "
+        "(torch tensors viewed as arrays by the caller). Returns `out` or a "
+        "new array.");
 }

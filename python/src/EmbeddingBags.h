@@ -7,8 +7,9 @@
 
 namespace mlir::gather::python {
 
-/// Adds embedding_bag (the arguments' rules, the kernel, the call behind
-/// gather_mlir.embedding_bag and embedding_bag_rowwise_quantized) to `m`.
+/// Adds embedding_bag and gather_block_quantized (the arguments' rules, the
+/// kernel, the call behind gather_mlir.embedding_bag,
+/// embedding_bag_rowwise_quantized and gather_block_quantized) to `m`.
 void bindEmbeddingBags(pybind11::module_ &m);
 
 } // namespace mlir::gather::python

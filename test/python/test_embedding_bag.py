@@ -141,13 +141,13 @@ def test_out_written_in_place_or_copied():
     """The kernel writes into a C-contiguous, writable `out` that shares no
     memory with an operand; an `out` that overlaps one gets a copy of the
     result; any other `out` is an error."""
-    from gather_mlir._jit import destination
+    from gather_mlir._native import result_array
     rng = np.random.default_rng(6)
     table, ids, offsets, _ = _case(rng, num=20, dim=5, bags=4)
     expected = _torch_bag(table, ids, offsets, "sum")
     out = np.empty((4, 5), np.float32)
     assert np.shares_memory(
-        destination("f", (4, 5), out.dtype, out, [table, ids]), out)
+        result_array("f", (4, 5), out.dtype, out, [table, ids]), out)
     assert g.embedding_bag(ids, table, offsets, mode="sum", out=out) is out
     _close(out, expected)
     # Not C-contiguous: an error, as the gather functions'.
@@ -159,7 +159,7 @@ def test_out_written_in_place_or_copied():
     own = table.copy()
     alias = own[:4]
     assert not np.shares_memory(
-        destination("f", (4, 5), alias.dtype, alias, [own]), alias)
+        result_array("f", (4, 5), alias.dtype, alias, [own]), alias)
     assert g.embedding_bag(ids, own, offsets, mode="sum", out=alias) is alias
     _close(alias, expected)
     # A read-only out is an error naming the function, as the gathers'.

@@ -1,0 +1,33 @@
+"""What the functions whose rules and calls are native (embedding bags,
+``gather_block_quantized``) do in Python: view torch tensors as numpy arrays
+before the native call, and return the result as the caller asked."""
+
+from . import _is_tensor, _tensor_array, _torch
+
+
+def any_tensor(*values):
+    """Whether one of ``values`` is a torch tensor (torch is never
+    imported: none can be unless the caller did)."""
+    torch = _torch()
+    if torch is None:
+        return False
+    tensor = torch.Tensor
+    for value in values:
+        if isinstance(value, tensor):
+            return True
+    return False
+
+
+def view(function, name, value):
+    """``value``, a CPU tensor viewed as a numpy array (not copied; errors
+    name argument ``name`` of ``function``), or itself."""
+    return _tensor_array(function, name, value) if _is_tensor(value) else value
+
+
+def returned(result, out, as_tensor):
+    """What the function returns after the native call wrote ``result``
+    (into ``out``'s memory when given): ``out`` as the caller gave it, else
+    ``result``, as a torch tensor if ``as_tensor``."""
+    if out is not None:
+        return out
+    return _torch().from_numpy(result) if as_tensor else result
