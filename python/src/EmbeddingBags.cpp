@@ -199,15 +199,19 @@ KernelCache::Entry
 cachedKernel(const Key &key, bool parallel,
              llvm::function_ref<std::string()> description,
              llvm::function_ref<OwningOpRef<ModuleOp>(MLIRContext &)> build) {
+  // Read and written with the GIL held; `mutex` serializes first calls.
   static std::map<Key, KernelCache::Entry> kernels;
   static std::mutex mutex;
+  auto it = kernels.find(key);
+  if (it != kernels.end())
+    return it->second;
   std::unique_lock<std::mutex> lock(mutex, std::defer_lock);
   {
     // Taken without the GIL: a thread loading a kernel holds both.
     py::gil_scoped_release release;
     lock.lock();
   }
-  auto it = kernels.find(key);
+  it = kernels.find(key);
   if (it != kernels.end())
     return it->second;
   KernelCache::Entry entry =
@@ -383,16 +387,19 @@ py::object embeddingBag(const std::string &function, py::handle input,
                         py::handle oobMode, py::handle out,
                         std::optional<int64_t> rowwiseBits) {
   py::object table = asArray(weight);
+  // The table's type, kept: `table` is replaced by its contiguous copy
+  // below, which may free the array whose dtype this is.
   PyArray_Descr *tableDtype = PyArray_DESCR(arrayOf(table));
-  if (rowwiseBits && tableDtype->type_num != NPY_UBYTE)
+  const int tableType = tableDtype->type_num;
+  if (rowwiseBits && tableType != NPY_UBYTE)
     throw py::type_error(function +
                          ": weight must be uint8 (a prepacked row-wise "
                          "quantized table), not " +
                          dtypeText(arrayOf(table)));
-  if (!rowwiseBits && (!PyArray_ISNBO(tableDtype->byteorder) ||
-                       (tableDtype->type_num != NPY_HALF &&
-                        tableDtype->type_num != NPY_FLOAT &&
-                        tableDtype->type_num != NPY_DOUBLE)))
+  if (!rowwiseBits &&
+      (!PyArray_ISNBO(tableDtype->byteorder) ||
+       (tableType != NPY_HALF && tableType != NPY_FLOAT &&
+        tableType != NPY_DOUBLE)))
     throw py::type_error(function +
                          ": weight must be float16, float32 or float64, not " +
                          dtypeText(arrayOf(table)));
@@ -414,7 +421,10 @@ py::object embeddingBag(const std::string &function, py::handle input,
       signedIds(function, "input", "gather.embedding_bag", input, num, mode);
   ArrayRef<int64_t> idsShape = shapeOf(arrayOf(ids));
 
-  bool lastOffset = PyObject_IsTrue(includeLastOffset.ptr());
+  int truth = PyObject_IsTrue(includeLastOffset.ptr());
+  if (truth < 0)
+    throw py::error_already_set();
+  bool lastOffset = truth;
   py::object bagOffsets;
   if (offsets.is_none()) {
     if (idsShape.size() != 2)
@@ -438,7 +448,9 @@ py::object embeddingBag(const std::string &function, py::handle input,
     if (PyArray_NDIM(o) != 1)
       throw py::value_error(function + ": offsets must be 1-D, not of shape " +
                             shapeText(shapeOf(o)));
-    if (PyArray_TYPE(o) == NPY_UINT64 || PyArray_TYPE(o) == NPY_ULONG) {
+    if (PyArray_DESCR(o)->kind == 'u' && PyArray_ITEMSIZE(o) == 8) {
+      // uint64 (no safe cast to int64): values past INT64_MAX are past
+      // the end of any ids; the others read as int64.
       py::object values = contiguous(bagOffsets, NPY_UINT64);
       auto *v = static_cast<const uint64_t *>(PyArray_DATA(arrayOf(values)));
       for (npy_intp i = 0, n = PyArray_SIZE(arrayOf(values)); i < n; ++i)
@@ -447,14 +459,20 @@ py::object embeddingBag(const std::string &function, py::handle input,
                                 ": offsets must not be past the end of the " +
                                 std::to_string(PyArray_SIZE(arrayOf(ids))) +
                                 " ids");
+      PyObject *view = PyArray_View(arrayOf(values),
+                                    PyArray_DescrFromType(NPY_INT64), nullptr);
+      if (!view)
+        throw py::error_already_set();
+      bagOffsets = py::reinterpret_steal<py::object>(view);
+    } else {
+      bagOffsets = contiguous(bagOffsets, NPY_INT64);
     }
-    bagOffsets = contiguous(bagOffsets, NPY_INT64);
     if (lastOffset && PyArray_SIZE(arrayOf(bagOffsets)) == 0)
       throw py::value_error(function +
                             ": include_last_offset needs at least one offset");
   }
 
-  int valueType = rowwiseBits ? NPY_FLOAT : tableDtype->type_num;
+  int valueType = rowwiseBits ? NPY_FLOAT : tableType;
   py::object weights;
   if (!perSampleWeights.is_none()) {
     if (bagReduction != "sum")
@@ -518,14 +536,14 @@ py::object embeddingBag(const std::string &function, py::handle input,
       width = rowBytes;
     values = std::max<int64_t>(0, values);
   } else {
-    table = contiguous(table, tableDtype->type_num);
+    table = contiguous(table, tableType);
     values = PyArray_DIM(arrayOf(table), 1);
     width = values;
   }
   int64_t idCount = PyArray_SIZE(arrayOf(ids));
   bool parallel = reducesOnThreads(idCount * values);
   KernelCache::Entry kernel = bagKernel(
-      BagKey{tableDtype->type_num, width,
+      BagKey{tableType, width,
              static_cast<int>(PyArray_ITEMSIZE(arrayOf(ids))),
              !!bagOffsets, !!weights, bagReduction, padding, lastOffset,
              mode, parallel, rowwiseBits});

@@ -118,13 +118,15 @@ KernelFn KernelCache::miss(const KernelKey &key) {
   if (key.flags & KernelKey::Parallel)
     if (llvm::Error error = prepareOpenMPEnvironment())
       throw py::value_error(llvm::toString(std::move(error)));
+  std::optional<std::string> dir = getKernelStoreDir();
   // Other threads' calls go on while this one compiles or reads.
   py::gil_scoped_release release;
   std::lock_guard<std::mutex> lock(mu);
   if (KernelFn kernel = table.find(key))
     return kernel;
   auto kernel = reinterpret_cast<KernelFn>(
-      obtain(storeKeyOf(key.describe()), [&] { return compile(key); }).first);
+      obtain(dir, storeKeyOf(key.describe()), [&] { return compile(key); })
+          .first);
   table.insert(key, kernel);
   return kernel;
 }
@@ -135,23 +137,29 @@ KernelCache::Entry KernelCache::load(
   if (parallel)
     if (llvm::Error error = prepareOpenMPEnvironment())
       throw py::value_error(llvm::toString(std::move(error)));
+  std::optional<std::string> dir = getKernelStoreDir();
   py::gil_scoped_release release;
   std::lock_guard<std::mutex> lock(mu);
-  auto [function, flags] = obtain(storeKeyOf(description), [&] {
+  auto [function, flags] = obtain(dir, storeKeyOf(description), [&] {
     Compiler &compiler = Compiler::get();
     std::lock_guard<std::mutex> lock(compiler.mutex());
     OwningOpRef<ModuleOp> module = build(compiler.context());
-    return compileModule(*module, HostTarget::get().loweringOptions(parallel));
+    GatherToLLVMOptions options =
+        HostTarget::get().loweringOptions(parallel);
+    // As a parallel gather key: every loop that may run on threads does,
+    // whatever OMP_NUM_THREADS says (the description does not name it).
+    if (parallel)
+      options.parallelMinBytes = 0;
+    return compileModule(*module, options);
   });
   return {function, (flags & kReportsOnThreads) != 0};
 }
 
 std::pair<void *, uint32_t> KernelCache::obtain(
-    const std::string &storeKey,
+    const std::optional<std::string> &dir, const std::string &storeKey,
     llvm::function_ref<std::pair<SmallVector<char, 0>, uint32_t>()> compile) {
   // No MLIR until a kernel must be compiled: a kernel on disk is found by
   // its key alone (a warm first call builds no context).
-  std::optional<std::string> dir = getKernelStoreDir();
   if (dir) {
     StoredKernel entry;
     switch (readStoredKernel(*dir, storeKey, entry)) {

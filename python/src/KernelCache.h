@@ -188,10 +188,11 @@ private:
   /// flags.
   static std::pair<llvm::SmallVector<char, 0>, uint32_t>
   compileModule(ModuleOp module, const GatherToLLVMOptions &options);
-  /// The kernel of `storeKey` from disk, else from `compile`, linked: its
-  /// entry and flags. The caller holds `mu`.
+  /// The kernel of `storeKey` from `dir` (getKernelStoreDir, read with the
+  /// GIL held; none: no disk), else from `compile`, linked: its entry and
+  /// flags. The caller holds `mu`.
   std::pair<void *, uint32_t> obtain(
-      const std::string &storeKey,
+      const std::optional<std::string> &dir, const std::string &storeKey,
       llvm::function_ref<std::pair<llvm::SmallVector<char, 0>, uint32_t>()>
           compile);
   KernelLinker &getLinker();

@@ -229,6 +229,44 @@ def test_unsigned_ids_keep_their_values():
         [table[3] + table[0]])
 
 
+def test_unsigned_offsets_and_odd_arguments():
+    """uint64 offsets within range are offsets like any others; an
+    include_last_offset whose truth raises raises that; a weight made by
+    __array__ as a strided view with a dtype of its own (freed once the
+    table is copied contiguous) is read correctly, checked in a process
+    with Python's debug allocator, which poisons freed memory."""
+    table = np.arange(12, dtype=np.float32).reshape(4, 3)
+    for dtype in (np.uint64, np.uint32, np.uint8):
+        np.testing.assert_array_equal(
+            g.embedding_bag([0, 1, 3], table, np.array([0, 1], dtype),
+                            mode="sum"),
+            [table[0], table[1] + table[3]])
+
+    class Undecided:
+        def __bool__(self):
+            raise ZeroDivisionError("no truth")
+    with pytest.raises(ZeroDivisionError, match="no truth"):
+        g.embedding_bag([0, 1], table, [0], include_last_offset=Undecided())
+    code = """
+import numpy as np, gather_mlir as g
+class Weight:
+    def __array__(self, dtype=None, copy=None):
+        own = np.dtype("f4", metadata={"own": 1})
+        return np.arange(32, dtype=own).reshape(4, 8)[:, ::2]
+print(g.embedding_bag(np.array([0, 3]), Weight(), [0], mode="sum").tolist())
+"""
+    import os
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True,
+                          text=True, env=dict(os.environ,
+                                              PYTHONMALLOC="debug"),
+                          timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    # Rows 0 and 3 of the view: [0, 2, 4, 6] + [24, 26, 28, 30].
+    assert done.stdout.split("\n")[0] == "[[24.0, 28.0, 32.0, 36.0]]"
+
+
 @pytest.mark.parametrize("rowwise", [False, True])
 def test_threaded_bags_report_the_first_bad_id(rowwise):
     """Bags of 2**20 values, threads on two or more cores: a bad id in the
