@@ -495,6 +495,7 @@ PYBIND11_MODULE(_native, m) {
         case GatherLoads::Vector:
           return "vector";
         case GatherLoads::Auto:
+        case GatherLoads::AutoScalar:
           break;
         }
         llvm_unreachable("getHostGatherLoads resolves Auto");

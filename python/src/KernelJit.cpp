@@ -70,14 +70,12 @@ HostTarget::loweringOptions(bool parallel) const {
   GatherToLLVMOptions options;
   options.parallel = parallel;
   options.parallelMinBytes = getHostParallelMinBytes();
-  // Where the host needs scalar loads (AMD Zen, Gather Data Sampling), a
-  // module's rows read one scalar load a lane, static long axes included
-  // (the explicit choice overrides auto's; the package's own kernels key
-  // long axes apart and read them one element an iteration); elsewhere the
-  // lowering's own rule decides (`auto`: one element an iteration for
-  // static long axes).
+  // The lowering's own rule (one element an iteration for static long
+  // axes), with scalar loads for the others where the host needs them: on
+  // AMD Zen target-cpu tells, under the Gather Data Sampling mitigation
+  // only the host does.
   options.gatherLoads = getHostGatherLoads() == GatherLoads::Scalar
-                            ? GatherLoads::Scalar
+                            ? GatherLoads::AutoScalar
                             : GatherLoads::Auto;
   options.targetCpu = cpu;
   return options;

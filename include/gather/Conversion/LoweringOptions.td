@@ -50,7 +50,12 @@ defvar GatherLoweringOptionList = [
            clEnumValN(::mlir::gather::GatherLoads::Scalar, "scalar",
                       "one scalar load per lane of a vector of subscripts"),
            clEnumValN(::mlir::gather::GatherLoads::Element, "element",
-                      "one element an iteration, all scalar"))}]>,
+                      "one element an iteration, all scalar"),
+           clEnumValN(::mlir::gather::GatherLoads::AutoScalar, "auto-scalar",
+                      "auto, with scalar where it would pick vector (a "
+                      "target whose gathers are slow for a reason its CPU "
+                      "name does not tell: the Gather Data Sampling "
+                      "mitigation)"))}]>,
   Option<"targetCpu", "target-cpu", "std::string", /*default=*/"\"\"",
          "The CPU the code is for, as LLVM names it (znver4, "
          "sapphirerapids, ...; empty: a generic one): what "

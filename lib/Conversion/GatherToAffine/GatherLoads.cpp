@@ -17,6 +17,8 @@ static GatherLoads forAxis(GatherLoads cpu, std::optional<int64_t> axisBytes) {
 GatherLoads mlir::gather::resolveGatherLoads(
     GatherLoads loads, llvm::StringRef targetCpu,
     std::optional<int64_t> axisBytes) {
+  if (loads == GatherLoads::AutoScalar)
+    return forAxis(GatherLoads::Scalar, axisBytes);
   if (loads != GatherLoads::Auto)
     return loads;
   return forAxis(targetCpu.starts_with("znver") ? GatherLoads::Scalar

@@ -4,6 +4,7 @@
 // RUN: gather-opt %s --convert-gather-to-affine="gather-loads=vector" | FileCheck %s --check-prefix=VECTOR
 // RUN: gather-opt %s --convert-gather-to-affine="gather-loads=scalar" | FileCheck %s --check-prefix=SCALAR
 // RUN: gather-opt %s --convert-gather-to-affine="gather-loads=element" | FileCheck %s --check-prefix=ELEMENT
+// RUN: gather-opt %s --convert-gather-to-affine="gather-loads=auto-scalar target-cpu=sapphirerapids" | FileCheck %s --check-prefix=ZEN
 // RUN: gather-opt %s --convert-gather-to-affine="streaming-min-bytes=0" | FileCheck %s --check-prefix=STREAM
 // RUN: gather-opt %s --convert-gather-to-affine="streaming-min-bytes=0 gather-loads=vector" | FileCheck %s --check-prefix=STREAM-VECTOR
 
@@ -12,7 +13,9 @@
 /// f32 and 16383 f64 do not (vector gathers, or one scalar load per lane on
 /// AMD Zen). Each element's index is read, normalized and clamped (unchecked
 /// and check read nothing outside the row whatever the index) and its value
-/// loaded and stored as scalars. An explicit choice is kept.
+/// loaded and stored as scalars. An explicit choice is kept;
+/// `auto-scalar` is auto with scalar loads for the other axes, whatever the
+/// CPU (as on AMD Zen).
 // CHECK-LABEL: func.func @long_axis
 // CHECK-NOT: vector.
 // CHECK: affine.for %[[ROW:.*]] = 0 to

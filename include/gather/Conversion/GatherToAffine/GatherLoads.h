@@ -17,8 +17,11 @@ namespace mlir::gather {
 /// an iteration (index, subscript, load and store each scalar), whose reads
 /// overlap best where they leave the core's caches. `Auto` decides from the
 /// target the code is compiled for (the `target-cpu` option), never from the
-/// machine that compiles it.
-enum class GatherLoads { Auto, Vector, Scalar, Element };
+/// machine that compiles it; `AutoScalar` is `Auto` on a target whose
+/// gathers are slow for a reason its CPU name does not tell (the Gather
+/// Data Sampling mitigation in microcode): scalar loads where `Auto` would
+/// pick vector gathers.
+enum class GatherLoads { Auto, Vector, Scalar, Element, AutoScalar };
 
 /// Rows gathered from a data axis of at least this many bytes read one
 /// element an iteration: their reads leave the core's caches, where
@@ -34,14 +37,16 @@ inline constexpr int64_t kElementLoadsMinAxisBytes = 128 << 10;
 /// What `Auto` means for the LLVM CPU name `targetCpu` and, when known, the
 /// bytes along the gathered data axis: Element for axes of at least
 /// kElementLoadsMinAxisBytes, else Scalar on AMD Zen (`znver*`) and Vector
-/// on any other CPU and none (a generic target).
+/// on any other CPU and none (a generic target). `AutoScalar`: Element or
+/// Scalar alike.
 GatherLoads resolveGatherLoads(GatherLoads loads, llvm::StringRef targetCpu,
                                std::optional<int64_t> axisBytes = {});
 
 /// The choice for the machine this process runs on, for hosts that compile
 /// for themselves (a JIT): Element for axes of at least
 /// kElementLoadsMinAxisBytes, else Scalar on AMD Zen and when /sys reports
-/// the Gather Data Sampling mitigation in microcode, else Vector.
+/// the Gather Data Sampling mitigation in microcode, else Vector (never an
+/// `Auto`).
 GatherLoads getHostGatherLoads(std::optional<int64_t> axisBytes = {});
 
 } // namespace mlir::gather
