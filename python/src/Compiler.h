@@ -89,6 +89,40 @@ private:
 /// index, ValueError for a shape; nothing for none.
 void raiseKernelError(const KernelErrorRecord &error);
 
+/// Compiled C interfaces take at most this many pointers (memref
+/// descriptors, the result's first).
+constexpr size_t kMaxPointers = 8;
+
+/// Calls the C interface `fn` with `p` (at most kMaxPointers pointers).
+inline void callWithPointers(void *fn, llvm::ArrayRef<void *> p) {
+  using P = void *;
+  switch (p.size()) {
+  case 0:
+    return reinterpret_cast<void (*)()>(fn)();
+  case 1:
+    return reinterpret_cast<void (*)(P)>(fn)(p[0]);
+  case 2:
+    return reinterpret_cast<void (*)(P, P)>(fn)(p[0], p[1]);
+  case 3:
+    return reinterpret_cast<void (*)(P, P, P)>(fn)(p[0], p[1], p[2]);
+  case 4:
+    return reinterpret_cast<void (*)(P, P, P, P)>(fn)(p[0], p[1], p[2], p[3]);
+  case 5:
+    return reinterpret_cast<void (*)(P, P, P, P, P)>(fn)(p[0], p[1], p[2],
+                                                         p[3], p[4]);
+  case 6:
+    return reinterpret_cast<void (*)(P, P, P, P, P, P)>(fn)(p[0], p[1], p[2],
+                                                            p[3], p[4], p[5]);
+  case 7:
+    return reinterpret_cast<void (*)(P, P, P, P, P, P, P)>(fn)(
+        p[0], p[1], p[2], p[3], p[4], p[5], p[6]);
+  case 8:
+    return reinterpret_cast<void (*)(P, P, P, P, P, P, P, P)>(fn)(
+        p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]);
+  }
+  throw pybind11::value_error("functions take at most 7 arrays");
+}
+
 /// Turns the weak default definitions of the error hooks (which print and
 /// exit) back into declarations, so the JIT resolves them to the recorders
 /// above whatever pipeline lowered the module.

@@ -406,9 +406,6 @@ public:
   }
 
 private:
-  /// Calls go through C interfaces of at most this many pointers.
-  static constexpr size_t kMaxPointers = 8;
-
   /// The C interface of a function `f` (StridedMemRefType descriptors).
   static constexpr StringLiteral kCInterfacePrefix = "_mlir_ciface_";
 
@@ -536,36 +533,6 @@ private:
     llvm::copy(shape, d.begin() + 3);
     llvm::copy(strides, d.begin() + 3 + rank);
     return d;
-  }
-
-  /// Calls a C-interface function with up to 8 pointer arguments.
-  static void callWithPointers(void *fn, const std::vector<void *> &p) {
-    using P = void *;
-    switch (p.size()) {
-    case 0:
-      return reinterpret_cast<void (*)()>(fn)();
-    case 1:
-      return reinterpret_cast<void (*)(P)>(fn)(p[0]);
-    case 2:
-      return reinterpret_cast<void (*)(P, P)>(fn)(p[0], p[1]);
-    case 3:
-      return reinterpret_cast<void (*)(P, P, P)>(fn)(p[0], p[1], p[2]);
-    case 4:
-      return reinterpret_cast<void (*)(P, P, P, P)>(fn)(p[0], p[1], p[2], p[3]);
-    case 5:
-      return reinterpret_cast<void (*)(P, P, P, P, P)>(fn)(p[0], p[1], p[2],
-                                                           p[3], p[4]);
-    case 6:
-      return reinterpret_cast<void (*)(P, P, P, P, P, P)>(fn)(p[0], p[1], p[2],
-                                                              p[3], p[4], p[5]);
-    case 7:
-      return reinterpret_cast<void (*)(P, P, P, P, P, P, P)>(fn)(
-          p[0], p[1], p[2], p[3], p[4], p[5], p[6]);
-    case 8:
-      return reinterpret_cast<void (*)(P, P, P, P, P, P, P, P)>(fn)(
-          p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]);
-    }
-    throw py::value_error("functions take at most 7 arrays");
   }
 
   /// The allocated pointer MLIR's lowering gives `memref.get_global`

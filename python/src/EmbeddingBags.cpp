@@ -72,13 +72,19 @@ py::object contiguous(const py::object &a, int type) {
   return result;
 }
 
-std::string dtypeText(PyArrayObject *a) {
-  return strOf(reinterpret_cast<PyObject *>(PyArray_DESCR(a)));
+/// A C-contiguous copy of uint8 bytes `a` (or `a` itself) viewed as int8:
+/// the packed tables the kernels read unsigned.
+py::object packedBytes(const py::object &a) {
+  py::object bytes = contiguous(a, NPY_UBYTE);
+  PyObject *view =
+      PyArray_View(arrayOf(bytes), PyArray_DescrFromType(NPY_BYTE), nullptr);
+  if (!view)
+    throw py::error_already_set();
+  return py::reinterpret_steal<py::object>(view);
 }
 
-ArrayRef<int64_t> shapeOf(PyArrayObject *a) {
-  return {reinterpret_cast<const int64_t *>(PyArray_DIMS(a)),
-          static_cast<size_t>(PyArray_NDIM(a))};
+std::string dtypeText(PyArrayObject *a) {
+  return strOf(reinterpret_cast<PyObject *>(PyArray_DESCR(a)));
 }
 
 bool isInteger(PyArrayObject *a) {
@@ -347,24 +353,7 @@ py::object callKernel(const KernelCache::Entry &kernel,
         PyArray_NBYTES(arrayOf(result)) + idBytes >= kReleaseGilBytes)
       release.emplace(); // Shorter calls keep it: less than a hand-off.
     KernelCall call(kernel.threaded);
-    using P = void *;
-    switch (p.size()) {
-    case 3:
-      reinterpret_cast<void (*)(P, P, P)>(kernel.function)(p[0], p[1], p[2]);
-      break;
-    case 4:
-      reinterpret_cast<void (*)(P, P, P, P)>(kernel.function)(p[0], p[1],
-                                                               p[2], p[3]);
-      break;
-    case 5:
-      reinterpret_cast<void (*)(P, P, P, P, P)>(kernel.function)(
-          p[0], p[1], p[2], p[3], p[4]);
-      break;
-    default:
-      reinterpret_cast<void (*)(P, P, P, P, P, P)>(kernel.function)(
-          p[0], p[1], p[2], p[3], p[4], p[5]);
-      break;
-    }
+    callWithPointers(kernel.function, p);
     reported = call.take();
   }
   raiseKernelError(reported);
@@ -524,12 +513,7 @@ py::object embeddingBag(const std::string &function, py::handle input,
     // scale and bias is the kernel's error, before it writes anything (its
     // kernel keeps the width dynamic, so that the verifier does not reject
     // the static one first).
-    table = contiguous(table, NPY_UBYTE);
-    PyObject *bytes = PyArray_View(arrayOf(table),
-                                   PyArray_DescrFromType(NPY_BYTE), nullptr);
-    if (!bytes)
-      throw py::error_already_set();
-    table = py::reinterpret_steal<py::object>(bytes);
+    table = packedBytes(table);
     int64_t rowBytes = PyArray_DIM(arrayOf(table), 1);
     values = RowwiseLayout{*rowwiseBits}.values(rowBytes);
     if (values >= 0)
@@ -673,21 +657,12 @@ py::object gatherBlockQuantized(py::handle data, py::handle indices,
   if (!ids)
     throw py::error_already_set();
 
-  // Bytes, which the kernel reads unsigned.
-  auto asBytes = [](py::object a) {
-    a = contiguous(a, NPY_UBYTE);
-    PyObject *bytes =
-        PyArray_View(arrayOf(a), PyArray_DescrFromType(NPY_BYTE), nullptr);
-    if (!bytes)
-      throw py::error_already_set();
-    return py::reinterpret_steal<py::object>(bytes);
-  };
-  table = asBytes(table);
+  table = packedBytes(table);
   scaleArray = contiguous(scaleArray, scaleType);
   SmallVector<PyArrayObject *, 4> operands{arrayOf(table), arrayOf(ids),
                                             arrayOf(scaleArray)};
   if (zp) {
-    zp = asBytes(zp);
+    zp = packedBytes(zp);
     operands.push_back(arrayOf(zp));
   }
   KernelCache::Entry kernel = blockKernel(BlockKey{

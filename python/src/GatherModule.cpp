@@ -68,16 +68,6 @@ using namespace mlir::gather::python;
 namespace {
 
 //===----------------------------------------------------------------------===//
-// Arrays as the kernels see them
-//===----------------------------------------------------------------------===//
-
-/// The shape of `a` as the dialect's shape rules read it.
-ShapeView shapeOf(PyArrayObject *a) {
-  return ArrayRef<int64_t>(reinterpret_cast<const int64_t *>(PyArray_DIMS(a)),
-                           PyArray_NDIM(a));
-}
-
-//===----------------------------------------------------------------------===//
 // High-level ops
 //===----------------------------------------------------------------------===//
 

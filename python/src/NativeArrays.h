@@ -56,6 +56,12 @@ struct Descriptor {
 /// than releasing and reacquiring it.
 constexpr int64_t kReleaseGilBytes = 16 << 10;
 
+/// The shape of `a`.
+inline ArrayRef<int64_t> shapeOf(PyArrayObject *a) {
+  return {reinterpret_cast<const int64_t *>(PyArray_DIMS(a)),
+          static_cast<size_t>(PyArray_NDIM(a))};
+}
+
 /// `str(obj)`, for messages.
 std::string strOf(PyObject *obj);
 
