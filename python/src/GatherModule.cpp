@@ -531,30 +531,11 @@ PYBIND11_MODULE(_native, m) {
       py::arg("function"), py::arg("shape"), py::arg("dtype"),
       py::arg("out"), py::arg("operands"),
       "The array `function`'s kernel writes its result (`shape`, `dtype`) "
-      "into: `out` (None or a numpy array) itself, or a new array (see "
-      "empty) when there is none or it overlaps `operands`. TypeError or "
+      "into: `out` (None or a numpy array) itself, or a new array (large "
+      "ones from the reused result memory) when there is none or it "
+      "overlaps `operands`. TypeError or "
       "ValueError naming `function` when `out` is not an array or has the "
       "wrong dtype or shape, is not C-contiguous or is read-only.");
-  m.def(
-      "empty",
-      [](const std::vector<int64_t> &shape, py::dtype dtype) {
-        // numpy reports a negative or too large shape.
-        return newArray(reinterpret_cast<PyArray_Descr *>(dtype.ptr()),
-                        shape);
-      },
-      py::arg("shape"), py::arg("dtype"),
-      "A new C-ordered array of `shape` and `dtype`, uninitialized; large "
-      "ones get the reused result memory (see result_memory_stats): the "
-      "destination the JIT-compiled kernels write their results into.");
-  m.def(
-      "rowwise_values",
-      [](int64_t rowBytes, int64_t bits) {
-        return RowwiseLayout{bits}.values(rowBytes);
-      },
-      py::arg("row_bytes"), py::arg("bits"),
-      "The values a row of `row_bytes` bytes holds in FBGEMM's row-wise "
-      "layout of `bits` (8 or 4) bits: the op's rule (negative when the row "
-      "is too short for its scale and bias).");
   m.def(
       "result_memory_stats",
       [] {
