@@ -139,6 +139,9 @@ def test_errors():
                                  scales, block_size=16)
     with pytest.raises(ValueError, match="bits must be 2, 4 or 8"):
         g.gather_block_quantized(data, [0], scales, block_size=16, bits=3)
+    # bits is an integer: a float is named (it used to reach a shape error).
+    with pytest.raises(ValueError, match=r"bits must be 2, 4 or 8, not 4\.0"):
+        g.gather_block_quantized(data, [0], scales, block_size=16, bits=4.0)
     with pytest.raises(ValueError, match="block_size must be a power of two"):
         g.gather_block_quantized(data, [0], scales, block_size=24)
     with pytest.raises(ValueError, match="gather_axis must be 0"):
