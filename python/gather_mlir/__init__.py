@@ -79,18 +79,10 @@ def _attribute(name, value):
     return value
 
 
-def _mode(mode):
-    if not isinstance(mode, str) or mode not in MODES:
-        raise ValueError(f"mode must be one of {', '.join(MODES)}, "
-                         f"not {mode!r}")
-    return mode
-
-
 def _general(op, data, indices, axis, batch_dims, mode, out):
     """The path of everything the native fast path leaves (torch tensors,
     array-likes, byte-swapped indices, odd layouts, attributes that are not
     plain ints, bad arguments): converts, checks, then the native op."""
-    mode = _mode(mode)
     axis = _attribute("axis", axis)
     batch_dims = _attribute("batch_dims", batch_dims)
     data, indices, out, wrap = _from_torch(op, data, indices, out)
@@ -236,8 +228,9 @@ _try_gather_nd = _native.try_gather_nd
 
 
 def _run(op, data, indices, axis, batch_dims, mode, out):
-    """The native op; it checks the operands and ``out`` (dtype, shape,
-    layout, writeability) itself and handles an ``out`` that overlaps them."""
+    """The native op; it checks the mode, the operands and ``out`` (dtype,
+    shape, layout, writeability) itself and handles an ``out`` that overlaps
+    them."""
     return _KERNELS[op](data, indices, axis, batch_dims, mode, out)
 
 

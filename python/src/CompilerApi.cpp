@@ -17,6 +17,8 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include "NativeArrays.h"
+
 #include <complex>
 #include <unordered_map>
 
@@ -83,19 +85,12 @@ private:
   llvm::StringMap<FunctionType> funcTypes;
 };
 
-/// The MLIR element type of a numpy dtype of integers or floats (signless
-/// integers: the kernels read the values as they are); TypeError otherwise.
+/// The MLIR element type of a numpy dtype of integers or floats
+/// (elementTypeOf); TypeError otherwise.
 Type elementTypeOf(MLIRContext &ctx, const py::dtype &dtype) {
-  char kind = dtype.kind();
-  int bits = static_cast<int>(dtype.itemsize()) * 8;
-  if (kind == 'i' || kind == 'u')
-    return IntegerType::get(&ctx, bits);
-  if (kind == 'f' && bits == 16)
-    return Float16Type::get(&ctx);
-  if (kind == 'f' && bits == 32)
-    return Float32Type::get(&ctx);
-  if (kind == 'f' && bits == 64)
-    return Float64Type::get(&ctx);
+  if (Type type = elementTypeOf(
+          ctx, elementKindOf(reinterpret_cast<PyArray_Descr *>(dtype.ptr()))))
+    return type;
   throw py::type_error("no MLIR element type for dtype " +
                        std::string(py::str(dtype)));
 }

@@ -154,12 +154,12 @@ bool reducesOnThreads(int64_t values) {
   return values * 4 >= getHostParallelMinBytes();
 }
 
-/// The key of a bag kernel: the table's numpy type, its width (none:
+/// The key of a bag kernel: the table's element kind, its width (none:
 /// dynamic), the ids' bytes (signed ids: int64 is one key whichever of
 /// numpy's two names it has), offsets, weights, reduction, padding_idx,
 /// include_last_offset, mode, threads, row-wise bits.
 struct BagKey {
-  int table;
+  ElementKind table;
   std::optional<int64_t> width;
   int idBytes;
   bool offsets, weights;
@@ -179,23 +179,6 @@ struct BagKey {
     return fields() < other.fields();
   }
 };
-
-/// The MLIR element type of the numpy type `type` (a table's, weights'),
-/// or of signed ids of `type` bytes.
-Type elementType(MLIRContext &ctx, int type) {
-  switch (type) {
-  case NPY_HALF:
-    return Float16Type::get(&ctx);
-  case NPY_FLOAT:
-    return Float32Type::get(&ctx);
-  case NPY_DOUBLE:
-    return Float64Type::get(&ctx);
-  case NPY_BYTE:
-  case NPY_UBYTE:
-    return IntegerType::get(&ctx, 8);
-  }
-  llvm_unreachable("not a table's type");
-}
 
 /// The kernel of `key` from `kernels`, or on its first call in the process
 /// from the kernel cache (on disk, or compiled: `description` and `build`,
@@ -233,7 +216,7 @@ std::string optionalText(std::optional<int64_t> value) {
 /// The bag kernel of `k`.
 KernelCache::Entry bagKernel(const BagKey &k) {
   auto description = [&] {
-    return "embedding_bag table " + std::to_string(k.table) + " width " +
+    return "embedding_bag table " + k.table.text() + " width " +
            optionalText(k.width) + " ids " + std::to_string(k.idBytes) +
            "B offsets " + std::to_string(k.offsets) + " weights " +
            std::to_string(k.weights) + " reduction " + k.reduction +
@@ -247,9 +230,9 @@ KernelCache::Entry bagKernel(const BagKey &k) {
     Type weightType;
     if (k.weights)
       weightType =
-          k.rowwiseBits ? Float32Type::get(&ctx) : elementType(ctx, k.table);
+          k.rowwiseBits ? Float32Type::get(&ctx) : elementTypeOf(ctx, k.table);
     return buildEmbeddingBagModule(
-        ctx, "kernel", elementType(ctx, k.table), k.width,
+        ctx, "kernel", elementTypeOf(ctx, k.table), k.width,
         IntegerType::get(&ctx, 8 * k.idBytes), /*idsRank=*/k.offsets ? 1 : 2,
         /*bagLength=*/std::nullopt, k.offsets, weightType,
         /*scales=*/Type(), /*zeroPoints=*/false, k.reduction, k.paddingIdx,
@@ -259,11 +242,12 @@ KernelCache::Entry bagKernel(const BagKey &k) {
 }
 
 /// The key of a block-quantized lookup's kernel: the rows' bytes, the ids'
-/// bytes, the scales' numpy type, bits, block size, zero points, mode,
+/// bytes, the scales' element kind, bits, block size, zero points, mode,
 /// threads.
 struct BlockKey {
   int64_t rowBytes;
-  int idBytes, scales;
+  int idBytes;
+  ElementKind scales;
   int64_t bits, blockSize;
   bool zeroPoints;
   GatherMode mode;
@@ -284,7 +268,7 @@ KernelCache::Entry blockKernel(const BlockKey &k) {
   auto description = [&] {
     return "gather_block_quantized row_bytes " + std::to_string(k.rowBytes) +
            " ids " + std::to_string(k.idBytes) + "B scales " +
-           std::to_string(k.scales) + " bits " + std::to_string(k.bits) +
+           k.scales.text() + " bits " + std::to_string(k.bits) +
            " block " + std::to_string(k.blockSize) + " zero_points " +
            std::to_string(k.zeroPoints) + " mode " +
            stringifyGatherMode(k.mode).str() + " parallel " +
@@ -294,27 +278,11 @@ KernelCache::Entry blockKernel(const BlockKey &k) {
     return buildEmbeddingBagModule(
         ctx, "kernel", IntegerType::get(&ctx, 8), k.rowBytes,
         IntegerType::get(&ctx, 8 * k.idBytes), /*idsRank=*/2, /*bagLength=*/1,
-        /*offsets=*/false, /*weights=*/Type(), elementType(ctx, k.scales),
+        /*offsets=*/false, /*weights=*/Type(), elementTypeOf(ctx, k.scales),
         k.zeroPoints, "sum", /*paddingIdx=*/std::nullopt,
         /*includeLastOffset=*/false, stringifyGatherMode(k.mode).str(),
         /*rowwiseBits=*/std::nullopt, k.bits, k.blockSize);
   });
-}
-
-/// The mode named `name`; ValueError naming the modes otherwise (the
-/// message of the package's gather functions).
-GatherMode modeOf(py::handle name) {
-  std::optional<GatherMode> mode;
-  if (PyUnicode_Check(name.ptr()))
-    mode = symbolizeGatherMode(name.cast<std::string>());
-  if (mode)
-    return *mode;
-  std::string names;
-  for (uint32_t m = 0; m <= getMaxEnumValForGatherMode(); ++m)
-    names += (m ? ", " : "") +
-             stringifyGatherMode(static_cast<GatherMode>(m)).str();
-  throw py::value_error("mode must be one of " + names + ", not " +
-                        std::string(py::repr(name)));
 }
 
 /// The descriptor of a C-contiguous array (strides from its shape: numpy's
@@ -380,6 +348,7 @@ py::object embeddingBag(const std::string &function, py::handle input,
   // below, which may free the array whose dtype this is.
   PyArray_Descr *tableDtype = PyArray_DESCR(arrayOf(table));
   const int tableType = tableDtype->type_num;
+  const ElementKind tableElement = elementKindOf(tableDtype);
   if (rowwiseBits && tableType != NPY_UBYTE)
     throw py::type_error(function +
                          ": weight must be uint8 (a prepacked row-wise "
@@ -527,7 +496,7 @@ py::object embeddingBag(const std::string &function, py::handle input,
   int64_t idCount = PyArray_SIZE(arrayOf(ids));
   bool parallel = reducesOnThreads(idCount * values);
   KernelCache::Entry kernel = bagKernel(
-      BagKey{tableType, width,
+      BagKey{tableElement, width,
              static_cast<int>(PyArray_ITEMSIZE(arrayOf(ids))),
              !!bagOffsets, !!weights, bagReduction, padding, lastOffset,
              mode, parallel, rowwiseBits});
@@ -624,6 +593,7 @@ py::object gatherBlockQuantized(py::handle data, py::handle indices,
                                     "not " +
                          dtypeText(arrayOf(scaleArray)));
   int scaleType = scaleDescr->type_num;
+  ElementKind scaleElement = elementKindOf(scaleDescr);
   SmallVector<int64_t, 2> scaleShape{num, blocks};
   if (shapeOf(arrayOf(scaleArray)) != ArrayRef<int64_t>(scaleShape))
     throw py::value_error(function + ": scales must have shape " +
@@ -666,8 +636,8 @@ py::object gatherBlockQuantized(py::handle data, py::handle indices,
     operands.push_back(arrayOf(zp));
   }
   KernelCache::Entry kernel = blockKernel(BlockKey{
-      rowBytes, static_cast<int>(PyArray_ITEMSIZE(arrayOf(ids))), scaleType,
-      *bits, *blockSize, !!zp, mode, reducesOnThreads(count * width)});
+      rowBytes, static_cast<int>(PyArray_ITEMSIZE(arrayOf(ids))),
+      scaleElement, *bits, *blockSize, !!zp, mode, reducesOnThreads(count * width)});
   PyArray_Descr *resultDescr = PyArray_DescrFromType(scaleType);
   auto resultDtype = py::reinterpret_steal<py::object>(
       reinterpret_cast<PyObject *>(resultDescr));

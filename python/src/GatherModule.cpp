@@ -96,19 +96,6 @@ void checkOperands(const std::string &op, const py::array &data,
                               " strides must be whole elements");
 }
 
-/// The mode named `mode`; ValueError naming the modes otherwise.
-GatherMode parseMode(const std::string &mode) {
-  if (std::optional<GatherMode> m = symbolizeGatherMode(mode))
-    return *m;
-  std::string names;
-  for (uint32_t m = 0; m <= getMaxEnumValForGatherMode(); ++m)
-    names += (m ? ", '" : "'") +
-             stringifyGatherMode(static_cast<GatherMode>(m)).str() + "'";
-  throw py::value_error("mode must be one of " + names + ", not '" + mode +
-                        "'");
-}
-
-
 /// Unsigned indices as the signed ones the kernels read, values kept, for
 /// every rank: narrower widths widen. A uint64 value above INT64_MAX, which
 /// no dimension reaches, becomes what the mode makes of it: `check` raises
@@ -429,10 +416,10 @@ PYBIND11_MODULE(_native, m) {
     m.def(
         name,
         [kind](py::array data, py::array indices, int64_t axis,
-               int64_t batchDims, const std::string &mode,
+               int64_t batchDims, py::object mode,
                std::optional<py::object> out) {
+          GatherMode gatherMode = modeOf(mode);
           checkOperands(opName(kind), data, indices);
-          GatherMode gatherMode = parseMode(mode);
           return runGather(
               kind, reinterpret_cast<PyArrayObject *>(data.ptr()),
               reinterpret_cast<PyArrayObject *>(indices.ptr()), axis,

@@ -4,6 +4,10 @@
 
 #include "ResultMemory.h"
 
+#include "gather/Dialect/Gather/IR/GatherOps.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+
 #include <cstring>
 
 namespace py = pybind11;
@@ -26,6 +30,48 @@ std::pair<uintptr_t, uintptr_t> byteBounds(PyArrayObject *a) {
 
 } // namespace
 
+GatherMode python::modeOf(py::handle name) {
+  if (PyUnicode_Check(name.ptr())) {
+    Py_ssize_t size;
+    if (const char *text = PyUnicode_AsUTF8AndSize(name.ptr(), &size)) {
+      if (std::optional<GatherMode> mode =
+              symbolizeGatherMode(StringRef(text, size)))
+        return *mode;
+    } else {
+      PyErr_Clear(); // Not UTF-8 (a lone surrogate): no mode's name.
+    }
+  }
+  std::string names;
+  for (uint32_t m = 0; m <= getMaxEnumValForGatherMode(); ++m)
+    names += (m ? ", " : "") +
+             stringifyGatherMode(static_cast<GatherMode>(m)).str();
+  throw py::value_error("mode must be one of " + names + ", not " +
+                        std::string(py::repr(name)));
+}
+
+python::ElementKind python::elementKindOf(PyArray_Descr *dtype) {
+  // numpy 2 moved elsize out of the public struct (PyDataType_ELSIZE).
+#if NPY_ABI_VERSION >= 0x02000000
+  int bytes = static_cast<int>(PyDataType_ELSIZE(dtype));
+#else
+  int bytes = dtype->elsize;
+#endif
+  return {dtype->kind, bytes};
+}
+
+Type python::elementTypeOf(MLIRContext &ctx, ElementKind element) {
+  int bits = element.bytes * 8;
+  if (element.kind == 'i' || element.kind == 'u')
+    return IntegerType::get(&ctx, bits);
+  if (element.kind == 'f' && bits == 16)
+    return Float16Type::get(&ctx);
+  if (element.kind == 'f' && bits == 32)
+    return Float32Type::get(&ctx);
+  if (element.kind == 'f' && bits == 64)
+    return Float64Type::get(&ctx);
+  return Type();
+}
+
 std::string python::strOf(PyObject *obj) {
   return std::string(py::str(py::handle(obj)));
 }
@@ -37,12 +83,7 @@ bool python::mayOverlap(PyArrayObject *a, PyArrayObject *b) {
 }
 
 py::object python::newArray(PyArray_Descr *dtype, ArrayRef<int64_t> shape) {
-  // numpy 2 moved elsize out of the public struct (PyDataType_ELSIZE).
-#if NPY_ABI_VERSION >= 0x02000000
-  int64_t bytes = PyDataType_ELSIZE(dtype);
-#else
-  int64_t bytes = dtype->elsize;
-#endif
+  int64_t bytes = elementKindOf(dtype).bytes;
   for (int64_t d : shape)
     if (__builtin_mul_overflow(bytes, d, &bytes))
       bytes = INT64_MAX; // numpy reports the size error.

@@ -2,13 +2,15 @@
 //
 // What the _native extension's functions share about numpy arrays: numpy's C
 // API (one table for the module's translation units), memref descriptors of
-// arrays, new result arrays and the out= rules.
+// arrays, new result arrays and the out= rules; and the one rule of an
+// argument every function takes, the mode's name.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef GATHER_PYTHON_NATIVEARRAYS_H
 #define GATHER_PYTHON_NATIVEARRAYS_H
 
+#include "mlir/IR/Types.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/ArrayRef.h"
 
@@ -25,10 +27,19 @@
 
 #include <cstdint>
 #include <string>
+#include <tuple>
+
+namespace mlir::gather {
+enum class GatherMode : uint32_t;
+} // namespace mlir::gather
 
 namespace mlir::gather::python {
 
 namespace py = pybind11;
+
+/// The mode named `name` (a str); ValueError naming the modes otherwise.
+/// Every function of the package that takes a mode parses it here.
+GatherMode modeOf(py::handle name);
 
 /// Ranks numpy allows (32 before numpy 2, 64 since).
 constexpr int kMaxRank = 64;
@@ -68,6 +79,28 @@ std::string strOf(PyObject *obj);
 /// Whether `a` and `b` may share memory: their byte bounds intersect (what
 /// np.may_share_memory tells, without its Python call).
 bool mayOverlap(PyArrayObject *a, PyArrayObject *b);
+
+/// An element type as kernels see it: numpy's kind ('i', 'u', 'f', ...)
+/// and bytes. Kernel keys hold it: unlike a dtype, it is read without the
+/// GIL, by the modules built without it.
+struct ElementKind {
+  char kind;
+  int bytes;
+
+  bool operator<(const ElementKind &other) const {
+    return std::tie(kind, bytes) < std::tie(other.kind, other.bytes);
+  }
+  /// As numpy's type strings write it: f4, i8, u1.
+  std::string text() const { return kind + std::to_string(bytes); }
+};
+
+/// The kind and bytes of `dtype`'s elements.
+ElementKind elementKindOf(PyArray_Descr *dtype);
+
+/// The MLIR element type of `element`: a signless integer of its width for
+/// integers (the kernels read the values as they are), f16/f32/f64; null
+/// for any other. The one numpy-to-MLIR type mapping of the package.
+Type elementTypeOf(MLIRContext &ctx, ElementKind element);
 
 /// A new C-ordered array of `shape` and `dtype`; large ones get their
 /// memory from ResultMemory's handler (see ResultMemory.h).

@@ -90,6 +90,25 @@ def test_the_general_path_still_handles_what_the_fast_path_leaves():
         g.gather(DATA, IDX, axis=1.0)
 
 
+@pytest.mark.parametrize("mode", ["raise", None, b"check", "\ud800",
+                                  "check\0"])
+def test_every_function_parses_the_mode_alike(mode):
+    """One parser (NativeArrays' modeOf): the gathers, their native ops and
+    the bags name the modes in one message; a str that is not UTF-8 is no
+    mode either."""
+    expected = (f"mode must be one of check, fill, clamp, wrap, unchecked, "
+                f"not {mode!r}")
+    calls = [
+        lambda: g.gather(DATA, IDX, mode=mode),
+        lambda: g.gather_nd(DATA, [[0]], mode=mode),
+        lambda: _native.gather(DATA, np.zeros(1, np.int64), 0, 0, mode, None),
+        lambda: g.embedding_bag(np.ones(2, np.int64), np.ones((4, 3), "f4"),
+                                oob_mode=mode),
+    ]
+    for call in calls:
+        assert _error(call) == (ValueError, expected)
+
+
 def _error(fn, *args, **kwargs):
     with pytest.raises(Exception) as info:
         fn(*args, **kwargs)
