@@ -62,12 +62,12 @@ func.func @serial(%small: memref<16x16xf32>, %s: memref<16x16xf32>, %a: memref<1
 /// A size known at run time: the op's bytes against the threshold choose
 /// the parallel loops or the op.
 // CHECK-LABEL: func.func @dynamic
-// CHECK: %[[C4:.*]] = arith.constant 4 : index
-// CHECK: %[[D0:.*]] = memref.dim %[[O:.*]], %c0
-// CHECK: %[[B0:.*]] = arith.muli %[[C4]], %[[D0]]
+// CHECK-SAME: (%{{.*}}: memref<?x?xf32>, %[[O:.*]]: memref<?x?xf32>)
+// CHECK: %[[D0:.*]] = memref.dim %[[O]], %c0
 // CHECK: %[[D1:.*]] = memref.dim %[[O]], %c1
-// CHECK: %[[B1:.*]] = arith.muli %[[B0]], %[[D1]]
-// CHECK: %[[BYTES:.*]] = arith.addi %{{.*}}, %[[B1]]
+// CHECK: %[[C4:.*]] = arith.constant 4 : index
+// CHECK: %[[B0:.*]] = arith.muli %[[C4]], %[[D0]]
+// CHECK: %[[BYTES:.*]] = arith.muli %[[B0]], %[[D1]]
 // CHECK: %[[MIN:.*]] = arith.constant 4096 : index
 // CHECK: %[[LARGE:.*]] = arith.cmpi sge, %[[BYTES]], %[[MIN]]
 // CHECK: scf.if %[[LARGE]] {

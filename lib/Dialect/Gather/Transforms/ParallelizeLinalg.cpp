@@ -3,6 +3,7 @@
 #include "gather/Dialect/Gather/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -19,32 +20,33 @@ using namespace mlir;
 
 namespace {
 
-/// The bytes `op` writes: its init buffers' sizes, a constant when they are
-/// static (else none).
-std::optional<int64_t> staticWrittenBytes(linalg::LinalgOp op) {
-  int64_t total = 0;
-  for (OpOperand &init : op.getDpsInitsMutable()) {
-    auto type = cast<MemRefType>(init.get().getType());
-    if (!type.hasStaticShape())
-      return std::nullopt;
-    total += type.getNumElements() *
-             llvm::divideCeil(type.getElementTypeBitWidth(), 8);
-  }
-  return total;
-}
-
-/// The same, computed before `op` at run time.
-Value writtenBytes(OpBuilder &b, linalg::LinalgOp op) {
+/// The bytes `op` writes, its init buffers' sizes: an attribute when their
+/// shapes are static, else a value computed before `op` (the builder's
+/// insertion point).
+OpFoldResult writtenBytes(OpBuilder &b, linalg::LinalgOp op) {
   Location loc = op.getLoc();
-  Value total = arith::ConstantIndexOp::create(b, loc, 0);
+  auto combine = [&](OpFoldResult x, OpFoldResult y,
+                     bool add) -> OpFoldResult {
+    std::optional<int64_t> cx = getConstantIntValue(x),
+                           cy = getConstantIntValue(y);
+    if (cx && cy)
+      return b.getIndexAttr(add ? *cx + *cy : *cx * *cy);
+    if (cx && *cx == (add ? 0 : 1))
+      return y;
+    Value vx = getValueOrCreateConstantIndexOp(b, loc, x),
+          vy = getValueOrCreateConstantIndexOp(b, loc, y);
+    if (add)
+      return arith::AddIOp::create(b, loc, vx, vy).getResult();
+    return arith::MulIOp::create(b, loc, vx, vy).getResult();
+  };
+  OpFoldResult total = b.getIndexAttr(0);
   for (OpOperand &init : op.getDpsInitsMutable()) {
     auto type = cast<MemRefType>(init.get().getType());
-    Value bytes = arith::ConstantIndexOp::create(
-        b, loc, llvm::divideCeil(type.getElementTypeBitWidth(), 8));
-    for (int64_t d = 0; d < type.getRank(); ++d)
-      bytes = arith::MulIOp::create(
-          b, loc, bytes, memref::DimOp::create(b, loc, init.get(), d));
-    total = arith::AddIOp::create(b, loc, total, bytes);
+    OpFoldResult bytes =
+        b.getIndexAttr(llvm::divideCeil(type.getElementTypeBitWidth(), 8));
+    for (OpFoldResult size : memref::getMixedSizes(b, loc, init.get()))
+      bytes = combine(bytes, size, /*add=*/false);
+    total = combine(total, bytes, /*add=*/true);
   }
   return total;
 }
@@ -117,18 +119,17 @@ struct GatherParallelizeLinalgPass
     });
     IRRewriter rewriter(&getContext());
     for (linalg::LinalgOp op : candidates) {
-      std::optional<int64_t> bytes = staticWrittenBytes(op);
-      if (bytes) {
-        if (*bytes >= parallelMinBytes && failed(toParallelLoops(rewriter, op)))
+      rewriter.setInsertionPoint(op);
+      OpFoldResult bytes = writtenBytes(rewriter, op);
+      if (std::optional<int64_t> known = getConstantIntValue(bytes)) {
+        if (*known >= parallelMinBytes && failed(toParallelLoops(rewriter, op)))
           return signalPassFailure();
         continue;
       }
       // Known at run time: threads for large results, the op otherwise.
-      rewriter.setInsertionPoint(op);
       Location loc = op.getLoc();
       Value large = arith::CmpIOp::create(
-          rewriter, loc, arith::CmpIPredicate::sge,
-          writtenBytes(rewriter, op),
+          rewriter, loc, arith::CmpIPredicate::sge, cast<Value>(bytes),
           arith::ConstantIndexOp::create(rewriter, loc, parallelMinBytes));
       auto choice = scf::IfOp::create(rewriter, loc, large,
                                       /*withElseRegion=*/true);
