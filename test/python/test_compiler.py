@@ -410,6 +410,48 @@ func.func @dequantize(%q: tensor<?x64xi8>, %scale: tensor<?xf32>,
 """
 
 
+def test_jit_fused_wrap_and_clamp_on_threads_report_only_an_empty_axis():
+    """wrap and clamp gathers along a table whose rows are known at run time,
+    fused and on threads: any index is an error along an empty axis (the
+    first is named, as the unfused kernels name it) and none along the
+    others (the scan before the threads reads one id)."""
+    out = run_isolated("""
+        import os
+        os.environ["OMP_NUM_THREADS"] = "2"
+        import numpy as np
+        from gather_mlir.compiler import JitModule, Module
+        opts = "parallel=true parallel-min-bytes=0"
+        for mode in ("wrap", "clamp"):
+            src = ir.replace("%ids] :", "%ids] {mode = #gather<mode " + mode +
+                             ">} :")
+            fused = JitModule(Module(src), "gather-to-llvm{" + opts + "}")
+            unfused = JitModule(Module(src), "gather-to-llvm{" + opts +
+                                " fuse-elementwise=false}")
+            rng = np.random.default_rng(1)
+            q = rng.integers(-128, 128, (1000, 64), dtype=np.int8)
+            scale = rng.random(1000, dtype=np.float32)
+            ids = rng.integers(-5000, 5000, 4096)
+            # Negative indices count from the end first.
+            rows = (ids % 1000 if mode == "wrap" else
+                    np.clip(np.where(ids < 0, ids + 1000, ids), 0, 999))
+            want = q[rows].astype(np.float32) * scale[rows][:, None]
+            np.testing.assert_array_equal(
+                fused.call("dequantize", q, scale, ids), want)
+            empty_q, empty_s = q[:0], scale[:0]
+            assert fused.call("dequantize", empty_q, empty_s,
+                              ids[:0]).shape == (0, 64)
+            for jit in (fused, unfused):
+                try:
+                    jit.call("dequantize", empty_q, empty_s, ids)
+                    print("no error")
+                except IndexError as e:
+                    print(e)
+        """, ir=DEQUANTIZE_DYNAMIC)
+    lines = out.splitlines()
+    assert len(lines) == 4 and lines[0] == lines[1] and lines[2] == lines[3] \
+        and "empty" in lines[0], out
+
+
 def test_jit_unfused_elementwise_ops_run_on_threads():
     """With fuse-elementwise=false and parallel=true, the elementwise op is
     an OpenMP loop of its own (gather-parallelize-linalg), chosen at run

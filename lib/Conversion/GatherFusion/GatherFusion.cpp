@@ -313,7 +313,9 @@ struct ReportingGather {
 /// run time would skip the indices of gathers that do not run along it
 /// (the unfused gather checks them all). The scan runs over the loops the
 /// gathers' indices run along, the same for each of them (the caller's
-/// condition): the first bad position has the other loops at 0.
+/// condition): the first bad position has the other loops at 0. Without a
+/// `check` gather it reads the first position only: `clamp` and `wrap`
+/// report any index along an empty axis, and none along the others.
 static void reportFirstBadIndex(RewriterBase &rewriter,
                                 ArrayRef<LoopLikeOpInterface> loops,
                                 ArrayRef<int64_t> tileSizes,
@@ -347,6 +349,13 @@ static void reportFirstBadIndex(RewriterBase &rewriter,
     ubs.push_back(bound(allUbs));
     steps.push_back(bound(allSteps));
   }
+  bool firstOnly = llvm::none_of(gathers, [](ReportingGather gather) {
+    return gather.op.getMode() == GatherMode::check;
+  });
+  if (firstOnly)
+    for (auto [lb, ub, step] : llvm::zip_equal(lbs, ubs, steps))
+      ub = rewriter.createOrFold<arith::MinSIOp>(
+          loc, ub, rewriter.createOrFold<arith::AddIOp>(loc, lb, step));
   Value allValid =
       arith::ConstantIntOp::create(rewriter, loc, rewriter.getI1Type(), 1);
   scf::buildLoopNest(

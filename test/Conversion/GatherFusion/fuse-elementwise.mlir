@@ -122,12 +122,15 @@ func.func @huge_result(%t: tensor<1000x4xf32>, %ids: tensor<4611686018427387904x
 // -----
 
 /// clamp along an axis that may be empty at run time reports that index:
-/// with threads, through the scan before the threaded loop.
+/// with threads, before the threaded loop. Any index is an error along an
+/// empty axis and none along the others: the scan reads the first id only.
 // CHECK-LABEL: func.func @clamp_dynamic_axis
 // CHECK-NOT: scf.forall
 // THREADS-LABEL: func.func @clamp_dynamic_axis
-// THREADS: scf.for
-// THREADS:   func.call @gather_mlir_index_error
+// THREADS-NOT: scf.for
+// THREADS: %[[FIRST:.*]] = tensor.extract %{{.*}}[%c0] : tensor<256xi32>
+// THREADS-NOT: scf.for
+// THREADS: func.call @gather_mlir_index_error
 // THREADS: scf.forall
 // THREADS-NOT: func.call
 // THREADS: scf.forall.in_parallel
@@ -231,10 +234,12 @@ func.func @outer_check_check(%a: tensor<1000xf32>, %b: tensor<1000xf32>, %ids1: 
 
 // -----
 
-/// wrap along an axis that may be empty reports it through the scan too.
+/// wrap along an axis that may be empty reports it from the first id too.
 // THREADS-LABEL: func.func @wrap_dynamic_axis
-// THREADS: scf.for
-// THREADS:   func.call @gather_mlir_index_error
+// THREADS-NOT: scf.for
+// THREADS: tensor.extract %{{.*}}[%c0] : tensor<256xi32>
+// THREADS-NOT: scf.for
+// THREADS: func.call @gather_mlir_index_error
 // THREADS: scf.forall
 // THREADS-NOT: func.call
 // THREADS: scf.forall.in_parallel
