@@ -305,7 +305,9 @@ def GatherFuseElementwise : Pass<"gather-fuse-elementwise",
     The fused gathers that may report (`check`; `clamp` and `wrap` along
     an axis that may be empty) are checked by a serial scan of their indices
     before the loop, over the loops their indices run along, which reports
-    the first bad one in row-major order; the tiles then call no hook. So
+    the first bad one in row-major order (without a `check` gather, the
+    scan reads the first index only: along an empty axis any index is an
+    error, along the others none); the tiles then call no hook. So
     a loop of the consumer that is empty at run time does not skip the
     indices of a gather that does not run along it (the unfused gather
     checks them all). When the scan cannot follow them (a reporting gather
