@@ -20,6 +20,8 @@ before anything is timed, then the contestants are timed in interleaved,
 shuffled rounds (the median of each one's round times). Printed: one table
 per thread count (ratio = best peer / gather_mlir at those threads, above 1
 gather_mlir is faster; copy = np.copyto of the result's bytes / gather_mlir;
+nt copy = their copy with non-temporal stores at the same threads, the
+memory limit (bench/memory_limit.c, compiled with clang) / gather_mlir;
 each time followed by the cores its contestant kept busy) and one at each
 contestant's best thread count. Written:
 DIR/peers-<date>.md and a chart of the ratios, DIR/peers-<date>.png (DIR:
@@ -37,12 +39,18 @@ import subprocess
 import sys
 import time
 
+import memory_limit
+
 #: Seconds before each sample with nothing timed. Other runtimes' pool
 #: workers spin for a few milliseconds after a call (torch's libgomp: about
 #: 3.5 ms here) and held both cores while the next contestant started:
 #: gather_mlir's two-thread DLRM bags took 653-896 us, with this pause
 #: 461-522 (torch's own times unchanged).
 PAUSE = 0.01
+#: The memory limits a gather is held against, not peers: np.copyto of the
+#: result's bytes, and their copy with non-temporal stores at the same
+#: threads (bench/memory_limit.c).
+BASELINES = ["copy", "nt copy"]
 PEERS = ["numpy", "torch", "torch.compile", "jax", "onnxruntime", "openvino",
          "iree", "numba"]
 
@@ -527,6 +535,9 @@ def measure(args):
         copy_src = np.ones(expected.nbytes, np.uint8)
         copy_dst = np.empty_like(copy_src)
         contestants["copy"] = lambda: np.copyto(copy_dst, copy_src)
+        limit = memory_limit.nt_copy(copy_dst, copy_src, args.threads)
+        if limit:
+            contestants["nt copy"] = limit
         for fn in contestants.values():  # warm-up (and compile)
             fn()
         number = {c: calls_per_sample(fn) for c, fn in contestants.items()}
@@ -555,7 +566,7 @@ def best_peer(times):
     """The best peer's time (gather_mlir's own variants are not peers), or
     None when no peer ran."""
     peers = [t for c, t in times.items()
-             if c != "copy" and not c.startswith("gather_mlir")]
+             if c not in BASELINES and not c.startswith("gather_mlir")]
     return min(peers) if peers else None
 
 
@@ -566,8 +577,9 @@ def table(title, rows, peers):
     count too), after the time as `@1.9`."""
     lines = [f"### {title}", "",
              "| case | gather_mlir | " + " | ".join(peers) +
-             " | ratio to best peer | copy / gather_mlir |",
-             "|---|---|" + "---|" * len(peers) + "---|---|"]
+             " | ratio to best peer | copy / gather_mlir |"
+             " nt copy / gather_mlir |",
+             "|---|---|" + "---|" * len(peers) + "---|---|---|"]
 
     def cell(r, c):
         if c not in r["times"]:
@@ -582,7 +594,9 @@ def table(title, rows, peers):
         lines.append(f"| {r['case']} | {cell(r, 'gather_mlir')} | "
                      + " | ".join(cell(r, p) for p in peers)
                      + f" | {best / t['gather_mlir']:.2f}x | "
-                     f"{t['copy'] / t['gather_mlir']:.2f} |")
+                     + " | ".join(f"{t[c] / t['gather_mlir']:.2f}"
+                                  if c in t else "-" for c in BASELINES)
+                     + " |")
     note = "Times in microseconds (medians)"
     if rows and "cores" in rows[0]:
         note += "; after @, the cores the contestant kept busy (median)"
