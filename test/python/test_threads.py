@@ -200,6 +200,105 @@ def test_more_threads_than_the_system_can_start_is_an_error_not_an_abort():
     assert capped == {"errors": [], "right": True}
 
 
+# A team of 16 against a limit of 8 tasks that only one reason sets: the
+# user's RLIMIT_NPROC (a user other than root: root is not bound by it) or
+# the pids.max of the process's cgroup. The package's threaded gather and a
+# JitModule that uses OpenMP each raise ValueError naming that reason.
+TEAM_OF_16 = """
+    import json
+    import numpy as np
+    import gather_mlir as g
+    from gather_mlir.compiler import JitModule, Module
+""" + THREADED_MODULE + """
+    data = np.arange(4096 * 1024, dtype=np.float32).reshape(4096, 1024)
+    errors = []
+    for call in (lambda: g.gather(data, np.arange(4096)),
+                 lambda: JitModule(Module(source), pipeline=pipeline)):
+        try:
+            call()
+        except ValueError as e:
+            errors.append(str(e))
+    print(json.dumps({"errors": errors}))
+"""
+
+
+def run_limited(preexec, env_changes):
+    """TEAM_OF_16's JSON, run by a new interpreter that calls `preexec`
+    (as subprocess's preexec_fn) before it starts."""
+    # numpy's BLAS starts no threads of its own under the limit.
+    env = dict(os.environ, OMP_NUM_THREADS="16", OPENBLAS_NUM_THREADS="1",
+               **env_changes)
+    env.pop("OMP_THREAD_LIMIT", None)
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(TEAM_OF_16)],
+                          capture_output=True, text=True, env=env,
+                          timeout=600, preexec_fn=preexec)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def readable_by_others(path):
+    """Whether every directory up to `path` lets other users in and `path`
+    lets them read."""
+    path = os.path.abspath(path)
+    while path != "/":
+        mode = os.stat(path).st_mode
+        if mode & 0o005 != 0o005:
+            return False
+        path = os.path.dirname(path)
+    return True
+
+
+def test_rlimit_nproc_bounds_the_team(tmp_path):
+    import gather_mlir
+    import resource
+    package = os.path.dirname(gather_mlir.__file__)
+    nobody = 65534
+    if os.geteuid() == 0 and not readable_by_others(package):
+        pytest.skip(f"user {nobody} cannot read {package}")
+    os.chmod(tmp_path, 0o777)  # the kernel cache of the user the test runs
+
+    def limit():
+        if os.geteuid() == 0:  # root is not bound by RLIMIT_NPROC
+            os.setgid(nobody)
+            os.setuid(nobody)
+        resource.setrlimit(resource.RLIMIT_NPROC, (8, 8))
+
+    stats = run_limited(limit, {"GATHER_MLIR_CACHE_DIR": str(tmp_path),
+                                "HOME": str(tmp_path)})
+    assert len(stats["errors"]) == 2, stats
+    for error in stats["errors"]:
+        assert error.startswith(
+            "OMP_NUM_THREADS='16' asks for a team of 16 threads, but this "
+            "process can start at most 8") and "RLIMIT_NPROC is 8" in error, \
+            error
+
+
+def test_the_cgroups_pids_max_bounds_the_team():
+    base = "/sys/fs/cgroup/pids"  # the pids controller of cgroup v1
+    group = os.path.join(base, f"gather_mlir_test_{os.getpid()}")
+    try:
+        os.mkdir(group)
+    except OSError as e:
+        pytest.skip(f"no cgroup of our own under {base}: {e}")
+    try:
+        with open(os.path.join(group, "pids.max"), "w") as f:
+            f.write("8")
+
+        def join():
+            with open(os.path.join(group, "cgroup.procs"), "w") as f:
+                f.write(str(os.getpid()))
+
+        stats = run_limited(join, {})
+    finally:
+        os.rmdir(group)
+    assert len(stats["errors"]) == 2, stats
+    for error in stats["errors"]:
+        assert error.startswith(
+            "OMP_NUM_THREADS='16' asks for a team of 16 threads, but this "
+            "process can start at most ") and \
+            "the cgroup's pids.max is 8, " in error, error
+
+
 # The result size from which the package's kernels run on threads: 512 KiB
 # a thread OpenMP starts (OMP_NUM_THREADS's first count, else the CPUs), and
 # never with one thread. A result of exactly that size shares the threaded
