@@ -20,6 +20,18 @@ func.func @large(%a: memref<1024x1024xf32>, %b: memref<1024xf32>, %o: memref<102
 
 // -----
 
+/// A static size whose bytes overflow int64 counts as large (the fuzzer's
+/// reproducer: the byte count overflowed).
+// CHECK-LABEL: func.func @huge
+// CHECK: scf.parallel
+// CHECK-NOT: linalg.copy
+func.func @huge(%a: memref<9223372036854775807x4xf32>, %o: memref<9223372036854775807x4xf32>) {
+  linalg.copy ins(%a : memref<9223372036854775807x4xf32>) outs(%o : memref<9223372036854775807x4xf32>)
+  return
+}
+
+// -----
+
 /// Below the threshold, a reduction outermost, an op inside a loop, a
 /// body with effects and an outer loop that does not index the init
 /// (whose iterations would write the same elements) stay linalg ops.

@@ -10,6 +10,9 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <limits>
 
 namespace mlir::gather {
 #define GEN_PASS_DEF_GATHERPARALLELIZELINALG
@@ -29,8 +32,14 @@ OpFoldResult writtenBytes(OpBuilder &b, linalg::LinalgOp op) {
                      bool add) -> OpFoldResult {
     std::optional<int64_t> cx = getConstantIntValue(x),
                            cy = getConstantIntValue(y);
-    if (cx && cy)
-      return b.getIndexAttr(add ? *cx + *cy : *cx * *cy);
+    if (cx && cy) {
+      // Saturated: static shapes may be any int64 (no buffer that large
+      // exists, but the IR may say so).
+      int64_t r;
+      if (add ? llvm::AddOverflow(*cx, *cy, r) : llvm::MulOverflow(*cx, *cy, r))
+        r = std::numeric_limits<int64_t>::max();
+      return b.getIndexAttr(r);
+    }
     if (cx && *cx == (add ? 0 : 1))
       return y;
     Value vx = getValueOrCreateConstantIndexOp(b, loc, x),
