@@ -125,6 +125,19 @@ def specs(np, quick):
     nd = rng.standard_normal((512, 512, 32), dtype=np.float32)
     out.append(("gather_nd 512x512x32 f32, 65536x2 ids", "gather_nd", nd,
                 rng.integers(0, 512, (65536 // s, 2)), {}))
+    batch = rng.standard_normal((8, 2048, 256 // s), dtype=np.float32)
+    out.append(("batched 8x2048x256 f32, batch_dims 1, 8x512 ids", "gather",
+                batch, rng.integers(0, 2048, (8, 512)),
+                {"axis": 1, "batch_dims": 1}))
+    # Elements of a 1M vector by 1M ids out of range: wrapped (ids in
+    # [-3M, 3M)) and clamped (in [0, 2M): no negative ones, which numpy's
+    # and JAX's "clip" would clamp to 0 where ours count from the end).
+    vector = rng.standard_normal((1 << 20) // s, dtype=np.float32)
+    n = vector.shape[0]
+    out.append(("wrap 1M f32, 1M ids in [-3M, 3M)", "gather", vector,
+                rng.integers(-3 * n, 3 * n, n), {"mode": "wrap"}))
+    out.append(("clamp 1M f32, 1M ids in [0, 2M)", "gather", vector,
+                rng.integers(0, 2 * n, n), {"mode": "clamp"}))
     out.append(("tiny gather (10 f32, 2 ids)", "gather",
                 np.arange(10, dtype=np.float32), np.array([1, 7]), {}))
     # float(q[ids]) * scale[ids]: the gathers and their consumer, fused by
@@ -379,19 +392,37 @@ def iree_function(np, op, data, indices, attrs, threads):
     """The gather op under IREE (iree_call)."""
     import gather_mlir as g
     result = np.asarray(getattr(g, op)(data, indices, **attrs))
-    attr_text = (f" {{{{axis = {attrs['axis']} : i64}}}}" if "axis" in attrs
-                 else "")
+    fields = [f"{name} = {attrs[name]} : i64"
+              for name in ("axis", "batch_dims") if name in attrs]
+    if "mode" in attrs:
+        fields.append(f"mode = #gather<mode {attrs['mode']}>")
+    attr_text = f" {{{{{', '.join(fields)}}}}}" if fields else ""
     return iree_call(np, f"%r = gather.{op} %a0[%a1]{attr_text} : "
                      "({}, {}) -> {}", [data, indices], result, threads)
 
 
 def peer_functions(np, op, data, indices, attrs, wanted, threads):
-    """The peers that implement the workload, as zero-argument functions."""
+    """The peers that implement the workload, as zero-argument functions.
+    A peer without the gather's `mode` or `batch_dims` runs their composite:
+    the indices wrapped or clamped first (the clamp workload's ids are not
+    negative, so numpy's and JAX's "clip" is ours), a batch_dims=1 gather as
+    gather_elements or GatherND over [b, k, 1] ids (data [b, n, w], ids
+    [b, k], axis 1: the one batched workload)."""
     axis = attrs.get("axis", 0) % data.ndim
+    mode = attrs.get("mode", "check")
+    batched = attrs.get("batch_dims", 0) != 0
+    assert not batched or (attrs["batch_dims"] == 1 and axis == 1 and
+                           data.ndim == 3 and indices.ndim == 2)
+    size = data.shape[axis]
+    np_mode = {"check": "raise", "wrap": "wrap", "clamp": "clip"}[mode]
     peers = {}
     if "numpy" in wanted:
-        if op == "gather":
-            peers["numpy"] = lambda: np.take(data, indices, axis=axis)
+        if batched:
+            peers["numpy"] = lambda: np.take_along_axis(
+                data, indices[:, :, None], axis)
+        elif op == "gather":
+            peers["numpy"] = lambda: np.take(data, indices, axis=axis,
+                                             mode=np_mode)
         elif op == "gather_elements":
             peers["numpy"] = lambda: np.take_along_axis(data, indices, axis)
         else:
@@ -401,8 +432,16 @@ def peer_functions(np, op, data, indices, attrs, wanted, threads):
         import torch
         torch.set_num_threads(threads)
         td, ti = torch.from_numpy(data), torch.from_numpy(indices)
-        if op == "gather":
+        if batched:
             def torch_fn(d, i):
+                return torch.gather(d, 1, i[:, :, None].expand(
+                    -1, -1, d.shape[2]))
+        elif op == "gather":
+            def torch_fn(d, i):
+                if mode == "wrap":
+                    i = torch.remainder(i, size)
+                elif mode == "clamp":
+                    i = i.clamp(max=size - 1)
                 return torch.index_select(d, axis, i)
         elif op == "gather_elements":
             def torch_fn(d, i):
@@ -418,8 +457,13 @@ def peer_functions(np, op, data, indices, attrs, wanted, threads):
     if "jax" in wanted and data.dtype != np.float16:
         jax, jnp = import_jax()
         jd, ji = jnp.asarray(data), jnp.asarray(indices)
-        if op == "gather":
-            jitted = jax.jit(lambda d, i: jnp.take(d, i, axis=axis))
+        if batched:
+            jitted = jax.jit(
+                lambda d, i: jnp.take_along_axis(d, i[:, :, None], axis))
+        elif op == "gather":
+            jax_mode = {"check": None, "wrap": "wrap", "clamp": "clip"}[mode]
+            jitted = jax.jit(
+                lambda d, i: jnp.take(d, i, axis=axis, mode=jax_mode))
         elif op == "gather_elements":
             jitted = jax.jit(lambda d, i: jnp.take_along_axis(d, i, axis))
         else:
@@ -430,20 +474,37 @@ def peer_functions(np, op, data, indices, attrs, wanted, threads):
     if "onnxruntime" in wanted and data.dtype == np.float32:
         import onnxruntime as ort
         from onnx import TensorProto, helper
+        ids = indices.astype(np.int64)
         node_attrs = {} if op == "gather_nd" else {"axis": axis}
+        nodes, initializers, gathered = [], [], "i"
+        if batched:
+            onnx_op, node_attrs, ids = "GatherND", {"batch_dims": 1}, \
+                ids[:, :, None]
+        elif mode != "check":
+            # The wrapped or clamped indices first: Mod takes the divisor's
+            # sign (fmod=0), Min caps them.
+            initializers.append(helper.make_tensor(
+                "n", TensorProto.INT64, [],
+                [size if mode == "wrap" else size - 1]))
+            nodes.append(helper.make_node(
+                "Mod" if mode == "wrap" else "Min", ["i", "n"], ["j"]))
+            gathered = "j"
+        nodes.append(helper.make_node(onnx_op, ["d", gathered], ["o"],
+                                      **node_attrs))
         graph = helper.make_graph(
-            [helper.make_node(onnx_op, ["d", "i"], ["o"], **node_attrs)], "g",
+            nodes, "g",
             [helper.make_tensor_value_info("d", TensorProto.FLOAT, data.shape),
              helper.make_tensor_value_info("i", TensorProto.INT64,
-                                           indices.shape)],
-            [helper.make_tensor_value_info("o", TensorProto.FLOAT, None)])
+                                           ids.shape)],
+            [helper.make_tensor_value_info("o", TensorProto.FLOAT, None)],
+            initializer=initializers)
         model = helper.make_model(graph,
                                   opset_imports=[helper.make_opsetid("", 13)])
         model.ir_version = 8
         options = ort_options(ort, threads)
         session = ort.InferenceSession(model.SerializeToString(), options,
                                        providers=["CPUExecutionProvider"])
-        feeds = {"d": data, "i": indices.astype(np.int64)}
+        feeds = {"d": data, "i": ids}
         peers["onnxruntime"] = lambda: session.run(None, feeds)[0]
     if "openvino" in wanted and data.dtype == np.float32:
         import openvino as ov
@@ -451,7 +512,14 @@ def peer_functions(np, op, data, indices, attrs, wanted, threads):
         from openvino import opset6
         pd = ops8.parameter(data.shape, np.float32)
         pi = ops8.parameter(indices.shape, np.int64)
-        node = (ops8.gather(pd, pi, np.int64(axis)) if op == "gather" else
+        ids = pi
+        if mode == "wrap":
+            ids = ops8.floor_mod(pi, np.int64(size))
+        elif mode == "clamp":
+            ids = ops8.minimum(pi, np.int64(size - 1))
+        node = (ops8.gather(pd, ids, np.int64(axis),
+                            batch_dims=1 if batched else 0)
+                if op == "gather" else
                 opset6.gather_elements(pd, pi, axis) if op == "gather_elements"
                 else ops8.gather_nd(pd, pi))
         ov_model = ov.Core().compile_model(
@@ -464,7 +532,9 @@ def peer_functions(np, op, data, indices, attrs, wanted, threads):
         fn = iree_function(np, op, data, indices, attrs, threads)
         if fn is not None:
             peers["iree"] = fn
-    if "numba" in wanted and op != "gather_nd" and data.dtype != np.float16:
+    # numba's loops read in-range ids only (no bounds checks).
+    if "numba" in wanted and op != "gather_nd" and data.dtype != np.float16 \
+            and mode == "check" and not batched:
         try:
             from numba import njit
         except ImportError:
