@@ -452,6 +452,66 @@ def test_jit_fused_wrap_and_clamp_on_threads_report_only_an_empty_axis():
         and "empty" in lines[0], out
 
 
+def test_jit_single_rows_run_in_pieces_on_threads():
+    """A 1-D gather and gather_elements (one row) on two threads, in pieces
+    of 4096 elements, with streaming stores from any size: right for lengths
+    around the pieces' bounds, results that start off a vector's alignment,
+    and every mode (against numpy)."""
+    out = run_isolated("""
+        import os
+        os.environ["OMP_NUM_THREADS"] = "2"
+        import numpy as np
+        from gather_mlir.compiler import JitModule, Module
+        src = ""
+        for op in ("gather", "gather_elements"):
+            for mode in ("check", "fill", "clamp", "wrap", "unchecked"):
+                src += (
+                    f"func.func @{op}_{mode}(%d: memref<?xf32>, "
+                    "%i: memref<?xi64>, %o: memref<?xf32>) {"
+                    "  %dt = bufferization.to_tensor %d restrict : "
+                    "memref<?xf32> to tensor<?xf32>"
+                    "  %it = bufferization.to_tensor %i restrict : "
+                    "memref<?xi64> to tensor<?xi64>"
+                    f"  %r = gather.{op} %dt[%it] {{mode = #gather<mode {mode}>}}"
+                    " : (tensor<?xf32>, tensor<?xi64>) -> tensor<?xf32>"
+                    "  bufferization.materialize_in_destination %r in restrict "
+                    "writable %o : (tensor<?xf32>, memref<?xf32>) -> ()"
+                    "  return }")
+        pipeline = ("gather-to-llvm{parallel=true parallel-min-bytes=0 "
+                    "streaming-min-bytes=0}")
+        # One threaded loop a function: the pieces (the one-row scans of
+        # check mode's indices stay serial).
+        assert str(Module(src).run(pipeline)).count("omp.parallel") == 10
+        jit = JitModule(Module(src), pipeline)
+        rng = np.random.default_rng(0)
+        data = rng.standard_normal(5000, dtype=np.float32)
+        size = data.size
+        wrong = 0
+        for n in (1, 4095, 4096, 4097, 3 * 4096 + 5, 40000):
+            for mode in ("check", "fill", "clamp", "wrap", "unchecked"):
+                inside = mode in ("check", "unchecked")
+                ids = rng.integers(-size if inside else -3 * size,
+                                   size if inside else 3 * size, n)
+                normal = np.where(ids < 0, ids + size, ids)
+                want = {"wrap": lambda: data[ids % size],
+                        "clamp": lambda: data[np.clip(normal, 0, size - 1)],
+                        "fill": lambda: np.where(
+                            (normal >= 0) & (normal < size),
+                            data[np.clip(normal, 0, size - 1)], 0)}.get(
+                                mode, lambda: data[ids])()
+                for op in ("gather", "gather_elements"):
+                    buffer = np.full(n + 1, np.nan, np.float32)
+                    result = buffer[1:]  # 4 bytes past the allocation
+                    jit.call(f"{op}_{mode}", data, ids, result)
+                    if not np.array_equal(result, want) or \
+                            not np.isnan(buffer[0]):
+                        wrong += 1
+                        print(op, mode, n)
+        print("wrong", wrong)
+        """)
+    assert out.splitlines()[-1] == "wrong 0", out
+
+
 def test_jit_unfused_elementwise_ops_run_on_threads():
     """With fuse-elementwise=false and parallel=true, the elementwise op is
     an OpenMP loop of its own (gather-parallelize-linalg), chosen at run
@@ -466,8 +526,8 @@ def test_jit_unfused_elementwise_ops_run_on_threads():
         pipeline = ("gather-to-llvm{parallel=true parallel-min-bytes=16384 "
                     "fuse-elementwise=false}")
         lowered = str(Module(ir).run(pipeline))
-        # The row gather's loop and the elementwise op's (the scales'
-        # gather, one element a row, stays serial).
+        # The row gather's loop, the scales' gather's (one row of
+        # elements, split into pieces for threads) and the elementwise op's.
         print(lowered.count("omp.parallel"))
         jit = JitModule(Module(ir), pipeline)
         rng = np.random.default_rng(0)
@@ -485,7 +545,7 @@ def test_jit_unfused_elementwise_ops_run_on_threads():
             print(e)
         """, ir=DEQUANTIZE_DYNAMIC)
     assert out.splitlines() == [
-        "2", "gather.gather: index 1000 is out of range [-1000, 999] for "
+        "3", "gather.gather: index 1000 is out of range [-1000, 999] for "
         "data dimension 0 of size 1000"], out
 
 

@@ -56,7 +56,9 @@ def ConvertGatherToAffine : Pass<"convert-gather-to-affine", "ModuleOp"> {
       tuples, short rows) are prefetched (`memref.prefetch`) that many index
       positions ahead along the innermost loop, at the clamped index;
     * with `parallel`, the outermost loop over result slices is an
-      `scf.parallel` (each iteration writes its own part of the result) for
+      `scf.parallel` (each iteration writes its own part of the result; a
+      result that is one row gathered along the last axis, such as a 1-D
+      gather, is split into pieces of 4096 elements) for
       results of at least `parallel-min-bytes` bytes; smaller ones keep a
       serial nest (both are emitted when sizes are dynamic, chosen by one
       test at run time; `parallel-min-bytes=0` emits the threaded nest

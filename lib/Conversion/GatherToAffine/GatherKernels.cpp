@@ -48,11 +48,11 @@ void KernelEmitter::emitGather(const GatherShape &shape) {
     return guarded(ok, [&] {
       SmallVector<Value> ubs = dims(out, 0, a + q - bd);
       SlicePlan plan = planGatherRows(ubs.back(), axisSize);
-      parallelNest(ArrayRef(ubs).drop_back(), [&](ValueRange ivs) {
+      rowNest(ubs, [&](ValueRange ivs, Value n, Value start) {
         SmallVector<Value> indexPrefix(ivs.take_front(bd));
         indexPrefix.append(ivs.begin() + a, ivs.end());
-        gatherRow(plan, ivs.take_front(a), indexPrefix, ivs, ubs.back(),
-                  axisSize, lanes);
+        gatherRow(plan, ivs.take_front(a), indexPrefix, ivs, n, axisSize,
+                  lanes, /*badFlag=*/nullptr, start);
       });
       finishStreaming(plan);
     });
@@ -111,8 +111,10 @@ void KernelEmitter::emitGatherElements(const GatherShape &shape) {
   Value ok = validate(ubs, axisSize, components, validateShapes(shape));
   if (lanes) {
     return guarded(ok, [&] {
-      parallelNest(ArrayRef(ubs).drop_back(),
-                   [&](ValueRange ivs) { rowAt(ivs, nullptr); });
+      rowNest(ubs, [&](ValueRange ivs, Value n, Value start) {
+        gatherRow(rows, ivs, ivs, ivs, n, axisSize, lanes,
+                  /*badFlag=*/nullptr, start);
+      });
       finishStreaming(rows);
     });
   }

@@ -60,6 +60,34 @@ void KernelEmitter::parallelNest(ArrayRef<Value> ubs,
       [&] { threadedNest(ubs, body); }, [&] { loopNest(ubs, body); });
 }
 
+/// Pieces a single row is split into for threads: whole cache lines and
+/// vectors of any element type (from 4 KiB), and enough of them to balance
+/// the threads of a row worth threading (planParallel: 512 KiB a thread).
+static constexpr int64_t kRowPieceElements = 4096;
+
+void KernelEmitter::rowNest(
+    ArrayRef<Value> ubs, function_ref<void(ValueRange, Value, Value)> row) {
+  ArrayRef<Value> outer = ubs.drop_back();
+  Value n = ubs.back();
+  if (!outer.empty())
+    return parallelNest(outer,
+                        [&](ValueRange ivs) { row(ivs, n, nullptr); });
+  auto pieces = [&] {
+    Value piece = constIndex(kRowPieceElements);
+    Value count = arith::CeilDivUIOp::create(b, loc, n, piece);
+    forLoop(
+        count, 1,
+        [&](Value k) {
+          Value start = arith::MulIOp::create(b, loc, k, piece);
+          Value length = arith::MinUIOp::create(
+              b, loc, piece, arith::SubIOp::create(b, loc, n, start));
+          row({}, length, start);
+        },
+        /*parallel=*/true);
+  };
+  emitPlanned(planParallel(), pieces, [&] { row({}, n, nullptr); });
+}
+
 void KernelEmitter::threadedNest(ArrayRef<Value> ubs,
                                  function_ref<void(ValueRange)> body) {
   forLoop(

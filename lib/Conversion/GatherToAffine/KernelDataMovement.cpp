@@ -113,7 +113,7 @@ SlicePlan KernelEmitter::planSlices(int64_t dataFrom, int64_t outFrom) {
 
 void KernelEmitter::forEachAlignedChunk(
     const SlicePlan &plan, ValueRange outPrefix, Value n, int64_t lanes,
-    function_ref<void(Value, Value)> chunk) {
+    function_ref<void(Value, Value)> chunk, Value start) {
   Type element = cast<MemRefType>(out.getType()).getElementType();
   int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
   int64_t vectorBytes = lanes * elementBytes;
@@ -123,7 +123,9 @@ void KernelEmitter::forEachAlignedChunk(
   Value misalignment = arith::AndIOp::create(
       b, loc,
       arith::SubIOp::create(b, loc, constIndex(0),
-                            rowAddress(plan, outPrefix)),
+                            rowAddress(plan, start ? appended(outPrefix, start)
+                                                   : SmallVector<Value>(
+                                                         outPrefix))),
       constIndex(vectorBytes - 1));
   Value head = arith::MinUIOp::create(
       b, loc,
@@ -222,7 +224,13 @@ SlicePlan KernelEmitter::planGatherRows(Value rowLength, Value axisSize) {
 void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
                               ValueRange indexPrefix, ValueRange outPrefix,
                               Value n, Value axisSize, int64_t lanes,
-                              Value badFlag) {
+                              Value badFlag, Value start) {
+  // Position j of the row at `prefix` (an index or out row).
+  auto at = [&](ValueRange prefix, Value j) {
+    return appended(prefix, start ? arith::AddIOp::create(b, loc, start, j)
+                                        .getResult()
+                                  : j);
+  };
   // Subscripts of a non-empty row always name an element of it: check and
   // unchecked clamp the normalized index (a no-op on the indices they
   // accept, and no read out of bounds if the indices change after
@@ -234,19 +242,19 @@ void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
   // Element j alone; a bad index (badFlag given) is flagged and not read.
   // `clamped`: subscripts as subscriptMode says (a non-empty row).
   auto one = [&](Value j, bool clamped) {
-    Value i = readIndex(appended(indexPrefix, j));
+    Value i = readIndex(at(indexPrefix, j));
     if (!badFlag) {
       Subscript s = clamped ? resolve(i, axisSize, subscriptMode)
                             : resolve(i, axisSize);
       return copySlice(elementPlan(), appended(dataPrefix, s.index),
-                       appended(outPrefix, j), s.valid);
+                       at(outPrefix, j), s.valid);
     }
     ifThenElse(
         outOfRange(i, axisSize), [&] { setFlag(badFlag); },
         [&] {
           Subscript s = resolve(i, axisSize);
           copySlice(elementPlan(), appended(dataPrefix, s.index),
-                    appended(outPrefix, j), nullptr);
+                    at(outPrefix, j), nullptr);
         });
   };
   if (lanes == 0)
@@ -271,7 +279,7 @@ void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
   // read index 0 (in bounds once the row is not empty) and store nothing.
   auto chunk = [&](Value j, Value mask, bool streaming) {
     Value raw =
-        loadVector(indices, indexType, appended(indexPrefix, j), mask);
+        loadVector(indices, indexType, at(indexPrefix, j), mask);
     Value i = indexValueToI64(b, loc, raw);
     ResolvedIndex r = resolveIndex(b, loc, subscriptMode, i, axisSize);
     if (badFlag) {
@@ -305,7 +313,7 @@ void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
       if (r.valid)
         v = arith::SelectOp::create(b, loc, r.valid, v, zero(valueType));
     }
-    storeRowVector(plan, v, appended(outPrefix, j), mask, streaming);
+    storeRowVector(plan, v, at(outPrefix, j), mask, streaming);
   };
   // Full vectors, then a masked tail: one loop, so a kernel compiles in less
   // time than with a scalar loop for the tail.
@@ -313,10 +321,10 @@ void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
     emitPlanned(
         plan.streaming,
         [&] {
-          forEachAlignedChunk(plan, outPrefix, n, lanes,
-                              [&](Value j, Value mask) {
-                                chunk(j, mask, /*streaming=*/true);
-                              });
+          forEachAlignedChunk(
+              plan, outPrefix, n, lanes,
+              [&](Value j, Value mask) { chunk(j, mask, /*streaming=*/true); },
+              start);
         },
         [&] {
           forEachChunk(n, lanes, [&](Value j, Value mask, Value) {
@@ -336,7 +344,7 @@ void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
   auto emptyRow = [&] {
     if (mode == GatherMode::fill)
       return forLoop(n, 1, [&](Value j) {
-        store(zero(element), out, appended(outPrefix, j));
+        store(zero(element), out, at(outPrefix, j));
       });
     if (badFlag)
       ifThenElse(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, n,

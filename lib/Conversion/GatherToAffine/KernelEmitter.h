@@ -175,6 +175,13 @@ private:
   /// (planParallel), else serial; both when it is decided at run time: for
   /// the gather phase, where iterations write disjoint results.
   void parallelNest(ArrayRef<Value> ubs, function_ref<void(ValueRange)> body);
+  /// Rows of `ubs.back()` elements at every position of the outer `ubs`:
+  /// row(ivs, n, start) handles elements [start, start + n) of the row at
+  /// `ivs` (start null: from 0). The outer nest is a parallelNest; a single
+  /// row (no outer dims) is split into pieces of kRowPieceElements that
+  /// run on threads as planParallel says.
+  void rowNest(ArrayRef<Value> ubs,
+               function_ref<void(ValueRange, Value, Value)> row);
   /// if (cond) then() else otherwise().
   void ifThenElse(Value cond, function_ref<void()> then,
                   function_ref<void()> otherwise = nullptr);
@@ -288,9 +295,12 @@ private:
   /// at a time. With `badFlag`
   /// (check mode, indices not yet validated), an index out of range sets
   /// the memref<i1> `badFlag` instead of failing.
+  /// With `start`, the row's positions j are elements start + j of the
+  /// index and out rows (a piece of a row: rowNest).
   void gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
                  ValueRange indexPrefix, ValueRange outPrefix, Value n,
-                 Value axisSize, int64_t lanes, Value badFlag = nullptr);
+                 Value axisSize, int64_t lanes, Value badFlag = nullptr,
+                 Value start = nullptr);
   /// Lanes for gatherRow, or 0 when the row does not vectorize.
   int64_t gatherRowLanes();
   /// Lanes per vector for the element type, or 0 when it does not vectorize.
@@ -313,10 +323,12 @@ private:
   /// forEachChunk for a row of `plan.out` at `outPrefix` that is written
   /// with non-temporal stores: chunk(0, mask) up to the first vector-aligned
   /// element of the row, then chunk(j, mask or null) for the rest, whose
-  /// full vectors are aligned.
+  /// full vectors are aligned. With `start`, the row begins at element
+  /// `start` of `outPrefix`'s row (j counts from there).
   void forEachAlignedChunk(const SlicePlan &plan, ValueRange outPrefix,
                            Value n, int64_t lanes,
-                           function_ref<void(Value, Value)> chunk);
+                           function_ref<void(Value, Value)> chunk,
+                           Value start = nullptr);
   /// Stores vector `v` of a row of `plan.out` at `at`: masked with `mask`,
   /// else non-temporal (and aligned: forEachAlignedChunk's full vectors)
   /// with `streaming`, else plainly.

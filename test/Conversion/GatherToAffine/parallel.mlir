@@ -116,3 +116,27 @@ func.func @index_ids_threaded_scan(%d: tensor<64xf32>, %i: tensor<1024x1024xinde
   %r = gather.gather %d[%i] : (tensor<64xf32>, tensor<1024x1024xindex>) -> tensor<1024x1024xf32>
   return %r : tensor<1024x1024xf32>
 }
+
+// -----
+
+/// A single row (1-D data along its only axis): pieces of 4096 elements run
+/// on threads, each gathering elements [4096 k, min(4096 (k + 1), n)) of
+/// the index and result rows.
+// CHECK-LABEL: func.func @single_row_in_pieces
+// CHECK-DAG: %[[PIECE:.*]] = arith.constant 4096 : index
+// CHECK: %[[COUNT:.*]] = arith.ceildivui %[[N:.*]], %[[PIECE]]
+// CHECK: scf.parallel (%[[K:.*]]) = (%{{.*}}) to (%[[COUNT]])
+// CHECK:   %[[START:.*]] = arith.muli %[[K]], %[[PIECE]]
+// CHECK:   %[[LEFT:.*]] = arith.subi %[[N]], %[[START]]
+// CHECK:   arith.minui %[[LEFT]], %[[PIECE]]
+// CHECK:   vector.maskedload %{{.*}}[%[[START]]]
+// CHECK:   vector.gather
+// CHECK-NOT: scf.parallel
+// CHECK: return
+func.func @single_row_in_pieces(%d: memref<?xf32>, %i: memref<?xi64>, %o: memref<?xf32>) {
+  %dt = bufferization.to_tensor %d restrict : memref<?xf32> to tensor<?xf32>
+  %it = bufferization.to_tensor %i restrict : memref<?xi64> to tensor<?xi64>
+  %r = gather.gather %dt[%it] {mode = #gather<mode wrap>} : (tensor<?xf32>, tensor<?xi64>) -> tensor<?xf32>
+  bufferization.materialize_in_destination %r in restrict writable %o : (tensor<?xf32>, memref<?xf32>) -> ()
+  return
+}
