@@ -215,14 +215,22 @@ py::object runGather(OpKind kind, PyArrayObject *data, PyArrayObject *indices,
   // smaller result gets a serial kernel, which compiles in about half the
   // time.
   bool parallel = resultBytes >= getHostParallelMinBytes();
-  // Rows gathered along the last axis read as the host's choice for the
-  // axis's length says; the flag is left out for other kernels, which
-  // have no such rows.
+  // Rows gathered along the last axis (gather_elements; gather with an
+  // index dim past the batch dims) from C-contiguous operands read as the
+  // host's choice for the axis's length and the rows' (the result's last
+  // dim) says; the flag is left out for other kernels, which have no such
+  // rows (strided operands read one element at a time anyway).
   int64_t dataRank = PyArray_NDIM(data);
+  int64_t itemBytes = PyArray_ITEMSIZE(data);
+  bool rows = kind != OpKind::ND && shape->axis == dataRank - 1 &&
+              (kind == OpKind::Elements ||
+               PyArray_NDIM(indices) > shape->batchDims) &&
+              PyArray_IS_C_CONTIGUOUS(data) &&
+              PyArray_IS_C_CONTIGUOUS(indices);
   bool elementLoads =
-      kind != OpKind::ND && shape->axis == dataRank - 1 &&
-      getHostGatherLoads(dataShape.getDimSize(shape->axis) *
-                         PyArray_ITEMSIZE(data)) ==
+      rows &&
+      getHostGatherLoads(dataShape.getDimSize(shape->axis) * itemBytes,
+                         resultShape.back() * itemBytes) ==
           GatherLoads::Element;
   // Streaming stores likewise: a result below streaming-min-bytes gets a
   // kernel without the streaming copies (a fifth less code to generate);
@@ -463,8 +471,8 @@ PYBIND11_MODULE(_native, m) {
       "and the disk cache.");
   m.def(
       "host_gather_loads",
-      [](std::optional<int64_t> axisBytes) {
-        switch (getHostGatherLoads(axisBytes)) {
+      [](std::optional<int64_t> axisBytes, std::optional<int64_t> rowBytes) {
+        switch (getHostGatherLoads(axisBytes, rowBytes)) {
         case GatherLoads::Element:
           return "element";
         case GatherLoads::Scalar:
@@ -477,10 +485,11 @@ PYBIND11_MODULE(_native, m) {
         }
         llvm_unreachable("getHostGatherLoads resolves Auto");
       },
-      py::arg("axis_bytes") = py::none(),
-      "How this host's kernels read rows gathered along the last axis from "
-      "a data axis of `axis_bytes` bytes (None: unknown): 'element', "
-      "'scalar' or 'vector' (getHostGatherLoads, gather-loads' values).");
+      py::arg("axis_bytes") = py::none(), py::arg("row_bytes") = py::none(),
+      "How this host's kernels read rows of `row_bytes` bytes gathered "
+      "along the last axis from a data axis of `axis_bytes` bytes (None: "
+      "unknown): 'element', 'scalar' or 'vector' (getHostGatherLoads, "
+      "gather-loads' values).");
   m.def("host_parallel_min_bytes", &getHostParallelMinBytes,
         "The result size from which this host's kernels run on threads "
         "(getHostParallelMinBytes: 512 KiB a thread OpenMP starts).");

@@ -61,8 +61,10 @@ struct KernelKey {
     /// it, never (streaming-min-bytes=-1): no streaming copies to compile.
     Streaming = 16,
     /// Rows gathered along the last axis read one element an iteration
-    /// (the host's choice for this data axis, getHostGatherLoads: a long
-    /// one); without it, the host's choice for an axis of unknown length.
+    /// (the host's choice for this data axis and these rows,
+    /// getHostGatherLoads: a long axis, sparse rows); without it, the
+    /// host's choice for an axis of unknown length. Set only for kernels
+    /// that gather such rows from C-contiguous operands.
     ElementLoads = 32,
   };
 

@@ -682,13 +682,28 @@ def test_rows_gathered_from_long_axes():
 
 
 def test_long_axes_get_kernels_of_their_own():
-    """A row gather from a last axis of 128 KiB or more reads one element an
-    iteration, in a kernel of its own (shorter axes read as the host reads
-    an axis of unknown length: vector gathers or one scalar load a lane)."""
+    """A row gather from a last axis of 128 KiB or more whose rows read at
+    most one element in 512 reads one element an iteration, in a kernel of
+    its own (shorter axes and denser rows read as the host reads an axis of
+    unknown length: vector gathers or one scalar load a lane)."""
+    host = _native.host_gather_loads()
+    assert host in ("vector", "scalar")
     assert _native.host_gather_loads(128 << 10) == "element"
-    assert _native.host_gather_loads() in ("vector", "scalar")
-    assert _native.host_gather_loads((128 << 10) - 1) == \
-        _native.host_gather_loads()
+    assert _native.host_gather_loads(128 << 10, 256) == "element"
+    assert _native.host_gather_loads(128 << 10, 257) == host
+    assert _native.host_gather_loads((128 << 10) - 1, 2) == host
+    assert _native.host_gather_loads((128 << 10) - 1) == host
+    # A dense row of a long axis: the host's kernel, not a new one.
+    vector = np.arange(70000, dtype=np.int16)
+    before = _kernel_cache_misses()
+    np.testing.assert_array_equal(
+        g.gather(vector, np.arange(69999, -1, -1), mode="clamp"),
+        vector[::-1])
+    dense = _kernel_cache_misses() - before
+    np.testing.assert_array_equal(
+        g.gather(np.arange(7000, dtype=np.int16), np.arange(6999, -1, -1),
+                 mode="clamp"), np.arange(6999, -1, -1))
+    assert _kernel_cache_misses() == before + dense
     ids = np.array([[[0, -1, 5]] * 3] * 2, np.int32)
     short = np.arange(2 * 3 * 1000, dtype=np.int16).reshape(2, 3, 1000)
     long = np.arange(2 * 3 * 70000, dtype=np.int16).reshape(2, 3, 70000)

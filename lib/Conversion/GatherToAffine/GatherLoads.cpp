@@ -7,27 +7,30 @@
 
 using namespace mlir::gather;
 
-/// `cpu`'s choice, or Element for a long axis.
-static GatherLoads forAxis(GatherLoads cpu, std::optional<int64_t> axisBytes) {
-  if (axisBytes && *axisBytes >= kElementLoadsMinAxisBytes)
+/// `cpu`'s choice, or Element for sparse rows of a long axis.
+static GatherLoads forAxis(GatherLoads cpu, std::optional<int64_t> axisBytes,
+                           std::optional<int64_t> rowBytes) {
+  if (axisBytes && *axisBytes >= kElementLoadsMinAxisBytes &&
+      (!rowBytes || *rowBytes <= *axisBytes / kElementLoadsMaxDensity))
     return GatherLoads::Element;
   return cpu;
 }
 
 GatherLoads mlir::gather::resolveGatherLoads(
     GatherLoads loads, llvm::StringRef targetCpu,
-    std::optional<int64_t> axisBytes) {
+    std::optional<int64_t> axisBytes, std::optional<int64_t> rowBytes) {
   if (loads == GatherLoads::AutoScalar)
-    return forAxis(GatherLoads::Scalar, axisBytes);
+    return forAxis(GatherLoads::Scalar, axisBytes, rowBytes);
   if (loads != GatherLoads::Auto)
     return loads;
   return forAxis(targetCpu.starts_with("znver") ? GatherLoads::Scalar
                                                 : GatherLoads::Vector,
-                 axisBytes);
+                 axisBytes, rowBytes);
 }
 
 GatherLoads
-mlir::gather::getHostGatherLoads(std::optional<int64_t> axisBytes) {
+mlir::gather::getHostGatherLoads(std::optional<int64_t> axisBytes,
+                                 std::optional<int64_t> rowBytes) {
   static const GatherLoads host = [] {
     if (llvm::sys::getHostCPUName().starts_with("znver"))
       return GatherLoads::Scalar;
@@ -39,5 +42,5 @@ mlir::gather::getHostGatherLoads(std::optional<int64_t> axisBytes) {
       return GatherLoads::Scalar;
     return GatherLoads::Vector;
   }();
-  return forAxis(host, axisBytes);
+  return forAxis(host, axisBytes, rowBytes);
 }

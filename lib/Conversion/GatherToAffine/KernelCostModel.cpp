@@ -177,13 +177,16 @@ Value KernelEmitter::rowAddress(const SlicePlan &plan, ValueRange prefix) {
 // thread: on an Intel Xeon (AVX-512, not affected by Gather Data Sampling)
 // vector.gather beats scalar loads by 1.2x (i64 indices) to 2.2x (i32); on
 // an AMD EPYC (Zen 4) scalar loads win by 1.4x. Long axes: GatherLoads.h.
-GatherLoads KernelEmitter::resolveRowLoads(Value axisSize) const {
-  std::optional<int64_t> axisBytes;
-  if (std::optional<int64_t> size = getConstantIntValue(axisSize))
-    axisBytes = bytesOf(
-        *size, cast<MemRefType>(data.getType()).getElementType());
+GatherLoads KernelEmitter::resolveRowLoads(Value axisSize,
+                                           Value rowLength) const {
+  Type element = cast<MemRefType>(data.getType()).getElementType();
+  auto bytes = [&](Value size) -> std::optional<int64_t> {
+    if (std::optional<int64_t> count = getConstantIntValue(size))
+      return bytesOf(*count, element);
+    return std::nullopt;
+  };
   return resolveGatherLoads(options.gatherLoads, options.targetCpu,
-                            axisBytes);
+                            bytes(axisSize), bytes(rowLength));
 }
 
 /// Slices longer than this (eight cache lines) are left to the hardware

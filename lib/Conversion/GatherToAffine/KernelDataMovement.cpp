@@ -215,7 +215,7 @@ int64_t KernelEmitter::gatherRowLanes() {
 SlicePlan KernelEmitter::planGatherRows(Value rowLength, Value axisSize) {
   SlicePlan plan = elementPlan();
   plan.extents = {rowLength};
-  plan.rowLoads = resolveRowLoads(axisSize);
+  plan.rowLoads = resolveRowLoads(axisSize, rowLength);
   if (plan.rowLoads != GatherLoads::Element)
     planStreamingStores(plan);
   return plan;

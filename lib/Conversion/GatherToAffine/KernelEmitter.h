@@ -350,11 +350,13 @@ private:
   /// stores: sets plan.streaming, an i1 computed once, before the loops
   /// (null: never), and the out metadata rowAddress reads.
   void planStreamingStores(SlicePlan &plan);
-  /// The address of plan.out[prefix, 0] in bytes, for alignment.
+  /// The address of plan.out[prefix, 0] in bytes (of plan.out[prefix] for
+  /// a whole subscript), for alignment.
   Value rowAddress(const SlicePlan &plan, ValueRange prefix);
-  /// How rows gathered along a data axis of `axisSize` elements (i64) read
-  /// (options.gatherLoads resolved: never Auto).
-  GatherLoads resolveRowLoads(Value axisSize) const;
+  /// How rows of `rowLength` elements (index) gathered along a data axis of
+  /// `axisSize` elements (i64) read (options.gatherLoads resolved: never
+  /// Auto).
+  GatherLoads resolveRowLoads(Value axisSize, Value rowLength) const;
   /// Whether loops over `memref` (the result for the gather loops, the
   /// indices for check mode's scan) run on threads: with options.parallel,
   /// when it has at least options.parallelMinBytes bytes. An i1 (a constant

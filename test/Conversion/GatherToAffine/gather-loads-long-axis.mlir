@@ -9,9 +9,10 @@
 // RUN: gather-opt %s --convert-gather-to-affine="streaming-min-bytes=0 gather-loads=vector" | FileCheck %s --check-prefix=STREAM-VECTOR
 
 /// `gather-loads=auto` reads rows gathered from a static data axis of 128 KiB
-/// or more one element an iteration, whatever the CPU: 32768 f32 do, 32767
-/// f32 and 16383 f64 do not (vector gathers, or one scalar load per lane on
-/// AMD Zen). Each element's index is read, normalized and clamped (unchecked
+/// or more one element an iteration when they read at most one element in
+/// 512 of it, whatever the CPU: 32768 f32 do, 32767 f32 and 16383 f64 do
+/// not (vector gathers, or one scalar load per lane on AMD Zen), nor do rows
+/// of 65 from 32768 f32. Each element's index is read, normalized and clamped (unchecked
 /// and check read nothing outside the row whatever the index) and its value
 /// loaded and stored as scalars. An explicit choice is kept;
 /// `auto-scalar` is auto with scalar loads for the other axes, whatever the
@@ -28,6 +29,8 @@
 // CHECK: %[[V:.*]] = memref.load %{{.*}}[%[[ROW]], %[[AT]]] : memref<4x32768xf32>
 // CHECK: affine.store %[[V]], %{{.*}}[%[[ROW]], %[[COL]]] : memref<4x50xf32>
 // CHECK-NOT: vector.
+// CHECK-LABEL: func.func @dense_rows
+// CHECK: vector.gather
 // CHECK-LABEL: func.func @shorter_axis
 // CHECK: vector.gather
 // CHECK-LABEL: func.func @long_f64_axis
@@ -38,6 +41,9 @@
 // CHECK: vector.gather
 // ZEN-LABEL: func.func @long_axis
 // ZEN-NOT: vector.
+// ZEN-LABEL: func.func @dense_rows
+// ZEN-NOT: vector.gather
+// ZEN: vector.extract
 // ZEN-LABEL: func.func @shorter_axis
 // ZEN-NOT: vector.gather
 // ZEN: vector.extract
@@ -54,7 +60,7 @@
 // ELEMENT-NOT: vector.
 // ELEMENT-LABEL: func.func @long_f64_axis
 /// Rows read one element an iteration store scalars: they never stream (no
-/// non-temporal store, no fence), where vector rows of 2 KiB do.
+/// non-temporal store, no fence), where vector rows of 256 bytes do.
 // STREAM-LABEL: func.func @wide_rows
 // STREAM-NOT: nontemporal
 // STREAM-NOT: llvm.fence
@@ -63,13 +69,17 @@
 // STREAM-VECTOR: nontemporal = true
 // STREAM-VECTOR: llvm.fence
 // STREAM-VECTOR-LABEL: func.func @long_axis
-func.func @wide_rows(%d: tensor<4x32768xf32>, %i: tensor<4x512xi64>) -> tensor<4x512xf32> {
-  %r = gather.gather_elements %d[%i] {axis = 1 : i64} : (tensor<4x32768xf32>, tensor<4x512xi64>) -> tensor<4x512xf32>
-  return %r : tensor<4x512xf32>
+func.func @wide_rows(%d: tensor<4x32768xf32>, %i: tensor<4x64xi64>) -> tensor<4x64xf32> {
+  %r = gather.gather_elements %d[%i] {axis = 1 : i64} : (tensor<4x32768xf32>, tensor<4x64xi64>) -> tensor<4x64xf32>
+  return %r : tensor<4x64xf32>
 }
 func.func @long_axis(%d: tensor<4x32768xf32>, %i: tensor<4x50xi64>) -> tensor<4x50xf32> {
   %r = gather.gather_elements %d[%i] {axis = 1 : i64, mode = #gather<mode unchecked>} : (tensor<4x32768xf32>, tensor<4x50xi64>) -> tensor<4x50xf32>
   return %r : tensor<4x50xf32>
+}
+func.func @dense_rows(%d: tensor<4x32768xf32>, %i: tensor<4x65xi64>) -> tensor<4x65xf32> {
+  %r = gather.gather_elements %d[%i] {axis = 1 : i64, mode = #gather<mode unchecked>} : (tensor<4x32768xf32>, tensor<4x65xi64>) -> tensor<4x65xf32>
+  return %r : tensor<4x65xf32>
 }
 func.func @shorter_axis(%d: tensor<4x32767xf32>, %i: tensor<4x50xi64>) -> tensor<4x50xf32> {
   %r = gather.gather_elements %d[%i] {axis = 1 : i64, mode = #gather<mode unchecked>} : (tensor<4x32767xf32>, tensor<4x50xi64>) -> tensor<4x50xf32>

@@ -24,30 +24,43 @@ namespace mlir::gather {
 enum class GatherLoads { Auto, Vector, Scalar, Element, AutoScalar };
 
 /// Rows gathered from a data axis of at least this many bytes read one
-/// element an iteration: their reads leave the core's caches, where
-/// independent scalar chains overlap best. One thread, Intel Xeon only (no
-/// AMD host measured), check mode with row validation, element/lanes (one
-/// scalar load per lane): 50 of every 128256 f32 (500 KiB, top-k) 0.76, 64
-/// of every 256 KiB 0.74, 1024 of every 2 MiB 0.92, 1024 of every 256 KiB
-/// 0.93 (1.06 against vector gathers), 256 of every 128 KiB 1.02: 128 KiB
-/// is where it breaks even. Rows that stay in the caches lose (1024 of
-/// every 32 KiB: 1.14; 4 KiB: 1.18).
+/// element an iteration when they are sparse (kElementLoadsMaxDensity):
+/// their reads leave the core's caches, where independent scalar chains
+/// overlap best. One thread, Intel Xeon only (no AMD host measured), check
+/// mode with row validation, element/lanes (one scalar load per lane): 50
+/// of every 128256 f32 (500 KiB, top-k) 0.76, 64 of every 256 KiB 0.74,
+/// 1024 of every 2 MiB 0.92, 1024 of every 256 KiB 0.93 (1.06 against
+/// vector gathers), 256 of every 128 KiB 1.02: 128 KiB is where it breaks
+/// even. Rows that stay in the caches lose (1024 of every 32 KiB: 1.14;
+/// 4 KiB: 1.18).
 inline constexpr int64_t kElementLoadsMinAxisBytes = 128 << 10;
 
+/// ... and only rows that read at most one element in this many of the
+/// axis: denser rows reuse the lines they read, and vector gathers win.
+/// gather_elements f32 along axes of 128 KiB to 4 MiB, one thread, Intel
+/// Xeon, element/vector gathers: 50 of every 500 KiB 0.65, 64 of every
+/// 256 KiB 0.65, 256 of every 2 MiB 0.62, 512 0.79, 1024 0.99; 256 of every
+/// 256 KiB 1.11, 128 of every 128 KiB 1.36, 2048 of every 512 KiB 1.14;
+/// one row (a 1-D gather) of 4096 to 1M reads from 4 MiB 1.25-1.58.
+inline constexpr int64_t kElementLoadsMaxDensity = 512;
+
 /// What `Auto` means for the LLVM CPU name `targetCpu` and, when known, the
-/// bytes along the gathered data axis: Element for axes of at least
-/// kElementLoadsMinAxisBytes, else Scalar on AMD Zen (`znver*`) and Vector
-/// on any other CPU and none (a generic target). `AutoScalar`: Element or
+/// bytes along the gathered data axis and the bytes a row reads (its
+/// elements'; unknown: any): Element for axes of at least
+/// kElementLoadsMinAxisBytes whose rows read at most one element in
+/// kElementLoadsMaxDensity, else Scalar on AMD Zen (`znver*`) and Vector on
+/// any other CPU and none (a generic target). `AutoScalar`: Element or
 /// Scalar alike.
 GatherLoads resolveGatherLoads(GatherLoads loads, llvm::StringRef targetCpu,
-                               std::optional<int64_t> axisBytes = {});
+                               std::optional<int64_t> axisBytes = {},
+                               std::optional<int64_t> rowBytes = {});
 
 /// The choice for the machine this process runs on, for hosts that compile
-/// for themselves (a JIT): Element for axes of at least
-/// kElementLoadsMinAxisBytes, else Scalar on AMD Zen and when /sys reports
-/// the Gather Data Sampling mitigation in microcode, else Vector (never an
-/// `Auto`).
-GatherLoads getHostGatherLoads(std::optional<int64_t> axisBytes = {});
+/// for themselves (a JIT): Element as resolveGatherLoads says, else Scalar
+/// on AMD Zen and when /sys reports the Gather Data Sampling mitigation in
+/// microcode, else Vector (never an `Auto`).
+GatherLoads getHostGatherLoads(std::optional<int64_t> axisBytes = {},
+                               std::optional<int64_t> rowBytes = {});
 
 } // namespace mlir::gather
 
