@@ -715,3 +715,40 @@ def test_long_axes_get_kernels_of_their_own():
         g.gather_elements(long, ids, axis=2, mode="clamp"),
         np.take_along_axis(long, ids % 70000, axis=2))
     assert _kernel_cache_misses() == before + 1
+
+
+def _wrap_cases():
+    """Indices for wrap against axis sizes: near the multiples of the size,
+    around 2**52 (where the kernels switch from a quotient taken from
+    doubles to a division), at the int64 extremes, and at random."""
+    rng = np.random.default_rng(52)
+    for size in (1, 2, 3, 7, 1000, 65537, 1 << 20):
+        special = [0, -1, size, -size, size - 1, -size - 1,
+                   2**52 - 1, 2**52, 2**52 + 1, -2**52, -2**52 - 1,
+                   -2**52 + 1, 2**63 - 1, -2**63, -2**63 + 1]
+        for k in (2, 3, 12345, (2**51) // size, (2**52) // size,
+                  (2**62) // size):
+            special += [k * size + d for d in (-1, 0, 1)]
+            special += [-(k * size) + d for d in (-1, 0, 1)]
+        special = [v for v in special if -2**63 <= v < 2**63]
+        spread = rng.integers(-2**63, 2**63 - 1, 4096, dtype=np.int64)
+        near = rng.integers(-2**53, 2**53, 4096, dtype=np.int64)
+        yield size, np.concatenate([np.array(special, np.int64), spread,
+                                    near])
+
+
+@pytest.mark.parametrize("size,ids", list(_wrap_cases()),
+                         ids=lambda v: str(v) if isinstance(v, int) else "")
+def test_wrap_is_python_modulo_for_every_magnitude(size, ids):
+    """wrap's remainder, for vector rows (a 1-D gather of many ids), one
+    index at a time (rows of a 2-D table) and one ids' scalar at a time
+    (a few ids from a long axis): numpy's Python-style modulo."""
+    data = np.arange(size, dtype=np.int64) * 3 + 1
+    want = data[np.mod(ids, size)]
+    np.testing.assert_array_equal(g.gather(data, ids, mode="wrap"), want)
+    np.testing.assert_array_equal(
+        g.gather(data[:, None], ids, mode="wrap")[:, 0], want)
+    for start in range(0, ids.size, 64):
+        few = ids[start:start + 4]
+        np.testing.assert_array_equal(g.gather(data, few, mode="wrap"),
+                                      data[np.mod(few, size)])

@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/TypeUtilities.h"
 
@@ -55,17 +56,86 @@ Value mlir::gather::isIndexInRange(OpBuilder &b, Location loc, Value n, Value s,
       n, splatLike(b, loc, s, n));
 }
 
+/// `cond` (an i1, or a vector of them: all lanes) ? then() : otherwise(),
+/// as a value of `type`.
+static Value select(OpBuilder &b, Location loc, Type type, Value cond,
+                    function_ref<Value()> then,
+                    function_ref<Value()> otherwise) {
+  if (isa<VectorType>(cond.getType()))
+    cond = vector::ReductionOp::create(b, loc, vector::CombiningKind::AND,
+                                       cond);
+  auto ifOp = scf::IfOp::create(b, loc, TypeRange{type}, cond,
+                                /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  scf::YieldOp::create(b, loc, then());
+  b.setInsertionPointToStart(ifOp.elseBlock());
+  scf::YieldOp::create(b, loc, otherwise());
+  return ifOp.getResult(0);
+}
+
+/// Indices of smaller magnitude than this take pythonModulo's quotient from
+/// doubles: they convert exactly, and the quotient is off by at most one.
+static constexpr int64_t kDoubleQuotientBound = int64_t(1) << 52;
+
 /// Python modulo of `i` by `s`: the remainder takes the divisor's sign.
 /// Validation rejects s == 0 first; the max keeps the division defined.
+/// A divisor known only at run time makes a division take tens of
+/// cycles (one a lane on vectors): indices below kDoubleQuotientBound in
+/// magnitude (all but absurd ones) take the quotient q from a double
+/// multiply by 1 / s instead, truncated (within [floor(i / s) - 1,
+/// floor(i / s) + 2]: i - q s is in [-2s, 2s), which two additions and one
+/// subtraction of s bring into [0, s)); the others divide.
 static Value pythonModulo(OpBuilder &b, Location loc, Value i, Value s) {
   Type type = i.getType();
+  Value zero = createI64Like(b, loc, type, 0);
   Value divisor = arith::MaxSIOp::create(b, loc, splatLike(b, loc, s, i),
                                          createI64Like(b, loc, type, 1));
-  Value rem = arith::RemSIOp::create(b, loc, i, divisor);
-  Value negative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, rem,
-                                         createI64Like(b, loc, type, 0));
-  Value shifted = arith::AddIOp::create(b, loc, rem, divisor);
-  return arith::SelectOp::create(b, loc, negative, shifted, rem);
+  auto divided = [&]() -> Value {
+    Value rem = arith::RemSIOp::create(b, loc, i, divisor);
+    Value negative =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, rem, zero);
+    Value shifted = arith::AddIOp::create(b, loc, rem, divisor);
+    return arith::SelectOp::create(b, loc, negative, shifted, rem);
+  };
+  auto fromDoubles = [&]() -> Value {
+    Type f64 = b.getF64Type();
+    if (auto vectorType = dyn_cast<VectorType>(type))
+      f64 = VectorType::get(vectorType.getShape(), f64);
+    Value d = arith::SIToFPOp::create(b, loc, f64, divisor);
+    FloatAttr oneAttr = b.getF64FloatAttr(1.0);
+    Value one = arith::ConstantOp::create(
+        b, loc,
+        isa<VectorType>(f64) ? TypedAttr(DenseElementsAttr::get(
+                                   cast<ShapedType>(f64), oneAttr))
+                             : TypedAttr(oneAttr));
+    Value reciprocal = arith::DivFOp::create(b, loc, one, d);
+    Value q = arith::FPToSIOp::create(
+        b, loc, type,
+        arith::MulFOp::create(
+            b, loc, arith::SIToFPOp::create(b, loc, f64, i), reciprocal));
+    Value r = arith::SubIOp::create(
+        b, loc, i, arith::MulIOp::create(b, loc, q, divisor));
+    for (int k = 0; k < 2; ++k)
+      r = arith::SelectOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, r, zero),
+          arith::AddIOp::create(b, loc, r, divisor), r);
+    return arith::SelectOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, r, divisor),
+        arith::SubIOp::create(b, loc, r, divisor), r);
+  };
+  // A constant divisor: LLVM divides by multiplying, exactly.
+  if (getConstantIntValue(s))
+    return divided();
+  // |i| < bound: i + bound, as unsigned, below 2 bound.
+  Value small = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ult,
+      arith::AddIOp::create(
+          b, loc, i, createI64Like(b, loc, type, kDoubleQuotientBound)),
+      createI64Like(b, loc, type, 2 * kDoubleQuotientBound));
+  return select(b, loc, type, small, fromDoubles, divided);
 }
 
 ResolvedIndex mlir::gather::resolveIndex(OpBuilder &b, Location loc,
@@ -73,23 +143,13 @@ ResolvedIndex mlir::gather::resolveIndex(OpBuilder &b, Location loc,
   Type type = i.getType();
   Value n = normalizeIndex(b, loc, i, s);
   switch (mode) {
-  case GatherMode::wrap: {
-    // Indices in [-s, s) need only the normalization; the remainder (a
-    // division, one per lane on vectors) runs only when some index lies
-    // outside.
-    Value inside = isIndexInRange(b, loc, n, s);
-    if (isa<VectorType>(type))
-      inside = vector::ReductionOp::create(b, loc, vector::CombiningKind::AND,
-                                           inside);
-    auto ifOp = scf::IfOp::create(b, loc, TypeRange{type}, inside,
-                                  /*withElseRegion=*/true);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
-    scf::YieldOp::create(b, loc, n);
-    b.setInsertionPointToStart(ifOp.elseBlock());
-    scf::YieldOp::create(b, loc, pythonModulo(b, loc, i, s));
-    return {ifOp.getResult(0), nullptr};
-  }
+  case GatherMode::wrap:
+    // Indices in [-s, s) need only the normalization; the remainder runs
+    // only when some index lies outside.
+    return {select(
+                b, loc, type, isIndexInRange(b, loc, n, s),
+                [&] { return n; }, [&] { return pythonModulo(b, loc, i, s); }),
+            nullptr};
   case GatherMode::clamp: {
     Value upper = arith::SubIOp::create(b, loc, splatLike(b, loc, s, i),
                                         createI64Like(b, loc, type, 1));
