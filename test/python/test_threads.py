@@ -205,10 +205,17 @@ def test_more_threads_than_the_system_can_start_is_an_error_not_an_abort():
 # the pids.max of the process's cgroup. The package's threaded gather and a
 # JitModule that uses OpenMP each raise ValueError naming that reason.
 TEAM_OF_16 = """
-    import json
+    import json, os, resource, sys
     import numpy as np
     import gather_mlir as g
     from gather_mlir.compiler import JitModule, Module
+    if sys.argv[1:] == ["rlimit"]:
+        # Imported first: the interpreter may live where user nobody
+        # cannot reach (a virtual environment under /root).
+        if os.geteuid() == 0:  # root is not bound by RLIMIT_NPROC
+            os.setgid(65534)
+            os.setuid(65534)
+        resource.setrlimit(resource.RLIMIT_NPROC, (8, 8))
 """ + THREADED_MODULE + """
     data = np.arange(4096 * 1024, dtype=np.float32).reshape(4096, 1024)
     errors = []
@@ -222,14 +229,15 @@ TEAM_OF_16 = """
 """
 
 
-def run_limited(preexec, env_changes):
-    """TEAM_OF_16's JSON, run by a new interpreter that calls `preexec`
-    (as subprocess's preexec_fn) before it starts."""
+def run_limited(env_changes, preexec=None, *args):
+    """TEAM_OF_16's JSON, run with `args` by a new interpreter that calls
+    `preexec` (as subprocess's preexec_fn) before it starts."""
     # numpy's BLAS starts no threads of its own under the limit.
     env = dict(os.environ, OMP_NUM_THREADS="16", OPENBLAS_NUM_THREADS="1",
                **env_changes)
     env.pop("OMP_THREAD_LIMIT", None)
-    done = subprocess.run([sys.executable, "-c", textwrap.dedent(TEAM_OF_16)],
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(TEAM_OF_16),
+                           *args],
                           capture_output=True, text=True, env=env,
                           timeout=600, preexec_fn=preexec)
     assert done.returncode == 0, done.stderr[-3000:]
@@ -237,33 +245,10 @@ def run_limited(preexec, env_changes):
 
 
 def test_rlimit_nproc_bounds_the_team(tmp_path):
-    import resource
-    nobody = 65534
+    """As user nobody when run by root, with RLIMIT_NPROC at 8."""
     os.chmod(tmp_path, 0o777)  # the kernel cache of the user the test runs
-    env = {"GATHER_MLIR_CACHE_DIR": str(tmp_path), "HOME": str(tmp_path)}
-
-    def become_nobody():
-        if os.geteuid() == 0:  # root is not bound by RLIMIT_NPROC
-            os.setgid(nobody)
-            os.setuid(nobody)
-
-    def limit():
-        become_nobody()
-        resource.setrlimit(resource.RLIMIT_NPROC, (8, 8))
-
-    # The user must reach the interpreter and the package (a virtual
-    # environment under /root, say, is out of its reach).
-    try:
-        probe = subprocess.run([sys.executable, "-c", "import gather_mlir"],
-                               capture_output=True, text=True,
-                               env=dict(os.environ, **env), timeout=300,
-                               preexec_fn=become_nobody)
-    except PermissionError as e:
-        pytest.skip(f"user {nobody} cannot run {sys.executable}: {e}")
-    if probe.returncode:
-        pytest.skip(f"user {nobody} cannot import gather_mlir: "
-                    f"{probe.stderr[-300:]}")
-    stats = run_limited(limit, env)
+    stats = run_limited({"GATHER_MLIR_CACHE_DIR": str(tmp_path),
+                         "HOME": str(tmp_path)}, None, "rlimit")
     assert len(stats["errors"]) == 2, stats
     for error in stats["errors"]:
         assert error.startswith(
@@ -287,7 +272,7 @@ def test_the_cgroups_pids_max_bounds_the_team():
             with open(os.path.join(group, "cgroup.procs"), "w") as f:
                 f.write(str(os.getpid()))
 
-        stats = run_limited(join, {})
+        stats = run_limited({}, join)
     finally:
         os.rmdir(group)
     assert len(stats["errors"]) == 2, stats
