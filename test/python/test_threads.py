@@ -339,3 +339,39 @@ def test_the_thread_limit_caps_the_team_the_threshold_counts():
     assert stats["threshold"] == 1 << 20
     assert stats["big"] == [1, True]
     assert stats["bags"] == [True, True]
+
+
+# A one-row check-mode gather_elements into its own result on two threads:
+# its indices are scanned first and the row runs on threads in pieces (rows
+# validated as they are gathered would keep one row serial). Right values,
+# the first bad index reported, and libomp loaded by the call.
+ONE_ROW = """
+    import json
+    import numpy as np
+    import gather_mlir as g
+    def libomp():
+        with open("/proc/self/maps") as maps:
+            return any("/libomp.so" in line for line in maps)
+    before = libomp()
+    data = np.arange(1 << 20, dtype=np.float32)
+    ids = (np.arange(1 << 20) * 7919) % (1 << 20)
+    right = bool(np.array_equal(g.gather_elements(data, ids), data[ids]))
+    bad = ids.copy()
+    bad[-3], bad[-1] = 1 << 20, -(1 << 21)
+    try:
+        g.gather_elements(data, bad)
+        error = None
+    except IndexError as e:
+        error = str(e)
+    print(json.dumps({"before": before, "after": libomp(), "right": right,
+                      "error": error}))
+"""
+
+
+def test_one_checked_row_runs_on_threads():
+    stats = run(ONE_ROW, {"OMP_NUM_THREADS": "2"})
+    assert stats == {
+        "before": False, "after": True, "right": True,
+        "error": "gather.gather_elements: index 1048576 is out of range "
+                 "[-1048576, 1048575] for data dimension 0 of size 1048576"}, \
+        stats
