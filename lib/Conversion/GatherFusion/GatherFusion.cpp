@@ -349,8 +349,9 @@ static void reportFirstBadIndex(RewriterBase &rewriter,
     ubs.push_back(bound(allUbs));
     steps.push_back(bound(allSteps));
   }
-  bool firstOnly = llvm::none_of(gathers, [](ReportingGather gather) {
-    return gather.op.getMode() == GatherMode::check;
+  bool firstOnly = llvm::none_of(gathers, [](const ReportingGather &gather) {
+    GatherOp op = gather.op;
+    return op.getMode() == GatherMode::check;
   });
   if (firstOnly)
     for (auto [lb, ub, step] : llvm::zip_equal(lbs, ubs, steps))
