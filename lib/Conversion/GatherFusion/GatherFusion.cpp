@@ -101,24 +101,6 @@ static SmallVector<int64_t> indexLoops(linalg::LinalgOp consumer) {
   return any ? sizes : SmallVector<int64_t>{};
 }
 
-/// The size of `type` in bytes, saturated at INT64_MAX; 0 when a dim is
-/// dynamic (a result worth threads must be known to be).
-static int64_t staticBytes(ShapedType type) {
-  if (!type.hasStaticShape())
-    return 0;
-  Type element = type.getElementType();
-  int64_t elementBytes = 1;
-  if (auto complex = dyn_cast<ComplexType>(element))
-    element = complex.getElementType(), elementBytes = 2;
-  if (element.isIntOrFloat())
-    elementBytes *= std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
-  std::optional<int64_t> count = getCheckedNumElements(type.getShape());
-  int64_t bytes;
-  if (!count || llvm::MulOverflow(*count, elementBytes, bytes))
-    return std::numeric_limits<int64_t>::max();
-  return bytes;
-}
-
 /// The zero of `type` (complex included).
 static Value zeroOf(OpBuilder &b, Location loc, Type type) {
   if (auto complexType = dyn_cast<ComplexType>(type)) {
@@ -462,8 +444,9 @@ LogicalResult mlir::gather::fuseElementwiseConsumer(
   // and the loop stays serial, so the first report is the first bad index.
   bool threads =
       options.parallel &&
-      staticBytes(cast<ShapedType>(consumer->getResult(0).getType())) >=
-          options.parallelMinBytes;
+      getStaticSizeInBytes(
+          cast<ShapedType>(consumer->getResult(0).getType()))
+              .value_or(0) >= options.parallelMinBytes;
   SmallVector<ReportingGather> reporting;
   bool scanned = true;
   for (OpOperand *operand : consumer.getDpsInputOperands()) {

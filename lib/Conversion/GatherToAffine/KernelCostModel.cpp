@@ -37,40 +37,18 @@ static constexpr int64_t kMinStreamingRowBytes = 256;
 /// 0.77-0.92x at every length).
 static constexpr int64_t kMinMisalignedStreamingRowBytes = 2048;
 
-/// The element's size in bytes (complex: both parts; i1: a byte; index: the
-/// 64 bits the pipeline lowers it to). Data and index arrays both come here:
-/// index arrays may hold `index` elements, which have no bit width of their
-/// own.
-static int64_t elementBytes(Type element) {
-  if (auto complex = dyn_cast<ComplexType>(element))
-    return 2 * elementBytes(complex.getElementType());
-  if (element.isIndex())
-    return IndexType::kInternalStorageBitWidth / 8;
-  return std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
-}
-
 /// `count` elements of `element` in bytes, saturated at INT64_MAX (static
 /// sizes may be any int64; the comparisons below only need "at least").
 static int64_t bytesOf(int64_t count, Type element) {
   int64_t bytes;
-  if (llvm::MulOverflow(count, elementBytes(element), bytes))
+  if (llvm::MulOverflow(count, getElementSizeInBytes(element), bytes))
     return std::numeric_limits<int64_t>::max();
   return bytes;
 }
 
-/// The static size of `type` in bytes, saturated; nullopt if it has a
-/// dynamic dim.
-static std::optional<int64_t> staticBytes(MemRefType type) {
-  if (!type.hasStaticShape())
-    return std::nullopt;
-  std::optional<int64_t> count = getCheckedNumElements(type.getShape());
-  return count ? bytesOf(*count, type.getElementType())
-               : std::numeric_limits<int64_t>::max();
-}
-
 Value KernelEmitter::sizeInBytes(Value memref) {
   auto type = cast<MemRefType>(memref.getType());
-  Value bytes = constIndex(elementBytes(type.getElementType()));
+  Value bytes = constIndex(getElementSizeInBytes(type.getElementType()));
   for (Value size : dims(memref, 0, type.getRank()))
     bytes = b.createOrFold<arith::MulIOp>(loc, bytes, size);
   return bytes;
@@ -86,7 +64,7 @@ Value KernelEmitter::planParallel(Value memref) {
   if (!options.parallel)
     return nullptr;
   std::optional<int64_t> bytes =
-      staticBytes(cast<MemRefType>(memref.getType()));
+      getStaticSizeInBytes(cast<MemRefType>(memref.getType()));
   if (bytes && *bytes < options.parallelMinBytes)
     return nullptr;
   // Every size is on threads: only the threaded loops are emitted.
@@ -109,11 +87,12 @@ void KernelEmitter::planStreamingStores(SlicePlan &plan) {
       !hasUnitInnerStride(plan.data) || !hasUnitInnerStride(plan.out) ||
       !fence || !fence->hasInterface<MemoryEffectOpInterface>())
     return;
-  int64_t bytesPerElement = elementBytes(element);
+  int64_t bytesPerElement = getElementSizeInBytes(element);
   std::optional<int64_t> staticRow = getConstantIntValue(rowLength);
   if (staticRow && bytesOf(*staticRow, element) < kMinStreamingRowBytes)
     return;
-  std::optional<int64_t> bytes = staticBytes(cast<MemRefType>(out.getType()));
+  std::optional<int64_t> bytes =
+      getStaticSizeInBytes(cast<MemRefType>(out.getType()));
   if (bytes && *bytes < options.streamingMinBytes)
     return;
 
@@ -169,8 +148,8 @@ Value KernelEmitter::rowAddress(const SlicePlan &plan, ValueRange prefix) {
       b, loc, plan.outBase,
       arith::MulIOp::create(
           b, loc, offset,
-          constIndex(elementBytes(cast<MemRefType>(out.getType())
-                                      .getElementType()))));
+          constIndex(getElementSizeInBytes(
+              cast<MemRefType>(out.getType()).getElementType()))));
 }
 
 // Gathers, on gather_elements 4096x1024 f32 along the last axis, one
@@ -198,7 +177,7 @@ Value KernelEmitter::planPrefetch(const SlicePlan &plan,
   if (options.prefetchDistance <= 0)
     return nullptr;
   int64_t sliceBytes =
-      elementBytes(cast<MemRefType>(data.getType()).getElementType());
+      getElementSizeInBytes(cast<MemRefType>(data.getType()).getElementType());
   Value bytes = constIndex(sliceBytes);
   for (Value extent : plan.extents) {
     std::optional<int64_t> c = getConstantIntValue(extent);

@@ -1,5 +1,6 @@
 // RUN: gather-opt %s --convert-elementwise-to-linalg --gather-fuse-elementwise --canonicalize --cse --split-input-file | FileCheck %s
 // RUN: gather-opt %s --convert-elementwise-to-linalg --gather-fuse-elementwise="parallel=true parallel-min-bytes=0" --canonicalize --cse --split-input-file | FileCheck %s --check-prefix=THREADS
+// RUN: gather-opt %s --convert-elementwise-to-linalg --gather-fuse-elementwise="parallel=true parallel-min-bytes=2048" --canonicalize --cse --split-input-file | FileCheck %s --check-prefix=BYTES
 
 /// Three sibling gathers with the same ids and their dequantizing consumer:
 /// a scan of the ids reports the first bad one (check mode), then one loop
@@ -262,4 +263,25 @@ func.func @same_gather_twice(%t: tensor<1000x64xf32>, %ids: tensor<256xi64>) -> 
   %g = gather.gather %t[%ids] : (tensor<1000x64xf32>, tensor<256xi64>) -> tensor<256x64xf32>
   %r = arith.mulf %g, %g : tensor<256x64xf32>
   return %r : tensor<256x64xf32>
+}
+
+// -----
+
+/// parallel-min-bytes counts the consumer's result in bytes as it lies in
+/// memory: 256 `index` elements are 2048 bytes (threads), 256 i8 elements
+/// 256 bytes (one loop).
+// BYTES-LABEL: func.func @index_result_bytes
+// BYTES: scf.forall
+// BYTES-LABEL: func.func @i8_result_bytes
+// BYTES-NOT: scf.forall
+// BYTES: return
+func.func @index_result_bytes(%t: tensor<1000xi64>, %ids: tensor<256xi32>) -> tensor<256xindex> {
+  %g = gather.gather %t[%ids] {mode = #gather<mode clamp>} : (tensor<1000xi64>, tensor<256xi32>) -> tensor<256xi64>
+  %r = arith.index_cast %g : tensor<256xi64> to tensor<256xindex>
+  return %r : tensor<256xindex>
+}
+func.func @i8_result_bytes(%t: tensor<1000xi64>, %ids: tensor<256xi32>) -> tensor<256xi8> {
+  %g = gather.gather %t[%ids] {mode = #gather<mode clamp>} : (tensor<1000xi64>, tensor<256xi32>) -> tensor<256xi64>
+  %r = arith.trunci %g : tensor<256xi64> to tensor<256xi8>
+  return %r : tensor<256xi8>
 }

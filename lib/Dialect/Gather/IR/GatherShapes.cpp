@@ -53,6 +53,28 @@ mlir::gather::getCheckedNumElements(ArrayRef<int64_t> shape) {
   return product;
 }
 
+int64_t mlir::gather::getElementSizeInBytes(Type type) {
+  if (auto complex = dyn_cast<ComplexType>(type))
+    return 2 * getElementSizeInBytes(complex.getElementType());
+  if (type.isIndex())
+    return IndexType::kInternalStorageBitWidth / 8;
+  if (type.isIntOrFloat())
+    return llvm::divideCeil(type.getIntOrFloatBitWidth(), 8);
+  return 1;
+}
+
+std::optional<int64_t> mlir::gather::getStaticSizeInBytes(ShapedType type) {
+  if (!type.hasStaticShape())
+    return std::nullopt;
+  std::optional<int64_t> count = getCheckedNumElements(type.getShape());
+  int64_t bytes;
+  if (!count || llvm::MulOverflow(*count,
+                                  getElementSizeInBytes(type.getElementType()),
+                                  bytes))
+    return std::numeric_limits<int64_t>::max();
+  return bytes;
+}
+
 bool mlir::gather::hasCountableStaticSizes(Type type) {
   auto shaped = dyn_cast<ShapedType>(type);
   if (!shaped || !shaped.hasRank())

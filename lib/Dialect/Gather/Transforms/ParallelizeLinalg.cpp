@@ -1,5 +1,6 @@
 //===- ParallelizeLinalg.cpp - The gather-parallelize-linalg pass -*- C++ -*-===//
 
+#include "gather/Dialect/Gather/IR/GatherShapes.h"
 #include "gather/Dialect/Gather/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -52,7 +53,7 @@ OpFoldResult writtenBytes(OpBuilder &b, linalg::LinalgOp op) {
   for (OpOperand &init : op.getDpsInitsMutable()) {
     auto type = cast<MemRefType>(init.get().getType());
     OpFoldResult bytes =
-        b.getIndexAttr(llvm::divideCeil(type.getElementTypeBitWidth(), 8));
+        b.getIndexAttr(gather::getElementSizeInBytes(type.getElementType()));
     for (OpFoldResult size : memref::getMixedSizes(b, loc, init.get()))
       bytes = combine(bytes, size, /*add=*/false);
     total = combine(total, bytes, /*add=*/true);

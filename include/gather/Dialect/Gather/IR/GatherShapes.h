@@ -122,6 +122,18 @@ struct GatherShape {
 /// overflows int64_t (ShapedType::getNumElements wraps silently).
 std::optional<int64_t> getCheckedNumElements(ArrayRef<int64_t> shape);
 
+/// The bytes an element of `type` takes in memory once lowered: complex
+/// numbers both parts, `index` the 64 bits the pipelines lower it to, integers
+/// and floats their width rounded up to whole bytes (i1: one byte), and any
+/// other type one byte (a lower bound: the sizes are compared with thresholds
+/// that ask for "at least").
+int64_t getElementSizeInBytes(Type type);
+
+/// The size in bytes of `type`'s static shape of its elements, saturated at
+/// INT64_MAX (the verifiers accept static shapes no memory holds), or
+/// std::nullopt when a dim is dynamic.
+std::optional<int64_t> getStaticSizeInBytes(ShapedType type);
+
 /// Whether the static dims of `type` count their elements within int64_t
 /// (dynamic dims count as 1; unranked and non-shaped types: true). The
 /// verifiers take larger static shapes, which no memory can hold; lowerings
