@@ -215,16 +215,13 @@ py::object runGather(OpKind kind, PyArrayObject *data, PyArrayObject *indices,
   // smaller result gets a serial kernel, which compiles in about half the
   // time.
   bool parallel = resultBytes >= getHostParallelMinBytes();
-  // Rows gathered along the last axis (gather_elements; gather with an
-  // index dim past the batch dims) from C-contiguous operands read as the
-  // host's choice for the axis's length and the rows' (the result's last
-  // dim) says; the flag is left out for other kernels, which have no such
-  // rows (strided operands read one element at a time anyway).
+  // Rows gathered along the last axis from C-contiguous operands read as
+  // the host's choice for the axis's length and the rows' (the result's
+  // last dim) says; the flag is left out for other kernels, which have no
+  // such rows (strided operands read one element at a time anyway).
   int64_t dataRank = PyArray_NDIM(data);
   int64_t itemBytes = PyArray_ITEMSIZE(data);
-  bool rows = kind != OpKind::ND && shape->axis == dataRank - 1 &&
-              (kind == OpKind::Elements ||
-               PyArray_NDIM(indices) > shape->batchDims) &&
+  bool rows = shape->readsRowsAlongLastAxis(dataRank, PyArray_NDIM(indices)) &&
               PyArray_IS_C_CONTIGUOUS(data) &&
               PyArray_IS_C_CONTIGUOUS(indices);
   bool elementLoads =

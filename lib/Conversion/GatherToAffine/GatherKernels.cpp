@@ -43,7 +43,7 @@ void KernelEmitter::emitGather(const GatherShape &shape) {
       validateShapes(shape));
   // Along the last axis with an index dimension innermost, each result row
   // reads one data row at the positions of one index row.
-  int64_t lanes = a == r - 1 && q > bd ? gatherRowLanes() : 0;
+  int64_t lanes = shape.readsRowsAlongLastAxis(r, q) ? gatherRowLanes() : 0;
   if (lanes) {
     return guarded(ok, [&] {
       SmallVector<Value> ubs = dims(out, 0, a + q - bd);
@@ -97,7 +97,7 @@ void KernelEmitter::emitGatherElements(const GatherShape &shape) {
   };
   // Along the last axis, a result row reads one data row at the positions
   // of one index row; validate-rows checks the indices as it gathers.
-  bool lastAxis = a == r - 1;
+  bool lastAxis = shape.readsRowsAlongLastAxis(r, r);
   int64_t lanes = lastAxis ? gatherRowLanes() : 0;
   SlicePlan rows =
       lanes ? planGatherRows(ubs.back(), axisSize) : elementPlan();

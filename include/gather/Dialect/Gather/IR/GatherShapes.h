@@ -108,6 +108,17 @@ struct GatherShape {
                                               ShapedType indices) const {
     return getRunTimeRules(ShapeView::get(data), ShapeView::get(indices));
   }
+  /// Whether each row of the result (along its last dim) reads one row of
+  /// data along the axis, data's last dim, at the positions of one row of
+  /// indices (their last dim): gather along the last axis with an index dim
+  /// past the batch dims, gather_elements along the last axis. The lowering
+  /// gathers such rows a vector at a time when they are contiguous; the
+  /// hosts key their kernels by it. Requires `ranked` to say true.
+  bool readsRowsAlongLastAxis(int64_t dataRank, int64_t indicesRank) const {
+    return !dims.empty() && axis == dataRank - 1 &&
+           dims.back().indicesDim == indicesRank - 1 &&
+           dims.back().readDataDim < 0;
+  }
   /// The result's sizes as values or constants (for shape reification).
   SmallVector<OpFoldResult> getMixedSizes(OpBuilder &b, Location loc,
                                           Value data, Value indices) const;
