@@ -237,13 +237,10 @@ py::object runGather(OpKind kind, PyArrayObject *data, PyArrayObject *indices,
   bool streaming = !elementLoads && streamingMinBytes >= 0 &&
                    resultBytes >= streamingMinBytes;
   // Row validation only changes check-mode gather_elements kernels; other
-  // kernels keep one key for both kinds of result. One row on threads is
-  // scanned first instead: rows validated as they are gathered run on
-  // threads by rows, and a single row would stay serial.
+  // kernels keep one key for both kinds of result.
   bool ownResult = !out || out == Py_None || result.ptr() != out;
-  bool validateRows = ownResult && kind == OpKind::Elements &&
-                      mode == GatherMode::check &&
-                      !(parallel && PyArray_NDIM(indices) == 1);
+  bool validateRows =
+      ownResult && kind == OpKind::Elements && mode == GatherMode::check;
   KernelKey key;
   key.op = kind;
   key.mode = static_cast<uint8_t>(mode);

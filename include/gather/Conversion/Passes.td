@@ -51,7 +51,8 @@ def ConvertGatherToAffine : Pass<"convert-gather-to-affine", "ModuleOp"> {
       subscripts read nothing out of bounds), instead of all indices first;
       a row with a bad index is checked again to report the first (threads
       too: each records the first outermost position with a bad row, and
-      that slab is checked again); the result may then be partly written
+      that slab is checked again; a single row, which threads take in
+      pieces, is checked first); the result may then be partly written
       when an index error is reported;
     * with `prefetch-distance` > 0, slices of at most 512 bytes (gather_nd
       tuples, short rows) are prefetched (`memref.prefetch`) that many index

@@ -104,20 +104,29 @@ void KernelEmitter::emitGatherElements(const GatherShape &shape) {
   auto rowAt = [&](ValueRange ivs, Value badFlag) {
     gatherRow(rows, ivs, ivs, ivs, ubs.back(), axisSize, lanes, badFlag);
   };
-  if (lastAxis && validatesRows()) {
-    gatherCheckedRows(shape, ubs, axisSize, components, rowAt);
-    return finishStreaming(rows);
-  }
-  Value ok = validate(ubs, axisSize, components, validateShapes(shape));
-  if (lanes) {
-    return guarded(ok, [&] {
+  // Checked first, then gathered (one row in pieces on threads: rowNest).
+  auto scanThenRows = [&] {
+    Value ok = validate(ubs, axisSize, components, validateShapes(shape));
+    guarded(ok, [&] {
       rowNest(ubs, [&](ValueRange ivs, Value n, Value start) {
         gatherRow(rows, ivs, ivs, ivs, n, axisSize, lanes,
                   /*badFlag=*/nullptr, start);
       });
-      finishStreaming(rows);
     });
+  };
+  if (lastAxis && validatesRows()) {
+    // Threads take rows; a single row is split into pieces instead, which
+    // a row's check cannot follow: it is scanned first when on threads.
+    emitPlanned(
+        ubs.size() == 1 ? planParallel() : nullptr, scanThenRows,
+        [&] { gatherCheckedRows(shape, ubs, axisSize, components, rowAt); });
+    return finishStreaming(rows);
   }
+  if (lanes) {
+    scanThenRows();
+    return finishStreaming(rows);
+  }
+  Value ok = validate(ubs, axisSize, components, validateShapes(shape));
   guarded(ok, [&] {
     parallelNest(ubs, [&](ValueRange ivs) {
       Subscript s = resolve(readIndex(ivs), axisSize);

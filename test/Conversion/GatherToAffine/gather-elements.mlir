@@ -123,3 +123,19 @@ func.func @rows_checked_then_gathered(%d: tensor<?x?xf32>, %i: tensor<?x?xi32>) 
   %r = gather.gather_elements %d[%i] {axis = 1 : i64} : (tensor<?x?xf32>, tensor<?x?xi32>) -> tensor<?x?xf32>
   return %r : tensor<?x?xf32>
 }
+
+// -----
+
+/// validate-rows with one row on threads: threads take the row in pieces,
+/// which a row's check cannot follow, so every index is checked first.
+// THREAD-ROWS-LABEL: func.func @one_row_checked_on_threads
+// THREAD-ROWS-NOT: memref.atomic_rmw
+// THREAD-ROWS: vector.reduction <or>
+// THREAD-ROWS: func.call @gather_mlir_index_error
+// THREAD-ROWS: scf.parallel
+// THREAD-ROWS-NOT: func.call
+// THREAD-ROWS: return
+func.func @one_row_checked_on_threads(%d: tensor<?xf32>, %i: tensor<?xi64>) -> tensor<?xf32> {
+  %r = gather.gather_elements %d[%i] {axis = 0 : i64} : (tensor<?xf32>, tensor<?xi64>) -> tensor<?xf32>
+  return %r : tensor<?xf32>
+}
