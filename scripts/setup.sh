@@ -16,6 +16,8 @@ PACKAGES=(
   # Python package and its tests (Debian's interpreter, /usr/bin/python3).
   python3 python3-dev pybind11-dev python3-numpy python3-pytest
   python3-hypothesis python3-onnx python3-torch
+  # The stack of a process a test finds hung (test_compiler's fork test).
+  gdb
   # The benchmark's peers and chart (bench/).
   python3-numba python3-matplotlib
   # Sharded gathers under mpirun: MPICH, the ABI whose LLVM 22 lowering of
