@@ -19,6 +19,9 @@
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
 #include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/MathToFuncs/MathToFuncs.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MathToLibm/MathToLibm.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/OpenMPToLLVM/ConvertOpenMPToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
@@ -127,6 +130,13 @@ void buildPipeline(OpPassManager &pm, const Options &options) {
   if (options.cInterface)
     pm.addPass(createGatherEmitCInterface());
 
+  // math ops (fused into a gather's loop or not): outlined integer powers,
+  // LLVM's intrinsics where LLVM has one, libm calls for the rest (tanh,
+  // erf, ...; vectors a lane at a time). Before scf-to-cf and func-to-llvm:
+  // the outlined functions hold scf loops, the libm calls are func.calls.
+  pm.addPass(createConvertMathToFuncs());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
   // memref before scf-to-cf: scf-to-openmp wraps parallel bodies in
   // memref.alloca_scope, which must be lowered while they are one block.
   pm.addPass(createConvertVectorToLLVMPass());

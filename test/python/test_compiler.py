@@ -684,6 +684,28 @@ def test_jit_fork_during_a_threaded_call_leaves_the_child_usable():
         done.stdout[-20000:], done.stderr[-2000:])
 
 
+def test_jit_math_on_gathered_values_runs_in_process():
+    """math ops after a gather lower to LLVM's intrinsics and libm calls
+    (tanh, erf), which the JIT resolves in the process, serially and on
+    threads."""
+    import math
+    ir = """
+    func.func @f(%t: tensor<?xf32>, %i: tensor<?xi64>) -> tensor<?xf32> {
+      %g = gather.gather %t[%i] : (tensor<?xf32>, tensor<?xi64>) -> tensor<?xf32>
+      %h = math.tanh %g : tensor<?xf32>
+      %e = math.erf %h : tensor<?xf32>
+      %x = math.exp %e : tensor<?xf32>
+      return %x : tensor<?xf32>
+    }"""
+    t = np.linspace(-3, 3, 1000, dtype=np.float32)
+    ids = np.arange(999, -1, -1)
+    want = np.array([math.exp(math.erf(math.tanh(float(t[i])))) for i in ids])
+    for pipeline in ("gather-to-llvm",
+                     "gather-to-llvm{parallel=true parallel-min-bytes=0}"):
+        got = JitModule(Module(ir), pipeline).call("f", t, ids)
+        np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
 def test_jit_fused_check_reports_when_another_loop_is_empty():
     """A checked gather along i times a fill gather along j: with no j (an
     empty result) the fused loop, serial or threaded, still reports the bad

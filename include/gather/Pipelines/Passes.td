@@ -18,7 +18,8 @@ def GatherToLLVM : Pass<"gather-to-llvm", "ModuleOp"> {
        that `check` mode rejects if it runs), `gather-shape-inference`
        (results as static as the operands allow),
        `convert-embedding-bag-to-scf` (option `bag-prefetch-distance`),
-       `convert-elementwise-to-linalg` (elementwise arith on tensors),
+       `convert-elementwise-to-linalg` (elementwise arith and math on
+       tensors),
        `gather-fuse-elementwise` (option `fuse-elementwise`: elementwise
        consumers computed in the loop of the gathers they read),
        `gather-dispatch-unranked` (option `max-unranked-rank`: gathers on
@@ -36,8 +37,11 @@ def GatherToLLVM : Pass<"gather-to-llvm", "ModuleOp"> {
        `scf-forall-to-parallel`, `convert-scf-to-openmp` with
        `num-threads` and `gather-openmp-schedule`);
     5. `gather-emit-c-interface` (option `c-interface`);
-    6. vector and memref to LLVM, `convert-scf-to-cf`, then complex, arith,
-       index, (parallel) openmp, func and cf to LLVM,
+    6. `convert-math-to-funcs`, `convert-math-to-llvm` and
+       `convert-math-to-libm` (math ops: outlined integer powers, LLVM's
+       intrinsics, libm calls), vector and memref to LLVM,
+       `convert-scf-to-cf`, then complex, arith, index, (parallel) openmp,
+       func and cf to LLVM,
        `convert-gather-mpi-to-llvm` and `reconcile-unrealized-casts`;
     7. `gather-define-error-handlers` (option `default-error-handlers`).
   }];
