@@ -44,6 +44,9 @@ static std::string describe(int64_t written, int64_t normalized) {
 
 std::optional<int64_t>
 mlir::gather::getCheckedNumElements(ArrayRef<int64_t> shape) {
+  // Empty whatever the other sizes, in any order.
+  if (llvm::is_contained(shape, 0))
+    return 0;
   int64_t product = 1;
   for (int64_t size : shape) {
     assert(!ShapedType::isDynamic(size) && "the shape must be static");

@@ -129,8 +129,9 @@ struct GatherShape {
                                      ArrayRef<int64_t> resultShape) const;
 };
 
-/// The number of elements of the static `shape`, or std::nullopt when it
-/// overflows int64_t (ShapedType::getNumElements wraps silently).
+/// The number of elements of the static `shape` (0 when a size is 0), or
+/// std::nullopt when it overflows int64_t (ShapedType::getNumElements wraps
+/// silently).
 std::optional<int64_t> getCheckedNumElements(ArrayRef<int64_t> shape);
 
 /// The bytes an element of `type` takes in memory once lowered: complex
