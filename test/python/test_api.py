@@ -252,6 +252,31 @@ def test_unsigned_indices_are_values_for_every_rank(shape, fast):
         g.gather(data, arg)
 
 
+def test_index_arrays_empty_along_an_inner_dim_return_at_once():
+    """Indices of shape (2^40, 0) hold nothing: the kernels skip a loop nest
+    whose inner loop is empty rather than walk its 2^40 outer iterations
+    (hours). In a child process, so that a regression fails by its timeout
+    instead of hanging the suite."""
+    import subprocess
+    import sys
+    code = """if True:
+        import numpy as np, gather_mlir as g
+        ids = np.empty((2**40, 0), np.int64)
+        for mode in ("check", "clamp", "wrap", "fill", "unchecked"):
+            assert g.gather(np.arange(3.0), ids, mode=mode).shape == (2**40, 0)
+            assert g.gather(np.zeros((3, 4)), ids, mode=mode).shape == (
+                2**40, 0, 4)
+            assert g.gather_elements(np.zeros((2**40, 0)), ids, axis=1,
+                                     mode=mode).shape == (2**40, 0)
+            assert g.gather_nd(np.zeros((3, 2)), ids[..., None],
+                               mode=mode).shape == (2**40, 0, 2)
+        print("ok")
+    """
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True,
+                          text=True, timeout=120)
+    assert done.stdout.split() == ["ok"], done.stderr[-2000:]
+
+
 def test_unsigned_indices_along_an_empty_dim():
     data = np.zeros((5, 0), np.complex64)
     for mode in ("check", "clamp", "wrap"):

@@ -193,8 +193,10 @@ void KernelEmitter::gatherCheckedRows(
     // Threads check rows as they gather them; the first flagged slab is
     // checked again to report the first bad index in row-major order.
     auto threaded = [&] {
-      threadedSlabs(positions, rowAt, [&](ArrayRef<Value> slab) {
-        validate(slab, axisSize, components, nullptr);
+      ifNoneEmpty(innerBounds(positions), [&] {
+        threadedSlabs(positions, rowAt, [&](ArrayRef<Value> slab) {
+          validate(slab, axisSize, components, nullptr);
+        });
       });
     };
     emitPlanned(positions.size() > 1 ? planParallel() : nullptr, threaded,

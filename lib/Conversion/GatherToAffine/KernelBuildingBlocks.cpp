@@ -55,9 +55,11 @@ void KernelEmitter::loopNest(ArrayRef<Value> ubs,
 
 void KernelEmitter::parallelNest(ArrayRef<Value> ubs,
                                  function_ref<void(ValueRange)> body) {
-  emitPlanned(
-      ubs.empty() ? nullptr : planParallel(),
-      [&] { threadedNest(ubs, body); }, [&] { loopNest(ubs, body); });
+  ifNoneEmpty(innerBounds(ubs), [&] {
+    emitPlanned(
+        ubs.empty() ? nullptr : planParallel(),
+        [&] { threadedNest(ubs, body); }, [&] { loopNest(ubs, body); });
+  });
 }
 
 /// Pieces a single row is split into for threads: whole cache lines and
@@ -69,9 +71,11 @@ void KernelEmitter::rowNest(
     ArrayRef<Value> ubs, function_ref<void(ValueRange, Value, Value)> row) {
   ArrayRef<Value> outer = ubs.drop_back();
   Value n = ubs.back();
-  if (!outer.empty())
-    return parallelNest(outer,
-                        [&](ValueRange ivs) { row(ivs, n, nullptr); });
+  if (!outer.empty()) {
+    return ifNoneEmpty(n, [&] {
+      parallelNest(outer, [&](ValueRange ivs) { row(ivs, n, nullptr); });
+    });
+  }
   auto pieces = [&] {
     Value piece = constIndex(kRowPieceElements);
     Value count = arith::CeilDivUIOp::create(b, loc, n, piece);
@@ -93,6 +97,25 @@ void KernelEmitter::threadedNest(ArrayRef<Value> ubs,
   forLoop(
       ubs.front(), 1, [&](Value iv) { loopNest(ubs.drop_front(), body, {iv}); },
       /*parallel=*/true);
+}
+
+void KernelEmitter::ifNoneEmpty(ArrayRef<Value> sizes,
+                                function_ref<void()> body) {
+  Value none;
+  for (Value size : sizes) {
+    std::optional<int64_t> c = getConstantIntValue(size);
+    if (c == 0)
+      return;
+    if (c)
+      continue;
+    Value nonZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                          size, constIndex(0));
+    none = none ? arith::AndIOp::create(b, loc, none, nonZero).getResult()
+                : nonZero;
+  }
+  if (!none)
+    return body();
+  ifThenElse(none, body);
 }
 
 void KernelEmitter::ifThenElse(Value cond, function_ref<void()> then,

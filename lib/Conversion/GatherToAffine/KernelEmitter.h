@@ -182,6 +182,15 @@ private:
   /// run on threads as planParallel says.
   void rowNest(ArrayRef<Value> ubs,
                function_ref<void(ValueRange, Value, Value)> row);
+  /// body() unless a size in `sizes` is 0: a nest whose inner loop is empty
+  /// would still walk its outer ones (an index array of 2^30 x 0). Nothing
+  /// when one is the constant 0, a run-time test when one may be 0.
+  void ifNoneEmpty(ArrayRef<Value> sizes, function_ref<void()> body);
+  /// The bounds of a nest past its outermost, whose loop runs no iteration
+  /// for a bound of 0 on its own: what ifNoneEmpty tests before the nest.
+  static ArrayRef<Value> innerBounds(ArrayRef<Value> ubs) {
+    return ubs.drop_front(ubs.empty() ? 0 : 1);
+  }
   /// if (cond) then() else otherwise().
   void ifThenElse(Value cond, function_ref<void()> then,
                   function_ref<void()> otherwise = nullptr);

@@ -202,20 +202,20 @@ Value KernelEmitter::validate(
     };
     threadedSlabs(bounds, flagRow, checkAll);
   };
-  if (eachRow) {
+  Value flag = eachRow ? newFlag() : nullptr;
+  ifNoneEmpty(innerBounds(bounds), [&] {
+    if (!eachRow)
+      return emitPlanned(threads, threaded, [&] { checkAll(bounds); });
     // Row by row while no index has failed: gather it, checking its indices
     // on the way; a row flagged bad is scanned again, while its indices are
     // in L1, to report the first.
-    Value flag = newFlag();
     loopNest(ArrayRef(bounds).drop_back(), [&](ValueRange prefix) {
       ifThenElse(noFailure(), [&] {
         eachRow(prefix, flag);
         ifThenElse(isSet(flag), [&] { check(prefix); });
       });
     });
-  } else {
-    emitPlanned(threads, threaded, [&] { checkAll(bounds); });
-  }
+  });
 
   Value failed = arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::ne,
