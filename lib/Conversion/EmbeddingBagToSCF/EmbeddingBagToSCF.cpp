@@ -724,7 +724,7 @@ void BagEmitter::prefetchRow(Value j, Value d0, int64_t values) {
   // are mostly in the caches, and as fast on cold ones (docs/Design.md).
   // Only the chunk's values in the row: a prefetch is not removed as
   // redundant, so a narrow row must not name its last line eight times.
-  int64_t colBytes = element.getIntOrFloatBitWidth() / 8;
+  int64_t colBytes = getElementSizeInBytes(element);
   int64_t perCol = valuesPerColumn();
   int64_t cols = llvm::divideCeil(values, perCol);
   Value firstCol = perCol == 1 ? d0

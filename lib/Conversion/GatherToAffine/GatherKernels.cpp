@@ -104,29 +104,27 @@ void KernelEmitter::emitGatherElements(const GatherShape &shape) {
   auto rowAt = [&](ValueRange ivs, Value badFlag) {
     gatherRow(rows, ivs, ivs, ivs, ubs.back(), axisSize, lanes, badFlag);
   };
-  // Checked first, then gathered (one row in pieces on threads: rowNest).
-  auto scanThenRows = [&] {
-    Value ok = validate(ubs, axisSize, components, validateShapes(shape));
-    guarded(ok, [&] {
-      rowNest(ubs, [&](ValueRange ivs, Value n, Value start) {
-        gatherRow(rows, ivs, ivs, ivs, n, axisSize, lanes,
-                  /*badFlag=*/nullptr, start);
-      });
-    });
+  auto rowPiece = [&](ValueRange ivs, Value n, Value start) {
+    gatherRow(rows, ivs, ivs, ivs, n, axisSize, lanes, /*badFlag=*/nullptr,
+              start);
   };
   if (lastAxis && validatesRows()) {
     // Threads take rows; a single row is split into pieces instead, which
     // a row's check cannot follow: it is scanned first when on threads.
+    auto scanThenPieces = [&] {
+      Value ok = validate(ubs, axisSize, components, validateShapes(shape));
+      guarded(ok, [&] { rowPieces(ubs.back(), rowPiece); });
+    };
     emitPlanned(
-        ubs.size() == 1 ? planParallel() : nullptr, scanThenRows,
+        ubs.size() == 1 ? planParallel() : nullptr, scanThenPieces,
         [&] { gatherCheckedRows(shape, ubs, axisSize, components, rowAt); });
     return finishStreaming(rows);
   }
+  Value ok = validate(ubs, axisSize, components, validateShapes(shape));
   if (lanes) {
-    scanThenRows();
+    guarded(ok, [&] { rowNest(ubs, rowPiece); });
     return finishStreaming(rows);
   }
-  Value ok = validate(ubs, axisSize, components, validateShapes(shape));
   guarded(ok, [&] {
     parallelNest(ubs, [&](ValueRange ivs) {
       Subscript s = resolve(readIndex(ivs), axisSize);

@@ -76,20 +76,24 @@ void KernelEmitter::rowNest(
       parallelNest(outer, [&](ValueRange ivs) { row(ivs, n, nullptr); });
     });
   }
-  auto pieces = [&] {
-    Value piece = constIndex(kRowPieceElements);
-    Value count = arith::CeilDivUIOp::create(b, loc, n, piece);
-    forLoop(
-        count, 1,
-        [&](Value k) {
-          Value start = arith::MulIOp::create(b, loc, k, piece);
-          Value length = arith::MinUIOp::create(
-              b, loc, piece, arith::SubIOp::create(b, loc, n, start));
-          row({}, length, start);
-        },
-        /*parallel=*/true);
-  };
-  emitPlanned(planParallel(), pieces, [&] { row({}, n, nullptr); });
+  emitPlanned(
+      planParallel(), [&] { rowPieces(n, row); },
+      [&] { row({}, n, nullptr); });
+}
+
+void KernelEmitter::rowPieces(
+    Value n, function_ref<void(ValueRange, Value, Value)> row) {
+  Value piece = constIndex(kRowPieceElements);
+  Value count = arith::CeilDivUIOp::create(b, loc, n, piece);
+  forLoop(
+      count, 1,
+      [&](Value k) {
+        Value start = arith::MulIOp::create(b, loc, k, piece);
+        Value length = arith::MinUIOp::create(
+            b, loc, piece, arith::SubIOp::create(b, loc, n, start));
+        row({}, length, start);
+      },
+      /*parallel=*/true);
 }
 
 void KernelEmitter::threadedNest(ArrayRef<Value> ubs,

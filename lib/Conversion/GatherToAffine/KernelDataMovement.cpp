@@ -115,7 +115,7 @@ void KernelEmitter::forEachAlignedChunk(
     const SlicePlan &plan, ValueRange outPrefix, Value n, int64_t lanes,
     function_ref<void(Value, Value)> chunk, Value start) {
   Type element = cast<MemRefType>(out.getType()).getElementType();
-  int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
+  int64_t elementBytes = getElementSizeInBytes(element);
   int64_t vectorBytes = lanes * elementBytes;
   auto maskType = VectorType::get({lanes}, b.getI1Type());
   // Elements before the first vector-aligned one: (-address mod vector

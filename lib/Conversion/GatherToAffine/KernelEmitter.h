@@ -182,6 +182,9 @@ private:
   /// run on threads as planParallel says.
   void rowNest(ArrayRef<Value> ubs,
                function_ref<void(ValueRange, Value, Value)> row);
+  /// The single row of length `n` in pieces of kRowPieceElements on
+  /// threads: row({}, length, start) for each.
+  void rowPieces(Value n, function_ref<void(ValueRange, Value, Value)> row);
   /// body() unless a size in `sizes` is 0: a nest whose inner loop is empty
   /// would still walk its outer ones (an index array of 2^30 x 0). Nothing
   /// when one is the constant 0, a run-time test when one may be 0.
