@@ -16,6 +16,7 @@
 #include "mlir/Conversion/BufferizationToMemRef/BufferizationToMemRef.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ComplexToLLVM/ComplexToLLVM.h"
+#include "mlir/Conversion/ComplexToStandard/ComplexToStandard.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
 #include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
@@ -130,11 +131,15 @@ void buildPipeline(OpPassManager &pm, const Options &options) {
   if (options.cInterface)
     pm.addPass(createGatherEmitCInterface());
 
-  // math ops (fused into a gather's loop or not): outlined integer powers,
-  // LLVM's intrinsics where LLVM has one, libm calls for the rest (tanh,
-  // erf, ...; vectors a lane at a time). Before scf-to-cf and func-to-llvm:
-  // the outlined functions hold scf loops, the libm calls are func.calls.
+  // Complex functions (exp, log, sqrt, ...) as arith and math on the parts;
+  // then math ops (fused into a gather's loop or not): outlined integer
+  // powers, expm1 and log1p as libm calls (gather-precise-math), LLVM's
+  // intrinsics where LLVM has one, libm calls for the rest (tanh, erf, ...;
+  // vectors a lane at a time). Before scf-to-cf and func-to-llvm: the
+  // outlined functions hold scf loops, the libm calls are func.calls.
+  pm.addPass(createConvertComplexToStandardPass());
   pm.addPass(createConvertMathToFuncs());
+  pm.addPass(createGatherPreciseMath());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   // memref before scf-to-cf: scf-to-openmp wraps parallel bodies in

@@ -374,4 +374,24 @@ def ConvertEmbeddingBagToSCF : Pass<"convert-embedding-bag-to-scf",
   ];
 }
 
+def GatherPreciseMath : Pass<"gather-precise-math", "ModuleOp"> {
+  let summary = "math.expm1 and math.log1p as libm calls, which keep the "
+                "digits of small arguments";
+  let description = [{
+    Upstream's `convert-math-to-llvm` lowers `math.expm1` to `exp(x) - 1`
+    and (by default) `math.log1p` to `log(1 + x)`, which lose every digit
+    of an `x` near 0: `log1p(1e-7)` in f32 gives 1.19e-7, in f16 `expm1` of
+    1e-4 gives 0. This pass applies upstream's `convert-math-to-libm`
+    patterns to those two ops only: calls of libm's `expm1`/`log1p` (f32,
+    f64; f16 and bf16 through f32; vectors a lane at a time). Other element
+    types, and every other math op, are left as they are. `gather-to-llvm`
+    runs it before `convert-math-to-llvm`, which lowers the rest.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
 #endif // GATHER_CONVERSION_PASSES_TD

@@ -37,8 +37,10 @@ def GatherToLLVM : Pass<"gather-to-llvm", "ModuleOp"> {
        `scf-forall-to-parallel`, `convert-scf-to-openmp` with
        `num-threads` and `gather-openmp-schedule`);
     5. `gather-emit-c-interface` (option `c-interface`);
-    6. `convert-math-to-funcs`, `convert-math-to-llvm` and
-       `convert-math-to-libm` (math ops: outlined integer powers, LLVM's
+    6. `convert-complex-to-standard` (complex functions),
+       `convert-math-to-funcs`, `gather-precise-math`,
+       `convert-math-to-llvm` and `convert-math-to-libm` (math ops:
+       outlined integer powers, expm1 and log1p as libm calls, LLVM's
        intrinsics, libm calls), vector and memref to LLVM,
        `convert-scf-to-cf`, then complex, arith, index, (parallel) openmp,
        func and cf to LLVM,
