@@ -17,6 +17,7 @@ rules).
 """
 
 from . import _native
+from . import _carrier
 from ._tensors import any_tensor, returned, view
 
 
@@ -30,6 +31,11 @@ def _bag(function, input, weight, offsets, mode, per_sample_weights,
         return _native.embedding_bag(
             function, input, weight, offsets, mode, per_sample_weights,
             include_last_offset, padding_idx, oob_mode, out, rowwise_bits)
+    # bfloat16 arrives as its int16 carrier, which the native rules would
+    # name instead: the tables' rule, said of the dtype the caller passed.
+    if rowwise_bits is None and _carrier(getattr(weight, "dtype", None)):
+        raise TypeError(f"{function}: weight must be float16, float32 or "
+                        f"float64, not {weight.dtype}")
     result = _native.embedding_bag(
         function, view(function, "input", input),
         view(function, "weight", weight), view(function, "offsets", offsets),

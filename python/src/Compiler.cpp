@@ -69,7 +69,8 @@ KernelErrorRecord KernelCall::take() {
   return std::exchange(record, {});
 }
 
-void mlir::gather::python::raiseKernelError(const KernelErrorRecord &e) {
+void mlir::gather::python::raiseKernelError(const KernelErrorRecord &e,
+                                             const char *opName) {
   char message[256];
   switch (e.kind) {
   case KernelErrorRecord::None:
@@ -77,10 +78,18 @@ void mlir::gather::python::raiseKernelError(const KernelErrorRecord &e) {
   case KernelErrorRecord::Index:
     gatherMlirFormatIndexError(message, sizeof(message), e.op, e.dim, e.a,
                                e.b);
-    throw py::index_error(message);
+    break;
   case KernelErrorRecord::Shape:
     gatherMlirFormatShapeError(message, sizeof(message), e.op, e.rule, e.dim,
                                e.a, e.b);
-    throw py::value_error(message);
+    break;
   }
+  std::string text = message;
+  // The messages start with the op's name.
+  llvm::StringRef kernelOp = gatherMlirOpName(e.op);
+  if (opName && llvm::StringRef(text).starts_with(kernelOp))
+    text = opName + text.substr(kernelOp.size());
+  if (e.kind == KernelErrorRecord::Index)
+    throw py::index_error(text);
+  throw py::value_error(text);
 }

@@ -86,8 +86,11 @@ private:
 };
 
 /// Raises `error` as a Python exception (with the GIL): IndexError for an
-/// index, ValueError for a shape; nothing for none.
-void raiseKernelError(const KernelErrorRecord &error);
+/// index, ValueError for a shape; nothing for none. `opName`, when given,
+/// names the operation in the message instead of the kernel's op (a
+/// function the package builds from another op).
+void raiseKernelError(const KernelErrorRecord &error,
+                      const char *opName = nullptr);
 
 /// Compiled C interfaces take at most this many pointers (memref
 /// descriptors, the result's first).

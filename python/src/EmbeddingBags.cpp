@@ -301,12 +301,13 @@ Descriptor cDescriptor(PyArrayObject *a) {
 /// Calls `kernel` on `operands` and `target` (the result, or a view of it
 /// the kernel writes), with the GIL released unless the call is short
 /// (`result` and `idBytes` of ids under kReleaseGilBytes); raises what it
-/// reported; copies `result` into `out` when they differ (see
+/// reported (naming `opName` if given); copies `result` into `out` when they differ (see
 /// resultArray) and returns `out`, else returns `result`.
 py::object callKernel(const KernelCache::Entry &kernel,
                       ArrayRef<PyArrayObject *> operands,
                       PyArrayObject *target, const py::object &result,
-                      py::handle out, int64_t idBytes) {
+                      py::handle out, int64_t idBytes,
+                      const char *opName = nullptr) {
   SmallVector<Descriptor, 5> descriptors;
   for (PyArrayObject *a : operands)
     descriptors.push_back(cDescriptor(a));
@@ -324,7 +325,7 @@ py::object callKernel(const KernelCache::Entry &kernel,
     callWithPointers(kernel.function, p);
     reported = call.take();
   }
-  raiseKernelError(reported);
+  raiseKernelError(reported, opName);
   if (!out.is_none() && result.ptr() != out.ptr()) {
     if (PyArray_CopyInto(reinterpret_cast<PyArrayObject *>(out.ptr()),
                          arrayOf(result)) < 0)
@@ -616,8 +617,8 @@ py::object gatherBlockQuantized(py::handle data, py::handle indices,
   py::object indexArray = asArray(indices);
   SmallVector<int64_t, 8> resultShape(shapeOf(arrayOf(indexArray)));
   resultShape.push_back(width);
-  py::object ids = signedIds(function, "indices", "gather.embedding_bag",
-                             indexArray, num, mode);
+  py::object ids =
+      signedIds(function, "indices", function, indexArray, num, mode);
   // Bags of one id each: [n, 1].
   int64_t count = PyArray_SIZE(arrayOf(ids));
   npy_intp bagShape[2] = {count, 1};
@@ -651,7 +652,7 @@ py::object gatherBlockQuantized(py::handle data, py::handle indices,
   if (!rows)
     throw py::error_already_set();
   return callKernel(kernel, operands, arrayOf(rows), result, out,
-                    PyArray_NBYTES(arrayOf(ids)));
+                    PyArray_NBYTES(arrayOf(ids)), function.c_str());
 }
 
 } // namespace

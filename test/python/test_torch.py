@@ -221,6 +221,15 @@ def test_unsupported_tensors_are_type_errors():
             g.gather(torch.ones(3), bad)
 
 
+def test_bfloat16_tables_of_bags_are_named_type_errors():
+    """A bfloat16 table moves as int16 through the package; a bag's
+    TypeError still names the dtype the caller passed."""
+    with pytest.raises(TypeError, match="embedding_bag: weight must be "
+                       "float16, float32 or float64, not torch.bfloat16"):
+        g.embedding_bag(torch.tensor([1, 2]), torch.ones(3, 4).bfloat16(),
+                        torch.tensor([0]), mode="sum")
+
+
 def test_errors_keep_their_types_with_tensors():
     data = torch.ones(2, 5, dtype=torch.bfloat16)
     with pytest.raises(ValueError, match=r"axis 2 is out of range \[-2, 1\]"):
