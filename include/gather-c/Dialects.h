@@ -32,12 +32,14 @@ MLIR_CAPI_EXPORTED void mlirGatherRegisterPasses(void);
 /// Whether `attr` is a `#gather<mode ...>` attribute.
 MLIR_CAPI_EXPORTED bool mlirAttributeIsAGatherMode(MlirAttribute attr);
 
-/// `#gather<mode name>` for name in check, fill, clamp, wrap, unchecked;
-/// a null attribute for any other name.
+/// `#gather<mode name>` for name in check, fill, clamp, wrap, unchecked
+/// (the gather dialect is loaded into `ctx` if it is not yet); a null
+/// attribute for any other name.
 MLIR_CAPI_EXPORTED MlirAttribute mlirGatherModeAttrGet(MlirContext ctx,
                                                        MlirStringRef name);
 
-/// The mode name of a `#gather<mode ...>` attribute.
+/// The mode name of a `#gather<mode ...>` attribute; an empty string for
+/// any other attribute, null included.
 MLIR_CAPI_EXPORTED MlirStringRef mlirGatherModeAttrGetValue(MlirAttribute attr);
 
 #ifdef __cplusplus

@@ -21,17 +21,22 @@ void mlirGatherRegisterDialects(MlirDialectRegistry registry) {
 void mlirGatherRegisterPasses(void) { registerAllGatherPasses(); }
 
 bool mlirAttributeIsAGatherMode(MlirAttribute attr) {
-  return isa<GatherModeAttr>(unwrap(attr));
+  return isa_and_present<GatherModeAttr>(unwrap(attr));
 }
 
 MlirAttribute mlirGatherModeAttrGet(MlirContext ctx, MlirStringRef name) {
   std::optional<GatherMode> mode = symbolizeGatherMode(unwrap(name));
   if (!mode)
     return {nullptr};
+  // The attribute's storage is the dialect's: a context that has not loaded
+  // it yet (only registered it, or not even that) loads it now.
+  unwrap(ctx)->getOrLoadDialect<GatherDialect>();
   return wrap(GatherModeAttr::get(unwrap(ctx), *mode));
 }
 
 MlirStringRef mlirGatherModeAttrGetValue(MlirAttribute attr) {
-  return wrap(
-      stringifyGatherMode(cast<GatherModeAttr>(unwrap(attr)).getValue()));
+  auto mode = dyn_cast_if_present<GatherModeAttr>(unwrap(attr));
+  if (!mode)
+    return mlirStringRefCreate(nullptr, 0);
+  return wrap(stringifyGatherMode(mode.getValue()));
 }

@@ -75,6 +75,26 @@ int main(void) {
          mlirAttributeIsNull(mlirGatherModeAttrGet(
              ctx, mlirStringRefCreateFromCString("nearest"))));
 
+  /* A context that has only registered the dialect gets mode attributes
+     too (the dialect loads); another attribute has no mode name. */
+  MlirDialectRegistry fresh = mlirDialectRegistryCreate();
+  mlirGatherRegisterDialects(fresh);
+  MlirContext lazy = mlirContextCreateWithRegistry(fresh, false);
+  mlirDialectRegistryDestroy(fresh);
+  MlirStringRef lazyName = mlirGatherModeAttrGetValue(
+      mlirGatherModeAttrGet(lazy, mlirStringRefCreateFromCString("clamp")));
+  // CHECK: unloaded context: clamp
+  printf("unloaded context: %.*s\n", (int)lazyName.length, lazyName.data);
+  MlirAttribute nullAttr = {NULL};
+  // CHECK: not a mode: 0 0 0
+  printf("not a mode: %d %d %d\n", mlirAttributeIsAGatherMode(nullAttr),
+         (int)mlirGatherModeAttrGetValue(nullAttr).length,
+         (int)mlirGatherModeAttrGetValue(
+             mlirAttributeParseGet(lazy, mlirStringRefCreateFromCString(
+                                             "7 : i64")))
+             .length);
+  mlirContextDestroy(lazy);
+
   /* The registered pipeline, parsed and run through the C API. */
   mlirGatherRegisterPasses();
   MlirPassManager pm = mlirPassManagerCreate(ctx);
