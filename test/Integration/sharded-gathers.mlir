@@ -13,10 +13,11 @@
 // RUN: %clang -Wno-override-module -shared -fPIC -O1 %t.4.ll %mpi_link -o %t.4.so
 // RUN: %mpirun -np 4 %mlir_run_mpi,%t.4.so -e main %t.driver.mlir | FileCheck %s
 //
-// A bad id in check mode is an error on every process.
+// A bad id in check mode is an error on every process, named by the index
+// hook as the unsharded op's is.
 // RUN: gather-opt %S/Inputs/sharded-check-failure-driver.mlir --gather-to-llvm -o %t.fail.mlir
 // RUN: not %mpirun -np 2 %mlir_run_mpi,%t.2.so -e main %t.fail.mlir 2>&1 | FileCheck %s --check-prefix=FAIL
-// FAIL: 'gather.gather' op index out of range of the data dim of size 8 (valid range [-8, 7]), which is split across processes
+// FAIL: gather.gather: index 8 is out of range [-8, 7] for data dimension 0 of size 8
 
 // The driver prints, for each kernel, rank 0's result and the number of
 // elements that differ from the unsharded op on any process.

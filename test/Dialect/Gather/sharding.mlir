@@ -13,7 +13,9 @@ shard.grid @grid(shape = 2)
 // CHECK: %[[P:.*]] = shard.process_multi_index on @grid axes = [0]
 // CHECK: %[[OFF:.*]] = arith.muli %[[P]], %{{.*}} : index
 // CHECK: %[[IDS:.*]] = linalg.generic {{.*}} ins(%[[I]] : tensor<5xi32>) outs(%{{.*}} : tensor<5xi64>)
-// CHECK:   cf.assert %{{.*}}, "'gather.gather' op index out of range of the data dim of size 8 (valid range [-8, 7]), which is split across processes"
+// CHECK:   %[[ID:.*]] = arith.extsi %{{.*}} : i32 to i64
+// CHECK:   scf.if %{{.*}} {
+// CHECK:     func.call @gather_mlir_index_error(%{{.*}}, %{{.*}}, %[[ID]], %{{.*}})
 // CHECK: %[[L:.*]] = gather.gather %[[T]][%[[IDS]]] {mode = #gather<mode fill>} : (tensor<4x3xf32>, tensor<5xi64>) -> tensor<5x3xf32>
 // CHECK: %[[R:.*]] = shard.all_reduce %[[L]] on @grid grid_axes = [0] : tensor<5x3xf32> -> tensor<5x3xf32>
 // CHECK: return %[[R]] : tensor<5x3xf32>

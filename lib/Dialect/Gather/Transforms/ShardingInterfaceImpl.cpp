@@ -16,8 +16,9 @@
 // on its local operands unchanged) and turns a split along a gathered dim
 // into:
 //   1. the ids, normalized against the WHOLE dim as the op's mode says
-//      (check asserts each id is in range on every process; clamp and wrap
-//      act on the global id) and shifted by the shard's offset; an id of
+//      (check reports an id out of range through the index hook on every
+//      process; clamp and wrap act on the global id) and shifted by the
+//      shard's offset; an id of
 //      another shard becomes the local dim's size, which no shard holds;
 //   2. the op on its local table in `fill` mode, so those ids give zeros;
 //   3. a shard.all_reduce (sum) over the grid axes of the split.
@@ -33,10 +34,13 @@
 
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 #include "gather/Dialect/Gather/Utils/IndexArithmetic.h"
+#include "gather/Conversion/ErrorHooks/ErrorHooks.h"
+#include "gather-c/Runtime.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
-#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Shard/IR/ShardDialect.h"
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
@@ -262,8 +266,10 @@ getGatheredSplits(Operation *op, const LoopNest &nest,
 /// size of this process's shard (the whole dim, at 0, when not split).
 struct IdSpace {
   Value size, offset, count;
-  /// The static size, for the message (kDynamic when not known).
+  /// The static size (kDynamic when not known).
   int64_t staticSize;
+  /// The data dim the ids select along, for the error hook.
+  int64_t dataDim = 0;
 };
 
 /// The rows of a bag table gathered on each process (a mean or max bag whose
@@ -289,7 +295,7 @@ static SmallVector<Value> buildLocalIds(ImplicitLocOpBuilder &b, Value ids,
                                         GatherMode mode,
                                         ArrayRef<IdSpace> spaces,
                                         std::optional<int64_t> tupleDim,
-                                        Value padding, StringRef opName,
+                                        Value padding, Operation *op,
                                         const BagRows *bagRows = nullptr) {
   auto type = cast<RankedTensorType>(ids.getType());
   Value init = tensor::EmptyOp::create(b, tensor::getMixedSizes(b, b.getLoc(),
@@ -297,21 +303,24 @@ static SmallVector<Value> buildLocalIds(ImplicitLocOpBuilder &b, Value ids,
                                        b.getI64Type());
   SmallVector<Value> inits(bagRows ? 2 : 1, init);
   AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
-  std::string outOfRange, emptyDim;
-  {
-    llvm::raw_string_ostream os(outOfRange), es(emptyDim);
-    os << "'" << opName << "' op index out of range of the data dim";
-    es << "'" << opName << "' op has no valid index along an empty data dim";
-    if (spaces.size() == 1 && !ShapedType::isDynamic(spaces[0].staticSize))
-      os << " of size " << spaces[0].staticSize << " (valid range ["
-         << -spaces[0].staticSize << ", " << spaces[0].staticSize - 1 << "])";
-    os << ", which is split across processes";
-  }
   // An empty dim has no valid index (static sizes of 0 are rejected before:
   // only a dim that is not split can be empty).
   bool mayBeEmpty = llvm::any_of(spaces, [](const IdSpace &s) {
     return ShapedType::isDynamic(s.staticSize) || s.staticSize == 0;
   });
+  // Bad ids go to the index hook, as the kernels' do: the message names the
+  // id and the range, and a host that defines the hook decides what
+  // follows (the default prints and exits). The local ids stay in bounds
+  // when it returns: an id outside the whole dim is in no shard.
+  bool reports = mode == GatherMode::check ||
+                 (mayBeEmpty &&
+                  (mode == GatherMode::clamp || mode == GatherMode::wrap));
+  if (reports)
+    declareErrorHook(b, op, kIndexErrorHook);
+  int64_t opCode = isa<GatherNDOp>(op)         ? GATHER_MLIR_OP_GATHER_ND
+                   : isa<GatherElementsOp>(op) ? GATHER_MLIR_OP_GATHER_ELEMENTS
+                   : isa<EmbeddingBagOp>(op)   ? GATHER_MLIR_OP_EMBEDDING_BAG
+                                               : GATHER_MLIR_OP_GATHER;
   auto generic = linalg::GenericOp::create(
       b, TypeRange(ValueRange(inits)), ValueRange{ids}, inits,
       SmallVector<AffineMap>(1 + inits.size(), identity),
@@ -336,19 +345,44 @@ static SmallVector<Value> buildLocalIds(ImplicitLocOpBuilder &b, Value ids,
         };
         Value size = pick(&IdSpace::size), offset = pick(&IdSpace::offset),
               count = pick(&IdSpace::count);
-        if (mayBeEmpty && (mode == GatherMode::check ||
-                           mode == GatherMode::clamp ||
-                           mode == GatherMode::wrap))
-          cf::AssertOp::create(
-              e,
-              arith::CmpIOp::create(e, arith::CmpIPredicate::ne, size,
-                                    createI64Like(e, loc, size.getType(), 0)),
-              emptyDim);
-        ResolvedIndex global = resolveIndex(
-            e, loc, mode, indexValueToI64(e, loc, args[0]), size);
-        if (mode == GatherMode::check)
-          cf::AssertOp::create(e, isIndexInRange(e, loc, global.index, size),
-                               outOfRange);
+        Value id = indexValueToI64(e, loc, args[0]);
+        Value sizeI64 = indexValueToI64(e, loc, size);
+        Value zeroI64 = arith::ConstantIntOp::create(e, 0, 64);
+        Value empty = arith::CmpIOp::create(e, arith::CmpIPredicate::eq,
+                                            sizeI64, zeroI64);
+        // wrap and clamp resolve against a size of at least 1: an empty
+        // dim is reported, and reads nothing.
+        Value resolveSize = sizeI64;
+        if (mayBeEmpty && mode != GatherMode::check)
+          resolveSize = arith::SelectOp::create(
+              e, empty, arith::ConstantIntOp::create(e, 1, 64), sizeI64);
+        ResolvedIndex global = resolveIndex(e, loc, mode, id, resolveSize);
+        if (reports) {
+          Value bad = mode == GatherMode::check
+                          ? arith::XOrIOp::create(
+                                e, isIndexInRange(e, loc, global.index, size),
+                                arith::ConstantIntOp::create(e, 1, 1))
+                                .getResult()
+                          : empty;
+          auto dim = [&](const IdSpace &space) {
+            return arith::ConstantIntOp::create(e, space.dataDim, 64)
+                .getResult();
+          };
+          Value dataDim = dim(spaces.back());
+          for (int64_t c = spaces.size() - 2; c >= 0; --c)
+            dataDim = arith::SelectOp::create(
+                e,
+                arith::CmpIOp::create(e, arith::CmpIPredicate::eq, component,
+                                      arith::ConstantIndexOp::create(e, c)),
+                dim(spaces[c]), dataDim);
+          auto report = scf::IfOp::create(e, bad);
+          OpBuilder::InsertionGuard guard(e);
+          e.setInsertionPoint(report.thenBlock()->getTerminator());
+          func::CallOp::create(
+              e, kIndexErrorHook, TypeRange{},
+              ValueRange{arith::ConstantIntOp::create(e, opCode, 64), dataDim,
+                         id, sizeI64});
+        }
         // In this shard: 0 <= global - offset < count (and, for fill, in
         // range of the whole dim). No overflow: global >= INT64_MIN + size.
         Value local = arith::SubIOp::create(e, global.index, offset);
@@ -561,19 +595,21 @@ struct GatherOpSharding : GatherSharding<GatherOpSharding<OpTy>, OpTy> {
       int64_t loop = nest.gatheredLoops[c];
       const SplitDim *s = llvm::find_if(
           split, [&](const SplitDim &sd) { return sd.loop == loop; });
-      if (s != split.end()) {
+      if (s != split.end())
         spaces.push_back(getSplitSpace(b, grid, *s));
-        continue;
+      else {
+        Value size =
+            tensor::DimOp::create(b, operands[0], shape.indexedDim(c));
+        spaces.push_back({size, zero, size, nest.gatheredSizes[c]});
       }
-      Value size = tensor::DimOp::create(b, operands[0], shape.indexedDim(c));
-      spaces.push_back({size, zero, size, nest.gatheredSizes[c]});
+      spaces.back().dataDim = shape.indexedDim(c);
     }
     std::optional<int64_t> tupleDim;
     if (isa<GatherNDOp>(op))
       tupleDim = cast<RankedTensorType>(op.getIndices().getType()).getRank() -
                  1;
     Value ids = buildLocalIds(b, operands[1], op.getMode(), spaces, tupleDim,
-                              Value(), op->getName().getStringRef())[0];
+                              Value(), op)[0];
     return buildLocalReduce(b, op, {operands[0], ids}, resultSharding, grid,
                          split, [](Operation *local) {
                            cast<OpTy>(local).setMode(GatherMode::fill);
@@ -623,8 +659,7 @@ struct EmbeddingBagSharding
                               space, padding);
     SmallVector<Value> local(operands);
     local[1] = buildLocalIds(b, operands[1], op.getMode(), {space},
-                             std::nullopt, padding,
-                             op->getName().getStringRef())[0];
+                             std::nullopt, padding, op)[0];
     return buildLocalReduce(b, op, local, resultSharding, grid, split,
                             [](Operation *localOp) {
                               auto bag = cast<EmbeddingBagOp>(localOp);
@@ -655,8 +690,8 @@ struct EmbeddingBagSharding
                              ? tensor::DimOp::create(b, ids, 1).getResult()
                              : Value()};
     SmallVector<Value> localIds =
-        buildLocalIds(b, ids, op.getMode(), {space}, std::nullopt, padding,
-                      op->getName().getStringRef(), &bagRows);
+        buildLocalIds(b, ids, op.getMode(), {space}, std::nullopt, padding, op,
+                      &bagRows);
     // The rows to gather: the BagRows rows (zeros: another shard's id),
     // then each id's local row.
     Value flat = localIds[0];
@@ -727,10 +762,10 @@ void mlir::gather::registerShardingInterfaceExternalModels(
         *context);
     GatherNDOp::attachInterface<GatherOpSharding<GatherNDOp>>(*context);
     EmbeddingBagOp::attachInterface<EmbeddingBagSharding>(*context);
-    // A partition writes the local ids (linalg, arith, cf), the shard's
-    // offset and the all-reduce (shard).
-    context->loadDialect<arith::ArithDialect, cf::ControlFlowDialect,
-                         linalg::LinalgDialect, shard::ShardDialect,
-                         tensor::TensorDialect>();
+    // A partition writes the local ids (linalg, arith; scf and func for a
+    // bad id's report), the shard's offset and the all-reduce (shard).
+    context->loadDialect<arith::ArithDialect, func::FuncDialect,
+                         linalg::LinalgDialect, scf::SCFDialect,
+                         shard::ShardDialect, tensor::TensorDialect>();
   });
 }

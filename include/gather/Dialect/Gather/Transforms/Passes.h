@@ -3,7 +3,8 @@
 #ifndef GATHER_DIALECT_GATHER_TRANSFORMS_PASSES_H
 #define GATHER_DIALECT_GATHER_TRANSFORMS_PASSES_H
 
-#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Shard/IR/ShardDialect.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"

@@ -183,7 +183,7 @@ def GatherShardPartition : Pass<"gather-shard-partition", "ModuleOp"> {
   }];
   let dependentDialects = [
     "::mlir::shard::ShardDialect", "::mlir::linalg::LinalgDialect",
-    "::mlir::cf::ControlFlowDialect"
+    "::mlir::scf::SCFDialect", "::mlir::func::FuncDialect"
   ];
 }
 
