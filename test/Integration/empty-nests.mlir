@@ -1,10 +1,13 @@
 // An empty index array costs nothing however large its other dims: a loop
 // nest whose inner loop is empty is skipped whole, not walked (2^40 outer
-// iterations took hours). Serially, on threads, with validate-rows.
+// iterations took hours). Serially, on threads, with validate-rows, and
+// on the linalg path.
 // RUN: gather-opt %s --gather-to-llvm | timeout 60 %run_main | FileCheck %s
 // RUN: gather-opt %s --gather-to-llvm="parallel=true parallel-min-bytes=0" | timeout 60 %run_main_omp | FileCheck %s
 // RUN: gather-opt %s --gather-to-llvm="validate-rows=true parallel=true parallel-min-bytes=0" | timeout 60 %run_main_omp | FileCheck %s
 // RUN: gather-opt %s --gather-to-llvm="gather-loads=element" | timeout 60 %run_main | FileCheck %s
+/// The linalg path skips its check and gather generics the same way.
+// RUN: gather-opt %s --convert-gather-to-linalg | %upstream_to_llvm | timeout 60 %run_main | FileCheck %s
 
 func.func @gather_check(%d: tensor<?xf32>, %i: tensor<?x?xi64>) -> tensor<?x?xf32> {
   %r = gather.gather %d[%i] : (tensor<?xf32>, tensor<?x?xi64>) -> tensor<?x?xf32>

@@ -80,6 +80,15 @@ private:
                         ArrayRef<OpFoldResult> resultSizes);
   void assertNotEmpty();
   Value checkIndices(ArrayRef<Value> sizes);
+  /// checkIndices' linalg.generic, over every index.
+  Value checkAll(ArrayRef<Value> sizes);
+  /// full(), a value of `shaped`'s type, unless `shaped` is empty along a
+  /// dim past its first: then empty(). A linalg.generic over a tensor empty
+  /// along an inner dim would still walk its outer dims (2^40 x 0 indices
+  /// ran for hours), and a cf.assert in its body keeps LLVM from deleting
+  /// the loop.
+  Value unlessEmpty(Value shaped, function_ref<Value()> empty,
+                    function_ref<Value()> full);
   /// The subscript into data dimension indexedDim(c) for index value `i`
   /// (i64) along a dimension of size `s` (i64), and whether it is in range
   /// (`fill` only; null otherwise).
@@ -149,6 +158,40 @@ void LinalgGatherEmitter::assertNotEmpty() {
 }
 
 Value LinalgGatherEmitter::checkIndices(ArrayRef<Value> sizes) {
+  // No index, nothing to check.
+  return unlessEmpty(indices, [&] { return indices; },
+                     [&] { return checkAll(sizes); });
+}
+
+Value LinalgGatherEmitter::unlessEmpty(Value shaped,
+                                       function_ref<Value()> empty,
+                                       function_ref<Value()> full) {
+  auto type = cast<RankedTensorType>(shaped.getType());
+  Value someEmpty;
+  for (int64_t d = 1; d < type.getRank(); ++d) {
+    if (type.getDimSize(d) == 0)
+      return empty();
+    if (!type.isDynamicDim(d))
+      continue;
+    Value zero = cmp(arith::CmpIPredicate::eq,
+                     tensor::DimOp::create(b, loc, shaped, d), constIndex(0));
+    someEmpty = someEmpty
+                    ? arith::OrIOp::create(b, loc, someEmpty, zero).getResult()
+                    : zero;
+  }
+  if (!someEmpty)
+    return full();
+  auto ifOp = scf::IfOp::create(b, loc, TypeRange{type}, someEmpty,
+                                /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  scf::YieldOp::create(b, loc, empty());
+  b.setInsertionPointToStart(ifOp.elseBlock());
+  scf::YieldOp::create(b, loc, full());
+  return ifOp.getResult(0);
+}
+
+Value LinalgGatherEmitter::checkAll(ArrayRef<Value> sizes) {
   int64_t q = indicesType.getRank();
   Value init =
       tensor::EmptyOp::create(b, loc, tensor::getMixedSizes(b, loc, indices),
@@ -277,20 +320,23 @@ Value LinalgGatherEmitter::emit(Type resultType) {
     indices = checkIndices(axisSizes);
   Value init = tensor::EmptyOp::create(b, loc, emptySizes, element);
   int64_t rank = emptySizes.size();
-  auto generic = linalg::GenericOp::create(
-      b, loc, TypeRange{init.getType()}, ValueRange{}, ValueRange{init},
-      ArrayRef<AffineMap>{b.getMultiDimIdentityMap(rank)},
-      SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
-      [&](OpBuilder &nested, Location, ValueRange) {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPoint(nested.getInsertionBlock(),
-                            nested.getInsertionPoint());
-        SmallVector<Value> ivs;
-        for (int64_t d = 0; d < rank; ++d)
-          ivs.push_back(linalg::IndexOp::create(b, loc, d));
-        linalg::YieldOp::create(b, loc, gatherAt(ivs, axisSizes, element));
-      });
-  Value result = generic.getResult(0);
+  auto gatherAll = [&]() -> Value {
+    auto generic = linalg::GenericOp::create(
+        b, loc, TypeRange{init.getType()}, ValueRange{}, ValueRange{init},
+        ArrayRef<AffineMap>{b.getMultiDimIdentityMap(rank)},
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+        [&](OpBuilder &nested, Location, ValueRange) {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(nested.getInsertionBlock(),
+                              nested.getInsertionPoint());
+          SmallVector<Value> ivs;
+          for (int64_t d = 0; d < rank; ++d)
+            ivs.push_back(linalg::IndexOp::create(b, loc, d));
+          linalg::YieldOp::create(b, loc, gatherAt(ivs, axisSizes, element));
+        });
+    return generic.getResult(0);
+  };
+  Value result = unlessEmpty(init, [&] { return init; }, gatherAll);
   if (result.getType() != resultType)
     result = tensor::CastOp::create(b, loc, resultType, result);
   return result;
