@@ -17,7 +17,7 @@ rules).
 """
 
 from . import _native
-from . import _carrier
+from . import _carrier, _torch
 from ._tensors import any_tensor, returned, view
 
 
@@ -31,17 +31,26 @@ def _bag(function, input, weight, offsets, mode, per_sample_weights,
         return _native.embedding_bag(
             function, input, weight, offsets, mode, per_sample_weights,
             include_last_offset, padding_idx, oob_mode, out, rowwise_bits)
-    # bfloat16 arrives as its int16 carrier, which the native rules would
-    # name instead: the tables' rule, said of the dtype the caller passed.
-    if rowwise_bits is None and _carrier(getattr(weight, "dtype", None)):
-        raise TypeError(f"{function}: weight must be float16, float32 or "
-                        f"float64, not {weight.dtype}")
+    # A bfloat16 table moves as its int16 view, which the native call is
+    # told of; per_sample_weights and out must then be bfloat16 too (and
+    # only then: an int16 view is no bfloat16).
+    dtype = getattr(weight, "dtype", None)
+    bfloat16 = rowwise_bits is None and _carrier(dtype) is not None
+    for name, value in (("per_sample_weights", per_sample_weights),
+                        ("out", out)):
+        other = getattr(value, "dtype", None)
+        if (rowwise_bits is None and value is not None
+                and (_carrier(other) is not None) != bfloat16):
+            raise TypeError(f"{function}: {name} must have weight's dtype "
+                            f"{dtype}, not {other}")
     result = _native.embedding_bag(
         function, view(function, "input", input),
         view(function, "weight", weight), view(function, "offsets", offsets),
         mode, view(function, "per_sample_weights", per_sample_weights),
         include_last_offset, padding_idx, oob_mode,
-        view(function, "out", out), rowwise_bits)
+        view(function, "out", out), rowwise_bits, bfloat16)
+    if bfloat16 and out is None:
+        return _torch().from_numpy(result).view(dtype)
     return returned(result, out, any_tensor(weight))
 
 
@@ -57,8 +66,9 @@ def embedding_bag(input, weight, offsets=None, mode="mean",
         The ids: 1-D with ``offsets``, or 2-D ``[bags, n]`` (fixed-length
         bags) without. Negative ids count from the end of the table.
     weight : array_like or torch.Tensor
-        The table ``[num, dim]``: float16, float32 or float64 (float16
-        accumulates in float32).
+        The table ``[num, dim]``: float16, float32 or float64, or a
+        ``torch.bfloat16`` tensor (float16 and bfloat16 accumulate in
+        float32).
     offsets : array_like of integers or torch.Tensor, optional
         Where each bag starts in ``input``: ``offsets[0] == 0``,
         non-decreasing, none past the end of ``input``.

@@ -343,19 +343,26 @@ py::object embeddingBag(const std::string &function, py::handle input,
                         py::handle reduction, py::handle perSampleWeights,
                         py::handle includeLastOffset, py::handle paddingIdx,
                         py::handle oobMode, py::handle out,
-                        std::optional<int64_t> rowwiseBits) {
+                        std::optional<int64_t> rowwiseBits, bool bfloat16) {
   py::object table = asArray(weight);
   // The table's type, kept: `table` is replaced by its contiguous copy
   // below, which may free the array whose dtype this is.
   PyArray_Descr *tableDtype = PyArray_DESCR(arrayOf(table));
   const int tableType = tableDtype->type_num;
-  const ElementKind tableElement = elementKindOf(tableDtype);
+  // A bfloat16 table comes as its int16 view (so do per_sample_weights and
+  // `out`, which must have its dtype, and the result).
+  if (bfloat16 && (rowwiseBits || tableType != NPY_INT16))
+    throw py::type_error(function + ": a bfloat16 weight must come as its "
+                                    "int16 view, not " +
+                         dtypeText(arrayOf(table)));
+  const ElementKind tableElement =
+      bfloat16 ? kBFloat16 : elementKindOf(tableDtype);
   if (rowwiseBits && tableType != NPY_UBYTE)
     throw py::type_error(function +
                          ": weight must be uint8 (a prepacked row-wise "
                          "quantized table), not " +
                          dtypeText(arrayOf(table)));
-  if (!rowwiseBits &&
+  if (!rowwiseBits && !bfloat16 &&
       (!PyArray_ISNBO(tableDtype->byteorder) ||
        (tableType != NPY_HALF && tableType != NPY_FLOAT &&
         tableType != NPY_DOUBLE)))
@@ -662,11 +669,12 @@ void mlir::gather::python::bindEmbeddingBags(py::module_ &m) {
         py::arg("weight"), py::arg("offsets"), py::arg("mode"),
         py::arg("per_sample_weights"), py::arg("include_last_offset"),
         py::arg("padding_idx"), py::arg("oob_mode"), py::arg("out"),
-        py::arg("rowwise_bits"),
+        py::arg("rowwise_bits"), py::arg("bfloat16") = false,
         "gather_mlir.embedding_bag (`rowwise_bits` None) or "
         "embedding_bag_rowwise_quantized (8 or 4) on arrays and array-likes "
-        "(torch tensors viewed as arrays by the caller); errors name "
-        "`function`. Returns `out` or a new array.");
+        "(torch tensors viewed as arrays by the caller; `bfloat16`: weight, "
+        "per_sample_weights and out are bfloat16 viewed as int16); errors "
+        "name `function`. Returns `out` or a new array.");
   m.def("gather_block_quantized", &gatherBlockQuantized, py::arg("data"),
         py::arg("indices"), py::arg("scales"), py::arg("zero_points"),
         py::arg("gather_axis"), py::arg("quantize_axis"),

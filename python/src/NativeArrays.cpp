@@ -69,6 +69,8 @@ Type python::elementTypeOf(MLIRContext &ctx, ElementKind element) {
     return Float32Type::get(&ctx);
   if (element.kind == 'f' && bits == 64)
     return Float64Type::get(&ctx);
+  if (element.kind == kBFloat16.kind && bits == 16)
+    return BFloat16Type::get(&ctx);
   return Type();
 }
 

@@ -94,12 +94,17 @@ struct ElementKind {
   std::string text() const { return kind + std::to_string(bytes); }
 };
 
+/// torch.bfloat16, which numpy lacks: its tensors reach the native code
+/// viewed as int16, and a caller that knows says so.
+inline constexpr ElementKind kBFloat16{'B', 2};
+
 /// The kind and bytes of `dtype`'s elements.
 ElementKind elementKindOf(PyArray_Descr *dtype);
 
 /// The MLIR element type of `element`: a signless integer of its width for
-/// integers (the kernels read the values as they are), f16/f32/f64; null
-/// for any other. The one numpy-to-MLIR type mapping of the package.
+/// integers (the kernels read the values as they are), f16/f32/f64, bf16
+/// for kBFloat16; null for any other. The one numpy-to-MLIR type mapping
+/// of the package.
 Type elementTypeOf(MLIRContext &ctx, ElementKind element);
 
 /// A new C-ordered array of `shape` and `dtype`; large ones get their

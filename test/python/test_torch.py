@@ -221,13 +221,53 @@ def test_unsupported_tensors_are_type_errors():
             g.gather(torch.ones(3), bad)
 
 
-def test_bfloat16_tables_of_bags_are_named_type_errors():
-    """A bfloat16 table moves as int16 through the package; a bag's
-    TypeError still names the dtype the caller passed."""
-    with pytest.raises(TypeError, match="embedding_bag: weight must be "
-                       "float16, float32 or float64, not torch.bfloat16"):
-        g.embedding_bag(torch.tensor([1, 2]), torch.ones(3, 4).bfloat16(),
-                        torch.tensor([0]), mode="sum")
+@pytest.mark.parametrize("mode", ["sum", "mean", "max"])
+def test_bfloat16_bags_accumulate_in_float32(mode):
+    """A bfloat16 table (and per-sample weights, and out) moves as int16
+    through the package and is reduced as bfloat16: float32 sums rounded
+    once, as torch's bags of the float32 table rounded to bfloat16."""
+    F = torch.nn.functional
+    gen = torch.Generator().manual_seed(5)
+    weight = torch.randn(1000, 24, generator=gen).bfloat16()
+    ids = torch.randint(0, 1000, (400,), generator=gen)
+    offsets = torch.tensor([0, 3, 3, 150, 399])
+    want = F.embedding_bag(ids, weight.float(), offsets, mode=mode).bfloat16()
+    got = g.embedding_bag(ids, weight, offsets, mode=mode)
+    assert got.dtype == torch.bfloat16
+    # One bfloat16 ulp: float32 sums in another order may round apart.
+    np.testing.assert_allclose(got.float().numpy(), want.float().numpy(),
+                               rtol=2**-7, atol=1e-6)
+    out = torch.empty(5, 24, dtype=torch.bfloat16)
+    assert g.embedding_bag(ids, weight, offsets, mode=mode, out=out) is out
+    assert torch.equal(out, got)
+    if mode == "sum":
+        psw = torch.rand(400, generator=gen).bfloat16()
+        want = F.embedding_bag(ids, weight.float(), offsets, mode="sum",
+                               per_sample_weights=psw.float()).bfloat16()
+        got = g.embedding_bag(ids, weight, offsets, mode="sum",
+                              per_sample_weights=psw)
+        np.testing.assert_allclose(got.float().numpy(),
+                                   want.float().numpy(), rtol=2**-7,
+                                   atol=1e-6)
+
+
+def test_bfloat16_bags_take_no_other_dtype_beside_them():
+    """per_sample_weights and out have weight's dtype: an int16 or float32
+    one beside a bfloat16 table (or a bfloat16 one beside float32) is a
+    TypeError naming both."""
+    ids, offsets = torch.tensor([1, 2]), torch.tensor([0])
+    weight = torch.ones(3, 4).bfloat16()
+    for name, value in (("per_sample_weights", torch.ones(2)),
+                        ("per_sample_weights", torch.ones(2, dtype=torch.int16)),
+                        ("out", torch.empty(1, 4))):
+        with pytest.raises(TypeError, match=f"embedding_bag: {name} must "
+                           "have weight's dtype torch.bfloat16, not "):
+            g.embedding_bag(ids, weight, offsets, mode="sum",
+                            **{name: value})
+    with pytest.raises(TypeError, match="per_sample_weights must have "
+                       "weight's dtype torch.float32, not torch.bfloat16"):
+        g.embedding_bag(ids, weight.float(), offsets, mode="sum",
+                        per_sample_weights=torch.ones(2).bfloat16())
 
 
 def test_errors_keep_their_types_with_tensors():
