@@ -332,30 +332,30 @@ static SmallVector<Value> buildLocalIds(ImplicitLocOpBuilder &b, Value ids,
         if (tupleDim)
           component = linalg::IndexOp::create(e, *tupleDim);
         // The component's value of one IdSpace field.
-        auto pick = [&](Value IdSpace::*field) {
-          Value picked = indexValueToI64(e, loc, spaces.back().*field);
+        auto pick = [&](function_ref<Value(const IdSpace &)> field) {
+          Value picked = indexValueToI64(e, loc, field(spaces.back()));
           for (int64_t c = spaces.size() - 2; c >= 0; --c) {
             Value isC = arith::CmpIOp::create(
                 e, arith::CmpIPredicate::eq, component,
                 arith::ConstantIndexOp::create(e, c));
             picked = arith::SelectOp::create(
-                e, isC, indexValueToI64(e, loc, spaces[c].*field), picked);
+                e, isC, indexValueToI64(e, loc, field(spaces[c])), picked);
           }
           return picked;
         };
-        Value size = pick(&IdSpace::size), offset = pick(&IdSpace::offset),
-              count = pick(&IdSpace::count);
+        Value size = pick([](const IdSpace &s) { return s.size; }),
+              offset = pick([](const IdSpace &s) { return s.offset; }),
+              count = pick([](const IdSpace &s) { return s.count; });
         Value id = indexValueToI64(e, loc, args[0]);
-        Value sizeI64 = indexValueToI64(e, loc, size);
-        Value zeroI64 = arith::ConstantIntOp::create(e, 0, 64);
-        Value empty = arith::CmpIOp::create(e, arith::CmpIPredicate::eq,
-                                            sizeI64, zeroI64);
+        Value empty =
+            arith::CmpIOp::create(e, arith::CmpIPredicate::eq, size,
+                                  arith::ConstantIntOp::create(e, 0, 64));
         // wrap and clamp resolve against a size of at least 1: an empty
         // dim is reported, and reads nothing.
-        Value resolveSize = sizeI64;
+        Value resolveSize = size;
         if (mayBeEmpty && mode != GatherMode::check)
           resolveSize = arith::SelectOp::create(
-              e, empty, arith::ConstantIntOp::create(e, 1, 64), sizeI64);
+              e, empty, arith::ConstantIntOp::create(e, 1, 64), size);
         ResolvedIndex global = resolveIndex(e, loc, mode, id, resolveSize);
         if (reports) {
           Value bad = mode == GatherMode::check
@@ -364,24 +364,16 @@ static SmallVector<Value> buildLocalIds(ImplicitLocOpBuilder &b, Value ids,
                                 arith::ConstantIntOp::create(e, 1, 1))
                                 .getResult()
                           : empty;
-          auto dim = [&](const IdSpace &space) {
-            return arith::ConstantIntOp::create(e, space.dataDim, 64)
-                .getResult();
-          };
-          Value dataDim = dim(spaces.back());
-          for (int64_t c = spaces.size() - 2; c >= 0; --c)
-            dataDim = arith::SelectOp::create(
-                e,
-                arith::CmpIOp::create(e, arith::CmpIPredicate::eq, component,
-                                      arith::ConstantIndexOp::create(e, c)),
-                dim(spaces[c]), dataDim);
+          Value dataDim = pick([&](const IdSpace &s) -> Value {
+            return arith::ConstantIntOp::create(e, s.dataDim, 64);
+          });
           auto report = scf::IfOp::create(e, bad);
           OpBuilder::InsertionGuard guard(e);
           e.setInsertionPoint(report.thenBlock()->getTerminator());
           func::CallOp::create(
               e, kIndexErrorHook, TypeRange{},
               ValueRange{arith::ConstantIntOp::create(e, opCode, 64), dataDim,
-                         id, sizeI64});
+                         id, size});
         }
         // In this shard: 0 <= global - offset < count (and, for fill, in
         // range of the whole dim). No overflow: global >= INT64_MIN + size.
