@@ -181,14 +181,7 @@ Value LinalgGatherEmitter::unlessEmpty(Value shaped,
   }
   if (!someEmpty)
     return full();
-  auto ifOp = scf::IfOp::create(b, loc, TypeRange{type}, someEmpty,
-                                /*withElseRegion=*/true);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(ifOp.thenBlock());
-  scf::YieldOp::create(b, loc, empty());
-  b.setInsertionPointToStart(ifOp.elseBlock());
-  scf::YieldOp::create(b, loc, full());
-  return ifOp.getResult(0);
+  return createIfElse(b, loc, type, someEmpty, empty, full);
 }
 
 Value LinalgGatherEmitter::checkAll(ArrayRef<Value> sizes) {

@@ -3,6 +3,7 @@
 #include "gather/Dialect/Gather/Utils/Emitter.h"
 
 #include "mlir/Dialect/Complex/IR/Complex.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace mlir::gather;
@@ -20,4 +21,17 @@ Value EmitterBase::zero(Type type) {
                                b.getZeroAttr(vectorType.getElementType())));
   return arith::ConstantOp::create(b, loc,
                                    cast<TypedAttr>(b.getZeroAttr(type)));
+}
+
+Value mlir::gather::createIfElse(OpBuilder &b, Location loc, Type type,
+                                 Value cond, function_ref<Value()> then,
+                                 function_ref<Value()> otherwise) {
+  auto ifOp = scf::IfOp::create(b, loc, TypeRange{type}, cond,
+                                /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  scf::YieldOp::create(b, loc, then());
+  b.setInsertionPointToStart(ifOp.elseBlock());
+  scf::YieldOp::create(b, loc, otherwise());
+  return ifOp.getResult(0);
 }

@@ -1,9 +1,9 @@
 //===- IndexArithmetic.cpp - Index values under the gather modes ---------===//
 
 #include "gather/Dialect/Gather/Utils/IndexArithmetic.h"
+#include "gather/Dialect/Gather/Utils/Emitter.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -64,14 +64,7 @@ static Value select(OpBuilder &b, Location loc, Type type, Value cond,
   if (isa<VectorType>(cond.getType()))
     cond = vector::ReductionOp::create(b, loc, vector::CombiningKind::AND,
                                        cond);
-  auto ifOp = scf::IfOp::create(b, loc, TypeRange{type}, cond,
-                                /*withElseRegion=*/true);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(ifOp.thenBlock());
-  scf::YieldOp::create(b, loc, then());
-  b.setInsertionPointToStart(ifOp.elseBlock());
-  scf::YieldOp::create(b, loc, otherwise());
-  return ifOp.getResult(0);
+  return createIfElse(b, loc, type, cond, then, otherwise);
 }
 
 /// Indices of smaller magnitude than this take pythonModulo's quotient from

@@ -14,6 +14,11 @@
 
 namespace mlir::gather {
 
+/// `cond ? then() : otherwise()` as an scf.if yielding a value of `type`:
+/// each branch is built only inside its own region.
+Value createIfElse(OpBuilder &b, Location loc, Type type, Value cond,
+                   function_ref<Value()> then, function_ref<Value()> otherwise);
+
 class EmitterBase {
 protected:
   EmitterBase(OpBuilder &b, Location loc) : b(b), loc(loc) {}
