@@ -102,3 +102,13 @@ def test_operands_the_kernels_cannot_read_are_errors():
     with pytest.raises(ValueError, match="gather: data strides must be whole "
                        "elements"):
         _native.gather(strided, np.array([0]), 0, 0, "check", None)
+
+
+def test_a_bfloat16_bag_table_must_come_as_its_int16_view():
+    """The native bags take bfloat16 only as the int16 view the package
+    makes of a torch.bfloat16 tensor: anything else is named."""
+    with pytest.raises(TypeError, match="embedding_bag: a bfloat16 weight "
+                       "must come as its int16 view, not float32"):
+        _native.embedding_bag("embedding_bag", [1], np.ones((3, 4), np.float32),
+                              [0], "sum", None, False, None, "check", None,
+                              None, True)
