@@ -224,6 +224,7 @@ py::object runGather(OpKind kind, PyArrayObject *data, PyArrayObject *indices,
   bool rows = shape->readsRowsAlongLastAxis(dataRank, PyArray_NDIM(indices)) &&
               PyArray_IS_C_CONTIGUOUS(data) &&
               PyArray_IS_C_CONTIGUOUS(indices);
+  // numpy keeps a dim times the item size within intp, zero dims or not.
   bool elementLoads =
       rows &&
       getHostGatherLoads(dataShape.getDimSize(shape->axis) * itemBytes,

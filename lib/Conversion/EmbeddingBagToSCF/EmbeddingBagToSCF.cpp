@@ -227,21 +227,17 @@ Value BagEmitter::guarded(Value ok, function_ref<void()> onError,
                           function_ref<Value()> body) {
   // Every outcome has the type of the one destination they all fill.
   Type type = init.getType();
-  auto ifOp = scf::IfOp::create(b, loc, TypeRange{type}, ok,
-                                /*withElseRegion=*/true);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(ifOp.thenBlock());
-  Value value = body();
-  if (value.getType() != type)
-    value = tensor::CastOp::create(b, loc, type, value);
-  scf::YieldOp::create(b, loc, value);
-  b.setInsertionPointToStart(ifOp.elseBlock());
-  onError();
-  Value z = zeros();
-  if (z.getType() != type)
-    z = tensor::CastOp::create(b, loc, type, z);
-  scf::YieldOp::create(b, loc, z);
-  return ifOp.getResult(0);
+  auto cast = [&](Value value) -> Value {
+    if (value.getType() == type)
+      return value;
+    return tensor::CastOp::create(b, loc, type, value);
+  };
+  return createIfElse(
+      b, loc, type, ok, [&] { return cast(body()); },
+      [&] {
+        onError();
+        return cast(zeros());
+      });
 }
 
 void BagEmitter::reportRule(const Rule &rule) {
@@ -472,45 +468,38 @@ Value BagEmitter::checkedResult(Value computed, Value flags) {
   if (!flags) {
     bad = scanned();
   } else {
-    auto noValues = scf::IfOp::create(
-        b, loc, TypeRange{i1},
-        cmp(arith::CmpIPredicate::eq, rowSize, constIndex(0)), true);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(noValues.thenBlock());
-    scf::YieldOp::create(b, loc, scanned());
-    b.setInsertionPointToStart(noValues.elseBlock());
-    auto any = scf::ForOp::create(
-        b, loc, constIndex(0), bags, constIndex(1),
-        ValueRange{arith::ConstantIntOp::create(b, loc, i8, 0)},
-        [&](OpBuilder &nested, Location, Value bag, ValueRange args) {
-          OpBuilder::InsertionGuard g(b);
-          b.setInsertionPoint(nested.getInsertionBlock(),
-                              nested.getInsertionPoint());
-          scf::YieldOp::create(
-              b, loc,
-              ValueRange{arith::OrIOp::create(b, loc, args[0],
-                                              extract(flags, bag))});
-        });
-    scf::YieldOp::create(
-        b, loc,
-        cmp(arith::CmpIPredicate::ne, any.getResult(0),
-            arith::ConstantIntOp::create(b, loc, i8, 0)));
-    b.setInsertionPointAfter(noValues);
-    bad = noValues.getResult(0);
+    // Any bag's flag set.
+    auto flagged = [&]() -> Value {
+      auto any = scf::ForOp::create(
+          b, loc, constIndex(0), bags, constIndex(1),
+          ValueRange{arith::ConstantIntOp::create(b, loc, i8, 0)},
+          [&](OpBuilder &nested, Location, Value bag, ValueRange args) {
+            OpBuilder::InsertionGuard g(b);
+            b.setInsertionPoint(nested.getInsertionBlock(),
+                                nested.getInsertionPoint());
+            scf::YieldOp::create(
+                b, loc,
+                ValueRange{arith::OrIOp::create(b, loc, args[0],
+                                                extract(flags, bag))});
+          });
+      return cmp(arith::CmpIPredicate::ne, any.getResult(0),
+                 arith::ConstantIntOp::create(b, loc, i8, 0));
+    };
+    bad = createIfElse(b, loc, i1,
+                       cmp(arith::CmpIPredicate::eq, rowSize, constIndex(0)),
+                       scanned, flagged);
   }
-  auto ifBad = scf::IfOp::create(b, loc, TypeRange{computed.getType()}, bad,
-                                 /*withElseRegion=*/true);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(ifBad.thenBlock());
-  reportId(report == BagErrorReport::Asserts ? Value() : firstBadId().second);
-  // Zeros in the same buffer, so both branches yield one.
-  scf::YieldOp::create(
-      b, loc,
-      linalg::FillOp::create(b, loc, floatConst(valueType, 0.0), computed)
-          .getResult(0));
-  b.setInsertionPointToStart(ifBad.elseBlock());
-  scf::YieldOp::create(b, loc, computed);
-  return ifBad.getResult(0);
+  return createIfElse(
+      b, loc, computed.getType(), bad,
+      [&]() -> Value {
+        reportId(report == BagErrorReport::Asserts ? Value()
+                                                   : firstBadId().second);
+        // Zeros in the same buffer, so both branches yield one.
+        return linalg::FillOp::create(b, loc, floatConst(valueType, 0.0),
+                                      computed)
+            .getResult(0);
+      },
+      [&] { return computed; });
 }
 
 std::pair<Value, Value> BagEmitter::bagBounds(Value bag) {
