@@ -706,15 +706,30 @@ def test_rows_gathered_from_long_axes():
             g.gather_elements(data, f, axis=1)
 
 
+def _host_is_amd_zen():
+    """AMD family 17h and later: the CPUs LLVM names znver*."""
+    info = {}
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            key, _, value = line.partition(":")
+            info.setdefault(key.strip(), value.strip())
+    return (info.get("vendor_id") == "AuthenticAMD"
+            and int(info.get("cpu family", "0")) >= 0x17)
+
+
 def test_long_axes_get_kernels_of_their_own():
     """A row gather from a last axis of 128 KiB or more whose rows read at
     most one element in 512 reads one element an iteration, in a kernel of
-    its own (shorter axes and denser rows read as the host reads an axis of
-    unknown length: vector gathers or one scalar load a lane)."""
+    its own, but on AMD Zen (shorter axes and denser rows read as the host
+    reads an axis of unknown length: vector gathers or one scalar load a
+    lane)."""
     host = _native.host_gather_loads()
     assert host in ("vector", "scalar")
-    assert _native.host_gather_loads(128 << 10) == "element"
-    assert _native.host_gather_loads(128 << 10, 256) == "element"
+    # AMD Zen reads every row with one scalar load a lane (GatherLoads.h).
+    zen = _host_is_amd_zen()
+    sparse = "scalar" if zen else "element"
+    assert _native.host_gather_loads(128 << 10) == sparse
+    assert _native.host_gather_loads(128 << 10, 256) == sparse
     assert _native.host_gather_loads(128 << 10, 257) == host
     assert _native.host_gather_loads((128 << 10) - 1, 2) == host
     assert _native.host_gather_loads((128 << 10) - 1) == host
@@ -739,7 +754,7 @@ def test_long_axes_get_kernels_of_their_own():
     np.testing.assert_array_equal(
         g.gather_elements(long, ids, axis=2, mode="clamp"),
         np.take_along_axis(long, ids % 70000, axis=2))
-    assert _kernel_cache_misses() == before + 1
+    assert _kernel_cache_misses() == before + (0 if zen else 1)
 
 
 def _wrap_cases():

@@ -43,10 +43,10 @@ defvar GatherLoweringOptionList = [
          "How rows along the last axis read data",
          [{::llvm::cl::values(
            clEnumValN(::mlir::gather::GatherLoads::Auto, "auto",
-                      "element for static data axes of 128 KiB or more "
-                      "whose rows read at most one element in 512 (rows of "
-                      "unknown length alike), else scalar on AMD Zen "
-                      "(target-cpu), else vector"),
+                      "scalar on AMD Zen (target-cpu); elsewhere element "
+                      "for static data axes of 128 KiB or more whose rows "
+                      "read at most one element in 512 (rows of unknown "
+                      "length alike), else vector"),
            clEnumValN(::mlir::gather::GatherLoads::Vector, "vector",
                       "vector.gather"),
            clEnumValN(::mlir::gather::GatherLoads::Scalar, "scalar",

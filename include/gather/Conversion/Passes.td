@@ -35,9 +35,9 @@ def ConvertGatherToAffine : Pass<"convert-gather-to-affine", "ModuleOp"> {
       which changes no accepted index) and read with `vector.gather` or one
       scalar load per lane, per `gather-loads` (`auto` decides from
       `target-cpu` and static axis sizes, never from the machine that
-      compiles); `gather-loads=element` (auto's choice for static axes of
-      128 KiB or more whose static rows read at most one element in 512 of
-      it) reads, resolves, loads and stores one element an iteration
+      compiles); `gather-loads=element` (auto's choice, but on AMD Zen, for
+      static axes of 128 KiB or more whose static rows read at most one
+      element in 512 of it) reads, resolves, loads and stores one element an iteration
       instead;
     * rows of 256 bytes or more (2048 unless every row starts
       vector-aligned) of a result of at least `streaming-min-bytes` bytes

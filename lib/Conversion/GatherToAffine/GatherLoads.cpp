@@ -7,6 +7,11 @@
 
 using namespace mlir::gather;
 
+/// AMD Zen reads every row best with one scalar load per lane: its vector
+/// gathers are slow, and so, unlike on Intel, is one element an iteration
+/// along long axes (GatherLoads.h).
+static bool isZen(llvm::StringRef cpu) { return cpu.starts_with("znver"); }
+
 /// `cpu`'s choice, or Element for sparse rows of a long axis.
 static GatherLoads forAxis(GatherLoads cpu, std::optional<int64_t> axisBytes,
                            std::optional<int64_t> rowBytes) {
@@ -19,22 +24,23 @@ static GatherLoads forAxis(GatherLoads cpu, std::optional<int64_t> axisBytes,
 GatherLoads mlir::gather::resolveGatherLoads(
     GatherLoads loads, llvm::StringRef targetCpu,
     std::optional<int64_t> axisBytes, std::optional<int64_t> rowBytes) {
-  if (loads == GatherLoads::AutoScalar)
-    return forAxis(GatherLoads::Scalar, axisBytes, rowBytes);
-  if (loads != GatherLoads::Auto)
+  if (loads != GatherLoads::Auto && loads != GatherLoads::AutoScalar)
     return loads;
-  return forAxis(targetCpu.starts_with("znver") ? GatherLoads::Scalar
-                                                : GatherLoads::Vector,
+  if (isZen(targetCpu))
+    return GatherLoads::Scalar;
+  return forAxis(loads == GatherLoads::AutoScalar ? GatherLoads::Scalar
+                                                  : GatherLoads::Vector,
                  axisBytes, rowBytes);
 }
 
 GatherLoads
 mlir::gather::getHostGatherLoads(std::optional<int64_t> axisBytes,
                                  std::optional<int64_t> rowBytes) {
+  static const bool zen = isZen(llvm::sys::getHostCPUName());
+  if (zen)
+    return GatherLoads::Scalar;
+  // "Mitigation: Microcode" makes every gather instruction slow.
   static const GatherLoads host = [] {
-    if (llvm::sys::getHostCPUName().starts_with("znver"))
-      return GatherLoads::Scalar;
-    // "Mitigation: Microcode" makes every gather instruction slow.
     auto status = llvm::MemoryBuffer::getFile(
         "/sys/devices/system/cpu/vulnerabilities/gather_data_sampling",
         /*IsText=*/true);

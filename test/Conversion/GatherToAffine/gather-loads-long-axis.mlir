@@ -4,19 +4,20 @@
 // RUN: gather-opt %s --convert-gather-to-affine="gather-loads=vector" | FileCheck %s --check-prefix=VECTOR
 // RUN: gather-opt %s --convert-gather-to-affine="gather-loads=scalar" | FileCheck %s --check-prefix=SCALAR
 // RUN: gather-opt %s --convert-gather-to-affine="gather-loads=element" | FileCheck %s --check-prefix=ELEMENT
-// RUN: gather-opt %s --convert-gather-to-affine="gather-loads=auto-scalar target-cpu=sapphirerapids" | FileCheck %s --check-prefix=ZEN
+// RUN: gather-opt %s --convert-gather-to-affine="gather-loads=auto-scalar target-cpu=sapphirerapids" | FileCheck %s --check-prefix=AUTO-SCALAR
+// RUN: gather-opt %s --convert-gather-to-affine="gather-loads=auto-scalar target-cpu=znver5" | FileCheck %s --check-prefix=ZEN
 // RUN: gather-opt %s --convert-gather-to-affine="streaming-min-bytes=0" | FileCheck %s --check-prefix=STREAM
 // RUN: gather-opt %s --convert-gather-to-affine="streaming-min-bytes=0 gather-loads=vector" | FileCheck %s --check-prefix=STREAM-VECTOR
 
 /// `gather-loads=auto` reads rows gathered from a static data axis of 128 KiB
 /// or more one element an iteration when they read at most one element in
-/// 512 of it, whatever the CPU: 32768 f32 do, 32767 f32 and 16383 f64 do
-/// not (vector gathers, or one scalar load per lane on AMD Zen), nor do rows
-/// of 65 from 32768 f32. Each element's index is read, normalized and clamped (unchecked
-/// and check read nothing outside the row whatever the index) and its value
-/// loaded and stored as scalars. An explicit choice is kept;
-/// `auto-scalar` is auto with scalar loads for the other axes, whatever the
-/// CPU (as on AMD Zen).
+/// 512 of it, on any CPU but AMD Zen: 32768 f32 do, 32767 f32 and 16383 f64
+/// do not (vector gathers), nor do rows of 65 from 32768 f32. Each element's
+/// index is read, normalized and clamped (unchecked and check read nothing
+/// outside the row whatever the index) and its value loaded and stored as
+/// scalars. AMD Zen reads every row with one scalar load per lane, long
+/// axes too. An explicit choice is kept; `auto-scalar` is auto with scalar
+/// loads for the other axes.
 // CHECK-LABEL: func.func @long_axis
 // CHECK-NOT: vector.
 // CHECK: affine.for %[[ROW:.*]] = 0 to
@@ -40,13 +41,27 @@
 // CHECK-LABEL: func.func @shorter_f64_axis
 // CHECK: vector.gather
 // ZEN-LABEL: func.func @long_axis
-// ZEN-NOT: vector.
+// ZEN-NOT: vector.gather
+// ZEN: vector.extract
+// ZEN: memref.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<4x32768xf32>
+// ZEN: vector.insert
 // ZEN-LABEL: func.func @dense_rows
 // ZEN-NOT: vector.gather
 // ZEN: vector.extract
 // ZEN-LABEL: func.func @shorter_axis
 // ZEN-NOT: vector.gather
 // ZEN: vector.extract
+// ZEN-LABEL: func.func @long_f64_axis
+// ZEN-NOT: vector.gather
+// ZEN: vector.extract
+// AUTO-SCALAR-LABEL: func.func @long_axis
+// AUTO-SCALAR-NOT: vector.
+// AUTO-SCALAR-LABEL: func.func @dense_rows
+// AUTO-SCALAR-NOT: vector.gather
+// AUTO-SCALAR: vector.extract
+// AUTO-SCALAR-LABEL: func.func @shorter_axis
+// AUTO-SCALAR-NOT: vector.gather
+// AUTO-SCALAR: vector.extract
 // VECTOR-LABEL: func.func @long_axis
 // VECTOR: vector.gather
 // SCALAR-LABEL: func.func @long_axis

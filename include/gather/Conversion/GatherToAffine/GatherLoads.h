@@ -15,24 +15,30 @@ namespace mlir::gather {
 /// subscripts, which is faster where gathers are slow (AMD Zen, and Intel
 /// cores with the Gather Data Sampling microcode mitigation); or one element
 /// an iteration (index, subscript, load and store each scalar), whose reads
-/// overlap best where they leave the core's caches. `Auto` decides from the
-/// target the code is compiled for (the `target-cpu` option), never from the
-/// machine that compiles it; `AutoScalar` is `Auto` on a target whose
+/// overlap best where they leave an Intel core's caches. `Auto` decides from
+/// the target the code is compiled for (the `target-cpu` option), never from
+/// the machine that compiles it; `AutoScalar` is `Auto` on a target whose
 /// gathers are slow for a reason its CPU name does not tell (the Gather
 /// Data Sampling mitigation in microcode): scalar loads where `Auto` would
 /// pick vector gathers.
 enum class GatherLoads { Auto, Vector, Scalar, Element, AutoScalar };
 
 /// Rows gathered from a data axis of at least this many bytes read one
-/// element an iteration when they are sparse (kElementLoadsMaxDensity):
-/// their reads leave the core's caches, where independent scalar chains
-/// overlap best. One thread, Intel Xeon only (no AMD host measured), check
+/// element an iteration when they are sparse (kElementLoadsMaxDensity), on
+/// any CPU but AMD Zen: their reads leave the core's caches, where
+/// independent scalar chains overlap best. One thread, Intel Xeon, check
 /// mode with row validation, element/lanes (one scalar load per lane): 50
 /// of every 128256 f32 (500 KiB, top-k) 0.76, 64 of every 256 KiB 0.74,
 /// 1024 of every 2 MiB 0.92, 1024 of every 256 KiB 0.93 (1.06 against
 /// vector gathers), 256 of every 128 KiB 1.02: 128 KiB is where it breaks
 /// even. Rows that stay in the caches lose (1024 of every 32 KiB: 1.14;
-/// 4 KiB: 1.18).
+/// 4 KiB: 1.18). It never wins on an AMD EPYC (znver5), where one scalar
+/// load a lane is the best choice: gather_elements f32, check mode with row
+/// validation, one thread, element/lanes, calls back to back | after 64 MiB
+/// of other reads (medians of four processes): 50 of every 500 KiB 1.39 |
+/// 1.68, 64 of every 256 KiB 1.22 | 2.26, 1024 of every 2 MiB 1.66 |
+/// 2.47, 1024 of every 256 KiB 1.62 | 2.72, 256 of every 128 KiB 1.45 |
+/// 2.23, 64 of every 128 KiB 1.46 | 2.44 (vector gathers/lanes 0.92-1.29).
 inline constexpr int64_t kElementLoadsMinAxisBytes = 128 << 10;
 
 /// ... and only rows that read at most one element in this many of the
@@ -46,19 +52,19 @@ inline constexpr int64_t kElementLoadsMaxDensity = 512;
 
 /// What `Auto` means for the LLVM CPU name `targetCpu` and, when known, the
 /// bytes along the gathered data axis and the bytes a row reads (its
-/// elements'; unknown: any): Element for axes of at least
+/// elements'; unknown: any): Scalar on AMD Zen (`znver*`); on any other
+/// CPU and none (a generic target), Element for axes of at least
 /// kElementLoadsMinAxisBytes whose rows read at most one element in
-/// kElementLoadsMaxDensity, else Scalar on AMD Zen (`znver*`) and Vector on
-/// any other CPU and none (a generic target). `AutoScalar`: Element or
-/// Scalar alike.
+/// kElementLoadsMaxDensity, else Vector. `AutoScalar`: Scalar where `Auto`
+/// gives Vector.
 GatherLoads resolveGatherLoads(GatherLoads loads, llvm::StringRef targetCpu,
                                std::optional<int64_t> axisBytes = {},
                                std::optional<int64_t> rowBytes = {});
 
 /// The choice for the machine this process runs on, for hosts that compile
-/// for themselves (a JIT): Element as resolveGatherLoads says, else Scalar
-/// on AMD Zen and when /sys reports the Gather Data Sampling mitigation in
-/// microcode, else Vector (never an `Auto`).
+/// for themselves (a JIT): Scalar on AMD Zen; elsewhere Element as
+/// resolveGatherLoads says, else Scalar when /sys reports the Gather Data
+/// Sampling mitigation in microcode, else Vector (never an `Auto`).
 GatherLoads getHostGatherLoads(std::optional<int64_t> axisBytes = {},
                                std::optional<int64_t> rowBytes = {});
 
