@@ -4,7 +4,7 @@
 // from docs/Semantics.md, as in embedding-bag.mlir and
 // embedding-bag-rowwise.mlir), for offsets with and without
 // include_last_offset, fixed-length bags, per-sample weights, padding, the
-// modes, and a row-wise quantized table.
+// modes, i8 offsets, and row-wise and block-quantized tables.
 // RUN: gather-opt %s --gather-to-llvm | %run_main | FileCheck %s
 // RUN: gather-opt %s --transform-preload-library=transform-library-paths=%S/Inputs/bag-tiling-schedules.mlir --transform-interpreter=entry-point=bags_for --gather-to-llvm > %t.for.mlir
 // RUN: %run_main %t.for.mlir | FileCheck %s
@@ -14,6 +14,9 @@
 // RUN: %run_main_omp %t.omp.mlir | FileCheck %s
 // RUN: gather-opt %s --transform-preload-library=transform-library-paths=%S/Inputs/bag-tiling-schedules.mlir --transform-interpreter=entry-point=each_for --gather-to-llvm > %t.each.mlir
 // RUN: %run_main %t.each.mlir | FileCheck %s
+/// num_threads tiles: four of one bag over three bags, the last empty.
+// RUN: gather-opt %s --transform-preload-library=transform-library-paths=%S/Inputs/bag-tiling-schedules.mlir --transform-interpreter=entry-point=bags_num_threads --gather-to-llvm > %t.threads.mlir
+// RUN: %run_main %t.threads.mlir | FileCheck %s
 /// The tiles are gather.embedding_bag on slices: ids from the tile's first
 /// bag on, offsets rebased by a linalg.generic and ended by the next tile's
 /// first (include_last_offset); fixed-length bags, rows of ids.
@@ -26,6 +29,10 @@
 // RUN: not %mlir_run -e bad_offsets %t.for.mlir 2>&1 | FileCheck %s --check-prefix=OFFSETS
 // RUN: not %mlir_run -e bad_offsets %t.each.mlir 2>&1 | FileCheck %s --check-prefix=OFFSETS
 // RUN: not %mlir_run -e bad_first_offset %t.for.mlir 2>&1 | FileCheck %s --check-prefix=FIRST
+/// per_sample_weights longer than the fixed-length bags' ids: an error
+/// tiled too (the last tile takes the rest of the weights).
+// RUN: not %mlir_run -e bad_weights %t.for.mlir 2>&1 | FileCheck %s --check-prefix=WEIGHTS
+// RUN: not %mlir_run -e bad_weights %t.each.mlir 2>&1 | FileCheck %s --check-prefix=WEIGHTS
 
 func.func private @printMemrefF32(tensor<*xf32>)
 
@@ -59,6 +66,19 @@ func.func @max_fill_fixed(%t: tensor<?x3xf32>, %i: tensor<?x?xi64>) -> tensor<?x
 }
 func.func @sum8(%t: tensor<?x?xi8>, %i: tensor<?xi64>, %o: tensor<?xi64>) -> tensor<?x?xf32> {
   %r = gather.embedding_bag %t[%i] offsets(%o) {reduction = #gather<reduction sum>, rowwise_bits = 8 : i64} : (tensor<?x?xi8>, tensor<?xi64>, tensor<?xi64>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+
+func.func @sum_blocks(%t: tensor<?x?xi8>, %i: tensor<?xi64>, %o: tensor<?xi64>, %s: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %r = gather.embedding_bag %t[%i] offsets(%o) scales(%s) {reduction = #gather<reduction sum>, block_bits = 8 : i64, block_size = 16 : i64} : (tensor<?x?xi8>, tensor<?xi64>, tensor<?xi64>, tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+func.func @sum_i8_offsets(%t: tensor<?x3xf32>, %i: tensor<?xi64>, %o: tensor<?xi8>) -> tensor<?x?xf32> {
+  %r = gather.embedding_bag %t[%i] offsets(%o) {reduction = #gather<reduction sum>} : (tensor<?x3xf32>, tensor<?xi64>, tensor<?xi8>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+func.func @sum_fixed_weighted(%t: tensor<?x3xf32>, %i: tensor<?x?xi64>, %w: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %r = gather.embedding_bag %t[%i] per_sample_weights(%w) {reduction = #gather<reduction sum>} : (tensor<?x3xf32>, tensor<?x?xi64>, tensor<?x?xf32>) -> tensor<?x?xf32>
   return %r : tensor<?x?xf32>
 }
 
@@ -125,6 +145,49 @@ func.func @main() {
   %qo = tensor.cast %qoc : tensor<3xi64> to tensor<?xi64>
   %r4 = call @sum8(%qd, %qi, %qo) : (tensor<?x?xi8>, tensor<?xi64>, tensor<?xi64>) -> tensor<?x?xf32>
   call @print(%r4) : (tensor<?x?xf32>) -> ()
+
+  // A block-quantized table (embedding-bag-blocks.mlir's 8-bit one: blocks
+  // of 16, value (q - 128) * scale; row 0 q = k, scale 0.5; row 1 q = 200,
+  // scale 2; row 2 q = 255 - k, scale 0.25): bags {0, 1}, {2, -1 = 2}, {}.
+  // CHECK: {{\[}}[80,   80.5,   81,   81.5,   82,   82.5,   83,   83.5,   84,   84.5,   85,   85.5,   86,   86.5,   87,   87.5],
+  // CHECK-NEXT: [63.5,   63,   62.5,   62,   61.5,   61,   60.5,   60,   59.5,   59,   58.5,   58,   57.5,   57,   56.5,   56],
+  // CHECK-NEXT: [0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0]]
+  %bt = arith.constant dense<[[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
+                              [-56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56],
+                              [-1, -2, -3, -4, -5, -6, -7, -8, -9, -10, -11, -12, -13, -14, -15, -16]]> : tensor<3x16xi8>
+  %btd = tensor.cast %bt : tensor<3x16xi8> to tensor<?x?xi8>
+  %bs = arith.constant dense<[[0.5], [2.0], [0.25]]> : tensor<3x1xf32>
+  %bsd = tensor.cast %bs : tensor<3x1xf32> to tensor<?x?xf32>
+  %bic = arith.constant dense<[0, 1, 2, -1]> : tensor<4xi64>
+  %bi = tensor.cast %bic : tensor<4xi64> to tensor<?xi64>
+  %boc = arith.constant dense<[0, 2, 4]> : tensor<3xi64>
+  %bo = tensor.cast %boc : tensor<3xi64> to tensor<?xi64>
+  %r5 = call @sum_blocks(%btd, %bi, %bo, %bsd) : (tensor<?x?xi8>, tensor<?xi64>, tensor<?xi64>, tensor<?x?xf32>) -> tensor<?x?xf32>
+  call @print(%r5) : (tensor<?x?xf32>) -> ()
+
+  // i8 offsets over 130 ids of row 0: the last bag ends at 130, past what
+  // an i8 offset holds. Bags of 10 and 120 ids.
+  // CHECK: {{\[}}[10,   20,   30],
+  // CHECK-NEXT: [120,   240,   360]]
+  %zc = arith.constant dense<0> : tensor<130xi64>
+  %z = tensor.cast %zc : tensor<130xi64> to tensor<?xi64>
+  %o8c = arith.constant dense<[0, 10]> : tensor<2xi8>
+  %o8 = tensor.cast %o8c : tensor<2xi8> to tensor<?xi8>
+  %r6 = call @sum_i8_offsets(%t, %z, %o8) : (tensor<?x3xf32>, tensor<?xi64>, tensor<?xi8>) -> tensor<?x?xf32>
+  call @print(%r6) : (tensor<?x?xf32>) -> ()
+  return
+}
+
+// WEIGHTS: error: gather.embedding_bag: per_sample_weights dimension 0 has size
+// WEIGHTS-NOT: Memref
+func.func @bad_weights() {
+  %t = call @table() : () -> tensor<?x3xf32>
+  %ic = arith.constant dense<[[0], [1], [2]]> : tensor<3x1xi64>
+  %i = tensor.cast %ic : tensor<3x1xi64> to tensor<?x?xi64>
+  %wc = arith.constant dense<[[1.0], [1.0], [1.0], [1.0]]> : tensor<4x1xf32>
+  %w = tensor.cast %wc : tensor<4x1xf32> to tensor<?x?xf32>
+  %r = call @sum_fixed_weighted(%t, %i, %w) : (tensor<?x3xf32>, tensor<?x?xi64>, tensor<?x?xf32>) -> tensor<?x?xf32>
+  call @print(%r) : (tensor<?x?xf32>) -> ()
   return
 }
 

@@ -122,15 +122,21 @@ module attributes {transform.with_named_sequence} {
 // -----
 
 /// A dynamic batch dim: the domain is data's; the indices' slice is cut to
-/// what the indices have, so unequal batch dims fail the tile's run-time
-/// shape check instead of reading out of bounds.
+/// what the indices have, and the last tile takes all they have left, so
+/// unequal batch dims fail the tile's run-time shape check (instead of
+/// reading out of bounds, or leaving the rest of longer indices unread).
 // CHECK-LABEL: func.func @gather_dynamic_batch
+// CHECK: %[[DDIM:.*]] = tensor.dim %arg0, %c0
 // CHECK: scf.for %[[B:[a-z0-9_]+]] =
-// CHECK:   %[[D:.*]] = tensor.extract_slice %arg0[%[[B]], 0] [%{{.*}}, 5]
+// CHECK:   %[[SIZE:.*]] = affine.min
+// CHECK:   %[[D:.*]] = tensor.extract_slice %arg0[%[[B]], 0] [%[[SIZE]], 5]
 // CHECK:   %[[IDIM:.*]] = tensor.dim %arg1, %c0
 // CHECK:   %[[LEFT:.*]] = affine.max #{{.*}}()[%[[B]], %[[IDIM]]]
 // CHECK:   %[[CUT:.*]] = affine.min #{{.*}}(%[[B]])[%[[LEFT]], %{{.*}}]
-// CHECK:   %[[I:.*]] = tensor.extract_slice %arg1[%[[B]], 0] [%[[CUT]], 3]
+// CHECK:   %[[END:.*]] = affine.apply #{{.*}}()[%[[B]], %[[SIZE]]]
+// CHECK:   %[[LAST:.*]] = arith.cmpi sge, %[[END]], %{{.*}} : index
+// CHECK:   %[[N:.*]] = arith.select %[[LAST]], %[[LEFT]], %[[CUT]] : index
+// CHECK:   %[[I:.*]] = tensor.extract_slice %arg1[%[[B]], 0] [%[[N]], 3]
 // CHECK:   gather.gather %[[D]][%[[I]]]
 func.func @gather_dynamic_batch(%d: tensor<?x5xf32>, %i: tensor<?x3xi32>) -> tensor<?x3xf32> {
   %r = gather.gather %d[%i] {axis = 1 : i64, batch_dims = 1 : i64} : (tensor<?x5xf32>, tensor<?x3xi32>) -> tensor<?x3xf32>

@@ -8,11 +8,14 @@
 // the same op on two slices: index values keep their meaning, and every mode
 // holds per tile. Destinations come from shape reification (tensor.empty), as
 // for upstream's tensor.pad: the ops keep their value-semantics form.
+// Operands whose shapes break a rule the verifier could not check fail the
+// tile's own run-time check, whose message names the tile's sizes.
 //
 // An embedding bag's iteration domain is its result [bags, dim], both
 // parallel. A tile along dim reads those columns of a float table (a
-// row-wise quantized row cannot be cut apart from its scale and bias: its
-// tile computes whole rows and slices them). A tile of fixed-length bags reads those rows of ids (and of
+// quantized row cannot be cut apart from its scale and bias, or its blocks'
+// scales and zero points: its tile computes whole rows and slices them). A
+// tile of fixed-length bags reads those rows of ids (and of
 // per_sample_weights); a tile of bags with offsets reads the ids from the
 // tile's first bag to its last bag's end and offsets rebased to them (the
 // first tile's are not rebased, so offsets[0] is still checked). Results of
@@ -38,18 +41,24 @@ using namespace mlir::gather;
 
 namespace {
 
-/// `sizes[r]` elements from `offsets[r]` along dim `d` of `source`, cut to
-/// what `source` has: a shape rule that the verifier could not check (a
-/// dynamic batch dim of the other operand, gather_elements' data no smaller
-/// than its indices) then fails in the tiled op's own run-time check instead
-/// of the slice reading out of bounds.
+/// `size` elements from `offset` along dim `d` of `source`, cut to what
+/// `source` has: a shape rule that the verifier could not check (a dynamic
+/// batch dim of the other operand, gather_elements' data no smaller than
+/// its indices) then fails in the tiled op's own run-time check instead of
+/// the slice reading out of bounds. Where the rule is that `source`'s dim
+/// equals the domain's (`mustMatch`: batch dims, per_sample_weights beside
+/// fixed-length bags), the domain's last tile takes all `source` has from
+/// `offset` on, so that a `source` longer than the domain fails that
+/// check too.
 static OpFoldResult sizeWithin(OpBuilder &b, Location loc, Value source,
                                int64_t d, OpFoldResult offset,
-                               OpFoldResult size, OpFoldResult domainSize) {
+                               OpFoldResult size, OpFoldResult domainSize,
+                               bool mustMatch = false) {
   auto type = cast<RankedTensorType>(source.getType());
   std::optional<int64_t> staticDomain = getConstantIntValue(domainSize);
   if (!type.isDynamicDim(d) && staticDomain &&
-      type.getDimSize(d) >= *staticDomain)
+      (mustMatch ? type.getDimSize(d) == *staticDomain
+                 : type.getDimSize(d) >= *staticDomain))
     return size;
   // The domain's size is this very dim (reification read it): nothing to cut.
   if (auto value = dyn_cast<Value>(domainSize))
@@ -64,8 +73,20 @@ static OpFoldResult sizeWithin(OpBuilder &b, Location loc, Value source,
   OpFoldResult left = affine::makeComposedFoldedAffineMax(
       b, loc, AffineMap::get(0, 2, {s1 - s0, getAffineConstantExpr(0, ctx)}, ctx),
       {offset, dimSize});
-  return affine::makeComposedFoldedAffineMin(
+  OpFoldResult within = affine::makeComposedFoldedAffineMin(
       b, loc, AffineMap::get(0, 2, {s0, s1}, ctx), {size, left});
+  if (!mustMatch)
+    return within;
+  OpFoldResult end = affine::makeComposedFoldedAffineApply(
+      b, loc, s0 + s1, {offset, size});
+  Value last = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::sge,
+      getValueOrCreateConstantIndexOp(b, loc, end),
+      getValueOrCreateConstantIndexOp(b, loc, domainSize));
+  return arith::SelectOp::create(b, loc, last,
+                                 getValueOrCreateConstantIndexOp(b, loc, left),
+                                 getValueOrCreateConstantIndexOp(b, loc, within))
+      .getResult();
 }
 
 /// What every op's model shares: the iteration domain is the result's dims
@@ -73,15 +94,25 @@ static OpFoldResult sizeWithin(OpBuilder &b, Location loc, Value source,
 /// the result. `Model` implements getTiledImplementation.
 template <typename Model, typename OpTy>
 struct ResultDomainTiling : TilingInterface::ExternalModel<Model, OpTy> {
+  /// Ranked operands and result: an op with an unranked one has no
+  /// iteration domain (its shape cannot be reified) and no loops.
+  static bool hasDomain(Operation *op) {
+    return llvm::all_of(op->getOperandTypes(),
+                        llvm::IsaPred<RankedTensorType>) &&
+           isa<RankedTensorType>(op->getResult(0).getType());
+  }
+
   SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *op) const {
-    auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-    return SmallVector<utils::IteratorType>(type ? type.getRank() : 0,
-                                            utils::IteratorType::parallel);
+    if (!hasDomain(op))
+      return {};
+    return SmallVector<utils::IteratorType>(
+        cast<RankedTensorType>(op->getResult(0).getType()).getRank(),
+        utils::IteratorType::parallel);
   }
 
   SmallVector<Range> getIterationDomain(Operation *op, OpBuilder &b) const {
     ReifiedRankedShapedTypeDims reified;
-    if (failed(reifyResultShapes(b, op, reified)))
+    if (!hasDomain(op) || failed(reifyResultShapes(b, op, reified)))
       return {};
     OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
     return llvm::map_to_vector(reified[0], [&](OpFoldResult size) {
@@ -129,6 +160,12 @@ struct GatherTiling : ResultDomainTiling<GatherTiling<OpTy>, OpTy> {
     if (domain.size() != sizes.size())
       return failure();
 
+    // A batch dim, where data and indices must have the domain's size
+    // (gather_elements' dims off the axis read data, where data may be
+    // longer, but come from the indices alone).
+    auto mustMatch = [](const ResultDimSource &src) {
+      return src.dataDim >= 0 && src.indicesDim >= 0;
+    };
     // The slice of `source` that the tile reads: the tile along the dims
     // `dimOf` maps result dims to, whole along the others.
     auto slice = [&](Value source, auto dimOf) -> TypedValue<RankedTensorType> {
@@ -143,7 +180,7 @@ struct GatherTiling : ResultDomainTiling<GatherTiling<OpTy>, OpTy> {
           continue;
         sliceOffsets[d] = offsets[r];
         sliceSizes[d] = sizeWithin(b, loc, source, d, offsets[r], sizes[r],
-                                   domain[r].size);
+                                   domain[r].size, mustMatch(src));
       }
       // A source with a static empty dim has no element to slice (and a
       // slice at offset 0 of a dim of size 0 does not verify): its tile is
@@ -299,9 +336,12 @@ struct EmbeddingBagTiling
           bagOffsets = bagOp.getOffsets(),
           weights = bagOp.getPerSampleWeights();
     bool includeLast = bagOp.getIncludeLastOffset();
-    // A quantized row's values, scale and bias cannot be cut apart: its
-    // tile computes whole rows, then slices them.
-    bool sliceResult = !whole(1) && bagOp.getRowwiseBits();
+    // A quantized row's values cannot be cut apart from its scale and bias
+    // (row-wise), nor packed values from their blocks' scales and zero
+    // points (block-quantized): its tile computes whole rows, then slices
+    // them.
+    bool quantized = bagOp.getRowwiseBits() || bagOp.getScales();
+    bool sliceResult = !whole(1) && quantized;
     if (!whole(1) && !sliceResult) {
       weight = track(sliceDim(
           weight, 1, offsets[1],
@@ -316,7 +356,7 @@ struct EmbeddingBagTiling
         weights = track(sliceDim(
             weights, 0, offsets[0],
             sizeWithin(b, loc, weights, 0, offsets[0], sizes[0],
-                       domain[0].size)));
+                       domain[0].size, /*mustMatch=*/true)));
     } else if (!whole(0)) {
       // Bags [b0, b0 + n) read the ids from start = offsets[b0] (0 for the
       // first tile, whose offsets[0] is still checked) on. The tile's
@@ -325,8 +365,12 @@ struct EmbeddingBagTiling
       // (or, after the last bag without include_last_offset, the end of the
       // ids). So each tile checks its offsets against the next tile's first
       // and against the end of the ids, and every rule stays checked.
+      // The tile's offsets are index or i64 whatever the op's are: the end
+      // of the ids (a count) may not fit an i8 or i16 offset.
       auto offsetsType = cast<RankedTensorType>(bagOffsets.getType());
-      Type offsetElement = offsetsType.getElementType();
+      Type offsetElement = b.getI64Type();
+      if (offsetsType.getElementType().isIndex())
+        offsetElement = b.getIndexType();
       auto toIndex = [&](Value v) -> Value {
         return v.getType().isIndex()
                    ? v
@@ -334,10 +378,11 @@ struct EmbeddingBagTiling
                          .getResult();
       };
       auto toElement = [&](Value v) -> Value {
-        return offsetElement.isIndex()
-                   ? v
-                   : arith::IndexCastOp::create(b, loc, offsetElement, v)
-                         .getResult();
+        if (v.getType() == offsetElement)
+          return v;
+        if (v.getType().isIndex())
+          return arith::IndexCastOp::create(b, loc, offsetElement, v);
+        return arith::ExtSIOp::create(b, loc, offsetElement, v);
       };
       Value b0 = getValueOrCreateConstantIndexOp(b, loc, offsets[0]);
       Value n = getValueOrCreateConstantIndexOp(b, loc, sizes[0]);
@@ -378,15 +423,20 @@ struct EmbeddingBagTiling
             arith::SubIOp::create(b, loc, size, from).getResult()));
       }
       Value base = toElement(start);
-      // The offset after the tile's last bag.
+      // The offset after the tile's last bag; an empty tile (upstream's
+      // num_threads tiling makes them) has no bag, and one offset, 0.
       Value next = arith::AddIOp::create(b, loc, b0, n);
-      Value after = offsetAt(next);
+      Value after = toElement(offsetAt(next));
       if (!includeLast)
         after = arith::SelectOp::create(
             b, loc,
             arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, next,
                                   numOffsets),
             after, toElement(numIds));
+      after = arith::SelectOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, n, zero),
+          base, after);
       Value tileOffsets = track(sliceDim(bagOffsets, 0, offsets[0], sizes[0]));
       SmallVector<OpFoldResult> withEnd{
           affine::makeComposedFoldedAffineApply(
@@ -402,10 +452,13 @@ struct EmbeddingBagTiling
           ValueRange{head}, ArrayRef<AffineMap>{identity, identity},
           ArrayRef<utils::IteratorType>{utils::IteratorType::parallel},
           [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+            OpBuilder::InsertionGuard guard(b);
+            b.setInsertionPoint(nested.getInsertionBlock(),
+                                nested.getInsertionPoint());
             linalg::YieldOp::create(
-                nested, nestedLoc,
-                ValueRange{arith::SubIOp::create(nested, nestedLoc, args[0],
-                                                 base)});
+                b, nestedLoc,
+                ValueRange{arith::SubIOp::create(b, nestedLoc,
+                                                 toElement(args[0]), base)});
           });
       Value joined = tensor::InsertSliceOp::create(
           b, loc, rebased.getResult(0), init,
@@ -419,11 +472,13 @@ struct EmbeddingBagTiling
       includeLast = true;
     }
 
+    // In the op's operand order; a tile has the same optional operands, so
+    // the clone keeps their segment sizes.
     SmallVector<Value> operands{weight, ids};
-    if (bagOffsets)
-      operands.push_back(bagOffsets);
-    if (weights)
-      operands.push_back(weights);
+    for (Value operand : {bagOffsets, weights, Value(bagOp.getScales()),
+                          Value(bagOp.getZeroPoints())})
+      if (operand)
+        operands.push_back(operand);
     SmallVector<Type> inferred;
     auto tiled = cast<EmbeddingBagOp>(mlir::clone(b, op, {resultType},
                                                   operands));
