@@ -83,6 +83,7 @@ mlir_run = (host_env + os.path.join(config.llvm_tools_dir, "mlir-runner")
 # The same with libomp, for code lowered with parallel=true.
 mlir_run_omp = mlir_run + "," + os.path.join(config.llvm_lib_dir, "libomp.so")
 config.substitutions.append(("%run_main_omp", mlir_run_omp + " -e main"))
+config.substitutions.append(("%mlir_run_omp", mlir_run_omp))
 config.substitutions.append(("%run_main", mlir_run + " -e main"))
 # For code that aborts (cf.assert): stdout unbuffered so nothing is lost;
 # stdbuf appends its preload after the sanitizer runtime's.

@@ -19,6 +19,16 @@
 /// A check failure in a tile names the bad index.
 // RUN: gather-opt %s --transform-preload-library=transform-library-paths=%S/Inputs/tiling-schedules.mlir --transform-interpreter=entry-point=tile_using_for --gather-to-llvm > %t.check.mlir
 // RUN: not %mlir_run -e check_failure %t.check.mlir 2>&1 | FileCheck %s --check-prefix=CHECKFAIL
+/// Indices longer than data along a batch dim: an error untiled, and tiled
+/// too (the last tile takes the rest of the indices; its message names the
+/// tile's sizes).
+// RUN: not %mlir_run -e batch_mismatch %t.untiled.mlir 2>&1 | FileCheck %s --check-prefix=BATCH
+// RUN: not %mlir_run -e batch_mismatch %t.check.mlir 2>&1 | FileCheck %s --check-prefix=BATCH
+// RUN: not %mlir_run -e batch_mismatch %t.forall.mlir 2>&1 | FileCheck %s --check-prefix=BATCH
+// RUN: not %mlir_run -e nd_batch_mismatch %t.check.mlir 2>&1 | FileCheck %s --check-prefix=ND-BATCH
+/// Every tile fails at once on OpenMP threads: one message, one exit (two
+/// threads in exit() deadlocked, and their messages interleaved).
+// RUN: timeout 60 not %mlir_run_omp -e many_failures %t.omp.mlir 2>&1 | FileCheck %s --check-prefix=ONCE
 
 func.func private @printMemrefF32(tensor<*xf32>)
 
@@ -181,6 +191,45 @@ func.func @check_failure() {
   %i = tensor.cast %k : tensor<3x2xi64> to tensor<?x?xi64>
   %r = gather.gather_elements %d[%i] {axis = 1 : i64} : (tensor<?x?xf32>, tensor<?x?xi64>) -> tensor<?x?xf32>
   call @print(%r) : (tensor<?x?xf32>) -> ()
+  return
+}
+
+// BATCH: error: gather.gather: batch dimension 0 has size {{[12]}} in data but {{[23]}} in indices
+// BATCH-NOT: Memref
+func.func @batch_mismatch() {
+  %c2 = arith.constant 2 : index
+  %c5 = arith.constant 5 : index
+  %d = call @iota2(%c2, %c5) : (index, index) -> tensor<?x?xf32>
+  %k = arith.constant dense<[[0, 1], [2, 3], [4, 0]]> : tensor<3x2xi64>
+  %i = tensor.cast %k : tensor<3x2xi64> to tensor<?x?xi64>
+  %r = gather.gather %d[%i] {axis = 1 : i64, batch_dims = 1 : i64} : (tensor<?x?xf32>, tensor<?x?xi64>) -> tensor<?x?xf32>
+  call @print(%r) : (tensor<?x?xf32>) -> ()
+  return
+}
+
+// ND-BATCH: error: gather.gather_nd: batch dimension 0 has size 1 in data but 2 in indices
+// ND-BATCH-NOT: Memref
+func.func @nd_batch_mismatch() {
+  %c2 = arith.constant 2 : index
+  %c5 = arith.constant 5 : index
+  %d = call @iota2(%c2, %c5) : (index, index) -> tensor<?x?xf32>
+  %k = arith.constant dense<[[[0], [1]], [[2], [3]], [[4], [0]]]> : tensor<3x2x1xi64>
+  %i = tensor.cast %k : tensor<3x2x1xi64> to tensor<?x2x1xi64>
+  %r = gather.gather_nd %d[%i] {batch_dims = 1 : i64} : (tensor<?x?xf32>, tensor<?x2x1xi64>) -> tensor<?x2xf32>
+  %u = tensor.cast %r : tensor<?x2xf32> to tensor<?x?xf32>
+  call @print(%u) : (tensor<?x?xf32>) -> ()
+  return
+}
+
+// ONCE: error: gather.gather: index 7 is out of range [-4, 3] for data dimension 0 of size 4
+// ONCE-NOT: error
+// ONCE-NOT: Memref
+func.func @many_failures() {
+  %t = arith.constant dense<1.0> : tensor<4x8xf32>
+  %i = arith.constant dense<7> : tensor<64xi64>
+  %r = gather.gather %t[%i] : (tensor<4x8xf32>, tensor<64xi64>) -> tensor<64x8xf32>
+  %u = tensor.cast %r : tensor<64x8xf32> to tensor<?x?xf32>
+  call @print(%u) : (tensor<?x?xf32>) -> ()
   return
 }
 

@@ -70,15 +70,20 @@ private:
   LogicalResult print(StringRef name, StringRef format, ValueRange args);
   /// fflush(NULL); exit(1).
   LogicalResult exitWithError();
-  /// Starts a weak definition of the external hook `hook`; returns its entry.
+  /// Starts a weak definition of the external hook `hook`; returns its entry
+  /// (null on failure), with the builder where the report starts.
   Block *begin(LLVM::LLVMFuncOp hook) {
     hook.setLinkage(LLVM::Linkage::Weak);
     // A host's definition must be able to take its place.
     SymbolTable::setSymbolVisibility(hook, SymbolTable::Visibility::Public);
     Block *entry = hook.addEntryBlock(b);
     b.setInsertionPointToStart(entry);
-    return entry;
+    return succeeded(reportOnce()) ? entry : nullptr;
   }
+  /// Threads of a threaded loop may fail at once: the first caller reports
+  /// and exits; any later one waits in pause() for that exit (two threads in
+  /// exit() deadlock, and their messages interleave).
+  LogicalResult reportOnce();
   /// Runs the printer of the first case whose value `selector` equals (or
   /// `otherwise`), then exits.
   using Printer = function_ref<LogicalResult()>;
@@ -109,6 +114,40 @@ Value HandlerBuilder::opName(Value op) {
                 : here;
   }
   return name;
+}
+
+LogicalResult HandlerBuilder::reportOnce() {
+  auto i32 = b.getI32Type();
+  FailureOr<LLVM::LLVMFuncOp> pause =
+      LLVM::lookupOrCreateFn(b, module, "pause", {}, i32);
+  if (failed(pause))
+    return failure();
+  StringRef name = "gather_mlir_error_reported";
+  auto flag = module.lookupSymbol<LLVM::GlobalOp>(name);
+  if (!flag) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    flag = LLVM::GlobalOp::create(b, loc, i32, /*isConstant=*/false,
+                                  LLVM::Linkage::Internal, name,
+                                  b.getI32IntegerAttr(0));
+  }
+  Value first = LLVM::AtomicRMWOp::create(
+      b, loc, LLVM::AtomicBinOp::xchg, LLVM::AddressOfOp::create(b, loc, flag),
+      LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(1)),
+      LLVM::AtomicOrdering::seq_cst);
+  Region *region = b.getInsertionBlock()->getParent();
+  Block *report = &region->emplaceBlock(), *wait = &region->emplaceBlock();
+  LLVM::CondBrOp::create(
+      b, loc,
+      LLVM::ICmpOp::create(
+          b, loc, LLVM::ICmpPredicate::eq, first,
+          LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(0))),
+      report, wait);
+  b.setInsertionPointToStart(wait);
+  LLVM::CallOp::create(b, loc, *pause, ValueRange{});
+  LLVM::BrOp::create(b, loc, ValueRange{}, wait);
+  b.setInsertionPointToStart(report);
+  return success();
 }
 
 LogicalResult HandlerBuilder::print(StringRef name, StringRef format,
@@ -164,6 +203,8 @@ HandlerBuilder::switchAndExit(Value selector,
 
 LogicalResult HandlerBuilder::defineIndexHook(LLVM::LLVMFuncOp hook) {
   Block *entry = begin(hook);
+  if (!entry)
+    return failure();
   Value op = entry->getArgument(0), dim = entry->getArgument(1),
         index = entry->getArgument(2), size = entry->getArgument(3);
   Value name = opName(op);
@@ -182,6 +223,8 @@ LogicalResult HandlerBuilder::defineIndexHook(LLVM::LLVMFuncOp hook) {
 
 LogicalResult HandlerBuilder::defineShapeHook(LLVM::LLVMFuncOp hook) {
   Block *entry = begin(hook);
+  if (!entry)
+    return failure();
   Value op = entry->getArgument(0), rule = entry->getArgument(1),
         dim = entry->getArgument(2), a = entry->getArgument(3),
         b = entry->getArgument(4);
