@@ -142,10 +142,12 @@ def _carrier(dtype):
     return {torch.bfloat16: torch.int16}.get(dtype)
 
 
-def _tensor_array(op, name, tensor):
+def _tensor_array(op, name, tensor, index=False, bfloat16=True):
     """A numpy view of a CPU tensor's elements (its strides, no copy);
-    bfloat16 is viewed as int16. A tensor with a lazy conjugate or negative
-    bit is resolved first (a copy: its storage does not hold its values)."""
+    bfloat16 is viewed as int16 where ``bfloat16`` allows it, and is a
+    TypeError for an ``index`` argument or where it does not. A tensor with
+    a lazy conjugate or negative bit is resolved first (a copy: its storage
+    does not hold its values)."""
     torch = _torch()
     if tensor.device.type != "cpu":
         raise TypeError(f"{op}: {name} is a torch tensor on {tensor.device}; "
@@ -160,9 +162,11 @@ def _tensor_array(op, name, tensor):
     tensor = tensor.resolve_conj().resolve_neg()
     carrier = _carrier(tensor.dtype)
     if carrier is not None:
-        if name == "indices":
-            raise TypeError(f"{op}: indices must have an integer dtype, not "
+        if index:
+            raise TypeError(f"{op}: {name} must have an integer dtype, not "
                             f"{tensor.dtype}")
+        if not bfloat16:
+            raise TypeError(f"{op}: unsupported {name} dtype {tensor.dtype}")
         tensor = tensor.view(carrier)
     try:
         return tensor.numpy()
@@ -198,7 +202,7 @@ def _from_torch(op, data, indices, out):
     if out is not None:
         _check_out(op, data, out)
     if _is_tensor(indices):
-        indices = _tensor_array(op, "indices", indices)
+        indices = _tensor_array(op, "indices", indices, index=True)
     dtype = data.dtype if _is_tensor(data) else None
     if dtype is not None:
         data = _tensor_array(op, "data", data)

@@ -43,12 +43,17 @@ def _bag(function, input, weight, offsets, mode, per_sample_weights,
                 and (_carrier(other) is not None) != bfloat16):
             raise TypeError(f"{function}: {name} must have weight's dtype "
                             f"{dtype}, not {other}")
+    # bfloat16 values move as int16 (a float table's only, not a quantized
+    # table's bytes); ids and offsets must be integers.
+    values = rowwise_bits is None
     result = _native.embedding_bag(
-        function, view(function, "input", input),
-        view(function, "weight", weight), view(function, "offsets", offsets),
-        mode, view(function, "per_sample_weights", per_sample_weights),
+        function, view(function, "input", input, index=True),
+        view(function, "weight", weight, bfloat16=values),
+        view(function, "offsets", offsets, index=True), mode,
+        view(function, "per_sample_weights", per_sample_weights,
+             bfloat16=values),
         include_last_offset, padding_idx, oob_mode,
-        view(function, "out", out), rowwise_bits, bfloat16)
+        view(function, "out", out, bfloat16=values), rowwise_bits, bfloat16)
     if bfloat16 and out is None:
         return _torch().from_numpy(result).view(dtype)
     return returned(result, out, any_tensor(weight))
@@ -128,9 +133,11 @@ def embedding_bag_rowwise_quantized(input, weight, offsets=None, mode="sum",
     >>> gather_mlir.embedding_bag_rowwise_quantized([0, 0], q, [0])
     array([[4., 8.]], dtype=float32)
     """
-    if bits not in (8, 4) or isinstance(bits, bool):
+    # An integer 8 or 4 (numpy's too), not a float or bool that equals one.
+    if (isinstance(bits, bool) or not hasattr(bits, "__index__")
+            or bits not in (8, 4)):
         raise ValueError("embedding_bag_rowwise_quantized: bits must be 8 or "
                          f"4, not {bits!r}")
     return _bag("embedding_bag_rowwise_quantized", input, weight, offsets,
                 mode, per_sample_weights, include_last_offset, None,
-                oob_mode, out, rowwise_bits=bits)
+                oob_mode, out, rowwise_bits=int(bits))

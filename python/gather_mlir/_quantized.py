@@ -32,17 +32,20 @@ def gather_block_quantized(data, indices, scales, zero_points=None, *,
     packed like the data along those blocks (default ``2^(bits-1)``). The
     result is ``indices.shape + [K]`` of the scales' dtype, each value
     ``(q - zero_point) * scale``; ``mode`` is what an index outside
-    ``[-N, N)`` does, as in ``gather``. Only ``gather_axis=0`` and the last
-    axis as ``quantize_axis`` are supported.
+    ``[-N, N)`` does, as in ``gather``. Only ``gather_axis=0`` (or -2) and
+    the last axis as ``quantize_axis`` (1 or -1) are supported.
     """
     function = "gather_block_quantized"
     if not any_tensor(data, indices, scales, zero_points, out):
         return _native.gather_block_quantized(
             data, indices, scales, zero_points, gather_axis, quantize_axis,
             block_size, bits, mode, out)
+    # No bfloat16 here: uint8 data and zero points, f32 or f16 scales.
     result = _native.gather_block_quantized(
-        view(function, "data", data), view(function, "indices", indices),
-        view(function, "scales", scales),
-        view(function, "zero_points", zero_points), gather_axis,
-        quantize_axis, block_size, bits, mode, view(function, "out", out))
+        view(function, "data", data, bfloat16=False),
+        view(function, "indices", indices, index=True),
+        view(function, "scales", scales, bfloat16=False),
+        view(function, "zero_points", zero_points, bfloat16=False),
+        gather_axis, quantize_axis, block_size, bits, mode,
+        view(function, "out", out, bfloat16=False))
     return returned(result, out, any_tensor(scales))

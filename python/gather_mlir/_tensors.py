@@ -18,10 +18,14 @@ def any_tensor(*values):
     return False
 
 
-def view(function, name, value):
+def view(function, name, value, index=False, bfloat16=True):
     """``value``, a CPU tensor viewed as a numpy array (not copied; errors
-    name argument ``name`` of ``function``), or itself."""
-    return _tensor_array(function, name, value) if _is_tensor(value) else value
+    name argument ``name`` of ``function``; an ``index`` argument must be an
+    integer tensor, and a bfloat16 one moves as int16 only where
+    ``bfloat16``), or itself."""
+    if not _is_tensor(value):
+        return value
+    return _tensor_array(function, name, value, index, bfloat16)
 
 
 def returned(result, out, as_tensor):

@@ -96,9 +96,9 @@ bool isInteger(PyArrayObject *a) {
 /// dimension 0 of a table of `num` rows by `op`) as signed ones of any
 /// width, C-contiguous, at least 1-d: unsigned ones widen, and uint64
 /// values above INT64_MAX, which no table reaches, become what `mode` makes
-/// of them (check: the IndexError of the first; wrap: the true modulo; the
-/// others: a value past the end, which fill reads as zeros and clamp as the
-/// last row). The caller's array is never written.
+/// of them (an IndexError where the kernel's error would name one; wrap:
+/// the true modulo; the others: a value past the end, which fill reads as
+/// zeros and clamp as the last row). The caller's array is never written.
 py::object signedIds(const std::string &function, const std::string &name,
                      const std::string &op, py::handle input, int64_t num,
                      GatherMode mode) {
@@ -117,12 +117,23 @@ py::object signedIds(const std::string &function, const std::string &name,
   int64_t count = PyArray_SIZE(arrayOf(values));
   const uint64_t *big = std::find_if(in, in + count, isBig);
   if (big != in + count) {
+    // The id the kernel's error would name, the first out of range (check;
+    // clamp and wrap on an empty table: the first), is named here when it
+    // is one of those the kernel will not see.
+    const uint64_t *bad = in + count;
     if (mode == GatherMode::check)
+      bad = std::find_if(in, in + count, [&](uint64_t v) {
+        return v >= static_cast<uint64_t>(num);
+      });
+    else if (num == 0 &&
+             (mode == GatherMode::clamp || mode == GatherMode::wrap))
+      bad = in;
+    if (bad != in + count && isBig(*bad))
       throw py::index_error(
-          num == 0 ? op + ": index " + std::to_string(*big) +
+          num == 0 ? op + ": index " + std::to_string(*bad) +
                          " selects along data dimension 0, which is empty "
                          "(size 0)"
-                   : op + ": index " + std::to_string(*big) +
+                   : op + ": index " + std::to_string(*bad) +
                          " is out of range [" + std::to_string(-num) + ", " +
                          std::to_string(num - 1) +
                          "] for data dimension 0 of size " +
@@ -383,8 +394,12 @@ py::object embeddingBag(const std::string &function, py::handle input,
                                      "shape " +
                           shapeText(shapeOf(arrayOf(table))));
   int64_t num = PyArray_DIM(arrayOf(table), 0);
+  py::object given = asArray(input);
+  if (PyArray_NDIM(arrayOf(given)) == 0)
+    throw py::value_error(function + ": input must be 1-D (with offsets) or "
+                                     "2-D [bags, n], not a scalar");
   py::object ids =
-      signedIds(function, "input", "gather.embedding_bag", input, num, mode);
+      signedIds(function, "input", "gather.embedding_bag", given, num, mode);
   ArrayRef<int64_t> idsShape = shapeOf(arrayOf(ids));
 
   int truth = PyObject_IsTrue(includeLastOffset.ptr());
@@ -562,16 +577,14 @@ py::object gatherBlockQuantized(py::handle data, py::handle indices,
       throw py::error_already_set();
     return eq == 1;
   };
-  if (!equals(gatherAxis, 0))
-    throw py::value_error(function + ": gather_axis must be 0, not " +
+  if (!equals(gatherAxis, 0) && !equals(gatherAxis, -2))
+    throw py::value_error(function + ": gather_axis must be 0 (or -2), not " +
                           repr(gatherAxis));
   std::optional<int64_t> bits = plainInt(bitsArg);
   if (!bits || (*bits != 2 && *bits != 4 && *bits != 8))
     throw py::value_error(function + ": bits must be 2, 4 or 8, not " +
                           repr(bitsArg));
-  std::optional<int64_t> blockSize;
-  if (PyLong_Check(blockSizeArg.ptr()))
-    blockSize = plainInt(blockSizeArg);
+  std::optional<int64_t> blockSize = plainInt(blockSizeArg);
   if (!blockSize || *blockSize < 16 || !llvm::isPowerOf2_64(*blockSize))
     throw py::value_error(function +
                           ": block_size must be a power of two >= 16, not " +

@@ -149,6 +149,18 @@ def test_errors():
     with pytest.raises(ValueError, match="gather_axis must be 0"):
         g.gather_block_quantized(data, [0], scales, block_size=16,
                                  gather_axis=1)
+    # numpy integers are integers; gather_axis -2 is axis 0 of 2-D data, as
+    # ONNX Runtime normalizes it.
+    expected = g.gather_block_quantized(data, [3, 0], scales, zp,
+                                        block_size=16)
+    np.testing.assert_array_equal(
+        g.gather_block_quantized(data, [3, 0], scales, zp,
+                                 block_size=np.int64(16), bits=np.int8(4),
+                                 gather_axis=-2, quantize_axis=np.int64(-1)),
+        expected)
+    np.testing.assert_array_equal(
+        expected, _reference(data, np.array([3, 0]), scales, zp, 4, 16,
+                             "check"))
     with pytest.raises(ValueError, match="quantize_axis must be the last"):
         g.gather_block_quantized(data, [0], scales, block_size=16,
                                  quantize_axis=0)

@@ -224,6 +224,16 @@ def test_unsigned_ids_keep_their_values():
         [table[1] + table[wrapped] + table[4]])
     # The caller's ids are read, never rewritten.
     assert ids.tolist() == [1, 2**63 + 5, 4]
+    # The error names the first id out of range, as gather's does, and the
+    # caller's value where an empty table makes the first one an error.
+    with pytest.raises(IndexError, match=r"index 7 is out of range"):
+        g.embedding_bag(np.array([7, 2**63 + 5], np.uint64), table, [0])
+    empty = np.zeros((0, 2), np.float32)
+    for mode in ("clamp", "wrap"):
+        with pytest.raises(IndexError, match=r"index 18446744073709551615 "
+                           r"selects along data dimension 0, which is empty"):
+            g.embedding_bag(np.array([2**64 - 1, 1], np.uint64), empty, [0],
+                            oob_mode=mode)
     np.testing.assert_array_equal(
         g.embedding_bag(np.array([[3, 255]], np.uint8) % 5, table, mode="sum"),
         [table[3] + table[0]])
@@ -305,6 +315,9 @@ def test_threaded_bags_report_the_first_bad_id(rowwise):
 
 def test_errors():
     table = np.zeros((5, 3), np.float32)
+    # A scalar is no bag (torch: "input has to be 1D or 2D Tensor").
+    with pytest.raises(ValueError, match="input must be 1-D .* not a scalar"):
+        g.embedding_bag(np.int64(1), table, [0])
     with pytest.raises(IndexError, match=r"gather.embedding_bag: index 7 is "
                        r"out of range \[-5, 4\] for data dimension 0 of size 5"):
         g.embedding_bag([0, 7, 9], table, [0, 1])

@@ -166,6 +166,11 @@ def test_errors():
         F([0, 4], packed, offsets)
     with pytest.raises(ValueError, match="bits must be 8 or 4, not 2"):
         F(ids, packed, offsets, bits=2)
+    # An integer: a float equal to 4 is named, not passed on.
+    with pytest.raises(ValueError, match=r"bits must be 8 or 4, not 4\.0"):
+        F(ids, packed, offsets, bits=4.0)
+    np.testing.assert_array_equal(F(ids, packed, offsets, bits=np.int64(4)),
+                                  F(ids, packed, offsets, bits=4))
     with pytest.raises(TypeError, match="weight must be uint8"):
         F(ids, packed.astype(np.float32), offsets)
     with pytest.raises(ValueError, match="weight must be 2-D"):

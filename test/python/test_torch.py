@@ -270,6 +270,36 @@ def test_bfloat16_bags_take_no_other_dtype_beside_them():
                         per_sample_weights=torch.ones(2).bfloat16())
 
 
+def test_bfloat16_ids_and_other_values_are_type_errors():
+    """bfloat16 moves as int16 only for float values: bfloat16 ids, offsets
+    and indices are TypeErrors (not int16 bit patterns read as ids), and so
+    are the block-quantized gather's bfloat16 operands, named as such."""
+    weight = torch.arange(15.0).reshape(5, 3)
+    ids = torch.tensor([1.0, 2.0]).bfloat16()
+    for mode in ("check", "wrap"):
+        with pytest.raises(TypeError, match="embedding_bag: input must have "
+                           "an integer dtype, not torch.bfloat16"):
+            g.embedding_bag(ids, weight, torch.tensor([0]), mode="sum",
+                            oob_mode=mode)
+    with pytest.raises(TypeError, match="embedding_bag: offsets must have an "
+                       "integer dtype, not torch.bfloat16"):
+        g.embedding_bag(torch.tensor([1, 2]), weight,
+                        torch.tensor([0.0, 0.0]).bfloat16(), mode="sum")
+    packed = torch.zeros(2, 8, dtype=torch.uint8)
+    scales = torch.ones(2, 1)
+    with pytest.raises(TypeError, match="gather_block_quantized: unsupported "
+                       "scales dtype torch.bfloat16"):
+        g.gather_block_quantized(packed, torch.tensor([0]), scales.bfloat16(),
+                                 block_size=16)
+    with pytest.raises(TypeError, match="gather_block_quantized: indices must "
+                       "have an integer dtype, not torch.bfloat16"):
+        g.gather_block_quantized(packed, ids, scales, block_size=16)
+    with pytest.raises(TypeError, match="embedding_bag_rowwise_quantized: "
+                       "unsupported weight dtype torch.bfloat16"):
+        g.embedding_bag_rowwise_quantized(torch.tensor([0]),
+                                          weight.bfloat16(), torch.tensor([0]))
+
+
 def test_errors_keep_their_types_with_tensors():
     data = torch.ones(2, 5, dtype=torch.bfloat16)
     with pytest.raises(ValueError, match=r"axis 2 is out of range \[-2, 1\]"):
