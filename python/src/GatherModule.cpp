@@ -488,6 +488,10 @@ PYBIND11_MODULE(_native, m) {
       "along the last axis from a data axis of `axis_bytes` bytes (None: "
       "unknown): 'element', 'scalar' or 'vector' (getHostGatherLoads, "
       "gather-loads' values).");
+  m.def(
+      "host_vector_bits", [] { return HostTarget::get().vectorBits; },
+      "The vector width of this host's kernels (HostTarget::vectorBits: "
+      "what LLVM's vectorizers prefer here).");
   m.def("host_parallel_min_bytes", &getHostParallelMinBytes,
         "The result size from which this host's kernels run on threads "
         "(getHostParallelMinBytes: 512 KiB a thread OpenMP starts).");

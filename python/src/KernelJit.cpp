@@ -14,6 +14,7 @@
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/ExecutionEngine/Orc/AbsoluteSymbols.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/IR/LLVMContext.h"
@@ -38,6 +39,27 @@
 using namespace llvm;
 using namespace mlir::gather::python;
 
+/// What LLVM's cost model takes for a fixed-width vector register on the
+/// host: the preferred vector width, where its tuning sets one.
+static unsigned preferredVectorBits(const HostTarget &host) {
+  auto machine = host.getMachineBuilder().createTargetMachine();
+  if (!machine) {
+    consumeError(machine.takeError());
+    return HostTarget().vectorBits;
+  }
+  LLVMContext context;
+  Module module("vector-width", context);
+  Function *probe = Function::Create(
+      FunctionType::get(Type::getVoidTy(context), /*isVarArg=*/false),
+      GlobalValue::ExternalLinkage, "probe", module);
+  probe->addFnAttr("target-cpu", host.cpu);
+  probe->addFnAttr("target-features", host.features);
+  TypeSize bits =
+      (*machine)->getTargetTransformInfo(*probe).getRegisterBitWidth(
+          TargetTransformInfo::RGK_FixedWidthVector);
+  return std::clamp<unsigned>(bits.getFixedValue(), 128, 512);
+}
+
 const HostTarget &HostTarget::get() {
   static const HostTarget host = [] {
     InitializeNativeTarget();
@@ -50,6 +72,7 @@ const HostTarget &HostTarget::get() {
       features.push_back((feature.second ? "+" : "-") + feature.first().str());
     llvm::sort(features);
     t.features = join(features, ",");
+    t.vectorBits = preferredVectorBits(t);
     return t;
   }();
   return host;
@@ -78,6 +101,7 @@ HostTarget::loweringOptions(bool parallel) const {
                             ? GatherLoads::AutoScalar
                             : GatherLoads::Auto;
   options.targetCpu = cpu;
+  options.vectorBits = vectorBits;
   return options;
 }
 
