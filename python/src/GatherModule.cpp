@@ -489,7 +489,7 @@ PYBIND11_MODULE(_native, m) {
       "unknown): 'element', 'scalar' or 'vector' (getHostGatherLoads, "
       "gather-loads' values).");
   m.def(
-      "host_vector_bits", [] { return HostTarget::get().vectorBits; },
+      "host_vector_bits", [] { return HostTarget::get().vectorBits(); },
       "The vector width of this host's kernels (HostTarget::vectorBits: "
       "what LLVM's vectorizers prefer here).");
   m.def("host_parallel_min_bytes", &getHostParallelMinBytes,

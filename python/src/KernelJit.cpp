@@ -39,27 +39,6 @@
 using namespace llvm;
 using namespace mlir::gather::python;
 
-/// What LLVM's cost model takes for a fixed-width vector register on the
-/// host: the preferred vector width, where its tuning sets one.
-static unsigned preferredVectorBits(const HostTarget &host) {
-  auto machine = host.getMachineBuilder().createTargetMachine();
-  if (!machine) {
-    consumeError(machine.takeError());
-    return HostTarget().vectorBits;
-  }
-  LLVMContext context;
-  Module module("vector-width", context);
-  Function *probe = Function::Create(
-      FunctionType::get(Type::getVoidTy(context), /*isVarArg=*/false),
-      GlobalValue::ExternalLinkage, "probe", module);
-  probe->addFnAttr("target-cpu", host.cpu);
-  probe->addFnAttr("target-features", host.features);
-  TypeSize bits =
-      (*machine)->getTargetTransformInfo(*probe).getRegisterBitWidth(
-          TargetTransformInfo::RGK_FixedWidthVector);
-  return std::clamp<unsigned>(bits.getFixedValue(), 128, 512);
-}
-
 const HostTarget &HostTarget::get() {
   static const HostTarget host = [] {
     InitializeNativeTarget();
@@ -72,7 +51,6 @@ const HostTarget &HostTarget::get() {
       features.push_back((feature.second ? "+" : "-") + feature.first().str());
     llvm::sort(features);
     t.features = join(features, ",");
-    t.vectorBits = preferredVectorBits(t);
     return t;
   }();
   return host;
@@ -88,6 +66,32 @@ orc::JITTargetMachineBuilder HostTarget::getMachineBuilder() const {
   return builder;
 }
 
+unsigned HostTarget::vectorBits() const {
+  // What LLVM's cost model takes for a fixed-width vector register: the
+  // preferred vector width, where the CPU's tuning sets one.
+  static const unsigned bits = [this]() -> unsigned {
+    unsigned fallback = GatherToLLVMOptions().vectorBits;
+    auto machine = getMachineBuilder().createTargetMachine();
+    if (!machine) {
+      consumeError(machine.takeError());
+      return fallback;
+    }
+    LLVMContext context;
+    llvm::Module module("vector-width", context);
+    llvm::Function *probe = llvm::Function::Create(
+        llvm::FunctionType::get(llvm::Type::getVoidTy(context),
+                                /*isVarArg=*/false),
+        GlobalValue::ExternalLinkage, "probe", module);
+    probe->addFnAttr("target-cpu", cpu);
+    probe->addFnAttr("target-features", features);
+    TypeSize width =
+        (*machine)->getTargetTransformInfo(*probe).getRegisterBitWidth(
+            TargetTransformInfo::RGK_FixedWidthVector);
+    return std::clamp<unsigned>(width.getFixedValue(), 128, 512);
+  }();
+  return bits;
+}
+
 mlir::gather::GatherToLLVMOptions
 HostTarget::loweringOptions(bool parallel) const {
   GatherToLLVMOptions options;
@@ -101,7 +105,7 @@ HostTarget::loweringOptions(bool parallel) const {
                             ? GatherLoads::AutoScalar
                             : GatherLoads::Auto;
   options.targetCpu = cpu;
-  options.vectorBits = vectorBits;
+  options.vectorBits = vectorBits();
   return options;
 }
 

@@ -29,13 +29,6 @@ namespace mlir::gather::python {
 /// features (as `+a,-b,...`, sorted).
 struct HostTarget {
   std::string triple, cpu, features;
-  /// The vector width LLVM's own vectorizers prefer here (its cost model's
-  /// register width): 512 on AMD Zen 4 and 5, 256 on Intel's AVX-512 cores
-  /// (tuned to prefer 256-bit vectors) and with AVX2. On the AMD EPYC
-  /// (znver5), one thread, 512 against 256 bits: row gathers 0.82-0.90
-  /// (LLM f16 rows, recsys, the 50000x1024 embedding, middle axis), wrap
-  /// 0.88, gather_elements 0.93, gather_nd 1.05-1.17, the bags 0.98-1.00.
-  unsigned vectorBits = 256;
 
   static const HostTarget &get();
   /// What kernels are compiled with: the host, -O3 code generation, and the
@@ -45,6 +38,15 @@ struct HostTarget {
   /// choices are this CPU's (the JIT compiles for the machine it runs on),
   /// with threads when `parallel`.
   GatherToLLVMOptions loweringOptions(bool parallel) const;
+  /// The vector width LLVM's own vectorizers prefer here (its cost model's
+  /// register width): 512 on AMD Zen 4 and 5, 256 on Intel's AVX-512 cores
+  /// (tuned to prefer 256-bit vectors) and with AVX2. On the AMD EPYC
+  /// (znver5), one thread, 512 against 256 bits: row gathers 0.82-0.90
+  /// (LLM f16 rows, recsys, the 50000x1024 embedding, middle axis), wrap
+  /// 0.88, gather_elements 0.93, gather_nd 1.05-1.17, the bags 0.98-1.00.
+  /// Asked of a target machine (about 2 ms) on the first compile, not
+  /// before: a kernel on disk needs none.
+  unsigned vectorBits() const;
 };
 
 /// LLVM's default pipeline at `optLevel` (0..3) for `machine` (null: no
