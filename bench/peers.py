@@ -705,6 +705,27 @@ def chart(path, title, tables):
     fig.savefig(path, dpi=110)
 
 
+def cpu_times():
+    """The machine's CPU time counters (/proc/stat's first line), or None."""
+    try:
+        with open("/proc/stat") as f:
+            return [int(v) for v in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+
+
+def steal_share(before, after):
+    """The share of CPU time stolen by the hypervisor between two
+    cpu_times() (steal is the eighth counter; a time a thread could not run
+    because its virtual CPU did not: on a shared VM, threads then run
+    slower, and a second thread's work may wait), or None."""
+    if not before or not after or len(after) < 8:
+        return None
+    delta = [a - b for a, b in zip(after, before)]
+    total = sum(delta[:8])
+    return delta[7] / total if total > 0 else None
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true")
@@ -719,12 +740,14 @@ def main():
         return measure(args)
 
     counts = sorted({1, os.cpu_count() or 1})
-    runs = {}
+    runs, stolen = {}, {}
     for n in counts:
         cmd = [sys.executable, __file__, "--threads", str(n), "--cases",
                args.cases, "--peers", args.peers] + (["--quick"] if args.quick else [])
         print(f"== {n} thread(s)", flush=True)
+        before = cpu_times()
         done = subprocess.run(cmd, check=True, stdout=subprocess.PIPE, text=True)
+        stolen[n] = steal_share(before, cpu_times())
         runs[n] = json.loads(done.stdout)
     peers = args.peers.split(",") + ["gather_mlir unfused"]
     md = [f"# gather_mlir against its peers, {datetime.date.today()}", "",
@@ -737,6 +760,11 @@ def main():
     except (OSError, StopIteration):
         cpu = "unknown CPU"
     md += [f"CPU: {cpu}, {os.cpu_count()} cores.", ""]
+    if any(v is not None for v in stolen.values()):
+        md += ["CPU time the hypervisor gave other guests (steal) during the "
+               "run: " + ", ".join(
+                   f"{100 * v:.1f}% at {n} thread(s)"
+                   for n, v in stolen.items() if v is not None) + ".", ""]
     tables = {}
     for n in counts:
         md.append(table(f"{n} thread(s) for every contestant", runs[n], peers))
