@@ -319,3 +319,90 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+/// Fixed-length bags whose [bags, n] ids a producer makes, tiled by whole
+/// rows: each iteration reduces its bags, every column of the result, with
+/// its rows of per_sample_weights.
+// CHECK-LABEL: func.func @fixed_bags
+// CHECK: scf.forall (%[[I:.*]]) in (3) shared_outs(%{{.*}} = %{{.*}}, %[[OUT:.*]] = %{{.*}})
+// CHECK:   %[[IDS:.*]] = linalg.generic
+// CHECK:   %[[W:.*]] = tensor.extract_slice %arg2[%{{.*}}, 0] [2, 2] [1, 1]
+// CHECK:   %[[B:.*]] = gather.embedding_bag %arg0[%[[IDS]]] per_sample_weights(%[[W]]) {reduction = #gather<reduction sum>} : (tensor<5x3xf32>, tensor<2x2xi64>, tensor<2x2xf32>) -> tensor<2x3xf32>
+// CHECK:   scf.forall.in_parallel
+// CHECK:     tensor.parallel_insert_slice %[[B]] into %[[OUT]][%{{.*}}, 0] [2, 3]
+func.func @fixed_bags(%t: tensor<5x3xf32>, %x: tensor<6x2xi64>, %w: tensor<6x2xf32>) -> tensor<6x3xf32> {
+  %e = tensor.empty() : tensor<6x2xi64>
+  %ids = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<6x2xi64>) outs(%e : tensor<6x2xi64>) {
+  ^bb0(%a: i64, %o: i64):
+    %c1 = arith.constant 1 : i64
+    %b = arith.addi %a, %c1 : i64
+    linalg.yield %b : i64
+  } -> tensor<6x2xi64>
+  %r = gather.embedding_bag %t[%ids] per_sample_weights(%w) {reduction = #gather<reduction sum>} : (tensor<5x3xf32>, tensor<6x2xi64>, tensor<6x2xf32>) -> tensor<6x3xf32>
+  return %r : tensor<6x3xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %p = transform.structured.match ops{["linalg.generic"]} in %root : (!transform.any_op) -> !transform.any_op
+    %g = transform.structured.match ops{["gather.embedding_bag"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t, %loop = transform.structured.tile_using_forall %p tile_sizes [2, 0] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %f, %l = transform.gather.fuse_consumer_into_loop %g into %loop : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+/// A tile of the ids that cuts their rows apart fixes no bag.
+func.func @bags_cut_rows(%t: tensor<5x3xf32>, %x: tensor<6x2xi64>) -> tensor<6x3xf32> {
+  %e = tensor.empty() : tensor<6x2xi64>
+  %ids = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<6x2xi64>) outs(%e : tensor<6x2xi64>) {
+  ^bb0(%a: i64, %o: i64):
+    linalg.yield %a : i64
+  } -> tensor<6x2xi64>
+  // expected-note @below {{consumer}}
+  %r = gather.embedding_bag %t[%ids] {reduction = #gather<reduction sum>} : (tensor<5x3xf32>, tensor<6x2xi64>) -> tensor<6x3xf32>
+  return %r : tensor<6x3xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %p = transform.structured.match ops{["linalg.generic"]} in %root : (!transform.any_op) -> !transform.any_op
+    %g = transform.structured.match ops{["gather.embedding_bag"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t, %loop = transform.structured.tile_using_forall %p tile_sizes [2, 1] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // expected-error @below {{cannot fuse the consumer into the loop: no tile of the consumer reads exactly the tile the loop inserts into operand #1}}
+    %f, %l = transform.gather.fuse_consumer_into_loop %g into %loop : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+/// Bags with offsets read ranges of ids that the offsets' values decide.
+func.func @bags_with_offsets(%t: tensor<5x3xf32>, %x: tensor<6xi64>, %o: tensor<3xi64>) -> tensor<3x3xf32> {
+  %e = tensor.empty() : tensor<6xi64>
+  %ids = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%x : tensor<6xi64>) outs(%e : tensor<6xi64>) {
+  ^bb0(%a: i64, %u: i64):
+    linalg.yield %a : i64
+  } -> tensor<6xi64>
+  // expected-note @below {{consumer}}
+  %r = gather.embedding_bag %t[%ids] offsets(%o) {reduction = #gather<reduction sum>} : (tensor<5x3xf32>, tensor<6xi64>, tensor<3xi64>) -> tensor<3x3xf32>
+  return %r : tensor<3x3xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %p = transform.structured.match ops{["linalg.generic"]} in %root : (!transform.any_op) -> !transform.any_op
+    %g = transform.structured.match ops{["gather.embedding_bag"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t, %loop = transform.structured.tile_using_forall %p tile_sizes [2] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // expected-error @below {{cannot fuse the consumer into the loop: no tile of the consumer reads exactly the tile the loop inserts into operand #1}}
+    %f, %l = transform.gather.fuse_consumer_into_loop %g into %loop : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}

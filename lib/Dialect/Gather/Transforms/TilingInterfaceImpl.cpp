@@ -517,6 +517,46 @@ struct EmbeddingBagTiling
     return result;
   }
 
+  /// Fixed-length bags ([bags, n] ids) read their rows of ids whole: a tile
+  /// of the ids (operand 1) that takes whole rows fixes those bags, every
+  /// column of the result. Bags with offsets read ranges that the offsets'
+  /// values decide, which no tile of the ids fixes: failure.
+  LogicalResult getIterationDomainTileFromOperandTiles(
+      Operation *op, OpBuilder &b, ArrayRef<unsigned> operandNumbers,
+      ArrayRef<SmallVector<OpFoldResult>> allOffsets,
+      ArrayRef<SmallVector<OpFoldResult>> allSizes,
+      SmallVectorImpl<OpFoldResult> &iterDomainOffsets,
+      SmallVectorImpl<OpFoldResult> &iterDomainSizes) const {
+    auto bagOp = cast<EmbeddingBagOp>(op);
+    auto idsType = dyn_cast<RankedTensorType>(bagOp.getIds().getType());
+    if (operandNumbers.size() != 1 ||
+        operandNumbers[0] != bagOp.getIdsMutable().getOperandNumber() ||
+        bagOp.getOffsets() || !idsType || idsType.getRank() != 2)
+      return failure();
+    ArrayRef<OpFoldResult> offsets = allOffsets[0], sizes = allSizes[0];
+    OpFoldResult row =
+        tensor::getMixedSize(b, op->getLoc(), bagOp.getIds(), 1);
+    if (!isZeroInteger(offsets[1]) ||
+        !isEqualConstantIntOrValue(sizes[1], row))
+      return failure();
+    SmallVector<Range> domain = getIterationDomain(op, b);
+    if (domain.size() != 2)
+      return failure();
+    iterDomainOffsets.assign({offsets[0], domain[1].offset});
+    iterDomainSizes.assign({sizes[0], domain[1].size});
+    return success();
+  }
+
+  FailureOr<TilingResult> getTiledImplementationFromOperandTiles(
+      Operation *op, OpBuilder &b, ArrayRef<unsigned> operandNumbers,
+      ArrayRef<SmallVector<OpFoldResult>> allOffsets,
+      ArrayRef<SmallVector<OpFoldResult>> allSizes) const {
+    SmallVector<OpFoldResult> offsets, sizes;
+    if (failed(getIterationDomainTileFromOperandTiles(
+            op, b, operandNumbers, allOffsets, allSizes, offsets, sizes)))
+      return failure();
+    return getTiledImplementation(op, b, offsets, sizes);
+  }
 };
 
 } // namespace
