@@ -377,7 +377,7 @@ def machine():
         "gather_mlir threads (OMP_NUM_THREADS)": os.environ.get(
             "OMP_NUM_THREADS", "all cores"),
         "KMP_BLOCKTIME": os.environ.get("KMP_BLOCKTIME",
-                                        "0 (gather_mlir's default)"),
+                                        "unset (gather_mlir's default)"),
     }
     return facts
 

@@ -35,8 +35,9 @@ def GatherOpenMPSchedule : Pass<"gather-openmp-schedule"> {
 
     A worksharing loop that ends its `omp.parallel` region (no reductions)
     gets `nowait`: the region's end waits for the team, and the loop's own
-    barrier was a second wait, in which a thread that arrives first sleeps
-    (the Python package's `KMP_BLOCKTIME=0`) until the last wakes it
+    barrier was a second wait, in which a thread that arrives first spins,
+    then sleeps (the Python package's `KMP_BLOCKTIME=100us`), until the last
+    wakes it
     (Intel Xeon, two threads, interleaved: DLRM bags with per-sample
     weights 427-453 us against 443-478; a recsys gather of 4096 Zipf ids,
     1 MiB, 74-80 against 84-90; of 65536 ids 489-495 against 494-511).
