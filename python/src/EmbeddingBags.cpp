@@ -373,10 +373,9 @@ py::object embeddingBag(const std::string &function, py::handle input,
                          ": weight must be uint8 (a prepacked row-wise "
                          "quantized table), not " +
                          dtypeText(arrayOf(table)));
-  if (!rowwiseBits && !bfloat16 &&
-      (!PyArray_ISNBO(tableDtype->byteorder) ||
-       (tableType != NPY_HALF && tableType != NPY_FLOAT &&
-        tableType != NPY_DOUBLE)))
+  // Any byte order: the contiguous copy below is in the machine's.
+  if (!rowwiseBits && !bfloat16 && tableType != NPY_HALF &&
+      tableType != NPY_FLOAT && tableType != NPY_DOUBLE)
     throw py::type_error(function +
                          ": weight must be float16, float32 or float64, not " +
                          dtypeText(arrayOf(table)));
@@ -466,7 +465,8 @@ py::object embeddingBag(const std::string &function, py::handle input,
     PyArray_Descr *valueDescr = PyArray_DescrFromType(valueType);
     auto valueDtype = py::reinterpret_steal<py::object>(
         reinterpret_cast<PyObject *>(valueDescr));
-    if (!PyArray_EquivTypes(PyArray_DESCR(w), valueDescr))
+    // The same type in either byte order (the copy below is the machine's).
+    if (PyArray_TYPE(w) != valueType)
       throw py::type_error(function + ": per_sample_weights must have " +
                            (rowwiseBits ? "dtype " : "weight's dtype ") +
                            strOf(valueDtype.ptr()) + ", not " + dtypeText(w));
@@ -608,8 +608,8 @@ py::object gatherBlockQuantized(py::handle data, py::handle indices,
 
   py::object scaleArray = asArray(scales);
   PyArray_Descr *scaleDescr = PyArray_DESCR(arrayOf(scaleArray));
-  if (!PyArray_ISNBO(scaleDescr->byteorder) ||
-      (scaleDescr->type_num != NPY_FLOAT && scaleDescr->type_num != NPY_HALF))
+  // Any byte order: the contiguous copy below is in the machine's.
+  if (scaleDescr->type_num != NPY_FLOAT && scaleDescr->type_num != NPY_HALF)
     throw py::type_error(function + ": scales must be float32 or float16, "
                                     "not " +
                          dtypeText(arrayOf(scaleArray)));

@@ -161,6 +161,11 @@ def test_errors():
     np.testing.assert_array_equal(
         expected, _reference(data, np.array([3, 0]), scales, zp, 4, 16,
                              "check"))
+    # Big-endian scales hold the same values.
+    np.testing.assert_array_equal(
+        g.gather_block_quantized(data, [3, 0], scales.astype(">f4"), zp,
+                                 block_size=16),
+        expected)
     with pytest.raises(ValueError, match="quantize_axis must be the last"):
         g.gather_block_quantized(data, [0], scales, block_size=16,
                                  quantize_axis=0)

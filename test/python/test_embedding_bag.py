@@ -313,6 +313,20 @@ def test_threaded_bags_report_the_first_bad_id(rowwise):
             bags(bad, offsets)
 
 
+def test_tables_of_either_byte_order():
+    """A big-endian table (or per-sample weights) holds the same values:
+    the same bags, as gather takes big-endian data."""
+    table = np.arange(15, dtype=np.float32).reshape(5, 3)
+    weights = np.array([1.0, 2.0, 0.5], np.float32)
+    expected = g.embedding_bag([0, 4, 2], table, [0, 1], mode="sum",
+                               per_sample_weights=weights)
+    np.testing.assert_array_equal(expected, [[0, 1, 2], [27, 29.5, 32]])
+    np.testing.assert_array_equal(
+        g.embedding_bag([0, 4, 2], table.astype(">f4"), [0, 1], mode="sum",
+                        per_sample_weights=weights.astype(">f4")),
+        expected)
+
+
 def test_errors():
     table = np.zeros((5, 3), np.float32)
     # A scalar is no bag (torch: "input has to be 1D or 2D Tensor").
