@@ -406,3 +406,37 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+/// Dynamic row length: the tile takes whole rows, as value bounds show
+/// through the producer.
+// CHECK-LABEL: func.func @fixed_bags_dynamic
+// CHECK: scf.forall
+// CHECK:   %[[IDS:.*]] = linalg.generic
+// CHECK:   gather.embedding_bag %arg0[%[[IDS]]] {reduction = #gather<reduction sum>} : (tensor<5x3xf32>, tensor<?x?xi64>) -> tensor<?x3xf32>
+// CHECK:   scf.forall.in_parallel
+func.func @fixed_bags_dynamic(%t: tensor<5x3xf32>, %x: tensor<?x?xi64>) -> tensor<?x3xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = tensor.dim %x, %c0 : tensor<?x?xi64>
+  %m = tensor.dim %x, %c1 : tensor<?x?xi64>
+  %e = tensor.empty(%n, %m) : tensor<?x?xi64>
+  %ids = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<?x?xi64>) outs(%e : tensor<?x?xi64>) {
+  ^bb0(%a: i64, %o: i64):
+    linalg.yield %a : i64
+  } -> tensor<?x?xi64>
+  %r = gather.embedding_bag %t[%ids] {reduction = #gather<reduction sum>} : (tensor<5x3xf32>, tensor<?x?xi64>) -> tensor<?x3xf32>
+  return %r : tensor<?x3xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %p = transform.structured.match ops{["linalg.generic"]} in %root : (!transform.any_op) -> !transform.any_op
+    %g = transform.structured.match ops{["gather.embedding_bag"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t, %loop = transform.structured.tile_using_forall %p tile_sizes [2, 0] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %f, %l = transform.gather.fuse_consumer_into_loop %g into %loop : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}

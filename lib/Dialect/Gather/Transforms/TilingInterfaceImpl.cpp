@@ -35,6 +35,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/Interfaces/TilingInterface.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 
 using namespace mlir;
 using namespace mlir::gather;
@@ -534,10 +535,13 @@ struct EmbeddingBagTiling
         bagOp.getOffsets() || !idsType || idsType.getRank() != 2)
       return failure();
     ArrayRef<OpFoldResult> offsets = allOffsets[0], sizes = allSizes[0];
-    OpFoldResult row =
-        tensor::getMixedSize(b, op->getLoc(), bagOp.getIds(), 1);
-    if (!isZeroInteger(offsets[1]) ||
-        !isEqualConstantIntOrValue(sizes[1], row))
+    // Whole rows: the tile's size is the ids' row length, which a dynamic
+    // row length can show only through the producer (value bounds).
+    if (!isZeroInteger(offsets[1]))
+      return failure();
+    FailureOr<bool> wholeRows = ValueBoundsConstraintSet::areEqual(
+        sizes[1], {bagOp.getIds(), /*dim=*/1});
+    if (failed(wholeRows) || !*wholeRows)
       return failure();
     SmallVector<Range> domain = getIterationDomain(op, b);
     if (domain.size() != 2)
