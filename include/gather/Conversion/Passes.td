@@ -130,6 +130,12 @@ def GatherDefineErrorHandlers
     lowered module runs under `mlir-runner` and links into a program with no
     library of ours. A host that defines a hook itself (a strong definition)
     takes precedence at link time.
+
+    Threads of a threaded loop may fail at once: the first caller of either
+    hook claims the module's flag (`gather_mlir_error_reported`, an atomic
+    exchange) and reports; a later one waits in `pause()` for its exit (two
+    threads in `exit()` deadlock). The flag is the module's own: kernels of
+    two modules loaded apart each have theirs.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }

@@ -36,17 +36,16 @@ GatherLoads mlir::gather::resolveGatherLoads(
 GatherLoads
 mlir::gather::getHostGatherLoads(std::optional<int64_t> axisBytes,
                                  std::optional<int64_t> rowBytes) {
-  static const bool zen = isZen(llvm::sys::getHostCPUName());
-  if (zen)
-    return GatherLoads::Scalar;
-  // "Mitigation: Microcode" makes every gather instruction slow.
-  static const GatherLoads host = [] {
+  // "Mitigation: Microcode" makes every gather instruction slow, which the
+  // CPU's name does not tell: auto-scalar.
+  static const GatherLoads loads = [] {
     auto status = llvm::MemoryBuffer::getFile(
         "/sys/devices/system/cpu/vulnerabilities/gather_data_sampling",
         /*IsText=*/true);
-    if (status && (*status)->getBuffer().contains("Microcode"))
-      return GatherLoads::Scalar;
-    return GatherLoads::Vector;
+    return status && (*status)->getBuffer().contains("Microcode")
+               ? GatherLoads::AutoScalar
+               : GatherLoads::Auto;
   }();
-  return forAxis(host, axisBytes, rowBytes);
+  static const std::string cpu = llvm::sys::getHostCPUName().str();
+  return resolveGatherLoads(loads, cpu, axisBytes, rowBytes);
 }
