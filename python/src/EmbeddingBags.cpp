@@ -92,16 +92,34 @@ bool isInteger(PyArrayObject *a) {
   return kind == 'i' || kind == 'u';
 }
 
+/// An integer argument given as a Python int (not a bool), or none.
+std::optional<int64_t> plainInt(py::handle value) {
+  if (PyBool_Check(value.ptr()) || !PyIndex_Check(value.ptr()))
+    return std::nullopt;
+  int overflow;
+  py::object index = py::reinterpret_steal<py::object>(
+      PyNumber_Index(value.ptr()));
+  if (!index)
+    throw py::error_already_set();
+  long long v = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
+  if (overflow)
+    return std::nullopt;
+  return v;
+}
+
 /// The ids of `input` (argument `name` of `function`, read along data
 /// dimension 0 of a table of `num` rows by `op`) as signed ones of any
 /// width, C-contiguous, at least 1-d: unsigned ones widen, and uint64
 /// values above INT64_MAX, which no table reaches, become what `mode` makes
 /// of them (an IndexError where the kernel's error would name one; wrap:
 /// the true modulo; the others: a value past the end, which fill reads as
-/// zeros and clamp as the last row). The caller's array is never written.
+/// zeros and clamp as the last row). Only the first `readIds` ids (none:
+/// all) are read by the kernel, so only they can be named. The caller's
+/// array is never written.
 py::object signedIds(const std::string &function, const std::string &name,
                      const std::string &op, py::handle input, int64_t num,
-                     GatherMode mode) {
+                     GatherMode mode,
+                     std::optional<int64_t> readIds = std::nullopt) {
   py::object ids = asArray(input);
   PyArrayObject *a = arrayOf(ids);
   if (!isInteger(a))
@@ -120,15 +138,17 @@ py::object signedIds(const std::string &function, const std::string &name,
     // The id the kernel's error would name, the first out of range (check;
     // clamp and wrap on an empty table: the first), is named here when it
     // is one of those the kernel will not see.
-    const uint64_t *bad = in + count;
+    const uint64_t *read = in + std::clamp<int64_t>(readIds.value_or(count),
+                                                    0, count);
+    const uint64_t *bad = read;
     if (mode == GatherMode::check)
-      bad = std::find_if(in, in + count, [&](uint64_t v) {
+      bad = std::find_if(in, read, [&](uint64_t v) {
         return v >= static_cast<uint64_t>(num);
       });
     else if (num == 0 &&
              (mode == GatherMode::clamp || mode == GatherMode::wrap))
       bad = in;
-    if (bad != in + count && isBig(*bad))
+    if (bad != read && isBig(*bad))
       throw py::index_error(
           num == 0 ? op + ": index " + std::to_string(*bad) +
                          " selects along data dimension 0, which is empty "
@@ -397,14 +417,23 @@ py::object embeddingBag(const std::string &function, py::handle input,
   if (PyArray_NDIM(arrayOf(given)) == 0)
     throw py::value_error(function + ": input must be 1-D (with offsets) or "
                                      "2-D [bags, n], not a scalar");
-  py::object ids =
-      signedIds(function, "input", "gather.embedding_bag", given, num, mode);
-  ArrayRef<int64_t> idsShape = shapeOf(arrayOf(ids));
-
   int truth = PyObject_IsTrue(includeLastOffset.ptr());
   if (truth < 0)
     throw py::error_already_set();
   bool lastOffset = truth;
+  // With include_last_offset, the ids from the last offset on are in no
+  // bag: the kernel never reads them (a last offset that breaks a rule is
+  // an error below).
+  std::optional<int64_t> readIds;
+  if (lastOffset && !offsets.is_none()) {
+    py::object o = asArray(offsets);
+    if (isInteger(arrayOf(o)) && PyArray_NDIM(arrayOf(o)) == 1 &&
+        PyArray_DIM(arrayOf(o), 0) > 0)
+      readIds = plainInt(o[py::int_(PyArray_DIM(arrayOf(o), 0) - 1)]);
+  }
+  py::object ids = signedIds(function, "input", "gather.embedding_bag",
+                             given, num, mode, readIds);
+  ArrayRef<int64_t> idsShape = shapeOf(arrayOf(ids));
   py::object bagOffsets;
   if (offsets.is_none()) {
     if (idsShape.size() != 2)
@@ -546,21 +575,6 @@ py::object embeddingBag(const std::string &function, py::handle input,
                     PyArray_NBYTES(arrayOf(ids)));
 }
 
-/// An integer argument given as a Python int (not a bool), or none.
-std::optional<int64_t> plainInt(py::handle value) {
-  if (PyBool_Check(value.ptr()) || !PyIndex_Check(value.ptr()))
-    return std::nullopt;
-  int overflow;
-  py::object index = py::reinterpret_steal<py::object>(
-      PyNumber_Index(value.ptr()));
-  if (!index)
-    throw py::error_already_set();
-  long long v = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
-  if (overflow)
-    return std::nullopt;
-  return v;
-}
-
 /// gather_mlir.gather_block_quantized on arrays or array-likes: its rules,
 /// kernel (bags of one id from the block-quantized table) and call.
 py::object gatherBlockQuantized(py::handle data, py::handle indices,
@@ -571,12 +585,8 @@ py::object gatherBlockQuantized(py::handle data, py::handle indices,
   const std::string function = "gather_block_quantized";
   GatherMode mode = modeOf(modeArg);
   auto repr = [](py::handle h) { return std::string(py::repr(h)); };
-  auto equals = [](py::handle h, int v) {
-    int eq = PyObject_RichCompareBool(h.ptr(), py::int_(v).ptr(), Py_EQ);
-    if (eq < 0)
-      throw py::error_already_set();
-    return eq == 1;
-  };
+  // Integers (numpy's too) equal to `v`, not floats or bools that are.
+  auto equals = [](py::handle h, int64_t v) { return plainInt(h) == v; };
   if (!equals(gatherAxis, 0) && !equals(gatherAxis, -2))
     throw py::value_error(function + ": gather_axis must be 0 (or -2), not " +
                           repr(gatherAxis));

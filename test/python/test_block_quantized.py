@@ -149,6 +149,14 @@ def test_errors():
     with pytest.raises(ValueError, match="gather_axis must be 0"):
         g.gather_block_quantized(data, [0], scales, block_size=16,
                                  gather_axis=1)
+    # Axes are integers, as block_size and bits are.
+    for axis in (0.0, -2.0, False):
+        with pytest.raises(ValueError, match="gather_axis must be 0"):
+            g.gather_block_quantized(data, [0], scales, block_size=16,
+                                     gather_axis=axis)
+    with pytest.raises(ValueError, match="quantize_axis must be the last"):
+        g.gather_block_quantized(data, [0], scales, block_size=16,
+                                 quantize_axis=1.0)
     # numpy integers are integers; gather_axis -2 is axis 0 of 2-D data, as
     # ONNX Runtime normalizes it.
     expected = g.gather_block_quantized(data, [3, 0], scales, zp,

@@ -234,6 +234,16 @@ def test_unsigned_ids_keep_their_values():
                            r"selects along data dimension 0, which is empty"):
             g.embedding_bag(np.array([2**64 - 1, 1], np.uint64), empty, [0],
                             oob_mode=mode)
+    # Ids from the last offset on (include_last_offset) are in no bag:
+    # never read, so never an error, big or small.
+    for tail in (7, 2**63 + 5):
+        np.testing.assert_array_equal(
+            g.embedding_bag(np.array([0, tail], np.uint64), table, [0, 1],
+                            mode="sum", include_last_offset=True), [table[0]])
+        np.testing.assert_array_equal(
+            g.embedding_bag(np.array([tail], np.uint64), empty, [0, 0],
+                            mode="sum", include_last_offset=True,
+                            oob_mode="clamp"), np.zeros((1, 2)))
     np.testing.assert_array_equal(
         g.embedding_bag(np.array([[3, 255]], np.uint8) % 5, table, mode="sum"),
         [table[3] + table[0]])
