@@ -139,6 +139,20 @@ struct ResultDomainTiling : TilingInterface::ExternalModel<Model, OpTy> {
     return static_cast<const Model *>(this)->getTiledImplementation(
         op, b, offsets, sizes);
   }
+
+  /// The tile of the domain that `Model` says the operand tiles read (its
+  /// getIterationDomainTileFromOperandTiles), tiled.
+  FailureOr<TilingResult> getTiledImplementationFromOperandTiles(
+      Operation *op, OpBuilder &b, ArrayRef<unsigned> operandNumbers,
+      ArrayRef<SmallVector<OpFoldResult>> allOffsets,
+      ArrayRef<SmallVector<OpFoldResult>> allSizes) const {
+    auto *model = static_cast<const Model *>(this);
+    SmallVector<OpFoldResult> offsets, sizes;
+    if (failed(model->getIterationDomainTileFromOperandTiles(
+            op, b, operandNumbers, allOffsets, allSizes, offsets, sizes)))
+      return failure();
+    return model->getTiledImplementation(op, b, offsets, sizes);
+  }
 };
 
 template <typename OpTy>
@@ -277,17 +291,6 @@ struct GatherTiling : ResultDomainTiling<GatherTiling<OpTy>, OpTy> {
         return failure();
     }
     return success();
-  }
-
-  FailureOr<TilingResult> getTiledImplementationFromOperandTiles(
-      Operation *op, OpBuilder &b, ArrayRef<unsigned> operandNumbers,
-      ArrayRef<SmallVector<OpFoldResult>> allOffsets,
-      ArrayRef<SmallVector<OpFoldResult>> allSizes) const {
-    SmallVector<OpFoldResult> offsets, sizes;
-    if (failed(getIterationDomainTileFromOperandTiles(
-            op, b, operandNumbers, allOffsets, allSizes, offsets, sizes)))
-      return failure();
-    return getTiledImplementation(op, b, offsets, sizes);
   }
 };
 
@@ -549,17 +552,6 @@ struct EmbeddingBagTiling
     iterDomainOffsets.assign({offsets[0], domain[1].offset});
     iterDomainSizes.assign({sizes[0], domain[1].size});
     return success();
-  }
-
-  FailureOr<TilingResult> getTiledImplementationFromOperandTiles(
-      Operation *op, OpBuilder &b, ArrayRef<unsigned> operandNumbers,
-      ArrayRef<SmallVector<OpFoldResult>> allOffsets,
-      ArrayRef<SmallVector<OpFoldResult>> allSizes) const {
-    SmallVector<OpFoldResult> offsets, sizes;
-    if (failed(getIterationDomainTileFromOperandTiles(
-            op, b, operandNumbers, allOffsets, allSizes, offsets, sizes)))
-      return failure();
-    return getTiledImplementation(op, b, offsets, sizes);
   }
 };
 
