@@ -84,9 +84,9 @@ static OpFoldResult sizeWithin(OpBuilder &b, Location loc, Value source,
       b, loc, arith::CmpIPredicate::sge,
       getValueOrCreateConstantIndexOp(b, loc, end),
       getValueOrCreateConstantIndexOp(b, loc, domainSize));
-  return arith::SelectOp::create(b, loc, last,
-                                 getValueOrCreateConstantIndexOp(b, loc, left),
-                                 getValueOrCreateConstantIndexOp(b, loc, within))
+  return arith::SelectOp::create(
+             b, loc, last, getValueOrCreateConstantIndexOp(b, loc, left),
+             getValueOrCreateConstantIndexOp(b, loc, within))
       .getResult();
 }
 
@@ -375,18 +375,11 @@ struct EmbeddingBagTiling
       Type offsetElement = b.getI64Type();
       if (offsetsType.getElementType().isIndex())
         offsetElement = b.getIndexType();
-      auto toIndex = [&](Value v) -> Value {
-        return v.getType().isIndex()
-                   ? v
-                   : arith::IndexCastOp::create(b, loc, b.getIndexType(), v)
-                         .getResult();
+      auto toIndex = [&](Value v) {
+        return getValueOrCreateCastToIndexLike(b, loc, b.getIndexType(), v);
       };
-      auto toElement = [&](Value v) -> Value {
-        if (v.getType() == offsetElement)
-          return v;
-        if (v.getType().isIndex())
-          return arith::IndexCastOp::create(b, loc, offsetElement, v);
-        return arith::ExtSIOp::create(b, loc, offsetElement, v);
+      auto toElement = [&](Value v) {
+        return getValueOrCreateCastToIndexLike(b, loc, offsetElement, v);
       };
       Value b0 = getValueOrCreateConstantIndexOp(b, loc, offsets[0]);
       Value n = getValueOrCreateConstantIndexOp(b, loc, sizes[0]);
