@@ -97,13 +97,9 @@ HostTarget::loweringOptions(bool parallel) const {
   GatherToLLVMOptions options;
   options.parallel = parallel;
   options.parallelMinBytes = getHostParallelMinBytes();
-  // The lowering's own rule (one element an iteration for static long
-  // axes), with scalar loads for the others where the host needs them: on
-  // AMD Zen target-cpu tells, under the Gather Data Sampling mitigation
-  // only the host does.
-  options.gatherLoads = getHostGatherLoads() == GatherLoads::Scalar
-                            ? GatherLoads::AutoScalar
-                            : GatherLoads::Auto;
+  // The lowering's own rule from target-cpu, with scalar loads where the
+  // host's microcode makes gathers slow (which only the host tells).
+  options.gatherLoads = getHostGatherLoadsOption();
   options.targetCpu = cpu;
   options.vectorBits = vectorBits();
   return options;

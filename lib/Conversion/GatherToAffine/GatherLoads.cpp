@@ -33,9 +33,7 @@ GatherLoads mlir::gather::resolveGatherLoads(
                  axisBytes, rowBytes);
 }
 
-GatherLoads
-mlir::gather::getHostGatherLoads(std::optional<int64_t> axisBytes,
-                                 std::optional<int64_t> rowBytes) {
+GatherLoads mlir::gather::getHostGatherLoadsOption() {
   // "Mitigation: Microcode" makes every gather instruction slow, which the
   // CPU's name does not tell: auto-scalar.
   static const GatherLoads loads = [] {
@@ -46,6 +44,13 @@ mlir::gather::getHostGatherLoads(std::optional<int64_t> axisBytes,
                ? GatherLoads::AutoScalar
                : GatherLoads::Auto;
   }();
+  return loads;
+}
+
+GatherLoads
+mlir::gather::getHostGatherLoads(std::optional<int64_t> axisBytes,
+                                 std::optional<int64_t> rowBytes) {
   static const std::string cpu = llvm::sys::getHostCPUName().str();
-  return resolveGatherLoads(loads, cpu, axisBytes, rowBytes);
+  return resolveGatherLoads(getHostGatherLoadsOption(), cpu, axisBytes,
+                            rowBytes);
 }
