@@ -16,8 +16,7 @@ range in ``check`` mode) and ``ValueError`` (offsets that break torch's
 rules).
 """
 
-from . import _native
-from . import _carrier, _torch
+from . import _carrier, _native, _torch
 from ._tensors import any_tensor, returned, view
 
 
@@ -31,21 +30,20 @@ def _bag(function, input, weight, offsets, mode, per_sample_weights,
         return _native.embedding_bag(
             function, input, weight, offsets, mode, per_sample_weights,
             include_last_offset, padding_idx, oob_mode, out, rowwise_bits)
-    # A bfloat16 table moves as its int16 view, which the native call is
-    # told of; per_sample_weights and out must then be bfloat16 too (and
-    # only then: an int16 view is no bfloat16).
+    # A bfloat16 table (a float table, not a quantized one's bytes) moves as
+    # its int16 view, which the native call is told of; per_sample_weights
+    # and out must then be bfloat16 too (and only then: an int16 view is no
+    # bfloat16). Ids and offsets must be integers.
+    values = rowwise_bits is None
     dtype = getattr(weight, "dtype", None)
-    bfloat16 = rowwise_bits is None and _carrier(dtype) is not None
+    bfloat16 = values and _carrier(dtype) is not None
     for name, value in (("per_sample_weights", per_sample_weights),
                         ("out", out)):
         other = getattr(value, "dtype", None)
-        if (rowwise_bits is None and value is not None
+        if (values and value is not None
                 and (_carrier(other) is not None) != bfloat16):
             raise TypeError(f"{function}: {name} must have weight's dtype "
                             f"{dtype}, not {other}")
-    # bfloat16 values move as int16 (a float table's only, not a quantized
-    # table's bytes); ids and offsets must be integers.
-    values = rowwise_bits is None
     result = _native.embedding_bag(
         function, view(function, "input", input, index=True),
         view(function, "weight", weight, bfloat16=values),

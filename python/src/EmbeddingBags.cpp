@@ -332,8 +332,8 @@ Descriptor cDescriptor(PyArrayObject *a) {
 /// Calls `kernel` on `operands` and `target` (the result, or a view of it
 /// the kernel writes), with the GIL released unless the call is short
 /// (`result` and `idBytes` of ids under kReleaseGilBytes); raises what it
-/// reported (naming `opName` if given); copies `result` into `out` when they differ (see
-/// resultArray) and returns `out`, else returns `result`.
+/// reported (naming `opName` if given); copies `result` into `out` when
+/// they differ (see resultArray) and returns `out`, else returns `result`.
 py::object callKernel(const KernelCache::Entry &kernel,
                       ArrayRef<PyArrayObject *> operands,
                       PyArrayObject *target, const py::object &result,
@@ -425,16 +425,16 @@ py::object embeddingBag(const std::string &function, py::handle input,
   // bag: the kernel never reads them (a last offset that breaks a rule is
   // an error below).
   std::optional<int64_t> readIds;
+  py::object bagOffsets;
   if (lastOffset && !offsets.is_none()) {
-    py::object o = asArray(offsets);
-    if (isInteger(arrayOf(o)) && PyArray_NDIM(arrayOf(o)) == 1 &&
-        PyArray_DIM(arrayOf(o), 0) > 0)
-      readIds = plainInt(o[py::int_(PyArray_DIM(arrayOf(o), 0) - 1)]);
+    bagOffsets = asArray(offsets);
+    PyArrayObject *o = arrayOf(bagOffsets);
+    if (isInteger(o) && PyArray_NDIM(o) == 1 && PyArray_DIM(o, 0) > 0)
+      readIds = plainInt(bagOffsets[py::int_(PyArray_DIM(o, 0) - 1)]);
   }
   py::object ids = signedIds(function, "input", "gather.embedding_bag",
                              given, num, mode, readIds);
   ArrayRef<int64_t> idsShape = shapeOf(arrayOf(ids));
-  py::object bagOffsets;
   if (offsets.is_none()) {
     if (idsShape.size() != 2)
       throw py::value_error(function + ": input must be 2-D [bags, n] "
@@ -448,7 +448,8 @@ py::object embeddingBag(const std::string &function, py::handle input,
       throw py::value_error(function + ": input must be 1-D with offsets, "
                                        "not of shape " +
                             shapeText(idsShape));
-    bagOffsets = asArray(offsets);
+    if (!bagOffsets)
+      bagOffsets = asArray(offsets);
     PyArrayObject *o = arrayOf(bagOffsets);
     if (!isInteger(o))
       throw py::type_error(function +

@@ -64,12 +64,12 @@ llvm::Expected<llvm::SmallVector<char, 0>> compileToObject(ModuleOp module);
 /// loads libomp: KernelCache::miss for a threaded kernel (before it is read
 /// from disk or compiled), a JitModule whose module uses OpenMP (embedding
 /// bags among them). Sets KMP_BLOCKTIME to 100us unless it is set
-/// (workers spin that long when a loop ends, then sleep), and fails, naming the variable and its value,
-/// when OMP_NUM_THREADS is set but is not a list of thread counts (such as
-/// `2` or `2,1`), or asks for a team of more threads than the system lets
-/// this process start (libomp aborts the whole process on an empty value, a
-/// word or a negative number when it starts, and when a thread fails to
-/// start).
+/// (workers spin that long when a loop ends, then sleep), and fails, naming
+/// the variable and its value, when OMP_NUM_THREADS is set but is not a
+/// list of thread counts (such as `2` or `2,1`), or asks for a team of more
+/// threads than the system lets this process start (libomp aborts the whole
+/// process on an empty value, a word or a negative number when it starts,
+/// and when a thread fails to start).
 llvm::Error prepareOpenMPEnvironment();
 
 /// Links kernel objects into the process, each in a JITDylib of its own (so
