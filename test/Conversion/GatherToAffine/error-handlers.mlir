@@ -38,3 +38,11 @@ llvm.func @gather_mlir_index_error(%a: i64, %b: i64, %c: i64, %d: i64) {
 
 // expected-error @below {{cannot define the error hook 'gather_mlir_index_error': expected type '!llvm.func<void (i64, i64, i64, i64)>'}}
 llvm.func @gather_mlir_index_error(i32)
+
+// -----
+
+/// A `pause` of another type leaves no way to wait: the hook is not defined.
+// expected-error @below {{redefinition of function 'pause' of different type '!llvm.func<i32 ()>' is prohibited}}
+llvm.func @pause(i64)
+// expected-error @below {{cannot define the error hook 'gather_mlir_index_error'}}
+llvm.func @gather_mlir_index_error(i64, i64, i64, i64)
