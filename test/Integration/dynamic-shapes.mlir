@@ -42,6 +42,11 @@ func.func @scalar_index(%d: tensor<?x?xf32>, %i: tensor<i64>) -> tensor<?xf32> {
   return %r : tensor<?xf32>
 }
 
+func.func @wrap_dyn(%d: tensor<?xf32>, %i: tensor<?xi64>) -> tensor<?xf32> {
+  %r = gather.gather %d[%i] {mode = #gather<mode wrap>} : (tensor<?xf32>, tensor<?xi64>) -> tensor<?xf32>
+  return %r : tensor<?xf32>
+}
+
 func.func @main() {
   %m = arith.constant dense<[[0.0, 1.0, 2.0], [10.0, 11.0, 12.0], [20.0, 21.0, 22.0]]> : tensor<3x3xf32>
   %d = tensor.cast %m : tensor<3x3xf32> to tensor<?x?xf32>
@@ -102,5 +107,23 @@ func.func @main() {
   %dz = tensor.cast %z : tensor<0x3xf32> to tensor<?x?xf32>
   %r8 = call @gather_rows_fill(%dz, %di2) : (tensor<?x?xf32>, tensor<?xi32>) -> tensor<?x?xf32>
   call @print(%r8) : (tensor<?x?xf32>) -> ()
+
+  // wrap along an axis of a size known at run time: a power of two (the
+  // ids' low bits) and not (a remainder), for the int64 extremes, ids
+  // around 2^52 and small ones.
+  // CHECK: [10,  13,  13,  10,  13,  10,  13,  11,  11,  13,  10,  11,  12,  13,  12,  12]
+  // CHECK: [11,  11,  11,  12,  12,  11,  11,  10,  12,  11,  10,  11,  12,  10,  10,  11]
+  %wi = arith.constant dense<[-9223372036854775808, 9223372036854775807, -5, -4, -1, 4, 7, 9, 4503599627370497, -4503599627370497, 0, 1, 2, 3, 6, 10]> : tensor<16xi64>
+  %dwi = tensor.cast %wi : tensor<16xi64> to tensor<?xi64>
+  %w4 = arith.constant dense<[10.0, 11.0, 12.0, 13.0]> : tensor<4xf32>
+  %dw4 = tensor.cast %w4 : tensor<4xf32> to tensor<?xf32>
+  %r9 = call @wrap_dyn(%dw4, %dwi) : (tensor<?xf32>, tensor<?xi64>) -> tensor<?xf32>
+  %u9 = tensor.cast %r9 : tensor<?xf32> to tensor<*xf32>
+  call @printMemrefF32(%u9) : (tensor<*xf32>) -> ()
+  %w3 = arith.constant dense<[10.0, 11.0, 12.0]> : tensor<3xf32>
+  %dw3 = tensor.cast %w3 : tensor<3xf32> to tensor<?xf32>
+  %r10 = call @wrap_dyn(%dw3, %dwi) : (tensor<?xf32>, tensor<?xi64>) -> tensor<?xf32>
+  %u10 = tensor.cast %r10 : tensor<?xf32> to tensor<*xf32>
+  call @printMemrefF32(%u10) : (tensor<*xf32>) -> ()
   return
 }

@@ -778,11 +778,12 @@ def test_long_axes_get_kernels_of_their_own():
 
 
 def _wrap_cases():
-    """Indices for wrap against axis sizes: near the multiples of the size,
+    """Indices for wrap against axis sizes (powers of two, whose kernels
+    take the indices' low bits, and others): near the multiples of the size,
     around 2**52 (where the kernels switch from a quotient taken from
     doubles to a division), at the int64 extremes, and at random."""
     rng = np.random.default_rng(52)
-    for size in (1, 2, 3, 7, 1000, 65537, 1 << 20):
+    for size in (1, 2, 3, 7, 64, 1000, 4096, 65537, 1 << 20):
         special = [0, -1, size, -size, size - 1, -size - 1,
                    2**52 - 1, 2**52, 2**52 + 1, -2**52, -2**52 - 1,
                    -2**52 + 1, 2**63 - 1, -2**63, -2**63 + 1]

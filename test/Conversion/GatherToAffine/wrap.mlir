@@ -3,7 +3,8 @@
 /// wrap: indices in [-s, s) only need the normalization; the remainder runs
 /// only for a vector (or scalar) with an index outside: a division by a
 /// constant size (LLVM multiplies), a quotient from doubles for a size known
-/// at run time and indices below 2^52 in magnitude, else a division.
+/// at run time and indices below 2^52 in magnitude, else a division. A size
+/// known at run time that is a power of two takes the indices' low bits.
 
 // CHECK-LABEL: func.func @wrap_vector_row
 // CHECK: %[[N:.*]] = arith.select %{{.*}} : vector<8xi1>, vector<8xi64>
@@ -31,7 +32,18 @@ func.func @wrap_scalar(%d: tensor<5x3xi8>, %i: tensor<2xi64>) -> tensor<2x3xi8> 
 }
 
 // CHECK-LABEL: func.func @wrap_dynamic_size
+// CHECK: %[[S:.*]] = arith.index_cast %{{.*}} : index to i64
+// CHECK: %[[IDS:.*]] = vector.load
 // CHECK: %[[N:.*]] = arith.select %{{.*}} : vector<8xi1>, vector<8xi64>
+// CHECK: %[[POS:.*]] = arith.maxsi %[[S]], %[[ONE:.*]] : i64
+// CHECK: %[[MASK:.*]] = arith.subi %[[POS]], %[[ONE]] : i64
+// CHECK: %[[BITS:.*]] = arith.andi %[[S]], %[[MASK]] : i64
+// CHECK: %[[POW2:.*]] = arith.cmpi eq, %[[BITS]], %{{.*}} : i64
+// CHECK: scf.if %[[POW2]] -> (vector<8xi64>) {
+// CHECK-NEXT: %[[MASKS:.*]] = vector.broadcast %[[MASK]] : i64 to vector<8xi64>
+// CHECK-NEXT: %[[LOW:.*]] = arith.andi %[[IDS]], %[[MASKS]] : vector<8xi64>
+// CHECK-NEXT: scf.yield %[[LOW]]
+// CHECK: } else {
 // CHECK: %[[IN:.*]] = arith.cmpi ult, %[[N]], %{{.*}} : vector<8xi64>
 // CHECK: %[[ALL:.*]] = vector.reduction <and>, %[[IN]] : vector<8xi1> into i1
 // CHECK: scf.if %[[ALL]] -> (vector<8xi64>) {

@@ -131,18 +131,42 @@ static Value pythonModulo(OpBuilder &b, Location loc, Value i, Value s) {
   return select(b, loc, type, small, fromDoubles, divided);
 }
 
+/// `i` wrapped into [0, s): indices in [-s, s) need only the normalization
+/// `n`, and the remainder runs only when some index lies outside. A power
+/// of two s known at run time (ids hashed into 2^k rows; a test outside the
+/// loop) takes i's low bits instead, which are the remainder of the
+/// divisor's sign: no range test, no division.
+static Value wrapIndex(OpBuilder &b, Location loc, Value i, Value n,
+                       Value s) {
+  Type type = i.getType();
+  auto general = [&] {
+    return select(
+        b, loc, type, isIndexInRange(b, loc, n, s), [&] { return n; },
+        [&] { return pythonModulo(b, loc, i, s); });
+  };
+  if (getConstantIntValue(s))
+    return general();
+  Value one = createI64Like(b, loc, s.getType(), 1);
+  Value mask = arith::SubIOp::create(
+      b, loc, arith::MaxSIOp::create(b, loc, s, one), one);
+  Value powerOfTwo = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq, arith::AndIOp::create(b, loc, s, mask),
+      createI64Like(b, loc, s.getType(), 0));
+  return select(
+      b, loc, type, powerOfTwo,
+      [&]() -> Value {
+        return arith::AndIOp::create(b, loc, i, splatLike(b, loc, mask, i));
+      },
+      general);
+}
+
 ResolvedIndex mlir::gather::resolveIndex(OpBuilder &b, Location loc,
                                          GatherMode mode, Value i, Value s) {
   Type type = i.getType();
   Value n = normalizeIndex(b, loc, i, s);
   switch (mode) {
   case GatherMode::wrap:
-    // Indices in [-s, s) need only the normalization; the remainder runs
-    // only when some index lies outside.
-    return {select(
-                b, loc, type, isIndexInRange(b, loc, n, s),
-                [&] { return n; }, [&] { return pythonModulo(b, loc, i, s); }),
-            nullptr};
+    return {wrapIndex(b, loc, i, n, s), nullptr};
   case GatherMode::clamp: {
     Value upper = arith::SubIOp::create(b, loc, splatLike(b, loc, s, i),
                                         createI64Like(b, loc, type, 1));

@@ -41,8 +41,8 @@ struct ResolvedIndex {
 
 /// Applies normalization and `mode` to `i` along a dimension of size `s`.
 /// `check` and `unchecked` only normalize (check mode validates first);
-/// `wrap` takes Python's modulo, computing the remainder only when some
-/// index lies outside [-s, s).
+/// `wrap` takes Python's modulo: the low bits when s is a power of two, else
+/// the remainder, computed only when some index lies outside [-s, s).
 ResolvedIndex resolveIndex(OpBuilder &b, Location loc, GatherMode mode, Value i,
                            Value s);
 
