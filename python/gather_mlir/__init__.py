@@ -82,10 +82,15 @@ def _attribute(name, value):
 def _general(op, data, indices, axis, batch_dims, mode, out):
     """The path of everything the native fast path leaves (torch tensors,
     array-likes, byte-swapped indices, odd layouts, attributes that are not
-    plain ints, bad arguments): converts, checks, then the native op."""
+    plain ints, bad arguments): converts, checks, then the native op. Torch
+    tensors, once viewed as arrays, try the fast path again."""
+    data, indices, out, wrap = _from_torch(op, data, indices, out)
+    if _torch() is not None:
+        result = _TRY[op](data, indices, axis, batch_dims, mode, out)
+        if result is not None:
+            return wrap(result)
     axis = _attribute("axis", axis)
     batch_dims = _attribute("batch_dims", batch_dims)
-    data, indices, out, wrap = _from_torch(op, data, indices, out)
     data = _data(data)
     indices = _indices(op, indices)
     return wrap(_run(op, data, indices, axis, batch_dims, mode, out))
@@ -139,7 +144,7 @@ def _carrier(dtype):
     """The numpy-representable torch dtype of the same width that a torch
     dtype without a numpy twin moves as (None if it has a twin or none)."""
     torch = _torch()
-    return {torch.bfloat16: torch.int16}.get(dtype)
+    return torch.int16 if dtype == torch.bfloat16 else None
 
 
 def _tensor_array(op, name, tensor, index=False, bfloat16=True):
@@ -148,6 +153,13 @@ def _tensor_array(op, name, tensor, index=False, bfloat16=True):
     TypeError for an ``index`` argument or where it does not. A tensor with
     a lazy conjugate or negative bit is resolved first (a copy: its storage
     does not hold its values)."""
+    # The common case first, at a call's cost: numpy() refuses every tensor
+    # the rules below are for (other devices and layouts, grad, lazy bits,
+    # dtypes numpy lacks).
+    try:
+        return tensor.numpy()
+    except (TypeError, RuntimeError):
+        pass
     torch = _torch()
     if tensor.device.type != "cpu":
         raise TypeError(f"{op}: {name} is a torch tensor on {tensor.device}; "
@@ -213,6 +225,8 @@ def _from_torch(op, data, indices, out):
         return data, indices, out, lambda result: given
     if dtype is None:
         return data, indices, out, _same
+    if _carrier(dtype) is None:
+        return data, indices, out, _torch().from_numpy
     return (data, indices, out,
             lambda result: _torch().from_numpy(result).view(dtype))
 
@@ -229,6 +243,8 @@ _KERNELS = {"gather": _native.gather,
 _try_gather = _native.try_gather
 _try_gather_elements = _native.try_gather_elements
 _try_gather_nd = _native.try_gather_nd
+_TRY = {"gather": _try_gather, "gather_elements": _try_gather_elements,
+        "gather_nd": _try_gather_nd}
 
 
 def _run(op, data, indices, axis, batch_dims, mode, out):

@@ -23,7 +23,7 @@ def view(function, name, value, index=False, bfloat16=True):
     name argument ``name`` of ``function``; an ``index`` argument must be an
     integer tensor, and a bfloat16 one moves as int16 only where
     ``bfloat16``), or itself."""
-    if not _is_tensor(value):
+    if value is None or not _is_tensor(value):
         return value
     return _tensor_array(function, name, value, index, bfloat16)
 
