@@ -16,11 +16,13 @@ import pytest
 # gather with a 16 MiB result (the package's own kernels) or embedding bags
 # over 2**19 values (a JitModule), both on threads with OMP_NUM_THREADS=2
 # (from 1 MiB, 2**18 f32 values). Reports the variable before and after
-# it, and the block time of the libomp the process loaded.
+# it, the block time of the libomp the process loaded and the CPU time its
+# workers spin for after the kernel.
 WORKLOAD = """
     import ctypes
     import json
     import sys
+    import time
     import numpy as np
     import gather_mlir as g
     libc = ctypes.CDLL(None)
@@ -33,14 +35,23 @@ WORKLOAD = """
     if sys.argv[1] == "gather":
         data = np.arange(4096 * 1024, dtype=np.float32).reshape(4096, 1024)
         ids = np.arange(4095, -1, -1)
-        big = g.gather(data, ids)
+        threaded = lambda: g.gather(data, ids)
         expected = data[ids]
     else:
         data = np.arange(1000 * 128, dtype=np.float32).reshape(1000, 128)
         ids = np.arange(4096) * 7 % 1000
-        big = g.embedding_bag(ids, data, np.arange(0, 4096, 4), mode="sum")
+        threaded = lambda: g.embedding_bag(ids, data, np.arange(0, 4096, 4),
+                                           mode="sum")
         expected = data[ids].reshape(1024, 4, 128).sum(axis=1)
+    big = threaded()
     after = blocktime_variable()
+    # The process's CPU time while its main thread sleeps 100 ms after a
+    # second call: the workers' spinning after the kernel (after the first,
+    # libomp's start-up can take tens of ms more).
+    threaded()
+    cpu = time.process_time()
+    time.sleep(0.1)
+    idle_cpu_ms = (time.process_time() - cpu) * 1e3
     with open("/proc/self/maps") as maps:
         libomp = next(line.split()[-1] for line in maps
                       if line.rstrip().endswith("/libomp.so")
@@ -48,6 +59,7 @@ WORKLOAD = """
     omp = ctypes.CDLL(libomp)
     print(json.dumps({"before": before, "after": after,
                       "libomp_blocktime": omp.kmp_get_blocktime(),
+                      "idle_cpu_ms": idle_cpu_ms,
                       "right": bool(np.array_equal(big, expected))
                                and small.tolist() == [1.0, 8.0]}))
 """
@@ -82,6 +94,11 @@ def test_workers_spin_briefly_by_default(kernel):
     assert stats["before"] is None
     assert stats["after"] == "100us"
     assert stats["libomp_blocktime"] == 100
+    # libomp reports the value in the unit it was given, so 100 us and
+    # 100 ms look alike above; the spinning tells them apart. With
+    # KMP_BLOCKTIME=100ms the sleep took 99-107 ms of CPU time here; by
+    # default 0.1-16 ms (not all of it the workers').
+    assert stats["idle_cpu_ms"] < 50
 
 
 @pytest.mark.parametrize("kernel", THREADED_KERNELS)
