@@ -728,12 +728,20 @@ void BagEmitter::prefetchRow(Value j, Value d0, int64_t values) {
                                /*isWrite=*/false, /*localityHint=*/3,
                                /*isDataCache=*/true);
   };
-  for (int64_t col = 0; col < cols; col += 64 / colBytes)
-    prefetch(arith::MinUIOp::create(
+  auto colAt = [&](int64_t col) -> Value {
+    return arith::MinUIOp::create(
         b, loc, arith::AddIOp::create(b, loc, firstCol, constIndex(col)),
-        lastCol));
+        lastCol);
+  };
+  for (int64_t col = 0; col < cols; col += 64 / colBytes)
+    prefetch(colAt(col));
+  // The chunk's last line too: a row need not start on a line (numpy's
+  // large arrays start 16 bytes past one), and then it spans one line more
+  // than its bytes fill. A quantized row's scale and bias lie past it.
   if (layout)
     prefetch(lastCol);
+  else if (cols > 1)
+    prefetch(colAt(cols - 1));
 }
 
 Value BagEmitter::bagChunk(Value d0, Value start, Value end, bool inBounds,

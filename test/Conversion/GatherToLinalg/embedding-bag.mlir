@@ -58,14 +58,20 @@
 // LOOPS: call @gather_mlir_index_error
 // LOOPS: linalg.fill
 // The linalg path prefetches nothing (it stays on tensors); the hooks'
-// lowering prefetches each cache line of the chunk of the row 16 ids ahead:
-// a row of 64 bytes is one line, one prefetch.
+// lowering prefetches each cache line of the chunk of the row 16 ids ahead,
+// and the chunk's last value: a row of 64 bytes is one line, or two when
+// the table does not start on a line (numpy's large arrays start 16 bytes
+// past one).
 // HOOKS-LABEL: func.func @bags
 // HOOKS: %[[TABLE:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<1000x16xf32> to memref<1000x16xf32>
 // HOOKS: scf.forall
 // HOOKS: %[[C16:.*]] = arith.constant 16 : index
 // HOOKS: arith.addi %{{.*}}, %[[C16]] : index
-// HOOKS: memref.prefetch %[[TABLE]][%{{.*}}, %{{.*}}], read, locality<3>, data : memref<1000x16xf32>
+// HOOKS: memref.prefetch %[[TABLE]][%[[ROW:.*]], %{{.*}}], read, locality<3>, data : memref<1000x16xf32>
+// HOOKS: %[[C15:.*]] = arith.constant 15 : index
+// HOOKS: %[[LAST:.*]] = arith.addi %{{.*}}, %[[C15]] : index
+// HOOKS: %[[COL:.*]] = arith.minui %[[LAST]], %{{.*}} : index
+// HOOKS: memref.prefetch %[[TABLE]][%[[ROW]], %[[COL]]], read, locality<3>, data : memref<1000x16xf32>
 // HOOKS-NOT: memref.prefetch
 // HOOKS: vector.transfer_read
 // HOOKS: scf.for {{.*}} -> (i1, i64)
@@ -80,7 +86,8 @@ func.func @bags(%t: tensor<1000x16xf32>, %i: tensor<?xi64>, %o: tensor<?xi64>) -
 }
 
 /// Rows of 512 bytes: the hooks' lowering prefetches each of the row's 8
-/// cache lines 16 ids ahead, adds a weighted row with one fused
+/// cache lines 16 ids ahead and its last value (a ninth line if the row
+/// does not start on one), adds a weighted row with one fused
 /// multiply-add, and in check mode adds only the rows of ids in range (the
 /// others are recorded, not read).
 // HOOKS-LABEL: func.func @weighted_bags_of_512_byte_rows
@@ -88,6 +95,8 @@ func.func @bags(%t: tensor<1000x16xf32>, %i: tensor<?xi64>, %o: tensor<?xi64>) -
 // HOOKS: scf.for {{.*}} -> (vector<128xf32>, index, i1)
 // HOOKS-COUNT-7: memref.prefetch %{{.*}} : memref<1000x128xf32>
 // HOOKS: arith.constant 112 : index
+// HOOKS: memref.prefetch %{{.*}} : memref<1000x128xf32>
+// HOOKS: arith.constant 127 : index
 // HOOKS: memref.prefetch %{{.*}} : memref<1000x128xf32>
 // HOOKS-NOT: memref.prefetch
 // HOOKS: %[[IN:.*]] = arith.cmpi ult
