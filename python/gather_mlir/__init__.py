@@ -144,7 +144,7 @@ def _carrier(dtype):
     """The numpy-representable torch dtype of the same width that a torch
     dtype without a numpy twin moves as (None if it has a twin or none)."""
     torch = _torch()
-    return torch.int16 if dtype == torch.bfloat16 else None
+    return torch.int16 if dtype is torch.bfloat16 else None
 
 
 def _tensor_array(op, name, tensor, index=False, bfloat16=True):
