@@ -69,6 +69,12 @@ defvar GatherLoweringOptionList = [
          /*default=*/"0",
          "Prefetch slices of at most 512 bytes this many index positions "
          "ahead (0: never)">,
+  Option<"rowPrefetchBytes", "row-prefetch-bytes", "int64_t",
+         /*default=*/"1024",
+         "Slices that are rows of at least twice this many bytes prefetch "
+         "their first this many bytes two index positions ahead (0: "
+         "never; prefetch-distance, when set, takes rows of unknown "
+         "length)">,
 ];
 
 // gather-dispatch-unranked's max-rank (max-unranked-rank in gather-to-llvm).

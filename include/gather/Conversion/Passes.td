@@ -57,6 +57,10 @@ def ConvertGatherToAffine : Pass<"convert-gather-to-affine", "ModuleOp"> {
     * with `prefetch-distance` > 0, slices of at most 512 bytes (gather_nd
       tuples, short rows) are prefetched (`memref.prefetch`) that many index
       positions ahead along the innermost loop, at the clamped index;
+    * slices whose rows (their last, contiguous dim) hold at least twice
+      `row-prefetch-bytes` have their first `row-prefetch-bytes` prefetched,
+      a line every 64 bytes, two index positions ahead (rows of unknown
+      length test it at run time, unless `prefetch-distance` is set);
     * with `parallel`, the outermost loop over result slices is an
       `scf.parallel` (each iteration writes its own part of the result; a
       result that is one row gathered along the last axis, such as a 1-D

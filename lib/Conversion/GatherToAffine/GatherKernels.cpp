@@ -64,7 +64,7 @@ void KernelEmitter::emitGather(const GatherShape &shape) {
     // The innermost loop walks indices when there is an index dim past
     // the batch dims; then slices can be prefetched ahead along it.
     if (q > bd)
-      plan.prefetching = planPrefetch(plan, axisSize);
+      planPrefetch(plan, axisSize);
     auto indexAt = [&](ValueRange ivs) {
       SmallVector<Value> at(ivs.take_front(bd));
       at.append(ivs.begin() + a, ivs.end());
@@ -157,7 +157,7 @@ void KernelEmitter::emitGatherND(const GatherShape &shape) {
     SmallVector<Value> ubs = dims(out, 0, q - 1);
     // The innermost loop walks index tuples unless they are all batch.
     if (q - 1 > bd)
-      plan.prefetching = planPrefetch(plan, sizes);
+      planPrefetch(plan, sizes);
     parallelNest(ubs, [&](ValueRange ivs) {
       prefetchAhead(plan, ivs, ubs.back(), [&](ValueRange ahead) {
         SmallVector<Value> prefix(ahead.take_front(bd));

@@ -169,32 +169,61 @@ GatherLoads KernelEmitter::resolveRowLoads(Value axisSize,
 }
 
 /// Slices longer than this (eight cache lines) are left to the hardware
-/// prefetcher, which streams within a row.
+/// prefetcher, which streams within a row...
 static constexpr int64_t kMaxPrefetchSliceBytes = 512;
+/// ...once it has started: a long row's first lines are prefetched this
+/// many positions ahead (options.rowPrefetchBytes of them), which hides
+/// the latency of the row's first miss (docs/Design.md, the cost model).
+static constexpr int64_t kRowPrefetchDistance = 2;
 
-Value KernelEmitter::planPrefetch(const SlicePlan &plan,
-                                  ArrayRef<Value> indexedSizes) {
-  if (options.prefetchDistance <= 0)
-    return nullptr;
-  int64_t sliceBytes =
+void KernelEmitter::planPrefetch(SlicePlan &plan,
+                                 ArrayRef<Value> indexedSizes) {
+  if (plan.extents.empty())
+    return;
+  int64_t elementBytes =
       getElementSizeInBytes(cast<MemRefType>(data.getType()).getElementType());
-  Value bytes = constIndex(sliceBytes);
+  // Short slices, when asked for: all of the slice, at most 512 bytes.
+  bool shortSlices = options.prefetchDistance > 0;
+  int64_t product = elementBytes;
   for (Value extent : plan.extents) {
     std::optional<int64_t> c = getConstantIntValue(extent);
     if (c && (*c > kMaxPrefetchSliceBytes ||
-              (sliceBytes *= *c) > kMaxPrefetchSliceBytes))
-      return nullptr;
-    bytes = b.createOrFold<arith::MulIOp>(loc, bytes, extent);
+              (product *= *c) > kMaxPrefetchSliceBytes)) {
+      shortSlices = false;
+      break;
+    }
   }
-  Value worth = b.createOrFold<arith::CmpIOp>(
-      loc, arith::CmpIPredicate::ule, bytes,
-      constIndex(kMaxPrefetchSliceBytes));
+  // Long rows: a last extent (contiguous) of at least twice the bytes
+  // prefetched, compared in elements (a static extent may be huge).
+  int64_t firstBytes = options.rowPrefetchBytes;
+  int64_t minRow = llvm::divideCeil(2 * firstBytes, elementBytes);
+  std::optional<int64_t> row = getConstantIntValue(plan.extents.back());
+  bool longRows =
+      !shortSlices && firstBytes > 0 && (!row || *row >= minRow);
+  Value worth;
+  if (shortSlices) {
+    Value bytes = constIndex(elementBytes);
+    for (Value extent : plan.extents)
+      bytes = b.createOrFold<arith::MulIOp>(loc, bytes, extent);
+    worth = b.createOrFold<arith::CmpIOp>(
+        loc, arith::CmpIPredicate::ule, bytes,
+        constIndex(kMaxPrefetchSliceBytes));
+    plan.prefetchDistance = options.prefetchDistance;
+  } else if (longRows) {
+    worth = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::uge,
+                                          plan.extents.back(),
+                                          constIndex(minRow));
+    plan.prefetchDistance = kRowPrefetchDistance;
+    plan.prefetchBytes = firstBytes;
+  } else {
+    return;
+  }
   for (Value size : indexedSizes)
     worth = b.createOrFold<arith::AndIOp>(
         loc, worth,
         b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::sgt, size,
                                       constI64(0)));
-  return worth;
+  plan.prefetching = worth;
 }
 
 void KernelEmitter::prefetchAhead(
@@ -203,7 +232,7 @@ void KernelEmitter::prefetchAhead(
   if (!plan.prefetching || getConstantIntValue(plan.prefetching) == 0)
     return;
   Value next = arith::AddIOp::create(b, loc, ivs.back(),
-                                     constIndex(options.prefetchDistance));
+                                     constIndex(plan.prefetchDistance));
   Value inRange = arith::AndIOp::create(
       b, loc, plan.prefetching,
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, next, ub));
@@ -211,11 +240,22 @@ void KernelEmitter::prefetchAhead(
     SmallVector<Value> ahead(ivs);
     ahead.back() = next;
     SmallVector<Value> at = slicePrefix(ahead);
-    int64_t rank = cast<MemRefType>(plan.data.getType()).getRank();
-    while (static_cast<int64_t>(at.size()) < rank)
+    auto type = cast<MemRefType>(plan.data.getType());
+    while (static_cast<int64_t>(at.size()) < type.getRank())
       at.push_back(constIndex(0));
-    memref::PrefetchOp::create(b, loc, plan.data, at, b.getBoolAttr(false),
-                               b.getI32IntegerAttr(3), b.getBoolAttr(true));
+    // A line every 64 bytes of the row's first prefetchBytes (plan.
+    // prefetching holds only for rows of twice that), else the first line.
+    int64_t perLine = std::max<int64_t>(
+        1, 64 / getElementSizeInBytes(type.getElementType()));
+    int64_t lines = std::max<int64_t>(1, plan.prefetchBytes / 64);
+    Value rowStart = at.back();
+    for (int64_t line = 0; line < lines; ++line) {
+      if (line > 0)
+        at.back() = b.createOrFold<arith::AddIOp>(loc, rowStart,
+                                                  constIndex(line * perLine));
+      memref::PrefetchOp::create(b, loc, plan.data, at, b.getBoolAttr(false),
+                                 b.getI32IntegerAttr(3), b.getBoolAttr(true));
+    }
   });
 }
 

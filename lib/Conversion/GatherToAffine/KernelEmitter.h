@@ -76,8 +76,10 @@ struct SlicePlan {
   Value outBase;
   SmallVector<Value> outStrides;
   /// i1: slices are prefetched prefetchDistance positions ahead (null:
-  /// never).
+  /// never), prefetchBytes of each (its first line when 0).
   Value prefetching;
+  int64_t prefetchDistance = 0;
+  int64_t prefetchBytes = 0;
   /// How rows gathered along the last axis read data (planGatherRows:
   /// resolveRowLoads; Auto in other plans).
   GatherLoads rowLoads = GatherLoads::Auto;
@@ -378,15 +380,17 @@ private:
   /// The size of `memref` in bytes (index), computed at the insertion point.
   Value sizeInBytes(Value memref);
   Value resultBytes() { return sizeInBytes(out); }
-  /// Whether `plan`'s slices are prefetched options.prefetchDistance index
-  /// positions ahead: an i1 computed once, before the loops (null: never),
-  /// for plan.prefetching. `indexedSizes` are the sizes (i64) of the data
-  /// dims the indices select along: none may be empty.
-  Value planPrefetch(const SlicePlan &plan, ArrayRef<Value> indexedSizes);
+  /// Whether and how `plan`'s slices are prefetched ahead: short slices
+  /// (options.prefetchDistance) or the first bytes of long rows
+  /// (options.rowPrefetchBytes). Sets plan.prefetching, an i1 computed
+  /// once, before the loops (null: never), and the distance and bytes.
+  /// `indexedSizes` are the sizes (i64) of the data dims the indices select
+  /// along: none may be empty.
+  void planPrefetch(SlicePlan &plan, ArrayRef<Value> indexedSizes);
 
   /// Inside the loops over index positions `ivs`, whose innermost runs to
-  /// `ub`: prefetches the slice that the position prefetchDistance further
-  /// along the innermost loop reads (when there is one and
+  /// `ub`: prefetches the slice that the position plan.prefetchDistance
+  /// further along the innermost loop reads (when there is one and
   /// plan.prefetching). `slicePrefix` gives the data subscripts of a
   /// position's slice; indices are clamped there, so even a bad one names
   /// an element of data.

@@ -41,6 +41,7 @@ GatherLoweringOptions loweringOptionsOf(const From &from) {
   options.targetCpu = from.targetCpu;
   options.validateRows = from.validateRows;
   options.prefetchDistance = from.prefetchDistance;
+  options.rowPrefetchBytes = from.rowPrefetchBytes;
   return options;
 }
 
