@@ -733,7 +733,7 @@ void BagEmitter::prefetchRow(Value j, Value d0, int64_t values) {
         b, loc, arith::AddIOp::create(b, loc, firstCol, constIndex(col)),
         lastCol);
   };
-  for (int64_t col = 0; col < cols; col += 64 / colBytes)
+  for (int64_t col = 0; col < cols; col += kCacheLineBytes / colBytes)
     prefetch(colAt(col));
   // The chunk's last line too: a row need not start on a line (numpy's
   // large arrays start 16 bytes past one), and then it spans one line more

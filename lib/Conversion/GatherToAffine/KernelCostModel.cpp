@@ -193,8 +193,10 @@ void KernelEmitter::planPrefetch(SlicePlan &plan,
       break;
     }
   }
-  // Long rows: a last extent (contiguous) of at least twice the bytes
-  // prefetched, compared in elements (a static extent may be huge).
+  // Long rows: a last extent of at least twice the bytes prefetched,
+  // compared in elements (a static extent may be huge). It is contiguous
+  // unless data's layout is strided, whose rows then prefetch elements
+  // they read, a line apart at least.
   int64_t firstBytes = options.rowPrefetchBytes;
   int64_t minRow = llvm::divideCeil(2 * firstBytes, elementBytes);
   std::optional<int64_t> row = getConstantIntValue(plan.extents.back());
@@ -243,11 +245,12 @@ void KernelEmitter::prefetchAhead(
     auto type = cast<MemRefType>(plan.data.getType());
     while (static_cast<int64_t>(at.size()) < type.getRank())
       at.push_back(constIndex(0));
-    // A line every 64 bytes of the row's first prefetchBytes (plan.
-    // prefetching holds only for rows of twice that), else the first line.
+    // A line of each of the row's first prefetchBytes (plan.prefetching
+    // holds only for rows of twice that), else the first line.
     int64_t perLine = std::max<int64_t>(
-        1, 64 / getElementSizeInBytes(type.getElementType()));
-    int64_t lines = std::max<int64_t>(1, plan.prefetchBytes / 64);
+        1, kCacheLineBytes / getElementSizeInBytes(type.getElementType()));
+    int64_t lines =
+        std::max<int64_t>(1, plan.prefetchBytes / kCacheLineBytes);
     Value rowStart = at.back();
     for (int64_t line = 0; line < lines; ++line) {
       if (line > 0)

@@ -14,6 +14,10 @@
 
 namespace mlir::gather {
 
+/// The bytes of a cache line, the unit the kernels' prefetches name (one
+/// `memref.prefetch` a line).
+constexpr int64_t kCacheLineBytes = 64;
+
 /// `cond ? then() : otherwise()` as an scf.if yielding a value of `type`:
 /// each branch is built only inside its own region.
 Value createIfElse(OpBuilder &b, Location loc, Type type, Value cond,
