@@ -421,13 +421,14 @@ py::object embeddingBag(const std::string &function, py::handle input,
   if (truth < 0)
     throw py::error_already_set();
   bool lastOffset = truth;
+  py::object bagOffsets;
+  if (!offsets.is_none())
+    bagOffsets = asArray(offsets);
   // With include_last_offset, the ids from the last offset on are in no
   // bag: the kernel never reads them (a last offset that breaks a rule is
   // an error below).
   std::optional<int64_t> readIds;
-  py::object bagOffsets;
-  if (lastOffset && !offsets.is_none()) {
-    bagOffsets = asArray(offsets);
+  if (lastOffset && bagOffsets) {
     PyArrayObject *o = arrayOf(bagOffsets);
     if (isInteger(o) && PyArray_NDIM(o) == 1 && PyArray_DIM(o, 0) > 0)
       readIds = plainInt(bagOffsets[py::int_(PyArray_DIM(o, 0) - 1)]);
@@ -448,8 +449,6 @@ py::object embeddingBag(const std::string &function, py::handle input,
       throw py::value_error(function + ": input must be 1-D with offsets, "
                                        "not of shape " +
                             shapeText(idsShape));
-    if (!bagOffsets)
-      bagOffsets = asArray(offsets);
     PyArrayObject *o = arrayOf(bagOffsets);
     if (!isInteger(o))
       throw py::type_error(function +
