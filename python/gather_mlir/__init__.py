@@ -225,10 +225,17 @@ def _from_torch(op, data, indices, out):
         return data, indices, out, lambda result: given
     if dtype is None:
         return data, indices, out, _same
+    return data, indices, out, _tensor_result(dtype)
+
+
+def _tensor_result(dtype):
+    """What makes a native result a torch tensor of ``dtype`` (no copy):
+    ``torch.from_numpy``, viewed back as ``dtype`` when it moved as its
+    carrier (bfloat16 as int16)."""
+    from_numpy = _torch().from_numpy
     if _carrier(dtype) is None:
-        return data, indices, out, _torch().from_numpy
-    return (data, indices, out,
-            lambda result: _torch().from_numpy(result).view(dtype))
+        return from_numpy
+    return lambda result: from_numpy(result).view(dtype)
 
 
 _KERNELS = {"gather": _native.gather,

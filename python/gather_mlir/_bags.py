@@ -16,7 +16,7 @@ range in ``check`` mode) and ``ValueError`` (offsets that break torch's
 rules).
 """
 
-from . import _carrier, _native, _torch
+from . import _carrier, _native
 from ._tensors import any_tensor, returned, view
 
 
@@ -52,9 +52,7 @@ def _bag(function, input, weight, offsets, mode, per_sample_weights,
              bfloat16=values),
         include_last_offset, padding_idx, oob_mode,
         view(function, "out", out, bfloat16=values), rowwise_bits, bfloat16)
-    if bfloat16 and out is None:
-        return _torch().from_numpy(result).view(dtype)
-    return returned(result, out, any_tensor(weight))
+    return returned(result, out, weight)
 
 
 def embedding_bag(input, weight, offsets=None, mode="mean",

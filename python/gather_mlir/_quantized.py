@@ -48,4 +48,4 @@ def gather_block_quantized(data, indices, scales, zero_points=None, *,
         view(function, "zero_points", zero_points, bfloat16=False),
         gather_axis, quantize_axis, block_size, bits, mode,
         view(function, "out", out, bfloat16=False))
-    return returned(result, out, any_tensor(scales))
+    return returned(result, out, scales)

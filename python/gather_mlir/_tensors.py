@@ -2,7 +2,7 @@
 ``gather_block_quantized``) do in Python: view torch tensors as numpy arrays
 before the native call, and return the result as the caller asked."""
 
-from . import _is_tensor, _tensor_array, _torch
+from . import _is_tensor, _tensor_array, _tensor_result, _torch
 
 
 def any_tensor(*values):
@@ -28,10 +28,11 @@ def view(function, name, value, index=False, bfloat16=True):
     return _tensor_array(function, name, value, index, bfloat16)
 
 
-def returned(result, out, as_tensor):
+def returned(result, out, like):
     """What the function returns after the native call wrote ``result``
     (into ``out``'s memory when given): ``out`` as the caller gave it, else
-    ``result``, as a torch tensor if ``as_tensor``."""
+    ``result``, as a torch tensor of ``like``'s dtype if ``like`` is a
+    tensor (the table, the scales)."""
     if out is not None:
         return out
-    return _torch().from_numpy(result) if as_tensor else result
+    return _tensor_result(like.dtype)(result) if _is_tensor(like) else result
