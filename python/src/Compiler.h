@@ -11,6 +11,7 @@
 #define GATHER_PYTHON_COMPILER_H
 
 #include "KernelJit.h"
+#include "OpenMPRuntime.h"
 #include "ResultMemory.h"
 
 #include "gather-c/Runtime.h"

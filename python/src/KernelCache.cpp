@@ -8,6 +8,7 @@
 
 #include "Compiler.h"
 #include "KernelStore.h"
+#include "OpenMPRuntime.h"
 
 #include "gather/Conversion/ErrorHooks/ErrorHooks.h"
 #include "gather/Conversion/GatherToAffine/GatherLoads.h"

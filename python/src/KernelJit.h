@@ -60,18 +60,6 @@ void optimizeForHost(llvm::Module &module, llvm::TargetMachine *machine,
 /// translation to LLVM IR, optimizeForHost at -O3, code generation.
 llvm::Expected<llvm::SmallVector<char, 0>> compileToObject(ModuleOp module);
 
-/// libomp's environment as the package wants it, before anything that
-/// loads libomp: KernelCache::miss for a threaded kernel (before it is read
-/// from disk or compiled), a JitModule whose module uses OpenMP (embedding
-/// bags among them). Sets KMP_BLOCKTIME to 100us unless it is set
-/// (workers spin that long when a loop ends, then sleep), and fails, naming
-/// the variable and its value, when OMP_NUM_THREADS is set but is not a
-/// list of thread counts (such as `2` or `2,1`), or asks for a team of more
-/// threads than the system lets this process start (libomp aborts the whole
-/// process on an empty value, a word or a negative number when it starts,
-/// and when a thread fails to start).
-llvm::Error prepareOpenMPEnvironment();
-
 /// Links kernel objects into the process, each in a JITDylib of its own (so
 /// that they may define the same names). Their undefined symbols resolve to
 /// the host symbols given at creation, then to libomp's (once an object that
