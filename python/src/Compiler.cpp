@@ -46,6 +46,7 @@ extern "C" void recordShapeError(int64_t op, int64_t rule, int64_t dim,
 }
 
 KernelCall::KernelCall(bool threaded) {
+  keepOpenMPWorkersOffCaller();
   currentCall = &record;
   if (threaded) {
     oneAtATime = std::unique_lock<std::mutex>(registry->threadedCalls);

@@ -64,13 +64,15 @@ extern "C" void recordIndexError(int64_t op, int64_t dim, int64_t index,
 extern "C" void recordShapeError(int64_t op, int64_t rule, int64_t dim,
                                  int64_t a, int64_t b);
 
-/// One call of a kernel: the hooks on the calling thread record into it. A
-/// `threaded` call (a kernel that may report on the threads it starts:
-/// mayReportOnOpenMPThreads) also takes the errors of threads that are no
-/// call's own, which cannot tell whose they are: threaded calls run one at
-/// a time (each uses every core; create them without the GIL, which a
-/// waiting call would otherwise hold), so they are this call's. A process
-/// forked while one ran starts with the registry unlocked.
+/// One call of a kernel: it starts with libomp's workers kept off the
+/// calling thread's CPU (keepOpenMPWorkersOffCaller), and the hooks on the
+/// calling thread record into it. A `threaded` call (a kernel that may
+/// report on the threads it starts: mayReportOnOpenMPThreads) also takes
+/// the errors of threads that are no call's own, which cannot tell whose
+/// they are: threaded calls run one at a time (each uses every core; create
+/// them without the GIL, which a waiting call would otherwise hold), so
+/// they are this call's. A process forked while one ran starts with the
+/// registry unlocked.
 class KernelCall {
 public:
   explicit KernelCall(bool threaded);
@@ -312,6 +314,8 @@ public:
       throw py::value_error("cannot JIT-compile the module: " +
                             llvm::toString(engine.takeError()) + "\n" +
                             diags.take(""));
+    if (!libs.empty())
+      placeOpenMPWorkers(GATHER_OPENMP_LIBRARY);
     (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
       llvm::orc::SymbolMap symbols;
       symbols[interner(kIndexErrorHook)] = {

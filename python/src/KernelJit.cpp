@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelJit.h"
+#include "OpenMPRuntime.h"
 
 #include "gather/Conversion/GatherToAffine/ParallelThreshold.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -198,6 +199,7 @@ KernelLinker::link(std::unique_ptr<MemoryBuffer> object, bool needsOpenMP,
       return openMP.takeError();
     jit->getMainJITDylib().addGenerator(std::move(*openMP));
     openMPLinked = true;
+    placeOpenMPWorkers(openMPLibrary);
   }
   // Every kernel defines the same entry name: each gets a JITDylib, which
   // links against the main one (host symbols, libomp) and the process.

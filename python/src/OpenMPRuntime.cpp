@@ -10,11 +10,17 @@
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <atomic>
+#include <cstdint>
 #include <cstdlib>
 #include <limits>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include <dlfcn.h>
+#include <pthread.h>
+#include <sched.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -179,3 +185,131 @@ Error mlir::gather::python::prepareOpenMPEnvironment() {
       "a thread fails to start; set fewer threads or unset it");
 }
 
+
+namespace {
+/// libomp's source location (`ident_t`), as a compiler passes it to
+/// `__kmpc_fork_call`.
+struct OpenMPIdent {
+  int32_t reserved1 = 0;
+  int32_t flags = 2; // KMP_IDENT_KMPC
+  int32_t reserved2 = 0;
+  int32_t reserved3 = 0;
+  const char *source = ";OpenMPRuntime.cpp;placeOpenMPWorkers;0;0;;";
+};
+using OpenMPMicrotask = void (*)(int32_t *, int32_t *, ...);
+using OpenMPForkCall = void (*)(OpenMPIdent *, int32_t, OpenMPMicrotask, ...);
+
+/// libomp's workers, once bound: their thread IDs, the CPUs the process
+/// may use, and the CPU the calling thread ran on when they were bound.
+struct BoundWorkers {
+  std::mutex mutex;
+  std::vector<pid_t> threads;
+  std::vector<int> cpus;
+  std::atomic<int> callerCpu{-1};
+  std::atomic<bool> bound{false};
+
+  /// Binds every worker to a CPU other than `caller`, in turn.
+  void bindAround(int caller);
+};
+
+/// Never destroyed: calls on other threads may read it at exit.
+BoundWorkers &boundWorkers() {
+  static BoundWorkers *workers = new BoundWorkers;
+  return *workers;
+}
+
+void BoundWorkers::bindAround(int caller) {
+  std::vector<int> others;
+  for (int cpu : cpus)
+    if (cpu != caller)
+      others.push_back(cpu);
+  if (others.empty())
+    return;
+  for (auto [i, thread] : llvm::enumerate(threads)) {
+    // Only threads of this process (a thread ID is a process's elsewhere
+    // once its thread ended).
+    if (access(("/proc/self/task/" + std::to_string(thread)).c_str(), F_OK))
+      continue;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(others[i % others.size()], &set);
+    // Refused (a seccomp filter, a CPU gone offline): it stays as it was.
+    (void)sched_setaffinity(thread, sizeof(set), &set);
+  }
+  callerCpu.store(caller, std::memory_order_relaxed);
+}
+
+/// The thread ID of each worker, by libomp's thread number less one, and
+/// libomp's omp_get_thread_num.
+struct WorkerThreads {
+  std::vector<pid_t> threads;
+  int (*threadNum)();
+};
+
+/// The parallel region's body: each worker says who it is.
+void recordWorker(int32_t *, int32_t *, WorkerThreads *workers) {
+  int thread = workers->threadNum();
+  if (thread > 0 && size_t(thread) <= workers->threads.size())
+    workers->threads[thread - 1] = static_cast<pid_t>(gettid());
+}
+} // namespace
+
+void mlir::gather::python::placeOpenMPWorkers(StringRef library) {
+  static std::once_flag once;
+  std::call_once(once, [&] {
+    for (const char *binding :
+         {"OMP_PROC_BIND", "OMP_PLACES", "KMP_AFFINITY", "GOMP_CPU_AFFINITY"})
+      if (std::getenv(binding))
+        return;
+    cpu_set_t allowed;
+    if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0 ||
+        CPU_COUNT(&allowed) < 2)
+      return;
+    // The library the kernels were linked against, already loaded.
+    void *openMP = dlopen(library.str().c_str(), RTLD_NOW | RTLD_NOLOAD);
+    if (!openMP)
+      return;
+    auto fork =
+        reinterpret_cast<OpenMPForkCall>(dlsym(openMP, "__kmpc_fork_call"));
+    auto maxThreads =
+        reinterpret_cast<int (*)()>(dlsym(openMP, "omp_get_max_threads"));
+    WorkerThreads workers;
+    workers.threadNum =
+        reinterpret_cast<int (*)()>(dlsym(openMP, "omp_get_thread_num"));
+    if (fork && maxThreads && workers.threadNum && maxThreads() > 1) {
+      // The default team, as the kernels' parallel regions start it: its
+      // threads are the ones they run on.
+      workers.threads.assign(maxThreads() - 1, 0);
+      static OpenMPIdent ident;
+      fork(&ident, 1, reinterpret_cast<OpenMPMicrotask>(recordWorker),
+           &workers);
+    }
+    dlclose(openMP);
+    llvm::erase(workers.threads, 0);
+    if (workers.threads.empty())
+      return;
+    BoundWorkers &bound = boundWorkers();
+    std::lock_guard<std::mutex> lock(bound.mutex);
+    bound.threads = std::move(workers.threads);
+    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+      if (CPU_ISSET(cpu, &allowed))
+        bound.cpus.push_back(cpu);
+    bound.bindAround(sched_getcpu());
+    // A forked child has other threads (libomp starts its own again).
+    pthread_atfork(nullptr, nullptr, [] { boundWorkers().bound = false; });
+    bound.bound.store(true, std::memory_order_release);
+  });
+}
+
+void mlir::gather::python::keepOpenMPWorkersOffCaller() {
+  BoundWorkers &workers = boundWorkers();
+  if (!workers.bound.load(std::memory_order_acquire))
+    return;
+  int here = sched_getcpu();
+  if (here < 0 || here == workers.callerCpu.load(std::memory_order_relaxed))
+    return;
+  // Another caller rebinding them: this call runs as they are.
+  std::unique_lock<std::mutex> lock(workers.mutex, std::try_to_lock);
+  if (lock && workers.bound.load(std::memory_order_relaxed))
+    workers.bindAround(here);
+}

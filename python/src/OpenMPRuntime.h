@@ -25,6 +25,23 @@ namespace mlir::gather::python {
 /// and when a thread fails to start).
 llvm::Error prepareOpenMPEnvironment();
 
+/// Where libomp's workers run, once, after `library` (libomp) is loaded:
+/// each is bound to one CPU the process may use, other than the one the
+/// calling thread runs on (in turn, when there are more workers than such
+/// CPUs); the calling thread stays unbound. Unbound, a 2-vCPU VM woke a
+/// worker on its caller's CPU when the other one had idled or was busy, and
+/// the kernel ran on one core (docs/Design.md, the cost model). Nothing is
+/// bound when the environment asks libomp for a placement of its own
+/// (OMP_PROC_BIND, OMP_PLACES, KMP_AFFINITY, GOMP_CPU_AFFINITY:
+/// `OMP_PROC_BIND=false` leaves every thread unbound), when there is no
+/// other CPU, or when the system refuses; nothing fails.
+void placeOpenMPWorkers(llvm::StringRef library);
+
+/// Before a kernel call: when the calling thread runs on another CPU than
+/// when the workers were bound, they are bound around it again (a few
+/// microseconds); else, and when none are bound, it only reads the CPU.
+void keepOpenMPWorkersOffCaller();
+
 } // namespace mlir::gather::python
 
 #endif // GATHER_PYTHON_OPENMPRUNTIME_H

@@ -2,7 +2,9 @@
 100us (workers spin that long after a kernel's loop ends, then sleep) unless
 the environment sets it, and refuses an OMP_NUM_THREADS that would make libomp abort the process
 (a malformed one, or a team larger than the system lets it start).
-Each case runs a new interpreter, since libomp reads the variables once."""
+Its workers are bound to CPUs other than the calling thread's, unless the
+environment asks libomp for a placement. Each case runs a new interpreter,
+since libomp reads the variables once."""
 
 import json
 import os
@@ -393,3 +395,93 @@ def test_one_checked_row_runs_on_threads():
         "error": "gather.gather_elements: index 1048576 is out of range "
                  "[-1048576, 1048575] for data dimension 0 of size 1048576"}, \
         stats
+
+
+# Where libomp's workers run: the CPUs each thread of the process may use
+# before and after its first threaded kernel (the package's gather or a
+# JitModule), and after the main thread moved onto the worker's CPU and
+# called again.
+PLACEMENT = """
+    import json, os, sys, threading
+    import numpy as np
+    import gather_mlir as g
+    from gather_mlir.compiler import JitModule, Module
+
+    def cpus(text):
+        out = set()
+        for part in text.split(","):
+            first, _, last = part.partition("-")
+            out.update(range(int(first), int(last or first) + 1))
+        return sorted(out)
+
+    def placement():
+        threads = {}
+        for task in os.listdir("/proc/self/task"):
+            with open(f"/proc/self/task/{task}/status") as status:
+                for line in status:
+                    if line.startswith("Cpus_allowed_list:"):
+                        threads[int(task)] = cpus(line.split()[1])
+        return threads
+""" + THREADED_MODULE + """
+    data = np.arange(4096 * 1024, dtype=np.float32).reshape(4096, 1024)
+    ids = np.arange(4095, -1, -1)
+    main = threading.get_native_id()
+    allowed = sorted(os.sched_getaffinity(0))
+    before = placement()
+    if sys.argv[1] == "gather":
+        call = lambda: g.gather(data, ids)
+    else:  # Its libomp is loaded (and its workers placed) here.
+        jit = JitModule(Module(source), pipeline=pipeline)
+        call = lambda: jit.call("k", data, ids)
+    right = bool(np.array_equal(call(), data[ids]))
+    after = placement()
+    workers = {t: c for t, c in after.items() if t not in before}
+    moved = None
+    if len(workers) == 1 and len(next(iter(workers.values()))) == 1:
+        worker, (cpu,) = next(iter(workers.items()))
+        os.sched_setaffinity(0, {cpu})  # the main thread only
+        right = right and bool(np.array_equal(call(), data[ids]))
+        moved = {"to": cpu, "worker": placement()[worker]}
+    print(json.dumps({"allowed": allowed, "main": after[main],
+                      "workers": list(workers.values()), "moved": moved,
+                      "right": right}))
+"""
+
+
+@pytest.mark.parametrize("kernel", ["gather", "jit"])
+def test_workers_are_bound_off_the_calling_threads_cpu(kernel):
+    stats = run(PLACEMENT, {"OMP_NUM_THREADS": "2", "OMP_PROC_BIND": None,
+                            "OMP_PLACES": None, "KMP_AFFINITY": None,
+                            "GOMP_CPU_AFFINITY": None}, kernel)
+    assert stats["right"]
+    allowed = stats["allowed"]
+    # The calling thread is never bound.
+    assert stats["main"] == allowed
+    if len(allowed) < 2:  # No other CPU: nothing is bound.
+        assert stats["workers"] == [allowed] and stats["moved"] is None
+        return
+    # One worker (a team of two), bound to one CPU the process may use.
+    assert len(stats["workers"]) == 1, stats
+    (cpu,) = stats["workers"][0]
+    assert cpu in allowed
+    # The calling thread moved onto it: the next call binds the worker to
+    # another CPU.
+    assert stats["moved"]["to"] == cpu
+    (now,) = stats["moved"]["worker"]
+    assert now != cpu and now in allowed
+
+
+@pytest.mark.parametrize("binding", ["false", "true"])
+def test_the_environments_binding_wins(binding):
+    stats = run(PLACEMENT, {"OMP_NUM_THREADS": "2", "OMP_PROC_BIND": binding},
+                "gather")
+    assert stats["right"]
+    allowed = stats["allowed"]
+    if binding == "false":
+        # Nothing bound: every thread may run on every CPU.
+        assert stats["main"] == allowed
+        assert stats["workers"] == [allowed]
+    else:
+        # libomp binds every thread of the team, the calling one too.
+        assert len(stats["main"]) == 1
+        assert [len(c) for c in stats["workers"]] == [1]
