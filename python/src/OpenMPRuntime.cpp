@@ -259,7 +259,8 @@ void mlir::gather::python::placeOpenMPWorkers(StringRef library) {
   std::call_once(once, [&] {
     for (const char *binding :
          {"OMP_PROC_BIND", "OMP_PLACES", "KMP_AFFINITY", "GOMP_CPU_AFFINITY"})
-      if (std::getenv(binding))
+      // (An empty value is none: libomp ignores it.)
+      if (const char *value = std::getenv(binding); value && *value)
         return;
     cpu_set_t allowed;
     if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0 ||
