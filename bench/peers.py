@@ -43,10 +43,13 @@ import memory_limit
 
 #: Seconds before each sample with nothing timed. Other runtimes' pool
 #: workers spin for a few milliseconds after a call (torch's libgomp: about
-#: 3.5 ms here) and held both cores while the next contestant started:
-#: gather_mlir's two-thread DLRM bags took 653-896 us, with this pause
-#: 461-522 (torch's own times unchanged).
-PAUSE = 0.01
+#: 3.5 ms on an Intel Xeon, 10.6 ms on an AMD EPYC) and held both cores
+#: while the next contestant started: gather_mlir's two-thread DLRM bags
+#: took 653-896 us, with a 10 ms pause 461-522 (torch's own times
+#: unchanged). On the EPYC 10 ms was too short; torch's own two-thread
+#: samples kept their two cores with pauses of up to 25 ms (LLM f16 rows
+#: 626-629 us), not with 50 (3.7-4.2 ms on one core).
+PAUSE = 0.02
 #: The memory limits a gather is held against, not peers: np.copyto of the
 #: result's bytes, and their copy with non-temporal stores at the same
 #: threads (bench/memory_limit.c).
