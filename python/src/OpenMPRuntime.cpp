@@ -185,7 +185,6 @@ Error mlir::gather::python::prepareOpenMPEnvironment() {
       "a thread fails to start; set fewer threads or unset it");
 }
 
-
 namespace {
 /// libomp's source location (`ident_t`), as a compiler passes it to
 /// `__kmpc_fork_call`.
