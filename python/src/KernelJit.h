@@ -63,7 +63,8 @@ llvm::Expected<llvm::SmallVector<char, 0>> compileToObject(ModuleOp module);
 /// Links kernel objects into the process, each in a JITDylib of its own (so
 /// that they may define the same names). Their undefined symbols resolve to
 /// the host symbols given at creation, then to libomp's (once an object that
-/// needs it was linked), then to the process's.
+/// needs it was linked, when libomp's workers are placed:
+/// placeOpenMPWorkers), then to the process's.
 class KernelLinker {
 public:
   static llvm::Expected<std::unique_ptr<KernelLinker>>
