@@ -22,6 +22,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 using namespace llvm;
@@ -198,6 +199,23 @@ struct OpenMPIdent {
 using OpenMPMicrotask = void (*)(int32_t *, int32_t *, ...);
 using OpenMPForkCall = void (*)(OpenMPIdent *, int32_t, OpenMPMicrotask, ...);
 
+/// The time slice a bound worker asks the scheduler for: the shortest it
+/// grants (100 us).
+constexpr uint64_t kWorkerSliceNanoseconds = 100'000;
+
+/// Linux's `struct sched_attr` as sched_setattr takes it (its first
+/// version; glibc declares neither).
+struct SchedAttr {
+  uint32_t size = sizeof(SchedAttr);
+  uint32_t policy = SCHED_OTHER;
+  uint64_t flags = 0;
+  int32_t nice = 0;
+  uint32_t priority = 0;
+  uint64_t runtime = 0; // SCHED_OTHER: the slice asked for
+  uint64_t deadline = 0;
+  uint64_t period = 0;
+};
+
 /// libomp's workers, once bound: their thread IDs, the CPUs the process
 /// may use, and the CPU the calling thread ran on when they were bound.
 struct BoundWorkers {
@@ -288,6 +306,15 @@ void mlir::gather::python::placeOpenMPWorkers(StringRef library) {
     llvm::erase(workers.threads, 0);
     if (workers.threads.empty())
       return;
+    // A bound worker woken on a CPU where another thread runs (torch's
+    // libgomp workers spin there for 10 ms after each op) waited out that
+    // thread's time slice, about 3 ms. A short slice of its own (Linux 6.12
+    // and later; older kernels ignore it) lets it preempt that thread as it
+    // wakes, as the scheduler allows any thread to ask.
+    SchedAttr shortSlice;
+    shortSlice.runtime = kWorkerSliceNanoseconds;
+    for (pid_t thread : workers.threads)
+      (void)syscall(SYS_sched_setattr, thread, &shortSlice, 0);
     BoundWorkers &bound = boundWorkers();
     std::lock_guard<std::mutex> lock(bound.mutex);
     bound.threads = std::move(workers.threads);

@@ -28,7 +28,9 @@ llvm::Error prepareOpenMPEnvironment();
 /// Where libomp's workers run, once, after `library` (libomp) is loaded:
 /// each is bound to one CPU the process may use, other than the one the
 /// calling thread runs on (in turn, when there are more workers than such
-/// CPUs); the calling thread stays unbound. Unbound, a 2-vCPU VM woke a
+/// CPUs), and asks for a 100 us time slice, so that, woken on a CPU another
+/// thread holds, it preempts that thread; the calling thread stays unbound
+/// and keeps its slice. Unbound, a 2-vCPU VM woke a
 /// worker on its caller's CPU when the other one had idled or was busy, and
 /// the kernel ran on one core (docs/Design.md, the cost model). Nothing is
 /// bound when the environment asks libomp for a placement of its own

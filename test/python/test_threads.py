@@ -442,9 +442,20 @@ PLACEMENT = """
         os.sched_setaffinity(0, {cpu})  # the main thread only
         right = right and bool(np.array_equal(call(), data[ids]))
         moved = {"to": cpu, "worker": placement()[worker]}
+    def slice_ns(task):  # The scheduler's slice (kernels with sched debug)
+        try:
+            with open(f"/proc/self/task/{task}/sched") as sched:
+                for line in sched:
+                    if line.startswith("se.slice"):
+                        return int(float(line.split(":")[1]))
+        except OSError:
+            pass
+        return None
     print(json.dumps({"allowed": allowed, "main": after[main],
                       "workers": list(workers.values()), "moved": moved,
-                      "right": right}))
+                      "slices": [slice_ns(t) for t in workers],
+                      "main_slice": slice_ns(main),
+                      "kernel": os.uname().release, "right": right}))
 """
 
 
@@ -471,6 +482,14 @@ def test_workers_are_bound_off_the_calling_threads_cpu(kernel, unset):
     assert stats["moved"]["to"] == cpu
     (now,) = stats["moved"]["worker"]
     assert now != cpu and now in allowed
+    # It asks for a 100 us time slice (Linux 6.12 and later have them),
+    # the calling thread keeps the default.
+    release = tuple(int(p) for p in
+                    stats["kernel"].split("-")[0].split(".")[:2])
+    (worker_slice,) = stats["slices"]
+    if release >= (6, 12) and worker_slice is not None:
+        assert worker_slice == 100_000, stats
+        assert stats["main_slice"] != 100_000, stats
 
 
 @pytest.mark.parametrize("binding", ["false", "true"])
