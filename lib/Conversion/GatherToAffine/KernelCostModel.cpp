@@ -182,16 +182,19 @@ void KernelEmitter::planPrefetch(SlicePlan &plan,
     return;
   int64_t elementBytes =
       getElementSizeInBytes(cast<MemRefType>(data.getType()).getElementType());
-  // Short slices, when asked for: all of the slice, at most 512 bytes.
+  // Short slices, when asked for: all of the slice, at most 512 bytes,
+  // tested on the static extents here and on all of them at run time.
   bool shortSlices = options.prefetchDistance > 0;
-  int64_t product = elementBytes;
+  int64_t staticBytes = elementBytes;
+  Value bytes = shortSlices ? constIndex(elementBytes) : Value();
   for (Value extent : plan.extents) {
     std::optional<int64_t> c = getConstantIntValue(extent);
-    if (c && (*c > kMaxPrefetchSliceBytes ||
-              (product *= *c) > kMaxPrefetchSliceBytes)) {
+    if (!shortSlices || (c && (*c > kMaxPrefetchSliceBytes ||
+                               (staticBytes *= *c) > kMaxPrefetchSliceBytes))) {
       shortSlices = false;
       break;
     }
+    bytes = b.createOrFold<arith::MulIOp>(loc, bytes, extent);
   }
   // Long rows: a last extent of at least twice the bytes prefetched,
   // compared in elements (a static extent may be huge). It is contiguous
@@ -204,9 +207,6 @@ void KernelEmitter::planPrefetch(SlicePlan &plan,
       !shortSlices && firstBytes > 0 && (!row || *row >= minRow);
   Value worth;
   if (shortSlices) {
-    Value bytes = constIndex(elementBytes);
-    for (Value extent : plan.extents)
-      bytes = b.createOrFold<arith::MulIOp>(loc, bytes, extent);
     worth = b.createOrFold<arith::CmpIOp>(
         loc, arith::CmpIPredicate::ule, bytes,
         constIndex(kMaxPrefetchSliceBytes));
