@@ -407,21 +407,9 @@ PLACEMENT = """
     import gather_mlir as g
     from gather_mlir.compiler import JitModule, Module
 
-    def cpus(text):
-        out = set()
-        for part in text.split(","):
-            first, _, last = part.partition("-")
-            out.update(range(int(first), int(last or first) + 1))
-        return sorted(out)
-
-    def placement():
-        threads = {}
-        for task in os.listdir("/proc/self/task"):
-            with open(f"/proc/self/task/{task}/status") as status:
-                for line in status:
-                    if line.startswith("Cpus_allowed_list:"):
-                        threads[int(task)] = cpus(line.split()[1])
-        return threads
+    def placement():  # Each thread's CPUs (sched_getaffinity takes a tid).
+        return {int(task): sorted(os.sched_getaffinity(int(task)))
+                for task in os.listdir("/proc/self/task")}
 """ + THREADED_MODULE + """
     data = np.arange(4096 * 1024, dtype=np.float32).reshape(4096, 1024)
     ids = np.arange(4095, -1, -1)
