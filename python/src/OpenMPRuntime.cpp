@@ -244,8 +244,8 @@ void BoundWorkers::bindAround(int caller) {
     return;
   for (auto [i, thread] : llvm::enumerate(threads)) {
     // Only threads of this process (a thread ID is a process's elsewhere
-    // once its thread ended).
-    if (access(("/proc/self/task/" + std::to_string(thread)).c_str(), F_OK))
+    // once its thread ended): signal 0 to it within this thread group.
+    if (syscall(SYS_tgkill, getpid(), thread, 0) != 0)
       continue;
     cpu_set_t set;
     CPU_ZERO(&set);
