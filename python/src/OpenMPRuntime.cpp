@@ -10,6 +10,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <atomic>
+#include <cerrno>
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
@@ -310,11 +311,18 @@ void mlir::gather::python::placeOpenMPWorkers(StringRef library) {
     // libgomp workers spin there for 10 ms after each op) waited out that
     // thread's time slice, about 3 ms. A short slice of its own (Linux 6.12
     // and later; older kernels ignore it) lets it preempt that thread as it
-    // wakes, as the scheduler allows any thread to ask.
-    SchedAttr shortSlice;
-    shortSlice.runtime = kWorkerSliceNanoseconds;
-    for (pid_t thread : workers.threads)
+    // wakes. The request restates the thread's nice value, which it would
+    // otherwise reset to 0 (and, unprivileged, fail on a niced process).
+    for (pid_t thread : workers.threads) {
+      SchedAttr shortSlice;
+      shortSlice.runtime = kWorkerSliceNanoseconds;
+      errno = 0;
+      int nice = getpriority(PRIO_PROCESS, thread);
+      if (errno != 0)
+        continue;
+      shortSlice.nice = nice;
       (void)syscall(SYS_sched_setattr, thread, &shortSlice, 0);
+    }
     BoundWorkers &bound = boundWorkers();
     std::lock_guard<std::mutex> lock(bound.mutex);
     bound.threads = std::move(workers.threads);

@@ -403,6 +403,7 @@ def test_one_checked_row_runs_on_threads():
 # called again.
 PLACEMENT = """
     import json, os, sys, threading
+    os.nice(5)  # Before any thread starts: they inherit it.
     import numpy as np
     import gather_mlir as g
     from gather_mlir.compiler import JitModule, Module
@@ -442,6 +443,8 @@ PLACEMENT = """
     print(json.dumps({"allowed": allowed, "main": after[main],
                       "workers": list(workers.values()), "moved": moved,
                       "slices": [slice_ns(t) for t in workers],
+                      "nices": [os.getpriority(os.PRIO_PROCESS, t)
+                                for t in [main, *workers]],
                       "main_slice": slice_ns(main),
                       "kernel": os.uname().release, "right": right}))
 """
@@ -470,6 +473,8 @@ def test_workers_are_bound_off_the_calling_threads_cpu(kernel, unset):
     assert stats["moved"]["to"] == cpu
     (now,) = stats["moved"]["worker"]
     assert now != cpu and now in allowed
+    # Its nice value stays the process's.
+    assert stats["nices"] == [5, 5], stats
     # It asks for a 100 us time slice (Linux 6.12 and later have them),
     # the calling thread keeps the default.
     release = tuple(int(p) for p in
