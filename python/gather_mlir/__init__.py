@@ -35,7 +35,9 @@ your back) and one that requires grad a ``ValueError``: gathers here record
 no gradient, so pass ``t.detach()`` (or use ``torch.gather``) explicitly.
 
 Kernels are compiled once per (op, element width, index type, ranks,
-attributes, mode) and cached; shapes are dynamic, so new shapes reuse them.
+attributes, mode) and cached; shapes are dynamic, so new shapes reuse them
+(but large results of short rows, up to 256 bytes, get a kernel for their
+row length).
 Compiled kernels are also kept on disk under ``$GATHER_MLIR_CACHE_DIR``
 (default ``~/.cache/gather_mlir``; the empty string turns it off), so a new
 process links them instead of compiling again; an entry that does not match

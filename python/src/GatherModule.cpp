@@ -252,6 +252,12 @@ py::object runGather(OpKind kind, PyArrayObject *data, PyArrayObject *indices,
   key.axis = shape->axis;
   key.batchDims = shape->batchDims;
   key.tupleSize = kind == OpKind::ND ? shape->tupleSize : 0;
+  // Short rows of data copied whole get a kernel for their length, in
+  // results large enough to pay for its compile (kStaticRowMaxBytes).
+  if (shape->readsDataRows(dataRank) && PyArray_IS_C_CONTIGUOUS(data) &&
+      resultBytes >= kStaticRowMinResultBytes &&
+      resultShape.back() * itemBytes <= kStaticRowMaxBytes)
+    key.rowLength = resultShape.back();
   key.flags = (parallel ? KernelKey::Parallel : 0) |
               (streaming ? KernelKey::Streaming : 0) |
               (validateRows ? KernelKey::ValidateRows : 0) |

@@ -38,6 +38,8 @@ OwningOpRef<ModuleOp> KernelKey::build(MLIRContext &ctx) const {
   SmallVector<int64_t> indexShape(indexRank, ShapedType::kDynamic);
   if (op == OpKind::ND)
     indexShape.back() = tupleSize;
+  if (rowLength)
+    dataShape.back() = rowLength;
   auto noError = [](const Twine &) { return failure(); };
   GatherMode gatherMode = static_cast<GatherMode>(mode);
   ShapeView dataView(dataShape), indexView(indexShape);

@@ -675,6 +675,110 @@ def test_results_past_streaming_min_bytes_get_a_kernel_of_their_own():
     np.testing.assert_array_equal(again, table[large_ids[:, ::-1]])
 
 
+def test_short_rows_get_a_kernel_for_their_length():
+    """Results of at least 64 KiB whose rows are rows of data of at most 256
+    bytes get a kernel compiled for that row length (a few whole vectors a
+    row): one for each length, shared by every other shape; longer rows and
+    smaller results share the kernel for any length. Each gathers as numpy
+    does with the mode's positions: gather along the first and a middle axis
+    and with batch_dims, gather_nd with slices, in every mode; check's
+    errors too."""
+    rng = np.random.default_rng(5)
+
+    def picks(ids, size, mode):
+        """The positions the mode reads (0 where fill reads none) and which
+        ids read one."""
+        if mode == "wrap":
+            return ids % size, np.ones(ids.shape, bool)
+        n = np.where((ids < 0) & (ids >= -size), ids + size, ids)
+        if mode == "clamp":
+            return np.clip(n, 0, size - 1), np.ones(ids.shape, bool)
+        valid = (n >= 0) & (n < size)
+        assert mode == "fill" or valid.all()
+        return np.where(valid, n, 0), valid
+
+    def cases(width, dtype, modes):
+        # Enough indices for 64 KiB of result and more, in every case.
+        item = np.dtype(dtype).itemsize
+        n = (64 << 10) // (width * item) + 3
+        rows = rng.integers(0, 100, (41, width)).astype(dtype)
+        cube = rng.integers(0, 100, (3, 37, width)).astype(dtype)
+        for mode in modes:
+            far = 1 if mode == "check" else 3  # ids from -far*size
+            ids = rng.integers(-41 * far, 41 * far, n)
+            at, ok = picks(ids, 41, mode)
+            yield (g.gather(rows, ids, mode=mode),
+                   np.where(ok[:, None], rows[at], 0))
+            mid = rng.integers(-37 * far, 37 * far, n // 3 + 1)
+            at, ok = picks(mid, 37, mode)
+            yield (g.gather(cube, mid, axis=1, mode=mode),
+                   np.where(ok[:, None], cube[:, at], 0))
+            batched = rng.integers(-37 * far, 37 * far, (3, n // 3 + 1))
+            at, ok = picks(batched, 37, mode)
+            yield (g.gather(cube, batched, axis=1, batch_dims=1, mode=mode),
+                   np.where(ok[..., None], cube[np.arange(3)[:, None], at],
+                            0))
+            first = rng.integers(-3 * far, 3 * far, n)
+            second = rng.integers(-37 * far, 37 * far, n)
+            (a, ok_a), (b, ok_b) = picks(first, 3, mode), picks(second, 37,
+                                                                mode)
+            yield (g.gather_nd(cube, np.stack([first, second], axis=1),
+                               mode=mode),
+                   np.where((ok_a & ok_b)[:, None], cube[a, b], 0))
+
+    def check(width, dtype, modes=("check", "wrap", "clamp", "fill")):
+        for got, want in cases(width, dtype, modes):
+            assert got.dtype == want.dtype
+            assert got.nbytes >= 64 << 10
+            np.testing.assert_array_equal(got, want)
+
+    # Lengths around a 512-bit vector's lanes, up to 256 bytes.
+    for width, dtype in ((1, np.float32), (3, np.int8), (15, np.float32),
+                         (16, np.float32), (17, np.int16), (33, np.float32),
+                         (64, np.float32), (32, np.float64),
+                         (256, np.uint8)):
+        check(width, dtype)
+    # One kernel for a new length: gather from the first axis in check mode.
+    before = g.compile_count()
+    check(24, np.float32, modes=("check",))
+    compiled = g.compile_count() - before
+    assert compiled == 4  # gather, middle axis, batch_dims, gather_nd
+    before = g.compile_count()
+    check(24, np.float32, modes=("check",))
+    assert g.compile_count() == before
+    check(25, np.float32, modes=("check",))
+    assert g.compile_count() == before + compiled
+    # Rows of more than 256 bytes: 65 and 80 f32 share one kernel.
+    check(65, np.float32, modes=("check",))
+    before = g.compile_count()
+    check(80, np.float32, modes=("check",))
+    assert g.compile_count() == before
+    # Results below 64 KiB: any length, one kernel.
+    small = rng.random((41, 7), dtype=np.float32)
+    np.testing.assert_array_equal(g.gather(small, [1, -2, 40]),
+                                  small[[1, -2, 40]])
+    before = g.compile_count()
+    small = rng.random((41, 9), dtype=np.float32)
+    np.testing.assert_array_equal(g.gather(small, [1, -2, 40]),
+                                  small[[1, -2, 40]])
+    assert g.compile_count() == before
+    # check's errors from the kernels of a length.
+    rows = rng.random((41, 16), dtype=np.float32)
+    ids = np.zeros(4096, np.int64)
+    ids[-1] = 41
+    with pytest.raises(IndexError, match="index 41 is out of range"):
+        g.gather(rows, ids)
+    pairs = np.zeros((4096, 2), np.int64)
+    pairs[-1] = [0, -42]
+    with pytest.raises(IndexError, match="index -42 is out of range"):
+        g.gather_nd(rows.reshape(1, 41, 16), pairs)
+    # A destination: the same kernel writes into it.
+    out = np.empty((4096, 16), np.float32)
+    ids[-1] = -41
+    assert g.gather(rows, ids, out=out) is out
+    np.testing.assert_array_equal(out, rows[ids])
+
+
 def test_rows_gathered_from_long_axes():
     """Rows gathered from a data axis of 128 KiB or more (here 40000 f32)
     read one element an iteration on every host (their kernels are keyed

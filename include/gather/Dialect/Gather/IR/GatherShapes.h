@@ -119,6 +119,14 @@ struct GatherShape {
            dims.back().indicesDim == indicesRank - 1 &&
            dims.back().readDataDim < 0;
   }
+  /// Whether each row of the result (along its last dim) is a whole row of
+  /// data (its last dim) read at one index: gather off the last axis,
+  /// gather_nd with slices. The hosts key kernels for short such rows by
+  /// their length. Requires `ranked` to say true.
+  bool readsDataRows(int64_t dataRank) const {
+    return !dims.empty() && dims.back().dataDim == dataRank - 1 &&
+           dims.back().indicesDim < 0;
+  }
   /// The result's sizes as values or constants (for shape reification).
   SmallVector<OpFoldResult> getMixedSizes(OpBuilder &b, Location loc,
                                           Value data, Value indices) const;
