@@ -303,9 +303,9 @@ public:
                                      : llvm::CodeGenOptLevel::Default;
     SmallVector<StringRef> libs;
     if (usesOpenMP(module)) {
-      if (llvm::Error error = prepareOpenMPEnvironment())
+      if (llvm::Error error = loadOpenMP())
         throw py::value_error(llvm::toString(std::move(error)));
-      libs.push_back(GATHER_OPENMP_LIBRARY);
+      libs.push_back(kOpenMPLibrary);
     }
     options.sharedLibPaths = libs;
     takeOverErrorHooks(module);
@@ -314,8 +314,6 @@ public:
       throw py::value_error("cannot JIT-compile the module: " +
                             llvm::toString(engine.takeError()) + "\n" +
                             diags.take(""));
-    if (!libs.empty())
-      placeOpenMPWorkers(GATHER_OPENMP_LIBRARY);
     (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
       llvm::orc::SymbolMap symbols;
       symbols[interner(kIndexErrorHook)] = {

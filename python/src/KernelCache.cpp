@@ -113,15 +113,19 @@ enum StoredKernelFlags : uint32_t { kNeedsOpenMP = 1, kReportsOnThreads = 2 };
 constexpr StringLiteral kKernelEntry = "_mlir_ciface_kernel";
 } // namespace
 
-KernelFn KernelCache::miss(const KernelKey &key) {
-  // The environment is read while the GIL keeps os.environ from
-  // changing it. A threaded kernel needs libomp, which aborts on a
-  // malformed OMP_NUM_THREADS: refused before anything is read or compiled
-  // (and KMP_BLOCKTIME's default set: prepareOpenMPEnvironment).
-  if (key.flags & KernelKey::Parallel)
-    if (llvm::Error error = prepareOpenMPEnvironment())
+std::optional<std::string> KernelCache::beforeObtain(bool parallel) {
+  // The environment is read while the GIL keeps os.environ from changing
+  // it. A threaded kernel needs libomp, which aborts on a malformed
+  // OMP_NUM_THREADS: refused before anything is read or compiled.
+  if (parallel)
+    if (llvm::Error error = loadOpenMP())
       throw py::value_error(llvm::toString(std::move(error)));
-  std::optional<std::string> dir = getKernelStoreDir();
+  return getKernelStoreDir();
+}
+
+KernelFn KernelCache::miss(const KernelKey &key) {
+  std::optional<std::string> dir =
+      beforeObtain(key.flags & KernelKey::Parallel);
   // Other threads' calls go on while this one compiles or reads.
   py::gil_scoped_release release;
   std::lock_guard<std::mutex> lock(mu);
@@ -137,10 +141,7 @@ KernelFn KernelCache::miss(const KernelKey &key) {
 KernelCache::Entry KernelCache::load(
     const std::string &description, bool parallel,
     llvm::function_ref<OwningOpRef<ModuleOp>(MLIRContext &)> build) {
-  if (parallel)
-    if (llvm::Error error = prepareOpenMPEnvironment())
-      throw py::value_error(llvm::toString(std::move(error)));
-  std::optional<std::string> dir = getKernelStoreDir();
+  std::optional<std::string> dir = beforeObtain(parallel);
   py::gil_scoped_release release;
   std::lock_guard<std::mutex> lock(mu);
   auto [function, flags] = obtain(dir, storeKeyOf(description), [&] {
@@ -255,7 +256,7 @@ KernelLinker &KernelCache::getLinker() {
     std::pair<StringRef, void *> hooks[] = {
         {kIndexErrorHook, reinterpret_cast<void *>(&recordIndexError)},
         {kShapeErrorHook, reinterpret_cast<void *>(&recordShapeError)}};
-    auto created = KernelLinker::create(hooks, GATHER_OPENMP_LIBRARY);
+    auto created = KernelLinker::create(hooks);
     if (!created)
       throw py::value_error("cannot create the kernel JIT: " +
                             llvm::toString(created.takeError()));

@@ -209,6 +209,10 @@ private:
   /// flags.
   static std::pair<llvm::SmallVector<char, 0>, uint32_t>
   compileModule(ModuleOp module, const GatherToLLVMOptions &options);
+  /// What a miss does with the GIL held, before obtain: libomp loaded for
+  /// a `parallel` kernel (loadOpenMP; its error a ValueError), and the
+  /// kernel store's directory (getKernelStoreDir) returned.
+  static std::optional<std::string> beforeObtain(bool parallel);
   /// The kernel of `storeKey` from `dir` (getKernelStoreDir, read with the
   /// GIL held; none: no disk), else from `compile`, linked: its entry and
   /// flags. The caller holds `mu`.

@@ -161,8 +161,7 @@ mlir::gather::python::compileToObject(ModuleOp module) {
 }
 
 Expected<std::unique_ptr<KernelLinker>>
-KernelLinker::create(ArrayRef<std::pair<StringRef, void *>> hostSymbols,
-                     std::string openMPLibrary) {
+KernelLinker::create(ArrayRef<std::pair<StringRef, void *>> hostSymbols) {
   // Kernels need no platform support (no initializers, no TLS); the
   // inactive platform spares compiling the generic one's runtime IR.
   Expected<std::unique_ptr<orc::LLJIT>> jit =
@@ -185,21 +184,22 @@ KernelLinker::create(ArrayRef<std::pair<StringRef, void *>> hostSymbols,
           orc::absoluteSymbols(std::move(symbols))))
     return std::move(error);
   return std::unique_ptr<KernelLinker>(
-      new KernelLinker(std::move(*jit), std::move(openMPLibrary)));
+      new KernelLinker(std::move(*jit)));
 }
 
 Expected<void *>
 KernelLinker::link(std::unique_ptr<MemoryBuffer> object, bool needsOpenMP,
                    StringRef entry) {
   if (needsOpenMP && !openMPLinked) {
-    // (The caller prepared libomp's environment: prepareOpenMPEnvironment.)
+    // (Loaded already: KernelCache loads it for a threaded kernel.)
+    if (Error error = loadOpenMP())
+      return std::move(error);
     auto openMP = orc::DynamicLibrarySearchGenerator::Load(
-        openMPLibrary.c_str(), jit->getDataLayout().getGlobalPrefix());
+        kOpenMPLibrary.data(), jit->getDataLayout().getGlobalPrefix());
     if (!openMP)
       return openMP.takeError();
     jit->getMainJITDylib().addGenerator(std::move(*openMP));
     openMPLinked = true;
-    placeOpenMPWorkers(openMPLibrary);
   }
   // Every kernel defines the same entry name: each gets a JITDylib, which
   // links against the main one (host symbols, libomp) and the process.

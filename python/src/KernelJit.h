@@ -63,24 +63,21 @@ llvm::Expected<llvm::SmallVector<char, 0>> compileToObject(ModuleOp module);
 /// Links kernel objects into the process, each in a JITDylib of its own (so
 /// that they may define the same names). Their undefined symbols resolve to
 /// the host symbols given at creation, then to libomp's (once an object that
-/// needs it was linked, when libomp's workers are placed:
-/// placeOpenMPWorkers), then to the process's.
+/// needs it was linked: loadOpenMP), then to the process's.
 class KernelLinker {
 public:
   static llvm::Expected<std::unique_ptr<KernelLinker>>
-  create(llvm::ArrayRef<std::pair<llvm::StringRef, void *>> hostSymbols,
-         std::string openMPLibrary);
+  create(llvm::ArrayRef<std::pair<llvm::StringRef, void *>> hostSymbols);
 
   /// Links `object` and returns the address of its symbol `entry`.
   llvm::Expected<void *> link(std::unique_ptr<llvm::MemoryBuffer> object,
                               bool needsOpenMP, llvm::StringRef entry);
 
 private:
-  KernelLinker(std::unique_ptr<llvm::orc::LLJIT> jit, std::string openMP)
-      : jit(std::move(jit)), openMPLibrary(std::move(openMP)) {}
+  explicit KernelLinker(std::unique_ptr<llvm::orc::LLJIT> jit)
+      : jit(std::move(jit)) {}
 
   std::unique_ptr<llvm::orc::LLJIT> jit;
-  std::string openMPLibrary;
   bool openMPLinked = false;
   unsigned linked = 0;
 };

@@ -7,6 +7,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
+#include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <atomic>
@@ -27,6 +28,7 @@
 #include <unistd.h>
 
 using namespace llvm;
+using namespace mlir::gather;
 using namespace mlir::gather::python;
 
 namespace {
@@ -145,9 +147,9 @@ ThreadBudget getThreadBudget() {
   }
   return budget;
 }
-} // namespace
 
-Error mlir::gather::python::prepareOpenMPEnvironment() {
+/// libomp's environment as the package wants it (loadOpenMP).
+Error prepareOpenMPEnvironment() {
   // Worker threads spin for 100 us after a kernel's parallel loop ends,
   // then sleep, instead of spinning for libomp's default 200 ms, which
   // holds a core that other work (torch's own threads, another process)
@@ -187,7 +189,6 @@ Error mlir::gather::python::prepareOpenMPEnvironment() {
       "a thread fails to start; set fewer threads or unset it");
 }
 
-namespace {
 /// libomp's source location (`ident_t`), as a compiler passes it to
 /// `__kmpc_fork_call`.
 struct OpenMPIdent {
@@ -270,70 +271,86 @@ void recordWorker(int32_t *, int32_t *, WorkerThreads *workers) {
   if (thread > 0 && size_t(thread) <= workers->threads.size())
     workers->threads[thread - 1] = static_cast<pid_t>(gettid());
 }
+
+/// Binds libomp's workers (loadOpenMP), once it is loaded.
+void placeOpenMPWorkers() {
+  for (const char *binding :
+       {"OMP_PROC_BIND", "OMP_PLACES", "KMP_AFFINITY", "GOMP_CPU_AFFINITY"})
+    // (An empty value is none: libomp ignores it.)
+    if (const char *value = std::getenv(binding); value && *value)
+      return;
+  cpu_set_t allowed;
+  if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0 ||
+      CPU_COUNT(&allowed) < 2)
+    return;
+  // The library the kernels were linked against, already loaded.
+  void *openMP = dlopen(kOpenMPLibrary.data(), RTLD_NOW | RTLD_NOLOAD);
+  if (!openMP)
+    return;
+  auto fork =
+      reinterpret_cast<OpenMPForkCall>(dlsym(openMP, "__kmpc_fork_call"));
+  auto maxThreads =
+      reinterpret_cast<int (*)()>(dlsym(openMP, "omp_get_max_threads"));
+  WorkerThreads workers;
+  workers.threadNum =
+      reinterpret_cast<int (*)()>(dlsym(openMP, "omp_get_thread_num"));
+  if (fork && maxThreads && workers.threadNum && maxThreads() > 1) {
+    // The default team, as the kernels' parallel regions start it: its
+    // threads are the ones they run on.
+    workers.threads.assign(maxThreads() - 1, 0);
+    static OpenMPIdent ident;
+    fork(&ident, 1, reinterpret_cast<OpenMPMicrotask>(recordWorker),
+         &workers);
+  }
+  dlclose(openMP);
+  llvm::erase(workers.threads, 0);
+  if (workers.threads.empty())
+    return;
+  // A bound worker woken on a CPU where another thread runs (torch's
+  // libgomp workers spin there for 10 ms after each op) waited out that
+  // thread's time slice, about 3 ms. A short slice of its own (Linux 6.12
+  // and later; older kernels ignore it) lets it preempt that thread as it
+  // wakes. The request restates the thread's nice value, which it would
+  // otherwise reset to 0 (and, unprivileged, fail on a niced process).
+  for (pid_t thread : workers.threads) {
+    SchedAttr shortSlice;
+    shortSlice.runtime = kWorkerSliceNanoseconds;
+    errno = 0;
+    int nice = getpriority(PRIO_PROCESS, thread);
+    if (errno != 0)
+      continue;
+    shortSlice.nice = nice;
+    (void)syscall(SYS_sched_setattr, thread, &shortSlice, 0);
+  }
+  BoundWorkers &bound = boundWorkers();
+  std::lock_guard<std::mutex> lock(bound.mutex);
+  bound.threads = std::move(workers.threads);
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+    if (CPU_ISSET(cpu, &allowed))
+      bound.cpus.push_back(cpu);
+  bound.bindAround(sched_getcpu());
+  // A forked child has other threads (libomp starts its own again).
+  pthread_atfork(nullptr, nullptr, [] { boundWorkers().bound = false; });
+  bound.bound.store(true, std::memory_order_release);
+}
 } // namespace
 
-void mlir::gather::python::placeOpenMPWorkers(StringRef library) {
-  static std::once_flag once;
-  std::call_once(once, [&] {
-    for (const char *binding :
-         {"OMP_PROC_BIND", "OMP_PLACES", "KMP_AFFINITY", "GOMP_CPU_AFFINITY"})
-      // (An empty value is none: libomp ignores it.)
-      if (const char *value = std::getenv(binding); value && *value)
-        return;
-    cpu_set_t allowed;
-    if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0 ||
-        CPU_COUNT(&allowed) < 2)
-      return;
-    // The library the kernels were linked against, already loaded.
-    void *openMP = dlopen(library.str().c_str(), RTLD_NOW | RTLD_NOLOAD);
-    if (!openMP)
-      return;
-    auto fork =
-        reinterpret_cast<OpenMPForkCall>(dlsym(openMP, "__kmpc_fork_call"));
-    auto maxThreads =
-        reinterpret_cast<int (*)()>(dlsym(openMP, "omp_get_max_threads"));
-    WorkerThreads workers;
-    workers.threadNum =
-        reinterpret_cast<int (*)()>(dlsym(openMP, "omp_get_thread_num"));
-    if (fork && maxThreads && workers.threadNum && maxThreads() > 1) {
-      // The default team, as the kernels' parallel regions start it: its
-      // threads are the ones they run on.
-      workers.threads.assign(maxThreads() - 1, 0);
-      static OpenMPIdent ident;
-      fork(&ident, 1, reinterpret_cast<OpenMPMicrotask>(recordWorker),
-           &workers);
-    }
-    dlclose(openMP);
-    llvm::erase(workers.threads, 0);
-    if (workers.threads.empty())
-      return;
-    // A bound worker woken on a CPU where another thread runs (torch's
-    // libgomp workers spin there for 10 ms after each op) waited out that
-    // thread's time slice, about 3 ms. A short slice of its own (Linux 6.12
-    // and later; older kernels ignore it) lets it preempt that thread as it
-    // wakes. The request restates the thread's nice value, which it would
-    // otherwise reset to 0 (and, unprivileged, fail on a niced process).
-    for (pid_t thread : workers.threads) {
-      SchedAttr shortSlice;
-      shortSlice.runtime = kWorkerSliceNanoseconds;
-      errno = 0;
-      int nice = getpriority(PRIO_PROCESS, thread);
-      if (errno != 0)
-        continue;
-      shortSlice.nice = nice;
-      (void)syscall(SYS_sched_setattr, thread, &shortSlice, 0);
-    }
-    BoundWorkers &bound = boundWorkers();
-    std::lock_guard<std::mutex> lock(bound.mutex);
-    bound.threads = std::move(workers.threads);
-    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
-      if (CPU_ISSET(cpu, &allowed))
-        bound.cpus.push_back(cpu);
-    bound.bindAround(sched_getcpu());
-    // A forked child has other threads (libomp starts its own again).
-    pthread_atfork(nullptr, nullptr, [] { boundWorkers().bound = false; });
-    bound.bound.store(true, std::memory_order_release);
-  });
+Error mlir::gather::python::loadOpenMP() {
+  static std::mutex mutex;
+  static bool loaded = false;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (loaded)
+    return Error::success();
+  if (Error error = prepareOpenMPEnvironment())
+    return error;
+  std::string why;
+  if (!sys::DynamicLibrary::getPermanentLibrary(kOpenMPLibrary.data(), &why)
+           .isValid())
+    return createStringError("cannot load libomp (" + kOpenMPLibrary.str() +
+                             "): " + why);
+  placeOpenMPWorkers();
+  loaded = true;
+  return Error::success();
 }
 
 void mlir::gather::python::keepOpenMPWorkersOffCaller() {
