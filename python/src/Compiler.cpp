@@ -45,8 +45,9 @@ extern "C" void recordShapeError(int64_t op, int64_t rule, int64_t dim,
   recordError({KernelErrorRecord::Shape, op, rule, dim, a, b});
 }
 
-KernelCall::KernelCall(bool threaded) {
-  keepOpenMPWorkersOffCaller();
+KernelCall::KernelCall(bool threaded, bool openMP) {
+  if (openMP)
+    keepOpenMPWorkersOffCaller();
   currentCall = &record;
   if (threaded) {
     oneAtATime = std::unique_lock<std::mutex>(registry->threadedCalls);

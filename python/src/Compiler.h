@@ -64,9 +64,10 @@ extern "C" void recordIndexError(int64_t op, int64_t dim, int64_t index,
 extern "C" void recordShapeError(int64_t op, int64_t rule, int64_t dim,
                                  int64_t a, int64_t b);
 
-/// One call of a kernel: it starts with libomp's workers kept off the
-/// calling thread's CPU (keepOpenMPWorkersOffCaller), and the hooks on the
-/// calling thread record into it. A `threaded` call (a kernel that may
+/// One call of a kernel: a kernel that may run on libomp's threads
+/// (`openMP`) starts with libomp's workers kept off the calling thread's CPU
+/// (keepOpenMPWorkersOffCaller), and the hooks on the calling thread record
+/// into it. A `threaded` call (a kernel that may
 /// report on the threads it starts: mayReportOnOpenMPThreads) also takes
 /// the errors of threads that are no call's own, which cannot tell whose
 /// they are: threaded calls run one at a time (each uses every core; create
@@ -75,7 +76,7 @@ extern "C" void recordShapeError(int64_t op, int64_t rule, int64_t dim,
 /// registry unlocked.
 class KernelCall {
 public:
-  explicit KernelCall(bool threaded);
+  KernelCall(bool threaded, bool openMP);
   ~KernelCall();
   KernelCall(const KernelCall &) = delete;
   KernelCall &operator=(const KernelCall &) = delete;

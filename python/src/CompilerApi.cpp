@@ -341,6 +341,7 @@ private:
     }
     lower(c, *module);
     threaded = mayReportOnOpenMPThreads(*module);
+    openMP = usesOpenMP(*module);
     engine = c.jit(*module, optLevel);
     // Compile every function now, so that unresolved symbols are errors
     // here rather than at call().
@@ -390,7 +391,7 @@ public:
     KernelErrorRecord error;
     {
       py::gil_scoped_release release;
-      KernelCall call(threaded);
+      KernelCall call(threaded, openMP);
       callWithPointers(fn.entry, pointers);
       error = call.take();
     }
@@ -574,9 +575,10 @@ private:
 
   std::unordered_map<std::string, Function> functions;
   std::unique_ptr<ExecutionEngine> engine;
-  /// Whether the module's hooks may run on the threads OpenMP starts
-  /// (KernelCall).
+  /// Whether the module's hooks may run on the threads OpenMP starts, and
+  /// whether it uses OpenMP at all (KernelCall).
   bool threaded = false;
+  bool openMP = false;
 };
 
 } // namespace

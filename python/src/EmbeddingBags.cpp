@@ -352,7 +352,7 @@ py::object callKernel(const KernelCache::Entry &kernel,
     if (kernel.threaded ||
         PyArray_NBYTES(arrayOf(result)) + idBytes >= kReleaseGilBytes)
       release.emplace(); // Shorter calls keep it: less than a hand-off.
-    KernelCall call(kernel.threaded);
+    KernelCall call(kernel.threaded, kernel.openMP);
     callWithPointers(kernel.function, p);
     reported = call.take();
   }

@@ -275,7 +275,7 @@ py::object runGather(OpKind kind, PyArrayObject *data, PyArrayObject *indices,
     std::optional<py::gil_scoped_release> release;
     if (resultBytes + PyArray_NBYTES(indices) >= kReleaseGilBytes)
       release.emplace(); // Shorter calls keep it: less than a hand-off.
-    KernelCall call(/*threaded=*/false);
+    KernelCall call(/*threaded=*/false, key.flags & KernelKey::Parallel);
     kernel(d.words, i.words, o.words);
     reported = call.take();
   }

@@ -156,7 +156,8 @@ KernelCache::Entry KernelCache::load(
       options.parallelMinBytes = 0;
     return compileModule(*module, options);
   });
-  return {function, (flags & kReportsOnThreads) != 0};
+  return {function, (flags & kReportsOnThreads) != 0,
+          (flags & kNeedsOpenMP) != 0};
 }
 
 std::pair<void *, uint32_t> KernelCache::obtain(

@@ -182,7 +182,10 @@ public:
   /// (KernelCall's `threaded`).
   struct Entry {
     void *function = nullptr;
+    /// It may report on the threads it starts (mayReportOnOpenMPThreads).
     bool threaded = false;
+    /// It may run on libomp's threads.
+    bool openMP = false;
   };
   /// The kernel `description` names (everything its module depends on),
   /// read from disk as gathers' kernels are, else built by `build` (a

@@ -219,22 +219,36 @@ struct SchedAttr {
 };
 
 /// libomp's workers, once bound: their thread IDs, the CPUs the process
-/// may use, and the CPU the calling thread ran on when they were bound.
+/// may use, and the CPU the calling thread ran on when they were bound. In
+/// a child forked after they were bound, none are: libomp starts workers of
+/// its own there, to be placed before the child's first threaded call.
 struct BoundWorkers {
   std::mutex mutex;
   std::vector<pid_t> threads;
   std::vector<int> cpus;
   std::atomic<int> callerCpu{-1};
   std::atomic<bool> bound{false};
+  std::atomic<bool> placeAgain{false};
 
   /// Binds every worker to a CPU other than `caller`, in turn.
   void bindAround(int caller);
 };
 
-/// Never destroyed: calls on other threads may read it at exit.
+/// Never destroyed: calls on other threads may read it at exit. A forked
+/// child gets a new one (another thread may have held the mutex).
+std::atomic<BoundWorkers *> currentWorkers{new BoundWorkers};
 BoundWorkers &boundWorkers() {
-  static BoundWorkers *workers = new BoundWorkers;
-  return *workers;
+  return *currentWorkers.load(std::memory_order_acquire);
+}
+
+/// In a child forked after the workers were bound: a new record, whose
+/// workers are placed before the child's first threaded call.
+void forgetWorkersInChild() {
+  if (!boundWorkers().bound.load(std::memory_order_relaxed))
+    return;
+  auto *fresh = new BoundWorkers;
+  fresh->placeAgain.store(true, std::memory_order_relaxed);
+  currentWorkers.store(fresh, std::memory_order_release);
 }
 
 void BoundWorkers::bindAround(int caller) {
@@ -272,7 +286,8 @@ void recordWorker(int32_t *, int32_t *, WorkerThreads *workers) {
     workers->threads[thread - 1] = static_cast<pid_t>(gettid());
 }
 
-/// Binds libomp's workers (loadOpenMP), once it is loaded.
+/// Binds libomp's workers (loadOpenMP) once it is loaded, and in a forked
+/// child (keepOpenMPWorkersOffCaller).
 void placeOpenMPWorkers() {
   for (const char *binding :
        {"OMP_PROC_BIND", "OMP_PLACES", "KMP_AFFINITY", "GOMP_CPU_AFFINITY"})
@@ -329,8 +344,6 @@ void placeOpenMPWorkers() {
     if (CPU_ISSET(cpu, &allowed))
       bound.cpus.push_back(cpu);
   bound.bindAround(sched_getcpu());
-  // A forked child has other threads (libomp starts its own again).
-  pthread_atfork(nullptr, nullptr, [] { boundWorkers().bound = false; });
   bound.bound.store(true, std::memory_order_release);
 }
 } // namespace
@@ -349,12 +362,19 @@ Error mlir::gather::python::loadOpenMP() {
     return createStringError("cannot load libomp (" + kOpenMPLibrary.str() +
                              "): " + why);
   placeOpenMPWorkers();
+  // A forked child has other threads (libomp starts its own again).
+  pthread_atfork(nullptr, nullptr, forgetWorkersInChild);
   loaded = true;
   return Error::success();
 }
 
 void mlir::gather::python::keepOpenMPWorkersOffCaller() {
   BoundWorkers &workers = boundWorkers();
+  // A forked child's first threaded call starts libomp's workers (the
+  // parallel region that records them), which the kernel would start.
+  if (workers.placeAgain.load(std::memory_order_acquire) &&
+      workers.placeAgain.exchange(false))
+    placeOpenMPWorkers();
   if (!workers.bound.load(std::memory_order_acquire))
     return;
   int here = sched_getcpu();

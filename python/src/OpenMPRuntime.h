@@ -48,9 +48,12 @@ inline constexpr llvm::StringLiteral kOpenMPLibrary = GATHER_OPENMP_LIBRARY;
 /// other CPU, or when the system refuses; that never fails.
 llvm::Error loadOpenMP();
 
-/// Before a kernel call: when the calling thread runs on another CPU than
-/// when the workers were bound, they are bound around it again (a few
-/// microseconds); else, and when none are bound, it only reads the CPU.
+/// Before a call of a kernel that may run on libomp's threads: when the
+/// calling thread runs on another CPU than when the workers were bound,
+/// they are bound around it again (a few microseconds); else, and when none
+/// are bound, it only reads the CPU. In a child forked after the workers
+/// were bound, the first such call places libomp's new workers as
+/// loadOpenMP placed the parent's.
 void keepOpenMPWorkersOffCaller();
 
 } // namespace mlir::gather::python

@@ -485,6 +485,77 @@ def test_workers_are_bound_off_the_calling_threads_cpu(kernel, unset):
         assert stats["main_slice"] != 100_000, stats
 
 
+# A child forked after the parent's workers were bound: libomp starts new
+# workers there, which its first threaded call places as the parent's were;
+# a serial call before it starts none.
+FORKED = """
+    import json, os
+    import numpy as np
+    import gather_mlir as g
+    from gather_mlir.compiler import JitModule, Module
+
+    def placement():
+        return {int(task): sorted(os.sched_getaffinity(int(task)))
+                for task in os.listdir("/proc/self/task")}
+""" + THREADED_MODULE + """
+    data = np.arange(4096 * 1024, dtype=np.float32).reshape(4096, 1024)
+    ids = np.arange(4095, -1, -1)
+    jit = JitModule(Module(source), pipeline=pipeline)
+    calls = {"gather": lambda: g.gather(data, ids),
+             "jit": lambda: jit.call("k", data, ids)}
+    right = bool(np.array_equal(calls["gather"](), data[ids]))
+    parent = placement()
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        before = placement()
+        small = g.gather(data[:4], np.array([3, 0]))
+        after_serial = placement()
+        got = calls[os.environ["CHILD_CALLS"]]()
+        after = placement()
+        os.write(write, json.dumps({
+            "before": list(before.values()),
+            "serial_started": len(after_serial) - len(before),
+            "main": after[os.getpid()],
+            "workers": [c for t, c in after.items() if t not in before],
+            "right": bool(np.array_equal(got, data[ids])
+                          and np.array_equal(small, data[[3, 0]])),
+        }).encode())
+        os._exit(0)
+    os.close(write)
+    with os.fdopen(read) as pipe:
+        child = json.loads(pipe.read())
+    os.waitpid(pid, 0)
+    print(json.dumps({"allowed": sorted(os.sched_getaffinity(0)),
+                      "parent_workers": [c for t, c in parent.items()
+                                         if t != os.getpid()],
+                      "child": child, "right": right}))
+"""
+
+
+@pytest.mark.parametrize("calls", ["gather", "jit"])
+def test_a_forked_childs_workers_are_bound(calls):
+    stats = run(FORKED, {"OMP_NUM_THREADS": "2", "OMP_PROC_BIND": None,
+                         "OMP_PLACES": None, "KMP_AFFINITY": None,
+                         "GOMP_CPU_AFFINITY": None, "CHILD_CALLS": calls})
+    child = stats["child"]
+    assert stats["right"] and child["right"]
+    allowed = stats["allowed"]
+    # The child starts with its one thread; a serial call starts no other.
+    assert child["before"] == [allowed]
+    assert child["serial_started"] == 0
+    assert child["main"] == allowed
+    if len(allowed) < 2:
+        return
+    # The parent's worker is bound (its other threads, such as the JIT's,
+    # are not libomp's).
+    assert [1] == [len(c) for c in stats["parent_workers"] if len(c) == 1]
+    # Its threaded call started one worker, bound to one allowed CPU.
+    assert len(child["workers"]) == 1, child
+    (cpu,) = child["workers"][0]
+    assert cpu in allowed
+
+
 @pytest.mark.parametrize("binding", ["false", "true"])
 def test_the_environments_binding_wins(binding):
     stats = run(PLACEMENT, {"OMP_NUM_THREADS": "2", "OMP_PROC_BIND": binding},
