@@ -553,6 +553,29 @@ def peer_functions(np, op, data, indices, attrs, wanted, threads):
     return peers
 
 
+def host_description():
+    """What the package compiles its kernels for here: LLVM's name of the
+    CPU and the vector width."""
+    from gather_mlir import _native
+    return (f"LLVM host CPU {_native.host_cpu()}, "
+            f"{_native.host_vector_bits()}-bit vectors")
+
+
+def source_revision():
+    """The commit of the source tree the script runs from ("modified" when
+    its tracked files differ from it), or "at an unknown commit"."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    try:
+        rev = subprocess.run(["git", "-C", root, "rev-parse", "--short",
+                              "HEAD"], capture_output=True, text=True,
+                             check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", root, "diff", "--quiet",
+                                "HEAD"]).returncode != 0
+    except (OSError, subprocess.CalledProcessError):
+        return "at an unknown commit"
+    return f"at {rev}" + (", modified" if dirty else "")
+
+
 def calls_per_sample(fn, seconds=0.02, tries=5):
     """How many calls of `fn` take about `seconds`, from the fastest of
     `tries` calls. A sample times them together: reading the clock after
@@ -767,7 +790,8 @@ def main():
                        if l.startswith("model name"))
     except (OSError, StopIteration):
         cpu = "unknown CPU"
-    md += [f"CPU: {cpu}, {os.cpu_count()} cores.", ""]
+    md += [f"CPU: {cpu} ({host_description()}), {os.cpu_count()} cores; "
+           f"gather_mlir {source_revision()}.", ""]
     if any(v is not None for v in stolen.values()):
         md += ["CPU time the hypervisor gave other guests (steal) during the "
                "run: " + ", ".join(

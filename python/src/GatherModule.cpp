@@ -495,6 +495,10 @@ PYBIND11_MODULE(_native, m) {
       "unknown): 'element', 'scalar' or 'vector' (getHostGatherLoads, "
       "gather-loads' values).");
   m.def(
+      "host_cpu", [] { return HostTarget::get().cpu; },
+      "The CPU the kernels are compiled for, as LLVM names this host "
+      "(HostTarget::cpu: such as znver5 or sapphirerapids).");
+  m.def(
       "host_vector_bits", [] { return HostTarget::get().vectorBits(); },
       "The vector width of this host's kernels (HostTarget::vectorBits: "
       "what LLVM's vectorizers prefer here).");

@@ -1,6 +1,7 @@
 """gather_mlir's public API: semantics on the seed examples, every mode,
 dtype and layout, errors, `out`, threads and the kernel cache."""
 
+import subprocess
 import threading
 
 import numpy as np
@@ -825,6 +826,15 @@ def _host_is_amd_zen():
     info = _cpuinfo()
     return (info.get("vendor_id") == "AuthenticAMD"
             and int(info.get("cpu family", "0")) >= 0x17)
+
+
+def test_kernels_are_compiled_for_the_cpu_llvm_names_here():
+    """The CPU name is LLVM's for this host, as llc reports it."""
+    llc = subprocess.run(["/usr/lib/llvm-22/bin/llc", "--version"],
+                         capture_output=True, text=True, check=True).stdout
+    (host,) = [line.split(":", 1)[1].strip() for line in llc.splitlines()
+               if line.strip().startswith("Host CPU:")]
+    assert _native.host_cpu() == host
 
 
 def test_kernels_use_the_vector_width_llvm_prefers_here():
