@@ -349,10 +349,14 @@ void placeOpenMPWorkers() {
 } // namespace
 
 Error mlir::gather::python::loadOpenMP() {
+  // Once loaded, no lock is taken (a child forked while another thread
+  // held it could not take it).
+  static std::atomic<bool> loaded{false};
+  if (loaded.load(std::memory_order_acquire))
+    return Error::success();
   static std::mutex mutex;
-  static bool loaded = false;
   std::lock_guard<std::mutex> lock(mutex);
-  if (loaded)
+  if (loaded.load(std::memory_order_relaxed))
     return Error::success();
   if (Error error = prepareOpenMPEnvironment())
     return error;
@@ -364,7 +368,7 @@ Error mlir::gather::python::loadOpenMP() {
   placeOpenMPWorkers();
   // A forked child has other threads (libomp starts its own again).
   pthread_atfork(nullptr, nullptr, forgetWorkersInChild);
-  loaded = true;
+  loaded.store(true, std::memory_order_release);
   return Error::success();
 }
 
