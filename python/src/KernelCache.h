@@ -2,9 +2,9 @@
 //
 // What tells the gather functions' kernels apart (KernelKey: op, widths,
 // ranks, attributes, layouts, threads; no shape but a short row's length),
-// the module a key stands
-// for, and the cache that finds a key's kernel in memory, on disk
-// (KernelStore.h) or compiles it (gather-to-llvm for the host, KernelJit.h).
+// the module a key stands for, and the cache that finds a key's kernel in
+// memory, on disk (KernelStore.h) or compiles it (gather-to-llvm for the
+// host, KernelJit.h).
 // Built with exceptions: a kernel that cannot be built raises ValueError.
 //
 //===----------------------------------------------------------------------===//
