@@ -188,11 +188,11 @@ func.func @short_rows() {
 }
 
 // IR-LABEL: func.func @sum4_weighted
-// IR: vector.transfer_read %{{.*}} : tensor<2x6xi8>, vector<64xi8>
+// IR: vector.transfer_read %{{.*}} {in_bounds = [true]} : tensor<2x6xi8>, vector<2xi8>
 // IR: arith.andi
 // IR: arith.shrui
-// IR: vector.interleave %{{.*}}, %{{.*}} : vector<64xi8> -> vector<128xi8>
-// IR: arith.uitofp %{{.*}} : vector<128xi8> to vector<128xf32>
+// IR: vector.interleave %{{.*}}, %{{.*}} : vector<2xi8> -> vector<4xi8>
+// IR: arith.uitofp %{{.*}} : vector<4xi8> to vector<4xf32>
 // IR: vector.transfer_read %{{.*}} : tensor<2x6xi8>, vector<4xi8>
 // IR: vector.bitcast %{{.*}} : vector<4xi8> to vector<2xf16>
 // IR: vector.fma

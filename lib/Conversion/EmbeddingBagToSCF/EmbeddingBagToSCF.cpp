@@ -942,7 +942,20 @@ Value BagEmitter::compute() {
           chunks.assign(loop.getResults().begin(), loop.getResults().end());
         }
         SmallVector<Value> done = chunks;
-        if (!staticRow || staticRowSize % lanes != 0) {
+        if (staticRow && staticRowSize % lanes != 0) {
+          // A static row ends in a chunk of its remaining lanes rounded up
+          // to a power of two (LLVM splits such vectors into registers;
+          // others, such as 100 lanes, into scalar shuffles), masked only
+          // when it is not one: a row of 8 f32 in a 128-lane chunk added
+          // seven vectors of zeros an id.
+          int64_t tail = staticRowSize % lanes;
+          VectorType full = chunkType;
+          chunkType = VectorType::get({int64_t(llvm::PowerOf2Ceil(tail))},
+                                      full.getElementType());
+          done = reduceChunk(whole, chunks,
+                             /*inBounds=*/llvm::isPowerOf2_64(tail));
+          chunkType = full;
+        } else if (!staticRow) {
           auto tail = scf::IfOp::create(
               b, loc, ValueRange(chunks).getTypes(),
               cmp(arith::CmpIPredicate::ult, whole, rowSize), true);

@@ -37,8 +37,10 @@
 // gather-to-llvm's kernels (the hooks): threads over bags; each bag's row
 // is reduced 128 lanes at a time (the sum of a chunk stays in a vector
 // across the bag's ids, each id one transfer_read of the table), then the
-// rest of the row with masked transfers; a row of 16 values, narrower than
-// a chunk, is that rest alone (no loop of whole chunks). check mode
+// rest of the row (a row of unknown length: masked transfers; a static
+// one: the rest's lanes rounded up to a power of two, masked when that
+// is more); a row of 16 values, narrower than a chunk, is that rest alone
+// (no loop of whole chunks), 16 lanes read in bounds. check mode
 // records, one i8 a bag, whether the bag holds an id out of range, and the
 // ids are scanned in order to name the first.
 // LOOPS-LABEL: func.func @bags
@@ -46,12 +48,11 @@
 // LOOPS: scf.forall ({{.*}}) in ({{.*}}) shared_outs({{.*}}) -> (tensor<?x16xf32>, tensor<?xi8>)
 // LOOPS:   tensor.extract_slice {{.*}} : tensor<?x16xf32> to tensor<1x16xf32>
 // LOOPS-NOT: step %c128
-// LOOPS:   scf.if
-// LOOPS:     scf.for {{.*}} -> (vector<128xf32>, index, i1)
-// LOOPS:       vector.transfer_read %{{.*}} : tensor<1000x16xf32>, vector<128xf32>
-// LOOPS:       arith.addf {{.*}} : vector<128xf32>
-// LOOPS:     arith.divf {{.*}} : vector<128xf32>
-// LOOPS:     vector.transfer_write %{{.*}} : vector<128xf32>, tensor<1x16xf32>
+// LOOPS:     scf.for {{.*}} -> (vector<16xf32>, index, i1)
+// LOOPS:       vector.transfer_read %{{.*}} {in_bounds = [true]} : tensor<1000x16xf32>, vector<16xf32>
+// LOOPS:       arith.addf {{.*}} : vector<16xf32>
+// LOOPS:     arith.divf {{.*}} : vector<16xf32>
+// LOOPS:     vector.transfer_write %{{.*}} {in_bounds = [true]} : vector<16xf32>, tensor<1x16xf32>
 // LOOPS:   tensor.parallel_insert_slice {{.*}} : tensor<1x16xf32> into tensor<?x16xf32>
 // LOOPS:   tensor.parallel_insert_slice {{.*}} : tensor<1xi8> into tensor<?xi8>
 // LOOPS: scf.for {{.*}} -> (i8)
