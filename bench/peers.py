@@ -161,6 +161,13 @@ def specs(np, quick):
                     f"{mode}{extra}", "embedding_bag", bag_table, bag_ids,
                     {"offsets": bag_offsets, "mode": mode,
                      "per_sample_weights": psw}))
+    # The same bags from a table of 32 f32 a row, a common DLRM width, where
+    # a row is two vectors and the work of each id counts most.
+    narrow = rng.standard_normal((bag_table.shape[0], 32), dtype=np.float32)
+    out.append(("DLRM bags 1Mx32 f32, 2048 bags of 20-80 Zipf ids, sum",
+                "embedding_bag", narrow, bag_ids,
+                {"offsets": bag_offsets, "mode": "sum",
+                 "per_sample_weights": None}))
     # The same bags from row-wise quantized tables (FBGEMM's fused layout:
     # the values, then a scale and a bias; f32 for 8 bits, f16 for 4).
     for bits, scale_dtype in ((8, np.float32), (4, np.float16)):
