@@ -53,9 +53,10 @@ def _close(result, expected):
 def test_matches_torch(dtype, mode, id_dtype):
     rng = np.random.default_rng(hash((mode, np.dtype(dtype).name,
                                       np.dtype(id_dtype).name)) % 2**32)
-    # Rows shorter than the kernels' 32-lane chunks, exactly one, several
-    # and a partial one, several whole.
-    for dim in (7, 32, 71, 128):
+    # Rows narrower than the kernels' chunks (whose last chunk is their
+    # width rounded up to a power of two: masked for 7 and 71, not for 32),
+    # one whole chunk (128 f32 lanes), a whole one and 8 or 72 more.
+    for dim in (7, 32, 71, 128, 136, 200):
         table, ids, offsets, _ = _case(rng, dim=dim, dtype=dtype)
         ids = ids.astype(id_dtype)
         expected = _torch_bag(table, ids.astype(np.int64), offsets, mode)
