@@ -41,6 +41,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/Support/MathExtras.h"
+#include "llvm/Support/SaveAndRestore.h"
 
 namespace mlir::gather {
 #define GEN_PASS_DEF_CONVERTEMBEDDINGBAGTOSCF
@@ -949,12 +950,11 @@ Value BagEmitter::compute() {
           // when it is not one: a row of 8 f32 in a 128-lane chunk added
           // seven vectors of zeros an id.
           int64_t tail = staticRowSize % lanes;
-          VectorType full = chunkType;
-          chunkType = VectorType::get({int64_t(llvm::PowerOf2Ceil(tail))},
-                                      full.getElementType());
+          llvm::SaveAndRestore<VectorType> tailChunk(
+              chunkType, VectorType::get({int64_t(llvm::PowerOf2Ceil(tail))},
+                                         chunkType.getElementType()));
           done = reduceChunk(whole, chunks,
                              /*inBounds=*/llvm::isPowerOf2_64(tail));
-          chunkType = full;
         } else if (!staticRow) {
           auto tail = scf::IfOp::create(
               b, loc, ValueRange(chunks).getTypes(),
