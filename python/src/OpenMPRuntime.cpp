@@ -20,7 +20,6 @@
 #include <string>
 #include <vector>
 
-#include <dlfcn.h>
 #include <pthread.h>
 #include <sched.h>
 #include <sys/resource.h>
@@ -298,17 +297,19 @@ void placeOpenMPWorkers() {
   if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0 ||
       CPU_COUNT(&allowed) < 2)
     return;
-  // The library the kernels were linked against, already loaded.
-  void *openMP = dlopen(kOpenMPLibrary.data(), RTLD_NOW | RTLD_NOLOAD);
-  if (!openMP)
+  // The library the kernels were linked against, loaded for good by
+  // loadOpenMP (this returns its handle).
+  sys::DynamicLibrary openMP =
+      sys::DynamicLibrary::getPermanentLibrary(kOpenMPLibrary.data());
+  if (!openMP.isValid())
     return;
-  auto fork =
-      reinterpret_cast<OpenMPForkCall>(dlsym(openMP, "__kmpc_fork_call"));
-  auto maxThreads =
-      reinterpret_cast<int (*)()>(dlsym(openMP, "omp_get_max_threads"));
+  auto fork = reinterpret_cast<OpenMPForkCall>(
+      openMP.getAddressOfSymbol("__kmpc_fork_call"));
+  auto maxThreads = reinterpret_cast<int (*)()>(
+      openMP.getAddressOfSymbol("omp_get_max_threads"));
   WorkerThreads workers;
-  workers.threadNum =
-      reinterpret_cast<int (*)()>(dlsym(openMP, "omp_get_thread_num"));
+  workers.threadNum = reinterpret_cast<int (*)()>(
+      openMP.getAddressOfSymbol("omp_get_thread_num"));
   if (fork && maxThreads && workers.threadNum && maxThreads() > 1) {
     // The default team, as the kernels' parallel regions start it: its
     // threads are the ones they run on.
@@ -317,7 +318,6 @@ void placeOpenMPWorkers() {
     fork(&ident, 1, reinterpret_cast<OpenMPMicrotask>(recordWorker),
          &workers);
   }
-  dlclose(openMP);
   llvm::erase(workers.threads, 0);
   if (workers.threads.empty())
     return;
