@@ -397,6 +397,15 @@ def test_one_checked_row_runs_on_threads():
         stats
 
 
+# Each thread of the process and the CPUs it may use (sched_getaffinity
+# takes a thread ID), for the scripts below.
+PLACEMENT_OF_THREADS = """
+    def placement():
+        return {int(task): sorted(os.sched_getaffinity(int(task)))
+                for task in os.listdir("/proc/self/task")}
+"""
+
+
 # Where libomp's workers run: the CPUs each thread of the process may use
 # before and after its first threaded kernel (the package's gather or a
 # JitModule), and after the main thread moved onto the worker's CPU and
@@ -407,11 +416,7 @@ PLACEMENT = """
     import numpy as np
     import gather_mlir as g
     from gather_mlir.compiler import JitModule, Module
-
-    def placement():  # Each thread's CPUs (sched_getaffinity takes a tid).
-        return {int(task): sorted(os.sched_getaffinity(int(task)))
-                for task in os.listdir("/proc/self/task")}
-""" + THREADED_MODULE + """
+""" + PLACEMENT_OF_THREADS + THREADED_MODULE + """
     data = np.arange(4096 * 1024, dtype=np.float32).reshape(4096, 1024)
     ids = np.arange(4095, -1, -1)
     main = threading.get_native_id()
@@ -493,11 +498,7 @@ FORKED = """
     import numpy as np
     import gather_mlir as g
     from gather_mlir.compiler import JitModule, Module
-
-    def placement():
-        return {int(task): sorted(os.sched_getaffinity(int(task)))
-                for task in os.listdir("/proc/self/task")}
-""" + THREADED_MODULE + """
+""" + PLACEMENT_OF_THREADS + THREADED_MODULE + """
     data = np.arange(4096 * 1024, dtype=np.float32).reshape(4096, 1024)
     ids = np.arange(4095, -1, -1)
     jit = JitModule(Module(source), pipeline=pipeline)
