@@ -67,13 +67,12 @@ extern "C" void recordShapeError(int64_t op, int64_t rule, int64_t dim,
 /// One call of a kernel: a kernel that may run on libomp's threads
 /// (`openMP`) starts with libomp's workers kept off the calling thread's CPU
 /// (keepOpenMPWorkersOffCaller), and the hooks on the calling thread record
-/// into it. A `threaded` call (a kernel that may
-/// report on the threads it starts: mayReportOnOpenMPThreads) also takes
-/// the errors of threads that are no call's own, which cannot tell whose
-/// they are: threaded calls run one at a time (each uses every core; create
-/// them without the GIL, which a waiting call would otherwise hold), so
-/// they are this call's. A process forked while one ran starts with the
-/// registry unlocked.
+/// into it. A `threaded` call (a kernel that may report on the threads it
+/// starts: mayReportOnOpenMPThreads) also takes the errors of threads that
+/// are no call's own, which cannot tell whose they are: threaded calls run
+/// one at a time (each uses every core; create them without the GIL, which
+/// a waiting call would otherwise hold), so they are this call's. A process
+/// forked while one ran starts with the registry unlocked.
 class KernelCall {
 public:
   KernelCall(bool threaded, bool openMP);
