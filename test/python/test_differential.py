@@ -200,7 +200,8 @@ def short_rows_case(draw):
     mode = draw(st.sampled_from(MODES))
     in_range = mode == "unchecked" or draw(st.sampled_from([True, True, False]))
     index_dtype = draw(st.sampled_from([np.int32, np.int64]))
-    count = (64 << 10) // (width * item) + draw(st.integers(0, 40))
+    # Rows for 64 KiB or more (rounded up), and a few more.
+    count = -(-(64 << 10) // (width * item)) + draw(st.integers(0, 40))
     op = draw(st.sampled_from(["gather", "batched", "nd", "nd_pairs"]))
 
     def ids(size, shape):
