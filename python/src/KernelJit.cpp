@@ -191,7 +191,8 @@ Expected<void *>
 KernelLinker::link(std::unique_ptr<MemoryBuffer> object, bool needsOpenMP,
                    StringRef entry) {
   if (needsOpenMP && !openMPLinked) {
-    // (Loaded already: KernelCache loads it for a threaded kernel.)
+    // KernelCache loaded it, with the GIL, before reading or compiling a
+    // threaded kernel; this only makes sure no other path links it unset.
     if (Error error = loadOpenMP())
       return std::move(error);
     auto openMP = orc::DynamicLibrarySearchGenerator::Load(
