@@ -30,6 +30,7 @@
 #include "mlir/Conversion/SCFToOpenMP/SCFToOpenMP.h"
 #include "mlir/Conversion/ShardToMPI/ShardToMPI.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -142,6 +143,11 @@ void buildPipeline(OpPassManager &pm, const Options &options) {
   pm.addPass(createGatherPreciseMath());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
+  // A 1-D transfer of a memref whose last dim has a stride other than 1
+  // (ids sliced with a stride, fixed-length bags tiled) as a loop of
+  // scalar loads: vector-to-llvm lowers only unit strides. Every other
+  // transfer is left to vector-to-llvm.
+  pm.addPass(createConvertVectorToSCFPass());
   // memref before scf-to-cf: scf-to-openmp wraps parallel bodies in
   // memref.alloca_scope, which must be lowered while they are one block.
   pm.addPass(createConvertVectorToLLVMPass());

@@ -60,6 +60,19 @@ func.func @sum_unchecked(%t: tensor<5x3xf32>, %i: tensor<?xi64>, %o: tensor<?xi6
   %r = gather.embedding_bag %t[%i] offsets(%o) {reduction = #gather<reduction sum>, mode = #gather<mode unchecked>} : (tensor<5x3xf32>, tensor<?xi64>, tensor<?xi64>) -> tensor<?x3xf32>
   return %r : tensor<?x3xf32>
 }
+// Every other id: a slice with a stride, whose ids the kernel reads
+// through a strided buffer (the scan of whether all are rows included).
+func.func @sum_every_other(%t: tensor<5x3xf32>, %i: tensor<?xi64>, %o: tensor<?xi64>) -> tensor<?x3xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %n = tensor.dim %i, %c0 : tensor<?xi64>
+  %up = arith.addi %n, %c1 : index
+  %half = arith.divui %up, %c2 : index
+  %s = tensor.extract_slice %i[0] [%half] [2] : tensor<?xi64> to tensor<?xi64>
+  %r = gather.embedding_bag %t[%s] offsets(%o) {reduction = #gather<reduction sum>} : (tensor<5x3xf32>, tensor<?xi64>, tensor<?xi64>) -> tensor<?x3xf32>
+  return %r : tensor<?x3xf32>
+}
 func.func @max_check_2d(%t: tensor<?x3xf32>, %i: tensor<2x2xi64>) -> tensor<2x3xf32> {
   %r = gather.embedding_bag %t[%i] {reduction = #gather<reduction max>} : (tensor<?x3xf32>, tensor<2x2xi64>) -> tensor<2x3xf32>
   return %r : tensor<2x3xf32>
@@ -139,6 +152,23 @@ func.func @main() {
   %r6 = call @max_check_2d(%td, %mc) : (tensor<?x3xf32>, tensor<2x2xi64>) -> tensor<2x3xf32>
   %r6d = tensor.cast %r6 : tensor<2x3xf32> to tensor<?x3xf32>
   call @print(%r6d) : (tensor<?x3xf32>) -> ()
+
+  // Ids 0, 1, -1 (row 4), 3 and 2, 1, 4, 3 of every other position (the
+  // 77s between are in no bag): one id not a row as it is, then none.
+  // CHECK: {{\[}}[11,   22,   33],
+  // CHECK-NEXT: [4,   3,   2]]
+  // CHECK: {{\[}}[110,   220,   330],
+  // CHECK-NEXT: [4,   3,   2]]
+  %ec = arith.constant dense<[0, 77, 1, 77, -1, 77, 3]> : tensor<7xi64>
+  %e = tensor.cast %ec : tensor<7xi64> to tensor<?xi64>
+  %eoc = arith.constant dense<[0, 2]> : tensor<2xi64>
+  %eo = tensor.cast %eoc : tensor<2xi64> to tensor<?xi64>
+  %r7 = call @sum_every_other(%t, %e, %eo) : (tensor<5x3xf32>, tensor<?xi64>, tensor<?xi64>) -> tensor<?x3xf32>
+  call @print(%r7) : (tensor<?x3xf32>) -> ()
+  %gc = arith.constant dense<[2, 77, 1, 77, 4, 77, 3]> : tensor<7xi64>
+  %g = tensor.cast %gc : tensor<7xi64> to tensor<?xi64>
+  %r8 = call @sum_every_other(%t, %g, %eo) : (tensor<5x3xf32>, tensor<?xi64>, tensor<?xi64>) -> tensor<?x3xf32>
+  call @print(%r8) : (tensor<?x3xf32>) -> ()
   return
 }
 

@@ -207,6 +207,37 @@ def test_out_of_range_modes(oob_mode, mode):
            expected)
 
 
+@pytest.mark.parametrize("oob_mode", ["check", "fill", "clamp", "wrap"])
+def test_one_id_that_is_not_a_row_anywhere(oob_mode):
+    """The kernels read each id's row as it is only when a pass over all
+    the ids, 16 at a time, finds every one a row; other ids take the loops
+    that resolve them. Runs of 1 to 40 ids that are all rows but one
+    (negative, the table's size, or far off; at every position, the
+    partial last 16 included) give the reference's bags, or name that id;
+    without the one, the same bags of rows as they are."""
+    rng = np.random.default_rng(9)
+    num = 13
+    table = rng.standard_normal((num, 24)).astype(np.float32)
+    for n in (1, 15, 16, 17, 33, 40):
+        rows = rng.integers(0, num, n)
+        offsets = np.array([0, n // 2], np.int64)
+        _close(g.embedding_bag(rows, table, offsets, mode="sum",
+                               oob_mode=oob_mode),
+               _reference(table, rows, offsets, "sum", "check"))
+        for at in range(n):
+            for other in (-1, -num, num, 2**40):
+                ids = rows.copy()
+                ids[at] = other
+                if oob_mode == "check" and not -num <= other < num:
+                    with pytest.raises(IndexError,
+                                       match=rf"index {other} is out of range"):
+                        g.embedding_bag(ids, table, offsets, mode="sum")
+                    continue
+                _close(g.embedding_bag(ids, table, offsets, mode="sum",
+                                       oob_mode=oob_mode),
+                       _reference(table, ids, offsets, "sum", oob_mode))
+
+
 def test_unsigned_ids_keep_their_values():
     table = np.arange(10, dtype=np.float32).reshape(5, 2)
     ids = np.array([1, 2**63 + 5, 4], np.uint64)

@@ -142,6 +142,12 @@ private:
   /// The bags' result, ids out of range skipped (check mode's report is
   /// checkedResult's), in the emitter's form.
   Value compute();
+  /// compute's BagForm::BagLoops: a loop a bag (an scf.forall over them),
+  /// each chunk of the bag's row summed in registers over its ids.
+  Value computeBagLoops();
+  /// Whether every id is a row of the table as it is (in [0, rows), one
+  /// unsigned compare an id): one pass over the ids, which LLVM vectorizes.
+  Value idsAreRows();
   /// compute's BagForm::Elementwise: one linalg.generic over the result.
   Value computeElementwise();
   /// A splat of `v` in the accumulator's chunk type.
@@ -180,6 +186,9 @@ private:
   BagErrorReport report;
   BagForm form;
   int64_t prefetchDistance;
+  /// The bags are emitted for ids known to be rows (idsAreRows): an id is
+  /// its row, with no normalization, range test or check flag.
+  bool rowIds = false;
   /// The table as a read-only memref, for prefetches (null without).
   Value weightBuffer;
   Value weight, ids, offsets, sampleWeights, scales, zeroPoints;
@@ -700,14 +709,19 @@ void BagEmitter::prefetchRow(Value j, Value d0, int64_t values) {
   // bag's first rows too), kept in the table: a prefetch never faults, but
   // it names an element of the table all the same. One unsigned min, as
   // the id is not normalized: a negative id (rare; torch rejects them)
-  // prefetches the last row instead of its own.
+  // prefetches the last row instead of its own. Ids known to be rows need
+  // none.
   Value ahead = arith::MinUIOp::create(
       b, loc, arith::AddIOp::create(b, loc, j, constIndex(prefetchDistance)),
       arith::SubIOp::create(b, loc, numIds, constIndex(1)));
-  Value lastRow = arith::MaxSIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, numRowsI64, constI64(1)),
-      constI64(0));
-  Value row = toIndex(arith::MinUIOp::create(b, loc, idAt(ahead), lastRow));
+  Value row = idAt(ahead);
+  if (!rowIds)
+    row = arith::MinUIOp::create(
+        b, loc, row,
+        arith::MaxSIOp::create(
+            b, loc, arith::SubIOp::create(b, loc, numRowsI64, constI64(1)),
+            constI64(0)));
+  row = toIndex(row);
   // Every cache line of the chunk within the row (columns of the table:
   // bytes of a quantized row), and a quantized row's scale and bias. One
   // prefetch a line is 10% faster than one every other line on rows that
@@ -789,10 +803,12 @@ Value BagEmitter::bagChunk(Value d0, Value start, Value end, bool inBounds,
         // out-of-range ids add zeros; clamp and wrap always pick a row.
         SmallVector<Value> badOut;
         // (resolveIndex only normalizes for check and unchecked: their
-        // range test is the caller's.)
-        ResolvedIndex r = resolveIndex(b, loc, mode, id, numRowsI64);
+        // range test is the caller's.) Ids known to be rows are their rows.
+        ResolvedIndex r = rowIds ? ResolvedIndex{id, Value()}
+                                 : resolveIndex(b, loc, mode, id, numRowsI64);
         Value valid = r.valid;
-        if (mode == GatherMode::check || mode == GatherMode::unchecked) {
+        if (!rowIds && (mode == GatherMode::check ||
+                        mode == GatherMode::unchecked)) {
           valid = isIndexInRange(b, loc, r.index, numRowsI64);
           if (bad)
             badOut.push_back(arith::OrIOp::create(
@@ -861,21 +877,72 @@ Value BagEmitter::bagChunk(Value d0, Value start, Value end, bool inBounds,
 }
 
 Value BagEmitter::compute() {
-  bool check = mode == GatherMode::check;
   // Rows of no element: nothing to compute (and upstream rejects a slice at
   // offset 0 of a dim of static size 0).
   if (cast<RankedTensorType>(init.getType()).getDimSize(1) == 0)
-    return check ? checkedResult(init, nullptr) : init;
+    return mode == GatherMode::check ? checkedResult(init, nullptr) : init;
   // Elementwise: the ids were asserted in range (emitIdsChecked).
   if (form == BagForm::Elementwise)
     return computeElementwise();
-  int64_t lanes = chunkType.getNumElements();
   if (prefetchDistance > 0) {
     auto type = cast<RankedTensorType>(weight.getType());
     weightBuffer = bufferization::ToBufferOp::create(
         b, loc, MemRefType::get(type.getShape(), element), weight,
         /*readOnly=*/true);
   }
+  // Ids nearly always are rows as they are. Then the bags' loops read each
+  // id's row with no work on the id: normalizing, testing its range and
+  // (check) recording it for the report were a third of a bag's time on
+  // rows of 32 f32 (docs/Design.md). Other ids (negative, or out of range
+  // in any mode) take the loops that resolve each id.
+  return createIfElse(
+      b, loc, init.getType(), idsAreRows(),
+      [&] {
+        llvm::SaveAndRestore<bool> known(rowIds, true);
+        return computeBagLoops();
+      },
+      [&] { return computeBagLoops(); });
+}
+
+Value BagEmitter::idsAreRows() {
+  // Whether some id is not a row (a negative one is a large unsigned one),
+  // kIdLanes ids at a time: LLVM's loop vectorizer leaves a scalar loop of
+  // this form scalar. Lanes past the ids read 0, a row unless the table
+  // has none, and then no id is one.
+  constexpr int64_t kIdLanes = 16;
+  auto idsType = VectorType::get(
+      {kIdLanes}, cast<RankedTensorType>(ids.getType()).getElementType());
+  auto flagsType = VectorType::get({kIdLanes}, b.getI1Type());
+  Value rows = vector::BroadcastOp::create(
+      b, loc, VectorType::get({kIdLanes}, b.getI64Type()), numRowsI64);
+  Value none = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(flagsType, false));
+  auto loop = scf::ForOp::create(
+      b, loc, constIndex(0), numIds, constIndex(kIdLanes), ValueRange{none},
+      [&](OpBuilder &nested, Location, Value j, ValueRange args) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(nested.getInsertionBlock(),
+                            nested.getInsertionPoint());
+        Value some = vector::TransferReadOp::create(
+            b, loc, idsType, ids, ValueRange{j},
+            arith::ConstantOp::create(
+                b, loc, b.getZeroAttr(idsType.getElementType())),
+            ArrayRef<bool>{false});
+        Value outside = cmp(arith::CmpIPredicate::uge,
+                            indexValueToI64(b, loc, some), rows);
+        scf::YieldOp::create(
+            b, loc, ValueRange{arith::OrIOp::create(b, loc, args[0], outside)});
+      });
+  Value any = vector::ReductionOp::create(b, loc, vector::CombiningKind::OR,
+                                          loop.getResult(0));
+  return arith::XOrIOp::create(
+      b, loc, any, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
+}
+
+Value BagEmitter::computeBagLoops() {
+  // Ids known to be rows are in range: check has nothing to record.
+  bool check = mode == GatherMode::check && !rowIds;
+  int64_t lanes = chunkType.getNumElements();
   // check: one i8 a bag, whether the bag holds an id out of range.
   SmallVector<Value> outs{init};
   Type i1 = b.getI1Type(), i8 = b.getI8Type();
