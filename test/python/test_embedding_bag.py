@@ -209,12 +209,12 @@ def test_out_of_range_modes(oob_mode, mode):
 
 @pytest.mark.parametrize("oob_mode", ["check", "fill", "clamp", "wrap"])
 def test_one_id_that_is_not_a_row_anywhere(oob_mode):
-    """The kernels read each id's row as it is only when a pass over all
-    the ids, 16 at a time, finds every one a row; other ids take the loops
-    that resolve them. Runs of 1 to 40 ids that are all rows but one
-    (negative, the table's size, or far off; at every position, the
-    partial last 16 included) give the reference's bags, or name that id;
-    without the one, the same bags of rows as they are."""
+    """A bag's loops read each id's row as it is only when the bag's ids,
+    read 16 at a time, are all rows; a bag with another id takes the loops
+    that resolve each id. Two bags of 1 to 40 ids that are all rows but one
+    (negative, the table's size, or far off; at every position, so in
+    either bag and in a partial last 16) give the reference's bags, or
+    name that id; without the one, the same bags of rows as they are."""
     rng = np.random.default_rng(9)
     num = 13
     table = rng.standard_normal((num, 24)).astype(np.float32)

@@ -142,12 +142,9 @@ private:
   /// The bags' result, ids out of range skipped (check mode's report is
   /// checkedResult's), in the emitter's form.
   Value compute();
-  /// compute's BagForm::BagLoops: a loop a bag (an scf.forall over them),
-  /// each chunk of the bag's row summed in registers over its ids.
-  Value computeBagLoops();
-  /// Whether every id is a row of the table as it is (in [0, rows), one
-  /// unsigned compare an id): one pass over the ids, which LLVM vectorizes.
-  Value idsAreRows();
+  /// Whether every id in [start, end) is a row of the table as it is (in
+  /// [0, rows): one unsigned compare an id), 16 ids at a time.
+  Value idsAreRows(Value start, Value end);
   /// compute's BagForm::Elementwise: one linalg.generic over the result.
   Value computeElementwise();
   /// A splat of `v` in the accumulator's chunk type.
@@ -186,8 +183,8 @@ private:
   BagErrorReport report;
   BagForm form;
   int64_t prefetchDistance;
-  /// The bags are emitted for ids known to be rows (idsAreRows): an id is
-  /// its row, with no normalization, range test or check flag.
+  /// The bag's loops are emitted for ids known to be rows (idsAreRows): an
+  /// id is its row, with no normalization, range test or check flag.
   bool rowIds = false;
   /// The table as a read-only memref, for prefetches (null without).
   Value weightBuffer;
@@ -710,7 +707,7 @@ void BagEmitter::prefetchRow(Value j, Value d0, int64_t values) {
   // it names an element of the table all the same. One unsigned min, as
   // the id is not normalized: a negative id (rare; torch rejects them)
   // prefetches the last row instead of its own. Ids known to be rows need
-  // none.
+  // none: they include the ids the bag's prefetches read.
   Value ahead = arith::MinUIOp::create(
       b, loc, arith::AddIOp::create(b, loc, j, constIndex(prefetchDistance)),
       arith::SubIOp::create(b, loc, numIds, constIndex(1)));
@@ -876,6 +873,45 @@ Value BagEmitter::bagChunk(Value d0, Value start, Value end, bool inBounds,
   return finalize(sumsOf(loop.getResults(), 2), loop.getResult(1));
 }
 
+Value BagEmitter::idsAreRows(Value start, Value end) {
+  // Whether some id is not a row (a negative one is a large unsigned one),
+  // kIdLanes ids at a time, the last ones masked.
+  constexpr int64_t kIdLanes = 16;
+  auto idsType = VectorType::get(
+      {kIdLanes}, cast<RankedTensorType>(ids.getType()).getElementType());
+  auto flagsType = VectorType::get({kIdLanes}, b.getI1Type());
+  Value rows = vector::BroadcastOp::create(
+      b, loc, VectorType::get({kIdLanes}, b.getI64Type()), numRowsI64);
+  Value none = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(flagsType, false));
+  auto loop = scf::ForOp::create(
+      b, loc, start, end, constIndex(kIdLanes), ValueRange{none},
+      [&](OpBuilder &nested, Location, Value j, ValueRange args) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(nested.getInsertionBlock(),
+                            nested.getInsertionPoint());
+        Value mask = vector::CreateMaskOp::create(
+            b, loc, flagsType,
+            ValueRange{arith::SubIOp::create(b, loc, end, j)});
+        Value some = vector::TransferReadOp::create(
+            b, loc, idsType, ids, ValueRange{j},
+            b.getMultiDimIdentityMap(1),
+            arith::ConstantOp::create(
+                b, loc, b.getZeroAttr(idsType.getElementType())),
+            mask, b.getBoolArrayAttr({true}));
+        Value outside = arith::AndIOp::create(
+            b, loc, mask,
+            cmp(arith::CmpIPredicate::uge, indexValueToI64(b, loc, some),
+                rows));
+        scf::YieldOp::create(
+            b, loc, ValueRange{arith::OrIOp::create(b, loc, args[0], outside)});
+      });
+  Value any = vector::ReductionOp::create(b, loc, vector::CombiningKind::OR,
+                                          loop.getResult(0));
+  return arith::XOrIOp::create(
+      b, loc, any, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
+}
+
 Value BagEmitter::compute() {
   // Rows of no element: nothing to compute (and upstream rejects a slice at
   // offset 0 of a dim of static size 0).
@@ -890,58 +926,7 @@ Value BagEmitter::compute() {
         b, loc, MemRefType::get(type.getShape(), element), weight,
         /*readOnly=*/true);
   }
-  // Ids nearly always are rows as they are. Then the bags' loops read each
-  // id's row with no work on the id: normalizing, testing its range and
-  // (check) recording it for the report were a third of a bag's time on
-  // rows of 32 f32 (docs/Design.md). Other ids (negative, or out of range
-  // in any mode) take the loops that resolve each id.
-  return createIfElse(
-      b, loc, init.getType(), idsAreRows(),
-      [&] {
-        llvm::SaveAndRestore<bool> known(rowIds, true);
-        return computeBagLoops();
-      },
-      [&] { return computeBagLoops(); });
-}
-
-Value BagEmitter::idsAreRows() {
-  // Whether some id is not a row (a negative one is a large unsigned one),
-  // kIdLanes ids at a time: LLVM's loop vectorizer leaves a scalar loop of
-  // this form scalar. Lanes past the ids read 0, a row unless the table
-  // has none, and then no id is one.
-  constexpr int64_t kIdLanes = 16;
-  auto idsType = VectorType::get(
-      {kIdLanes}, cast<RankedTensorType>(ids.getType()).getElementType());
-  auto flagsType = VectorType::get({kIdLanes}, b.getI1Type());
-  Value rows = vector::BroadcastOp::create(
-      b, loc, VectorType::get({kIdLanes}, b.getI64Type()), numRowsI64);
-  Value none = arith::ConstantOp::create(
-      b, loc, DenseElementsAttr::get(flagsType, false));
-  auto loop = scf::ForOp::create(
-      b, loc, constIndex(0), numIds, constIndex(kIdLanes), ValueRange{none},
-      [&](OpBuilder &nested, Location, Value j, ValueRange args) {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPoint(nested.getInsertionBlock(),
-                            nested.getInsertionPoint());
-        Value some = vector::TransferReadOp::create(
-            b, loc, idsType, ids, ValueRange{j},
-            arith::ConstantOp::create(
-                b, loc, b.getZeroAttr(idsType.getElementType())),
-            ArrayRef<bool>{false});
-        Value outside = cmp(arith::CmpIPredicate::uge,
-                            indexValueToI64(b, loc, some), rows);
-        scf::YieldOp::create(
-            b, loc, ValueRange{arith::OrIOp::create(b, loc, args[0], outside)});
-      });
-  Value any = vector::ReductionOp::create(b, loc, vector::CombiningKind::OR,
-                                          loop.getResult(0));
-  return arith::XOrIOp::create(
-      b, loc, any, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
-}
-
-Value BagEmitter::computeBagLoops() {
-  // Ids known to be rows are in range: check has nothing to record.
-  bool check = mode == GatherMode::check && !rowIds;
+  bool check = mode == GatherMode::check;
   int64_t lanes = chunkType.getNumElements();
   // check: one i8 a bag, whether the bag holds an id out of range.
   SmallVector<Value> outs{init};
@@ -984,56 +969,89 @@ Value BagEmitter::computeBagLoops() {
         // The chunk at `d0` reduced into the bag's tile (`carried`: the
         // tile, then the flag in check mode); returns both, to yield.
         auto reduceChunk = [&](Value d0, ValueRange carried, bool inBounds) {
-          Value chunkBad = bad ? carried[1] : Value();
+          // (Ids known to be rows leave the flag as it is.)
+          Value chunkBad = bad && !rowIds ? carried[1] : Value();
           Value chunk = bagChunk(d0, start, end, inBounds, chunkBad);
           SmallVector<Value> yielded{
               vector::TransferWriteOp::create(b, loc, chunk, carried[0],
                                               ValueRange{zeroIndex, d0},
                                               ArrayRef<bool>{inBounds})
                   .getResult()};
-          if (chunkBad)
-            yielded.push_back(chunkBad);
+          if (bad)
+            yielded.push_back(chunkBad ? chunkBad : carried[1]);
           return yielded;
         };
-        SmallVector<Value> chunks = carriedInit;
-        if (!staticRow || staticRowSize >= lanes) {
-          auto loop = scf::ForOp::create(
-              b, loc, zeroIndex, whole, constIndex(lanes), carriedInit,
-              [&](OpBuilder &inner, Location, Value d0, ValueRange carried) {
-                OpBuilder::InsertionGuard g(b);
-                b.setInsertionPoint(inner.getInsertionBlock(),
-                                    inner.getInsertionPoint());
-                scf::YieldOp::create(b, loc,
-                                     reduceChunk(d0, carried,
-                                                 /*inBounds=*/true));
-              });
-          chunks.assign(loop.getResults().begin(), loop.getResults().end());
-        }
-        SmallVector<Value> done = chunks;
-        if (staticRow && staticRowSize % lanes != 0) {
-          // A static row ends in a chunk of its remaining lanes rounded up
-          // to a power of two (LLVM splits such vectors into registers;
-          // others, such as 100 lanes, into scalar shuffles), masked only
-          // when it is not one: a row of 8 f32 in a 128-lane chunk added
-          // seven vectors of zeros an id.
-          int64_t tail = staticRowSize % lanes;
-          llvm::SaveAndRestore<VectorType> tailChunk(
-              chunkType, VectorType::get({int64_t(llvm::PowerOf2Ceil(tail))},
-                                         chunkType.getElementType()));
-          done = reduceChunk(whole, chunks,
-                             /*inBounds=*/llvm::isPowerOf2_64(tail));
-        } else if (!staticRow) {
-          auto tail = scf::IfOp::create(
-              b, loc, ValueRange(chunks).getTypes(),
-              cmp(arith::CmpIPredicate::ult, whole, rowSize), true);
+        // The bag's row, chunk by chunk.
+        auto reduceRow = [&] {
+          SmallVector<Value> chunks = carriedInit;
+          if (!staticRow || staticRowSize >= lanes) {
+            auto loop = scf::ForOp::create(
+                b, loc, zeroIndex, whole, constIndex(lanes), carriedInit,
+                [&](OpBuilder &inner, Location, Value d0, ValueRange carried) {
+                  OpBuilder::InsertionGuard g(b);
+                  b.setInsertionPoint(inner.getInsertionBlock(),
+                                      inner.getInsertionPoint());
+                  scf::YieldOp::create(b, loc,
+                                       reduceChunk(d0, carried,
+                                                   /*inBounds=*/true));
+                });
+            chunks.assign(loop.getResults().begin(), loop.getResults().end());
+          }
+          SmallVector<Value> done = chunks;
+          if (staticRow && staticRowSize % lanes != 0) {
+            // A static row ends in a chunk of its remaining lanes rounded up
+            // to a power of two (LLVM splits such vectors into registers;
+            // others, such as 100 lanes, into scalar shuffles), masked only
+            // when it is not one: a row of 8 f32 in a 128-lane chunk added
+            // seven vectors of zeros an id.
+            int64_t tail = staticRowSize % lanes;
+            llvm::SaveAndRestore<VectorType> tailChunk(
+                chunkType, VectorType::get({int64_t(llvm::PowerOf2Ceil(tail))},
+                                           chunkType.getElementType()));
+            done = reduceChunk(whole, chunks,
+                               /*inBounds=*/llvm::isPowerOf2_64(tail));
+          } else if (!staticRow) {
+            auto tail = scf::IfOp::create(
+                b, loc, ValueRange(chunks).getTypes(),
+                cmp(arith::CmpIPredicate::ult, whole, rowSize), true);
+            OpBuilder::InsertionGuard g(b);
+            b.setInsertionPointToStart(tail.thenBlock());
+            scf::YieldOp::create(
+                b, loc, reduceChunk(whole, chunks, /*inBounds=*/false));
+            b.setInsertionPointToStart(tail.elseBlock());
+            scf::YieldOp::create(b, loc, chunks);
+            done.assign(tail.getResults().begin(), tail.getResults().end());
+          }
+          return done;
+        };
+        // A bag's ids nearly always are rows as they are. Then its loops
+        // read each id's row with no work on the id: normalizing, testing
+        // its range and (check) recording it for the report were a third
+        // of a bag's time on rows of 32 f32 (docs/Design.md). A bag with
+        // another id (negative, or out of range in any mode) takes the
+        // loops that resolve each id. With prefetches, the ids they read
+        // (up to prefetchDistance past the bag) must be rows too.
+        Value scanned = end;
+        if (weightBuffer)
+          scanned = arith::MinUIOp::create(
+              b, loc,
+              arith::AddIOp::create(b, loc, end,
+                                    constIndex(prefetchDistance)),
+              numIds);
+        auto split = scf::IfOp::create(b, loc,
+                                       ValueRange(carriedInit).getTypes(),
+                                       idsAreRows(start, scanned), true);
+        {
           OpBuilder::InsertionGuard g(b);
-          b.setInsertionPointToStart(tail.thenBlock());
-          scf::YieldOp::create(b, loc,
-                               reduceChunk(whole, chunks, /*inBounds=*/false));
-          b.setInsertionPointToStart(tail.elseBlock());
-          scf::YieldOp::create(b, loc, chunks);
-          done.assign(tail.getResults().begin(), tail.getResults().end());
+          b.setInsertionPointToStart(split.thenBlock());
+          {
+            llvm::SaveAndRestore<bool> known(rowIds, true);
+            scf::YieldOp::create(b, loc, reduceRow());
+          }
+          b.setInsertionPointToStart(split.elseBlock());
+          scf::YieldOp::create(b, loc, reduceRow());
         }
+        SmallVector<Value> done(split.getResults());
         // The bag's flag written into its element of the shared flags (a
         // slice of them, so that it bufferizes in place: a new tensor a
         // bag was a malloc and a free in every bag).
