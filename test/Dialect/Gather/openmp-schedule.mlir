@@ -1,13 +1,12 @@
 // RUN: gather-opt %s --gather-openmp-schedule --split-input-file | FileCheck %s
 
-/// Iterations that walk a range computed from memory read at the induction
-/// variable (a bag's ids between two offsets, through casts; a bound that
-/// an scf.if yields from a read; only the lower bound read) are handed out
-/// guided.
+/// Loops keep their schedule, static, even those whose iterations walk a
+/// range read from memory (bags); only the last, which ends the region,
+/// loses its barrier.
 // CHECK-LABEL: func.func @bags
-// CHECK: omp.wsloop schedule(guided) {
-// CHECK: omp.wsloop schedule(guided) {
-// CHECK: omp.wsloop nowait schedule(guided) {
+// CHECK: omp.wsloop {
+// CHECK: omp.wsloop {
+// CHECK: omp.wsloop nowait {
 func.func @bags(%offsets: memref<?xi64>, %ids: memref<?xf32>, %out: memref<?xf32>, %n: index, %total: index, %c: i1) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -61,9 +60,8 @@ func.func @bags(%offsets: memref<?xi64>, %ids: memref<?xf32>, %out: memref<?xf32
 
 // -----
 
-/// Even iterations (bounds from sizes, read once before the loop, or read
-/// inside it at the same place every iteration) stay static, and so does a
-/// loop that has a schedule.
+/// Even iterations stay static too, and a loop that has a schedule keeps
+/// it.
 // CHECK-LABEL: func.func @rows
 // CHECK: omp.wsloop {
 // CHECK: omp.wsloop {

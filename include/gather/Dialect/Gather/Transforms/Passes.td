@@ -17,21 +17,14 @@ def GatherEmitCInterface : Pass<"gather-emit-c-interface", "ModuleOp"> {
 }
 
 def GatherOpenMPSchedule : Pass<"gather-openmp-schedule"> {
-  let summary = "Hand out uneven OpenMP loop iterations in shrinking chunks; "
-                "one barrier a parallel region";
+  let summary = "One barrier a parallel region";
   let description = [{
-    An `omp.wsloop` without a schedule whose iterations do work that depends
-    on data gets `schedule(guided)`: one with an `scf.for` inside whose
-    bounds are computed from memory read at the iteration's induction
-    variables (embedding bags: each iteration walks its bag's ids between
-    two offsets). Upstream's
-    `convert-scf-to-openmp` leaves every loop static, which splits the
-    iterations into one contiguous block a thread. Guided chunks balance
-    bags of different lengths, and the thread that forks the team starts at
-    once on chunks that a sleeping worker would otherwise take late
-    (DLRM bags, 2048 bags of 20-80 ids, two threads, Intel Xeon: 4-6%
-    faster; docs/Design.md). Loops of even work (row gathers) stay static:
-    guided made a 1 MiB gather_elements 13% slower.
+    Loops keep the static schedule upstream's `convert-scf-to-openmp` gives
+    them (one contiguous block of iterations a thread), embedding bags
+    included: handing out chunks costs a dispatch each, which made guided
+    bags 4-10% slower on AMD EPYC (Zen 5) and dynamic ones of 16 bags 30%
+    slower, against 4-6% faster guided bags on an Intel Xeon
+    (docs/Design.md).
 
     A worksharing loop that ends its `omp.parallel` region (no reductions)
     gets `nowait`: the region's end waits for the team, and the loop's own
