@@ -913,21 +913,21 @@ Value BagEmitter::idsAreRows(Value start, Value end) {
 }
 
 Value BagEmitter::compute() {
+  bool check = mode == GatherMode::check;
   // Rows of no element: nothing to compute (and upstream rejects a slice at
   // offset 0 of a dim of static size 0).
   if (cast<RankedTensorType>(init.getType()).getDimSize(1) == 0)
-    return mode == GatherMode::check ? checkedResult(init, nullptr) : init;
+    return check ? checkedResult(init, nullptr) : init;
   // Elementwise: the ids were asserted in range (emitIdsChecked).
   if (form == BagForm::Elementwise)
     return computeElementwise();
+  int64_t lanes = chunkType.getNumElements();
   if (prefetchDistance > 0) {
     auto type = cast<RankedTensorType>(weight.getType());
     weightBuffer = bufferization::ToBufferOp::create(
         b, loc, MemRefType::get(type.getShape(), element), weight,
         /*readOnly=*/true);
   }
-  bool check = mode == GatherMode::check;
-  int64_t lanes = chunkType.getNumElements();
   // check: one i8 a bag, whether the bag holds an id out of range.
   SmallVector<Value> outs{init};
   Type i1 = b.getI1Type(), i8 = b.getI8Type();
