@@ -6,17 +6,21 @@
 //     (dynamic dims of per_sample_weights and the result, include_last_offset's
 //     one offset) and then the offsets (offsets[0] == 0, non-decreasing, none
 //     past the ids) are checked, one scf.for over the offsets that finds the
-//     first bad one; in `check` mode one scf.for over the ids in bags finds
-//     the first out of range; `clamp`/`wrap` with ids in bags need rows. A
-//     failure is reported (run-time hook or cf.assert) and the result is
-//     zeros: nothing is read out of bounds;
+//     first bad one; `clamp`/`wrap` with ids in bags need rows. A failure
+//     is reported (run-time hook or cf.assert) and the result is zeros:
+//     nothing is read out of bounds;
 //  2. an scf.forall over bags (threads when the pipeline maps it to OpenMP):
-//     each bag walks its ids with an scf.for and accumulates each row, a
+//     each bag reads its ids, 16 at a time, to learn whether all are rows
+//     as they are; then it walks its ids with an scf.for, taking each id
+//     as its row if so, else resolving each by the mode (`check` records
+//     whether the bag held an id out of range, and when one did, a scan of
+//     the ids in order names the first), and accumulates each row, a
 //     chunk of kChunkBits at a time, in vector registers (f32 for f16/bf16
 //     and row-wise quantized tables, whose rows are dequantized as they
 //     are read), so the work is O(ids x dim); padding ids are skipped;
 //     `fill` ids give zero rows; mean divides by the count, max of no row
-//     is zeros.
+//     is zeros. (The elementwise form, for convert-gather-to-linalg,
+//     asserts each id and walks a bag per result element.)
 //
 // The same code serves gather-to-llvm (hooks, whose messages name the bad
 // value) and convert-gather-to-linalg (cf.assert).

@@ -87,20 +87,34 @@
 // HOOKS: %[[TABLE:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<1000x16xf32> to memref<1000x16xf32>
 // HOOKS: scf.forall
 /// The ids a bag's loops read as rows include those its prefetches read:
-/// the bag's scan goes 16 ids past its end (within the ids).
-// HOOKS: %[[PAST:.*]] = arith.addi %[[END:.*]], %c16{{.*}} : index
-// HOOKS: %[[SCANNED:.*]] = arith.minui %[[PAST]], %[[NUM_IDS:.*]] : index
-// HOOKS: scf.for %{{.*}} = %{{.*}} to %[[SCANNED]] step %{{.*}} -> (vector<16xi1>)
+/// the bag's scan runs from its start to 16 ids past its end (within the
+/// ids). Its loop reads prefetched rows as they are; the resolving loop
+/// keeps each in the table.
+// HOOKS: %[[START:.*]] = arith.minsi %{{.*}}, %[[NUM_IDS:.*]] : index
+// HOOKS: %[[END:.*]] = arith.minsi %{{.*}}, %[[NUM_IDS]] : index
+// HOOKS: %[[PAST:.*]] = arith.addi %[[END]], %c16{{.*}} : index
+// HOOKS: %[[SCANNED:.*]] = arith.minui %[[PAST]], %[[NUM_IDS]] : index
+// HOOKS: scf.for %{{.*}} = %[[START]] to %[[SCANNED]] step %{{.*}} -> (vector<16xi1>)
 // HOOKS: vector.reduction <or>
+// HOOKS: scf.for {{.*}} -> (vector<16xf32>, index) {
 // HOOKS: %[[C16:.*]] = arith.constant 16 : index
 // HOOKS: arith.addi %{{.*}}, %[[C16]] : index
-// HOOKS: memref.prefetch %[[TABLE]][%[[ROW:.*]], %{{.*}}], read, locality<3>, data : memref<1000x16xf32>
+// HOOKS: %[[AHEAD:.*]] = tensor.extract
+// HOOKS-NEXT: %[[ROW:.*]] = arith.index_cast %[[AHEAD]] : i64 to index
+// HOOKS-NOT: arith.minui {{.*}} : i64
+// HOOKS: memref.prefetch %[[TABLE]][%[[ROW]], %{{.*}}], read, locality<3>, data : memref<1000x16xf32>
 // HOOKS: %[[C15:.*]] = arith.constant 15 : index
 // HOOKS: %[[LAST:.*]] = arith.addi %{{.*}}, %[[C15]] : index
 // HOOKS: %[[COL:.*]] = arith.minui %[[LAST]], %{{.*}} : index
 // HOOKS: memref.prefetch %[[TABLE]][%[[ROW]], %[[COL]]], read, locality<3>, data : memref<1000x16xf32>
 // HOOKS-NOT: memref.prefetch
 // HOOKS: vector.transfer_read
+// HOOKS: } else {
+// HOOKS: scf.for {{.*}} -> (vector<16xf32>, index, i1) {
+// HOOKS: %[[ID_AHEAD:.*]] = tensor.extract
+// HOOKS: %[[KEPT:.*]] = arith.minui %[[ID_AHEAD]], %{{.*}} : i64
+// HOOKS: %[[KEPT_ROW:.*]] = arith.index_cast %[[KEPT]] : i64 to index
+// HOOKS: memref.prefetch %[[TABLE]][%[[KEPT_ROW]], %{{.*}}]
 // HOOKS: scf.for {{.*}} -> (i1, i64)
 // HOOKS: call @gather_mlir_index_error
 // HOOKS: call @gather_mlir_shape_error
