@@ -42,21 +42,28 @@
 // is more); a row of 16 values, narrower than a chunk, is that rest alone
 // (no loop of whole chunks), 16 lanes read in bounds. check mode records,
 // one i8 a bag, whether the bag holds an id out of range; then the ids are
-// scanned in order to name the first. Each bag first reads its ids, 16 at
-// a time (the last ones masked): when every one is a row as it is
-// (unsigned, less than the rows), its loops read each id's row with no
-// work on the id: no normalization, range test or flag. A bag with
-// another id takes loops that resolve each id.
+// scanned in order to name the first. Each bag of 4 ids or more first
+// reads its ids, 16 at a time (the last ones masked): when every one is a
+// row as it is (unsigned, less than the rows), its loops read each id's
+// row with no work on the id: no normalization, range test or flag. A bag
+// with another id, or of fewer ids, takes loops that resolve each id.
 // LOOPS-LABEL: func.func @bags
 // LOOPS: scf.for {{.*}} -> (index)
 // LOOPS: scf.forall ({{.*}}) in ({{.*}}) shared_outs({{.*}}) -> (tensor<?x16xf32>, tensor<?xi8>)
 // LOOPS:   tensor.extract_slice {{.*}} : tensor<?x16xf32> to tensor<1x16xf32>
-// LOOPS:   scf.for {{.*}} step %{{.*}} iter_args({{.*}}) -> (vector<16xi1>)
-// LOOPS:     vector.create_mask
-// LOOPS:     vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<?xi64>, vector<16xi64>
-// LOOPS:     arith.cmpi uge, {{.*}} : vector<16xi64>
-// LOOPS:   %[[ANY:.*]] = vector.reduction <or>, {{.*}} : vector<16xi1> into i1
-// LOOPS:   %[[ROWS:.*]] = arith.xori %[[ANY]]
+// LOOPS:   %[[C4:.*]] = arith.constant 4 : index
+// LOOPS:   %[[LONG:.*]] = arith.cmpi uge, %{{.*}}, %[[C4]] : index
+// LOOPS:   %[[ROWS:.*]] = scf.if %[[LONG]] -> (i1) {
+// LOOPS:     scf.for {{.*}} step %{{.*}} iter_args({{.*}}) -> (vector<16xi1>)
+// LOOPS:       vector.create_mask
+// LOOPS:       vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<?xi64>, vector<16xi64>
+// LOOPS:       arith.cmpi uge, {{.*}} : vector<16xi64>
+// LOOPS:     %[[ANY:.*]] = vector.reduction <or>, {{.*}} : vector<16xi1> into i1
+// LOOPS:     %[[ALL:.*]] = arith.xori %[[ANY]]
+// LOOPS:     scf.yield %[[ALL]] : i1
+// LOOPS:   } else {
+// LOOPS:     %[[NO:.*]] = arith.constant false
+// LOOPS:     scf.yield %[[NO]] : i1
 // LOOPS:   scf.if %[[ROWS]] -> (tensor<1x16xf32>, i1)
 // LOOPS-NOT: step %c128
 // LOOPS:     scf.for {{.*}} -> (vector<16xf32>, index) {
