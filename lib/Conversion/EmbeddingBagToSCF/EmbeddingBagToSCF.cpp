@@ -186,8 +186,15 @@ private:
   Sums addZeros(Sums a);
   /// The result lanes of a chunk over `count` rows.
   Value finalize(Sums a, Value count);
-  /// Prefetches the chunk at `d0` of the row of the id prefetchDistance
-  /// positions after `j`: its first `values` values (those in the row).
+  /// The position of the id whose row the prefetch at `j` reads:
+  /// prefetchDistance on, within the ids (of which there are some).
+  Value prefetchedAt(Value j) {
+    return arith::MinUIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, j, constIndex(prefetchDistance)),
+        arith::SubIOp::create(b, loc, numIds, constIndex(1)));
+  }
+  /// Prefetches the chunk at `d0` of the row of the id at prefetchedAt(j):
+  /// its first `values` values (those in the row).
   void prefetchRow(Value j, Value d0, int64_t values);
   /// The result lanes from `d0` of bag rows [start, end) reduced. In check
   /// mode `bad` (an i1, in and out) also records whether an id is out of
@@ -722,10 +729,7 @@ void BagEmitter::prefetchRow(Value j, Value d0, int64_t values) {
   // the id is not normalized: a negative id (rare; torch rejects them)
   // prefetches the last row instead of its own. Ids known to be rows need
   // none: they include the ids the bag's prefetches read.
-  Value ahead = arith::MinUIOp::create(
-      b, loc, arith::AddIOp::create(b, loc, j, constIndex(prefetchDistance)),
-      arith::SubIOp::create(b, loc, numIds, constIndex(1)));
-  Value row = idAt(ahead);
+  Value row = idAt(prefetchedAt(j));
   if (!rowIds)
     row = arith::MinUIOp::create(
         b, loc, row,
@@ -1046,19 +1050,22 @@ Value BagEmitter::compute() {
         // loops that resolve each id, as does a bag of fewer than
         // kMinScannedBagIds. With prefetches, the ids they read (up to
         // prefetchDistance past the bag) must be rows too.
-        Value scanned = end;
-        if (weightBuffer)
-          scanned = arith::MinUIOp::create(
-              b, loc,
-              arith::AddIOp::create(b, loc, end,
-                                    constIndex(prefetchDistance)),
-              numIds);
         Value rowsOnly = createIfElse(
             b, loc, i1,
             cmp(arith::CmpIPredicate::uge,
                 arith::SubIOp::create(b, loc, end, start),
                 constIndex(kMinScannedBagIds)),
-            [&] { return idsAreRows(start, scanned); },
+            [&] {
+              // (The bag has ids: its last one's prefetch is defined.)
+              Value scanned = end;
+              if (weightBuffer)
+                scanned = arith::AddIOp::create(
+                    b, loc,
+                    prefetchedAt(arith::SubIOp::create(b, loc, end,
+                                                       constIndex(1))),
+                    constIndex(1));
+              return idsAreRows(start, scanned);
+            },
             [&] { return arith::ConstantIntOp::create(b, loc, i1, 0); });
         auto split = scf::IfOp::create(b, loc,
                                        ValueRange(carriedInit).getTypes(),

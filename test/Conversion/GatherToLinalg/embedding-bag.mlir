@@ -95,12 +95,16 @@
 // HOOKS: scf.forall
 /// The ids a bag's loops read as rows include those its prefetches read:
 /// the bag's scan runs from its start to 16 ids past its end (within the
-/// ids). Its loop reads prefetched rows as they are; the resolving loop
-/// keeps each in the table.
+/// ids: up to the id its last id's prefetch reads, min(end - 1 + 16,
+/// ids - 1)). Its loop reads prefetched rows as they are; the resolving
+/// loop keeps each in the table.
 // HOOKS: %[[START:.*]] = arith.minsi %{{.*}}, %[[NUM_IDS:.*]] : index
 // HOOKS: %[[END:.*]] = arith.minsi %{{.*}}, %[[NUM_IDS]] : index
-// HOOKS: %[[PAST:.*]] = arith.addi %[[END]], %c16{{.*}} : index
-// HOOKS: %[[SCANNED:.*]] = arith.minui %[[PAST]], %[[NUM_IDS]] : index
+// HOOKS: %[[LAST:.*]] = arith.subi %[[END]], %c1{{.*}} : index
+// HOOKS: %[[PAST:.*]] = arith.addi %[[LAST]], %c16{{.*}} : index
+// HOOKS: %[[LAST_ID:.*]] = arith.subi %[[NUM_IDS]], %c1{{.*}} : index
+// HOOKS: %[[AHEAD_AT:.*]] = arith.minui %[[PAST]], %[[LAST_ID]] : index
+// HOOKS: %[[SCANNED:.*]] = arith.addi %[[AHEAD_AT]], %c1{{.*}} : index
 // HOOKS: scf.for %{{.*}} = %[[START]] to %[[SCANNED]] step %{{.*}} -> (vector<16xi1>)
 // HOOKS: vector.reduction <or>
 // HOOKS: scf.for {{.*}} -> (vector<16xf32>, index) {
