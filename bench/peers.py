@@ -24,8 +24,10 @@ nt copy = their copy with non-temporal stores at the same threads, the
 memory limit (bench/memory_limit.c, compiled with clang) / gather_mlir;
 each time followed by the cores its contestant kept busy) and one at each
 contestant's best thread count. Written:
-DIR/peers-<date>.md and a chart of the ratios, DIR/peers-<date>.png (DIR:
-bench/results). Nothing is asserted.
+DIR/peers-<host>.md and a chart of the ratios, DIR/peers-<host>.png (DIR:
+bench/results; <host>: LLVM's name of the host CPU, so a run replaces the
+last one on its kind of host; a run of some cases or peers, or --quick,
+adds "-partial"). Nothing is asserted.
 """
 
 import argparse
@@ -820,7 +822,9 @@ def main():
                     peers))
     tables["each at its best thread count"] = best_rows
     os.makedirs(args.out, exist_ok=True)
-    stem = "peers-" + datetime.date.today().isoformat() + ("-quick" if args.quick else "")
+    from gather_mlir import _native
+    partial = args.quick or args.cases or args.peers != ",".join(PEERS)
+    stem = f"peers-{_native.host_cpu()}" + ("-partial" if partial else "")
     md.append(f"![ratios]({stem}.png)\n")
     text = "\n".join(md)
     print(text)
