@@ -12,7 +12,9 @@ ratio best peer / gather_mlir (above 1: gather_mlir is faster) and the
 fraction of copy speed (np.copyto of the result's bytes into a preallocated
 array, divided by gather_mlir's time; 1.0 means as fast as a plain copy).
 The table, machine facts and a chart of the ratios go to
-DIR/<date>.md and DIR/<date>.png (DIR: bench/results). Then the first
+DIR/bench-<host>.md and DIR/bench-<host>.png (DIR: bench/results; <host>:
+LLVM's name of the host CPU, so a run replaces the last one on its kind of
+host; --quick or --cases adds "-partial"). Then the first
 call of a new kernel: in a new process with an empty kernel cache (cold)
 and with the kernel on disk (warm), and the first call of each common
 kernel in a process that has compiled another (its own compile; each in a
@@ -366,6 +368,7 @@ def machine():
         pass
     facts = {
         "CPU": model,
+        "LLVM host CPU": g._native.host_cpu(),
         "cores": os.cpu_count(),
         "load average at start": " ".join(f"{x:.2f}" for x in os.getloadavg()),
         "python": platform.python_version(),
@@ -443,7 +446,8 @@ def main():
 
 def write_results(directory, facts, rows, first, kernels, args):
     os.makedirs(directory, exist_ok=True)
-    stem = datetime.date.today().isoformat() + ("-quick" if args.quick else "")
+    stem = (f"bench-{facts['LLVM host CPU']}"
+            + ("-partial" if args.quick or args.cases else ""))
     md = [f"# gather_mlir benchmark, {datetime.date.today().isoformat()}", "",
           "`PYTHONPATH=build/python_packages /usr/bin/python3 bench/bench.py"
           + (" --quick" if args.quick else "") + "`", ""]
