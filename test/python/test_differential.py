@@ -231,6 +231,77 @@ def test_large_results_of_short_rows_match_reference(case):
         assert result.nbytes >= 64 << 10
 
 
+@pytest.mark.parametrize("op", ["gather_elements", "gather"])
+@pytest.mark.parametrize("index_dtype", [np.int32, np.int64])
+@pytest.mark.parametrize("dtype", [np.int8, np.float32, np.float64])
+def test_rows_of_positions_but_one_match_reference(dtype, index_dtype, op):
+    """Along the last axis, with scalar loads (the kernels of AMD hosts), a
+    row's vectors whose indices are all positions in it (in [0, size)) are
+    read first, each index as it is; from its first vector with another
+    index on, the row resolves each index. Rows of positions but one index
+    (negative, the size, far off), placed on either side of every vector
+    boundary of 8, 16 and 64 lanes, give the reference's result in every
+    mode; rows of positions alone, the positions' values."""
+    rng = np.random.default_rng(5)
+    size = 37
+    data = rng.integers(-100, 100, (3, size)).astype(dtype)
+    far = int(np.iinfo(index_dtype).max)
+    for n in (1, 15, 16, 17, 63, 64, 65, 130):
+        shape = (3, n) if op == "gather_elements" else (n,)
+        positions = rng.integers(0, size, shape).astype(index_dtype)
+        call = getattr(g, op)
+        np.testing.assert_array_equal(
+            call(data, positions, axis=-1),
+            getattr(ref, op)(data, positions, axis=-1))
+        ats = {0, 1, n // 2, n - 2, n - 1} | {
+            k * lanes + d for lanes in (8, 16, 64)
+            for k in range(1, n // lanes + 1) for d in (-1, 0)}
+        for at in sorted(a for a in ats if 0 <= a < n):
+            for other in (-1, -size, size, far):
+                ids = positions.copy()
+                ids[..., at] = other
+                for mode in MODES:
+                    if mode == "unchecked" and not -size <= other < size:
+                        continue
+                    same_outcome(
+                        lambda: call(data, ids, axis=-1, mode=mode),
+                        lambda: getattr(ref, op)(data, ids, axis=-1,
+                                                 mode=mode))
+
+
+def test_one_long_row_with_one_other_index_matches_numpy():
+    """A single row of 2^19 indices makes a result large enough for threads
+    on two cores, which take the row in pieces; one index that is not a
+    position, at the row's start, either side of its middle or its end,
+    gives numpy's result (or, in check mode, names that index)."""
+    rng = np.random.default_rng(6)
+    size, n = 1000, 1 << 19
+    data = rng.standard_normal(size).astype(np.float32)
+    positions = rng.integers(0, size, n)
+    np.testing.assert_array_equal(g.gather(data, positions), data[positions])
+    for at in (0, n // 2 - 1, n // 2, n - 1):
+        for other in (-3, size, 5 * size):
+            ids = positions.copy()
+            ids[at] = other
+            normalized = np.where(ids < 0, ids + size, ids)
+            inside = (normalized >= 0) & (normalized < size)
+            expected = {
+                "fill": np.where(inside, data[np.where(inside, normalized,
+                                                       0)], 0),
+                "clamp": data[np.clip(normalized, 0, size - 1)],
+                "wrap": data[np.mod(ids, size)]}
+            for mode, values in expected.items():
+                np.testing.assert_array_equal(
+                    g.gather(data, ids, mode=mode), values)
+            if inside.all():
+                np.testing.assert_array_equal(g.gather(data, ids),
+                                              data[normalized])
+            else:
+                with pytest.raises(IndexError,
+                                   match=rf"index {other} is out of range"):
+                    g.gather(data, ids)
+
+
 @SETTINGS
 @given(gather_case())
 def test_gather_matches_numpy_take(case):

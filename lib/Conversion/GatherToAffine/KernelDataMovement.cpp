@@ -113,7 +113,8 @@ SlicePlan KernelEmitter::planSlices(int64_t dataFrom, int64_t outFrom) {
 
 void KernelEmitter::forEachAlignedChunk(
     const SlicePlan &plan, ValueRange outPrefix, Value n, int64_t lanes,
-    function_ref<void(Value, Value)> chunk, Value start) {
+    function_ref<void(Value, Value)> chunk, Value start,
+    const FastChunk *fast) {
   Type element = cast<MemRefType>(out.getType()).getElementType();
   int64_t elementBytes = getElementSizeInBytes(element);
   int64_t vectorBytes = lanes * elementBytes;
@@ -138,9 +139,16 @@ void KernelEmitter::forEachAlignedChunk(
                      vector::CreateMaskOp::create(b, loc, maskType, head));
              });
   Value rest = arith::SubIOp::create(b, loc, n, head);
-  forEachChunk(rest, lanes, [&](Value j, Value mask, Value) {
-    chunk(arith::AddIOp::create(b, loc, head, j), mask);
-  });
+  auto fromHead = [&](Value j) -> Value {
+    return arith::AddIOp::create(b, loc, head, j);
+  };
+  auto holds = [&](Value j) { return fast->holds(fromHead(j)); };
+  auto emit = [&](Value j) { fast->emit(fromHead(j)); };
+  FastChunk afterHead{holds, emit};
+  forEachChunk(
+      rest, lanes,
+      [&](Value j, Value mask, Value) { chunk(fromHead(j), mask); },
+      fast ? &afterHead : nullptr);
 }
 
 Value KernelEmitter::loadVector(Value memref, VectorType type, ValueRange at,
@@ -315,21 +323,58 @@ void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
     }
     storeRowVector(plan, v, at(outPrefix, j), mask, streaming);
   };
+  // Full vectors whose indices are all positions in the row already (in
+  // [0, axisSize), which every mode reads as they are: nothing to
+  // normalize, flag, clamp, wrap or fill), up to the row's first other
+  // one: each lane's index is read from memory as a scalar and is its
+  // subscript. Subscripts moved from a vector register to scalar ones put
+  // the vector's load and arithmetic on the path of every lane's load
+  // (docs/Design.md, the cost model).
+  bool positionsFirst = !vectorGathers;
+  auto arePositions = [&](Value j) -> Value {
+    Value i = indexValueToI64(
+        b, loc, loadVector(indices, indexType, at(indexPrefix, j), nullptr));
+    Value outside = vector::ReductionOp::create(
+        b, loc, vector::CombiningKind::OR,
+        inRange(i, axisSize, /*outside=*/true));
+    return arith::XOrIOp::create(
+        b, loc, outside, arith::ConstantIntOp::create(b, loc, 1, 1));
+  };
+  auto positionsChunk = [&](Value j, bool streaming) {
+    Value v = zero(valueType);
+    for (int64_t lane = 0; lane < lanes; ++lane) {
+      Value position = arith::IndexCastOp::create(
+          b, loc, b.getIndexType(),
+          readIndex(at(indexPrefix, arith::AddIOp::create(
+                                        b, loc, j, constIndex(lane)))));
+      Value e = memref::LoadOp::create(b, loc, data,
+                                       appended(dataPrefix, position));
+      v = vector::InsertOp::create(b, loc, e, v, lane);
+    }
+    storeRowVector(plan, v, at(outPrefix, j), nullptr, streaming);
+  };
   // Full vectors, then a masked tail: one loop, so a kernel compiles in less
   // time than with a scalar loop for the tail.
   auto vectorRow = [&] {
     emitPlanned(
         plan.streaming,
         [&] {
+          auto emit = [&](Value j) { positionsChunk(j, /*streaming=*/true); };
+          FastChunk positions{arePositions, emit};
           forEachAlignedChunk(
               plan, outPrefix, n, lanes,
               [&](Value j, Value mask) { chunk(j, mask, /*streaming=*/true); },
-              start);
+              start, positionsFirst ? &positions : nullptr);
         },
         [&] {
-          forEachChunk(n, lanes, [&](Value j, Value mask, Value) {
-            chunk(j, mask, /*streaming=*/false);
-          });
+          auto emit = [&](Value j) { positionsChunk(j, /*streaming=*/false); };
+          FastChunk positions{arePositions, emit};
+          forEachChunk(
+              n, lanes,
+              [&](Value j, Value mask, Value) {
+                chunk(j, mask, /*streaming=*/false);
+              },
+              positionsFirst ? &positions : nullptr);
         });
   };
   auto fullRow = [&] {

@@ -232,11 +232,21 @@ private:
   Value outOfRange(Value i, Value s) {
     return inRange(normalize(i, s), s, /*outside=*/true);
   }
+  /// A cheaper way to emit a full vector of a row, for the vectors a test
+  /// holds for: emit(j) instead of the chunk, where holds(j) (an i1).
+  /// forEachChunk evaluates holds(j + lanes) while it emits the vector at
+  /// j, so the test's loads are not on the path of that vector's.
+  struct FastChunk {
+    function_ref<Value(Value)> holds;
+    function_ref<void(Value)> emit;
+  };
   /// Visits a row of `n` elements in vectors of `lanes`: chunk(j, null,
-  /// lanes) for each full vector, one a loop iteration, then chunk(j, mask,
-  /// count) for the partial tail, if there can be one.
+  /// lanes) (or, with `fast`, fast->emit(j) where its test holds) for each
+  /// full vector, one a loop iteration, then chunk(j, mask, count) for the
+  /// partial tail, if there can be one.
   void forEachChunk(Value n, int64_t lanes,
-                    function_ref<void(Value, Value, Value)> chunk);
+                    function_ref<void(Value, Value, Value)> chunk,
+                    const FastChunk *fast = nullptr);
   /// Loads a vector of `type` from `memref` at `at`: masked with `mask`
   /// (the other lanes zero), else plainly.
   Value loadVector(Value memref, VectorType type, ValueRange at, Value mask);
@@ -337,12 +347,14 @@ private:
   /// forEachChunk for a row of `plan.out` at `outPrefix` that is written
   /// with non-temporal stores: chunk(0, mask) up to the first vector-aligned
   /// element of the row, then chunk(j, mask or null) for the rest, whose
-  /// full vectors are aligned. With `start`, the row begins at element
-  /// `start` of `outPrefix`'s row (j counts from there).
+  /// full vectors are aligned (and go to `fast` as in forEachChunk). With
+  /// `start`, the row begins at element `start` of `outPrefix`'s row (j
+  /// counts from there).
   void forEachAlignedChunk(const SlicePlan &plan, ValueRange outPrefix,
                            Value n, int64_t lanes,
                            function_ref<void(Value, Value)> chunk,
-                           Value start = nullptr);
+                           Value start = nullptr,
+                           const FastChunk *fast = nullptr);
   /// Stores vector `v` of a row of `plan.out` at `at`: masked with `mask`,
   /// else non-temporal (and aligned: forEachAlignedChunk's full vectors)
   /// with `streaming`, else plainly.

@@ -64,15 +64,39 @@ func.func @gather_elements_axis_0_check(%d: tensor<3x3xf32>, %i: tensor<2x3xi64>
 // ROWS:     scf.if %[[FLAGGED]] {
 // ROWS:       vector.reduction <or>
 // ROWS: func.call @gather_mlir_index_error
-/// With scalar loads the subscripts are still computed a vector at a time,
-/// then read one lane each; an empty data row reads nothing and flags
-/// every index.
+/// With scalar loads a row first takes its vectors whose indices are all
+/// positions in it (one unsigned compare against its size, the next
+/// vector's tested while this one is gathered): each lane's index is read
+/// as a scalar and is its subscript, with nothing to clamp or flag.
 // SCALAR-ROWS-LABEL: func.func @rows_checked_then_gathered
 // SCALAR-ROWS: %[[FLAG:.*]] = memref.alloca() : memref<i1>
 // SCALAR-ROWS: affine.for %[[ROW:.*]] = 0 to
 // SCALAR-ROWS:   %[[NONEMPTY:.*]] = arith.cmpi sgt
 // SCALAR-ROWS:   scf.if %[[NONEMPTY]] {
-// SCALAR-ROWS:     affine.for
+// SCALAR-ROWS:     %[[FIRST:.*]] = scf.if %{{.*}} -> (i1) {
+// SCALAR-ROWS:       vector.load %{{.*}}[%[[ROW]], %{{.*}}] : memref<?x?xi32>, vector<8xi32>
+// SCALAR-ROWS:       arith.cmpi uge
+// SCALAR-ROWS:       vector.reduction <or>
+// SCALAR-ROWS:     %[[FAST:.*]]:2 = scf.while (%{{.*}} = %{{.*}}, %[[OK:.*]] = %[[FIRST]])
+// SCALAR-ROWS:       scf.condition(%[[OK]])
+// SCALAR-ROWS:     } do {
+// SCALAR-ROWS:       %[[NEXT:.*]] = scf.if %{{.*}} -> (i1) {
+// SCALAR-ROWS:         vector.load %{{.*}}[%[[ROW]], %{{.*}}] : memref<?x?xi32>, vector<8xi32>
+// SCALAR-ROWS:         arith.cmpi uge
+// SCALAR-ROWS-NOT:   arith.minsi
+// SCALAR-ROWS-NOT:   memref.store
+// SCALAR-ROWS:       %[[I0:.*]] = memref.load %{{.*}}[%[[ROW]], %{{.*}}] : memref<?x?xi32>
+// SCALAR-ROWS:       %[[E0:.*]] = arith.extsi %[[I0]] : i32 to i64
+// SCALAR-ROWS:       %[[AT0:.*]] = arith.index_cast %[[E0]]
+// SCALAR-ROWS:       memref.load %{{.*}}[%[[ROW]], %[[AT0]]] : memref<?x?xf32>
+// SCALAR-ROWS-NOT:   arith.minsi
+// SCALAR-ROWS-NOT:   memref.store
+// SCALAR-ROWS:       vector.store
+// SCALAR-ROWS:       scf.yield %{{.*}}, %[[NEXT]]
+/// The rest of the row, from its first vector with another index: the
+/// subscripts are computed a vector at a time, then read one lane each; an
+/// empty data row reads nothing and flags every index.
+// SCALAR-ROWS:     scf.for %{{.*}} = %[[FAST]]#0 to
 // SCALAR-ROWS:       %[[LOW:.*]] = arith.minsi
 // SCALAR-ROWS:       %[[SUB:.*]] = arith.maxsi %[[LOW]]
 // SCALAR-ROWS:       vector.reduction <or>
@@ -85,6 +109,12 @@ func.func @gather_elements_axis_0_check(%d: tensor<3x3xf32>, %i: tensor<2x3xi64>
 // SCALAR-ROWS:       vector.insert %[[V]], %{{.*}} [0]
 // SCALAR-ROWS:       %[[LAST:.*]] = vector.insert %{{.*}} [7]
 // SCALAR-ROWS:       vector.store %[[LAST]], %{{.*}}[%[[ROW]], %{{.*}}]
+// SCALAR-ROWS:       vector.maskedstore %{{.*}}[%[[ROW]], %{{.*}}]
+/// Rows written with cached stores (the branch above streams them) take
+/// the same two loops.
+// SCALAR-ROWS:     } else {
+// SCALAR-ROWS:       scf.while
+// SCALAR-ROWS:       scf.for
 // SCALAR-ROWS:       vector.maskedstore %{{.*}}[%[[ROW]], %{{.*}}]
 /// Along an empty axis every index of a non-empty row is bad: nothing is
 /// read, the row is flagged.

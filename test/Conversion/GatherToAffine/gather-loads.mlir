@@ -12,11 +12,20 @@
 /// CPUs and for a generic target.
 // VECTOR-LABEL: func.func @last_axis
 // VECTOR: vector.gather
+/// Scalar loads read a row's vectors whose indices are all positions in it
+/// with each index read as a scalar (scf.while), the rest (scf.for) with
+/// subscripts computed as a vector.
 // SCALAR-LABEL: func.func @last_axis
 // SCALAR-NOT: vector.gather
 // SCALAR: affine.for
-// SCALAR:   affine.for
+// SCALAR:   scf.while
+// SCALAR:     memref.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<?x?xi32>
+// SCALAR:     memref.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<?x?xf32>
+// SCALAR:     vector.insert
+// SCALAR:     vector.store
+// SCALAR:   scf.for
 // SCALAR:     vector.load %{{.*}} : memref<?x?xi32>, vector<8xi32>
+// SCALAR:     vector.extract
 // SCALAR:     memref.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<?x?xf32>
 // SCALAR:     vector.insert
 // SCALAR:     vector.store
