@@ -329,26 +329,39 @@ void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
   // one: each lane's index is read from memory as a scalar and is its
   // subscript. Subscripts moved from a vector register to scalar ones put
   // the vector's load and arithmetic on the path of every lane's load
-  // (docs/Design.md, the cost model).
+  // (docs/Design.md, "Kernels"). `clamp` takes every index that is not
+  // negative this way, as min(index, axisSize - 1): one unsigned min.
   bool positionsFirst = !vectorGathers;
+  bool clampAbove = mode == GatherMode::clamp;
   auto arePositions = [&](Value j) -> Value {
     Value i = indexValueToI64(
         b, loc, loadVector(indices, indexType, at(indexPrefix, j), nullptr));
-    Value outside = vector::ReductionOp::create(
-        b, loc, vector::CombiningKind::OR,
-        inRange(i, axisSize, /*outside=*/true));
-    return arith::XOrIOp::create(
-        b, loc, outside, arith::ConstantIntOp::create(b, loc, 1, 1));
+    Value other =
+        clampAbove
+            ? arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, i,
+                                    createI64Like(b, loc, i.getType(), 0))
+                  .getResult()
+            : inRange(i, axisSize, /*outside=*/true);
+    Value any = vector::ReductionOp::create(
+        b, loc, vector::CombiningKind::OR, other);
+    return arith::XOrIOp::create(b, loc, any,
+                                 arith::ConstantIntOp::create(b, loc, 1, 1));
   };
+  Value lastPosition =
+      clampAbove ? arith::SubIOp::create(b, loc, axisSize, constI64(1))
+                       .getResult()
+                 : Value();
   auto positionsChunk = [&](Value j, bool streaming) {
     Value v = zero(valueType);
     for (int64_t lane = 0; lane < lanes; ++lane) {
-      Value position = arith::IndexCastOp::create(
-          b, loc, b.getIndexType(),
-          readIndex(at(indexPrefix, arith::AddIOp::create(
-                                        b, loc, j, constIndex(lane)))));
-      Value e = memref::LoadOp::create(b, loc, data,
-                                       appended(dataPrefix, position));
+      Value i = readIndex(
+          at(indexPrefix, arith::AddIOp::create(b, loc, j, constIndex(lane))));
+      if (clampAbove)
+        i = arith::MinUIOp::create(b, loc, i, lastPosition);
+      Value e = memref::LoadOp::create(
+          b, loc, data,
+          appended(dataPrefix, arith::IndexCastOp::create(
+                                   b, loc, b.getIndexType(), i)));
       v = vector::InsertOp::create(b, loc, e, v, lane);
     }
     storeRowVector(plan, v, at(outPrefix, j), nullptr, streaming);

@@ -33,3 +33,25 @@ func.func @last_axis(%d: tensor<?x?xf32>, %i: tensor<?x?xi32>) -> tensor<?x?xf32
   %r = gather.gather_elements %d[%i] {axis = 1 : i64, mode = #gather<mode unchecked>} : (tensor<?x?xf32>, tensor<?x?xi32>) -> tensor<?x?xf32>
   return %r : tensor<?x?xf32>
 }
+
+/// In clamp mode that first loop takes every index that is not negative,
+/// clamped above with one unsigned min against the last position; a vector
+/// with a negative index ends it.
+// VECTOR-LABEL: func.func @last_axis_clamp
+// VECTOR: vector.gather
+// SCALAR-LABEL: func.func @last_axis_clamp
+// SCALAR: %[[LAST:.*]] = arith.subi %{{.*}}, %{{.*}} : i64
+// SCALAR: %[[FIRST:.*]] = scf.if %{{.*}} -> (i1) {
+// SCALAR:   %[[NEGATIVE:.*]] = arith.cmpi slt, %{{.*}}, %{{.*}} : vector<8xi64>
+// SCALAR:   vector.reduction <or>, %[[NEGATIVE]]
+// SCALAR: scf.while (%{{.*}} = %{{.*}}, %{{.*}} = %[[FIRST]])
+// SCALAR: } do {
+// SCALAR:   %[[I:.*]] = memref.load %{{.*}} : memref<?x?xi32>
+// SCALAR:   %[[E:.*]] = arith.extsi %[[I]] : i32 to i64
+// SCALAR:   %[[SUB:.*]] = arith.minui %[[E]], %[[LAST]] : i64
+// SCALAR:   %[[AT:.*]] = arith.index_cast %[[SUB]]
+// SCALAR:   memref.load %{{.*}}[%{{.*}}, %[[AT]]] : memref<?x?xf32>
+func.func @last_axis_clamp(%d: tensor<?x?xf32>, %i: tensor<?x?xi32>) -> tensor<?x?xf32> {
+  %r = gather.gather_elements %d[%i] {axis = 1 : i64, mode = #gather<mode clamp>} : (tensor<?x?xf32>, tensor<?x?xi32>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
