@@ -234,16 +234,19 @@ def test_large_results_of_short_rows_match_reference(case):
 @pytest.mark.parametrize("op", ["gather_elements", "gather"])
 @pytest.mark.parametrize("index_dtype", [np.int32, np.int64])
 @pytest.mark.parametrize("dtype", [np.int8, np.float32, np.float64])
-def test_rows_of_positions_but_one_match_reference(dtype, index_dtype, op):
+@pytest.mark.parametrize("size", [37, 32])
+def test_rows_of_positions_but_one_match_reference(size, dtype, index_dtype,
+                                                   op):
     """Along the last axis, with scalar loads (the kernels of AMD hosts), a
-    row's vectors whose indices are all positions in it (in [0, size)) are
-    read first, each index as it is; from its first vector with another
-    index on, the row resolves each index. Rows of positions but one index
-    (negative, the size, far off), placed on either side of every vector
-    boundary of 8, 16 and 64 lanes, give the reference's result in every
-    mode; rows of positions alone, the positions' values."""
+    row's vectors whose indices one scalar operation resolves (positions in
+    [0, size); in clamp every index not negative; in wrap along a power of
+    two every index) are read first, each index as a scalar; from its
+    first vector with another index on, the row resolves each index as a
+    vector. Rows of positions but one index (negative, the size, far off),
+    placed on either side of every vector boundary of 8, 16 and 64 lanes,
+    give the reference's result in every mode; rows of positions alone,
+    the positions' values."""
     rng = np.random.default_rng(5)
-    size = 37
     data = rng.integers(-100, 100, (3, size)).astype(dtype)
     far = int(np.iinfo(index_dtype).max)
     for n in (1, 15, 16, 17, 63, 64, 65, 130):

@@ -323,45 +323,32 @@ void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
     }
     storeRowVector(plan, v, at(outPrefix, j), mask, streaming);
   };
-  // Full vectors whose indices are all positions in the row already (in
-  // [0, axisSize), which every mode reads as they are: nothing to
-  // normalize, flag, clamp, wrap or fill), up to the row's first other
-  // one: each lane's index is read from memory as a scalar and is its
-  // subscript. Subscripts moved from a vector register to scalar ones put
-  // the vector's load and arithmetic on the path of every lane's load
-  // (docs/Design.md, "Kernels"). `clamp` takes every index that is not
-  // negative this way, as min(index, axisSize - 1): one unsigned min.
-  bool positionsFirst = !vectorGathers;
-  bool clampAbove = mode == GatherMode::clamp;
-  auto arePositions = [&](Value j) -> Value {
+  // Full vectors whose indices one scalar operation resolves (DirectIndex:
+  // the positions in the row, and in clamp and wrap more), up to the row's
+  // first other one: each lane's index is read from memory as a scalar and
+  // resolved there. Subscripts moved from a vector register to scalar ones
+  // put the vector's load and arithmetic on the path of every lane's load
+  // (docs/Design.md, "Kernels").
+  bool directFirst = !vectorGathers;
+  std::optional<DirectIndex> direct;
+  if (directFirst)
+    direct.emplace(b, loc, mode, axisSize);
+  auto allDirect = [&](Value j) -> Value {
     Value i = indexValueToI64(
         b, loc, loadVector(indices, indexType, at(indexPrefix, j), nullptr));
-    Value other =
-        clampAbove
-            ? arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, i,
-                                    createI64Like(b, loc, i.getType(), 0))
-                  .getResult()
-            : inRange(i, axisSize, /*outside=*/true);
-    Value any = vector::ReductionOp::create(
-        b, loc, vector::CombiningKind::OR, other);
-    return arith::XOrIOp::create(b, loc, any,
-                                 arith::ConstantIntOp::create(b, loc, 1, 1));
+    return vector::ReductionOp::create(b, loc, vector::CombiningKind::AND,
+                                       direct->admits(b, loc, i));
   };
-  Value lastPosition =
-      clampAbove ? arith::SubIOp::create(b, loc, axisSize, constI64(1))
-                       .getResult()
-                 : Value();
-  auto positionsChunk = [&](Value j, bool streaming) {
+  auto directChunk = [&](Value j, bool streaming) {
     Value v = zero(valueType);
     for (int64_t lane = 0; lane < lanes; ++lane) {
       Value i = readIndex(
           at(indexPrefix, arith::AddIOp::create(b, loc, j, constIndex(lane))));
-      if (clampAbove)
-        i = arith::MinUIOp::create(b, loc, i, lastPosition);
       Value e = memref::LoadOp::create(
           b, loc, data,
-          appended(dataPrefix, arith::IndexCastOp::create(
-                                   b, loc, b.getIndexType(), i)));
+          appended(dataPrefix,
+                   arith::IndexCastOp::create(b, loc, b.getIndexType(),
+                                              direct->subscript(b, loc, i))));
       v = vector::InsertOp::create(b, loc, e, v, lane);
     }
     storeRowVector(plan, v, at(outPrefix, j), nullptr, streaming);
@@ -372,22 +359,22 @@ void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
     emitPlanned(
         plan.streaming,
         [&] {
-          auto emit = [&](Value j) { positionsChunk(j, /*streaming=*/true); };
-          FastChunk positions{arePositions, emit};
+          auto emit = [&](Value j) { directChunk(j, /*streaming=*/true); };
+          FastChunk directs{allDirect, emit};
           forEachAlignedChunk(
               plan, outPrefix, n, lanes,
               [&](Value j, Value mask) { chunk(j, mask, /*streaming=*/true); },
-              start, positionsFirst ? &positions : nullptr);
+              start, directFirst ? &directs : nullptr);
         },
         [&] {
-          auto emit = [&](Value j) { positionsChunk(j, /*streaming=*/false); };
-          FastChunk positions{arePositions, emit};
+          auto emit = [&](Value j) { directChunk(j, /*streaming=*/false); };
+          FastChunk directs{allDirect, emit};
           forEachChunk(
               n, lanes,
               [&](Value j, Value mask, Value) {
                 chunk(j, mask, /*streaming=*/false);
               },
-              positionsFirst ? &positions : nullptr);
+              directFirst ? &directs : nullptr);
         });
   };
   auto fullRow = [&] {

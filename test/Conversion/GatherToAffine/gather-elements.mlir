@@ -75,14 +75,14 @@ func.func @gather_elements_axis_0_check(%d: tensor<3x3xf32>, %i: tensor<2x3xi64>
 // SCALAR-ROWS:   scf.if %[[NONEMPTY]] {
 // SCALAR-ROWS:     %[[FIRST:.*]] = scf.if %{{.*}} -> (i1) {
 // SCALAR-ROWS:       vector.load %{{.*}}[%[[ROW]], %{{.*}}] : memref<?x?xi32>, vector<8xi32>
-// SCALAR-ROWS:       arith.cmpi uge
-// SCALAR-ROWS:       vector.reduction <or>
+// SCALAR-ROWS:       %[[IN:.*]] = arith.cmpi ult
+// SCALAR-ROWS:       vector.reduction <and>, %[[IN]]
 // SCALAR-ROWS:     %[[FAST:.*]]:2 = scf.while (%{{.*}} = %{{.*}}, %[[OK:.*]] = %[[FIRST]])
 // SCALAR-ROWS:       scf.condition(%[[OK]])
 // SCALAR-ROWS:     } do {
 // SCALAR-ROWS:       %[[NEXT:.*]] = scf.if %{{.*}} -> (i1) {
 // SCALAR-ROWS:         vector.load %{{.*}}[%[[ROW]], %{{.*}}] : memref<?x?xi32>, vector<8xi32>
-// SCALAR-ROWS:         arith.cmpi uge
+// SCALAR-ROWS:         arith.cmpi ult
 // SCALAR-ROWS-NOT:   arith.minsi
 // SCALAR-ROWS-NOT:   memref.store
 // SCALAR-ROWS:       %[[I0:.*]] = memref.load %{{.*}}[%[[ROW]], %{{.*}}] : memref<?x?xi32>

@@ -136,6 +136,19 @@ static Value pythonModulo(OpBuilder &b, Location loc, Value i, Value s) {
 /// of two s known at run time (ids hashed into 2^k rows; a test outside the
 /// loop) takes i's low bits instead, which are the remainder of the
 /// divisor's sign: no range test, no division.
+/// For an i64 size s: max(s, 1) - 1, and whether s is a power of two (or
+/// zero).
+static std::pair<Value, Value> lowBitsMask(OpBuilder &b, Location loc,
+                                           Value s) {
+  Value one = createI64Like(b, loc, s.getType(), 1);
+  Value mask = arith::SubIOp::create(
+      b, loc, arith::MaxSIOp::create(b, loc, s, one), one);
+  Value powerOfTwo = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq, arith::AndIOp::create(b, loc, s, mask),
+      createI64Like(b, loc, s.getType(), 0));
+  return {mask, powerOfTwo};
+}
+
 static Value wrapIndex(OpBuilder &b, Location loc, Value i, Value n,
                        Value s) {
   Type type = i.getType();
@@ -146,12 +159,7 @@ static Value wrapIndex(OpBuilder &b, Location loc, Value i, Value n,
   };
   if (getConstantIntValue(s))
     return general();
-  Value one = createI64Like(b, loc, s.getType(), 1);
-  Value mask = arith::SubIOp::create(
-      b, loc, arith::MaxSIOp::create(b, loc, s, one), one);
-  Value powerOfTwo = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::eq, arith::AndIOp::create(b, loc, s, mask),
-      createI64Like(b, loc, s.getType(), 0));
+  auto [mask, powerOfTwo] = lowBitsMask(b, loc, s);
   return select(
       b, loc, type, powerOfTwo,
       [&]() -> Value {
@@ -186,4 +194,36 @@ ResolvedIndex mlir::gather::resolveIndex(OpBuilder &b, Location loc,
     break;
   }
   return {n, nullptr};
+}
+
+DirectIndex::DirectIndex(OpBuilder &b, Location loc, GatherMode mode, Value s)
+    : mode(mode), size(s) {
+  if (mode == GatherMode::clamp)
+    bound = arith::SubIOp::create(b, loc, s,
+                                  createI64Like(b, loc, s.getType(), 1));
+  if (mode != GatherMode::wrap)
+    return;
+  auto [mask, isPowerOfTwo] = lowBitsMask(b, loc, s);
+  powerOfTwo = isPowerOfTwo;
+  bound = arith::SelectOp::create(b, loc, powerOfTwo, mask,
+                                  createI64Like(b, loc, s.getType(), -1));
+}
+
+Value DirectIndex::admits(OpBuilder &b, Location loc, Value i) const {
+  if (mode == GatherMode::clamp)
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, i,
+                                 createI64Like(b, loc, i.getType(), 0));
+  Value position = isIndexInRange(b, loc, i, size);
+  if (mode != GatherMode::wrap)
+    return position;
+  return arith::OrIOp::create(b, loc, splatLike(b, loc, powerOfTwo, position),
+                              position);
+}
+
+Value DirectIndex::subscript(OpBuilder &b, Location loc, Value i) const {
+  if (mode == GatherMode::clamp)
+    return arith::MinUIOp::create(b, loc, i, bound);
+  if (mode == GatherMode::wrap)
+    return arith::AndIOp::create(b, loc, i, bound);
+  return i;
 }

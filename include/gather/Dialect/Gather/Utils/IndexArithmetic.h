@@ -46,6 +46,33 @@ struct ResolvedIndex {
 ResolvedIndex resolveIndex(OpBuilder &b, Location loc, GatherMode mode, Value i,
                            Value s);
 
+/// The index values that one scalar operation (or none) resolves under a
+/// mode along a dimension of size `s` > 0, and that operation: in every
+/// mode the positions [0, s), as they are; in `clamp` every index that is
+/// not negative, as min(i, s - 1) (unsigned); in `wrap` with s a power of
+/// two, every index, as i & (s - 1). A kernel reads such indices as scalars
+/// (a vector's subscripts moved to scalar registers cost more).
+class DirectIndex {
+public:
+  /// The rule for `mode` along size `s` (an i64 scalar, not zero where it
+  /// is used): its run-time parts are computed here, once.
+  DirectIndex(OpBuilder &b, Location loc, GatherMode mode, Value s);
+  /// Whether index value `i` (i64, or a vector) is one of them: an i1, or
+  /// a vector of i1.
+  Value admits(OpBuilder &b, Location loc, Value i) const;
+  /// The subscript of an admitted index value `i` (i64): what resolveIndex
+  /// makes of it.
+  Value subscript(OpBuilder &b, Location loc, Value i) const;
+
+private:
+  GatherMode mode;
+  Value size;
+  /// clamp: s - 1; wrap: s - 1 if s is a power of two, else all ones.
+  Value bound;
+  /// wrap: whether s is a power of two.
+  Value powerOfTwo;
+};
+
 } // namespace mlir::gather
 
 #endif // GATHER_DIALECT_GATHER_UTILS_INDEXARITHMETIC_H
