@@ -131,11 +131,6 @@ static Value pythonModulo(OpBuilder &b, Location loc, Value i, Value s) {
   return select(b, loc, type, small, fromDoubles, divided);
 }
 
-/// `i` wrapped into [0, s): indices in [-s, s) need only the normalization
-/// `n`, and the remainder runs only when some index lies outside. A power
-/// of two s known at run time (ids hashed into 2^k rows; a test outside the
-/// loop) takes i's low bits instead, which are the remainder of the
-/// divisor's sign: no range test, no division.
 /// For an i64 size s: max(s, 1) - 1, and whether s is a power of two (or
 /// zero).
 static std::pair<Value, Value> lowBitsMask(OpBuilder &b, Location loc,
@@ -149,6 +144,11 @@ static std::pair<Value, Value> lowBitsMask(OpBuilder &b, Location loc,
   return {mask, powerOfTwo};
 }
 
+/// `i` wrapped into [0, s): indices in [-s, s) need only the normalization
+/// `n`, and the remainder runs only when some index lies outside. A power
+/// of two s known at run time (ids hashed into 2^k rows; a test outside the
+/// loop) takes i's low bits instead, which are the remainder of the
+/// divisor's sign: no range test, no division.
 static Value wrapIndex(OpBuilder &b, Location loc, Value i, Value n,
                        Value s) {
   Type type = i.getType();
