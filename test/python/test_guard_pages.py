@@ -7,7 +7,8 @@ partial last chunk, every out-of-range mode with ids past both ends (also
 `unchecked`, whose broken promise the package's gathers read as clamp and
 its bags skip), broken
 offsets), block-quantized gathers with their scales and zero points, and
-gather, gather_elements and gather_nd."""
+gather, gather_elements and gather_nd, also along rows of indices read as
+scalars."""
 import subprocess
 import sys
 import textwrap
@@ -100,6 +101,20 @@ _CHILD = textwrap.dedent('''
                               axis=2, mode=oob)
             g.gather_nd(cube, G(rng.integers(-9, 9, (7, 2))), mode=oob)
         done += 1
+        # Rows of 37 and 130 indices (full vectors and a partial last one)
+        # along axes of 32 (a power of two) and 37: most indices are read
+        # as scalars, directly (docs/Design.md, "Kernels"); the last three
+        # are past both ends.
+        for size in (32, 37):
+            rows = G(rng.standard_normal((3, size)).astype(np.float32))
+            for n in (37, 130):
+                idx = rng.integers(0, size, (3, n))
+                idx[:, -3:] = (-size - 5, size + 5, -1)
+                idx = G(idx)
+                for oob in ("fill", "clamp", "wrap", "unchecked"):
+                    g.gather_elements(rows, idx, axis=1, mode=oob)
+                    g.gather(rows, G(idx[1]), axis=1, mode=oob)
+        done += 1
     print("done", done)
 ''')
 
@@ -110,4 +125,4 @@ def test_no_read_outside_operands():
     assert child.returncode == 0, (
         f"the child ended with {child.returncode} (a negative number is the "
         f"signal that killed it):\n{child.stdout}\n{child.stderr}")
-    assert child.stdout.split() == ["done", "14"]
+    assert child.stdout.split() == ["done", "16"]
