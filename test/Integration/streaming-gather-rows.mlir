@@ -1,6 +1,8 @@
 // RUN: gather-opt %s --gather-to-llvm="streaming-min-bytes=0" | %run_main | FileCheck %s
 // RUN: gather-opt %s --gather-to-llvm="streaming-min-bytes=0 validate-rows=true" | %run_main | FileCheck %s
 // RUN: gather-opt %s --gather-to-llvm="streaming-min-bytes=0 validate-rows=true parallel=true parallel-min-bytes=0" | %run_main_omp | FileCheck %s
+// RUN: gather-opt %s --gather-to-llvm="streaming-min-bytes=0 gather-loads=scalar" | %run_main | FileCheck %s
+// RUN: gather-opt %s --gather-to-llvm="streaming-min-bytes=0 validate-rows=true gather-loads=scalar parallel=true parallel-min-bytes=0" | %run_main_omp | FileCheck %s
 
 /// Streaming (non-temporal) stores of rows gathered along the last axis
 /// (gather_elements), forced on for a small result: rows of 517 f32 (2068
@@ -9,8 +11,10 @@
 /// boundary (row stride 533 elements, offset 1), so every row has a
 /// different masked head, aligned streamed vectors and a masked tail. Data
 /// element (r, c) is 1000 r + c; each row is read backwards (index 516 - c,
-/// written as 516 - c - 517 = -1 - c for the odd columns: negative indices
-/// count from the end). Every element of the buffer is compared with what it
+/// written as 516 - c - 517 = -1 - c for the odd columns from 300 on:
+/// negative indices count from the end), so with scalar loads a row's
+/// first streamed vectors take the loop of positions and the rest the
+/// resolving loop. Every element of the buffer is compared with what it
 /// must hold: the gathered row inside the view, -1 around it.
 
 func.func private @printI64(i64)
@@ -52,7 +56,12 @@ func.func @main() {
     %one = arith.constant 1 : i64
     %back = arith.subi %c516, %ci : i64
     %parity = arith.andi %ci, %one : i64
-    %even = arith.cmpi ne, %parity, %one : i64
+    %c300 = arith.constant 300 : i64
+    %odd = arith.cmpi eq, %parity, %one : i64
+    %late = arith.cmpi sge, %ci, %c300 : i64
+    %negated = arith.andi %odd, %late : i1
+    %true = arith.constant true
+    %even = arith.xori %negated, %true : i1
     %negative = arith.subi %back, %c517i : i64
     %v = arith.select %even, %back, %negative : i64
     tensor.yield %v : i64

@@ -181,51 +181,51 @@ Value KernelEmitter::inRange(Value n, Value s, bool outside) {
 
 void KernelEmitter::forEachChunk(Value n, int64_t lanes,
                                  function_ref<void(Value, Value, Value)> chunk,
-                                 const FastChunk *fast) {
+                                 ArrayRef<FastChunk> fast) {
   Value full = fullVectors(n, lanes);
-  if (!fast) {
+  if (fast.empty()) {
     forLoop(full, lanes,
             [&](Value j) { chunk(j, nullptr, constIndex(lanes)); });
-  } else if (getConstantIntValue(full) != 0) {
-    // fast->holds(j) for a full vector at j, else false.
-    auto holdsAt = [&](Value j) {
-      OpBuilder::InsertionGuard guard(b);
-      auto ifOp = scf::IfOp::create(
-          b, loc, TypeRange{b.getI1Type()},
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, j, full),
-          /*withElseRegion=*/true);
-      b.setInsertionPointToStart(ifOp.thenBlock());
-      scf::YieldOp::create(b, loc, fast->holds(j));
-      b.setInsertionPointToStart(ifOp.elseBlock());
-      scf::YieldOp::create(
-          b, loc, arith::ConstantIntOp::create(b, loc, 0, 1).getResult());
-      return ifOp.getResult(0);
-    };
-    // The fast vectors up to the first the test fails for, then chunks.
-    // Two loops, not one with a branch a vector: LLVM merges the two
-    // branches' loads into one block fed by both ways of computing their
-    // subscripts, which spills the fast way's.
-    Value start = constIndex(0);
+  } else if (std::optional<int64_t> count = getConstantIntValue(full);
+             !count || *count > 0) {
+    // Each way's vectors from where the way before stopped up to the first
+    // its test fails for, then chunks. Loops, not one with a branch a
+    // vector: LLVM merges the branches' loads into one block fed by both
+    // ways of computing their subscripts, which spills the fast way's.
     Type indexType = b.getIndexType();
-    auto fastLoop = scf::WhileOp::create(
-        b, loc, TypeRange{indexType, b.getI1Type()},
-        ValueRange{start, holdsAt(start)});
-    {
+    Value from = constIndex(0);
+    for (const FastChunk &way : fast) {
+      // way.holds(j) for a full vector at j, else false.
+      auto holdsAt = [&](Value j) {
+        OpBuilder::InsertionGuard guard(b);
+        auto ifOp = scf::IfOp::create(
+            b, loc, TypeRange{b.getI1Type()},
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, j, full),
+            /*withElseRegion=*/true);
+        b.setInsertionPointToStart(ifOp.thenBlock());
+        scf::YieldOp::create(b, loc, way.holds(j));
+        b.setInsertionPointToStart(ifOp.elseBlock());
+        scf::YieldOp::create(b, loc, constBool(false));
+        return ifOp.getResult(0);
+      };
+      auto wayLoop = scf::WhileOp::create(
+          b, loc, TypeRange{indexType, b.getI1Type()},
+          ValueRange{from, holdsAt(from)});
       OpBuilder::InsertionGuard guard(b);
-      Block *before = b.createBlock(&fastLoop.getBefore(), {},
+      Block *before = b.createBlock(&wayLoop.getBefore(), {},
                                     {indexType, b.getI1Type()}, {loc, loc});
       scf::ConditionOp::create(b, loc, before->getArgument(1),
                                before->getArguments());
-      Block *after = b.createBlock(&fastLoop.getAfter(), {},
+      Block *after = b.createBlock(&wayLoop.getAfter(), {},
                                    {indexType, b.getI1Type()}, {loc, loc});
       Value j = after->getArgument(0);
       Value next = arith::AddIOp::create(b, loc, j, constIndex(lanes));
       Value nextHolds = holdsAt(next);
-      fast->emit(j);
+      way.emit(j);
       scf::YieldOp::create(b, loc, ValueRange{next, nextHolds});
+      from = wayLoop.getResult(0);
     }
-    auto rest = scf::ForOp::create(b, loc, fastLoop.getResult(0), full,
-                                   constIndex(lanes));
+    auto rest = scf::ForOp::create(b, loc, from, full, constIndex(lanes));
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(rest.getBody()->getTerminator());
     chunk(rest.getInductionVar(), nullptr, constIndex(lanes));

@@ -114,7 +114,7 @@ SlicePlan KernelEmitter::planSlices(int64_t dataFrom, int64_t outFrom) {
 void KernelEmitter::forEachAlignedChunk(
     const SlicePlan &plan, ValueRange outPrefix, Value n, int64_t lanes,
     function_ref<void(Value, Value)> chunk, Value start,
-    const FastChunk *fast) {
+    ArrayRef<FastChunk> fast) {
   Type element = cast<MemRefType>(out.getType()).getElementType();
   int64_t elementBytes = getElementSizeInBytes(element);
   int64_t vectorBytes = lanes * elementBytes;
@@ -142,13 +142,20 @@ void KernelEmitter::forEachAlignedChunk(
   auto fromHead = [&](Value j) -> Value {
     return arith::AddIOp::create(b, loc, head, j);
   };
-  auto holds = [&](Value j) { return fast->holds(fromHead(j)); };
-  auto emit = [&](Value j) { fast->emit(fromHead(j)); };
-  FastChunk afterHead{holds, emit};
+  // The fast ways, counting from the head too (at most two).
+  SmallVector<std::function<Value(Value)>, 2> holds;
+  SmallVector<std::function<void(Value)>, 2> emits;
+  SmallVector<FastChunk, 2> afterHead;
+  for (const FastChunk &way : fast) {
+    holds.push_back([&, way](Value j) { return way.holds(fromHead(j)); });
+    emits.push_back([&, way](Value j) { way.emit(fromHead(j)); });
+  }
+  for (auto [h, e] : llvm::zip(holds, emits))
+    afterHead.push_back({h, e});
   forEachChunk(
       rest, lanes,
       [&](Value j, Value mask, Value) { chunk(fromHead(j), mask); },
-      fast ? &afterHead : nullptr);
+      afterHead);
 }
 
 Value KernelEmitter::loadVector(Value memref, VectorType type, ValueRange at,
@@ -241,8 +248,12 @@ void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
   };
   // Subscripts of a non-empty row always name an element of it: check and
   // unchecked clamp the normalized index (a no-op on the indices they
-  // accept, and no read out of bounds if the indices change after
-  // validation or a caller breaks unchecked's promise).
+  // accept, and no read out of bounds if a caller breaks unchecked's
+  // promise or the indices change between validation and the gather). The
+  // scalar ways below test a vector's indices, then read them again: only
+  // a write to the indices during the call (a data race, or an output
+  // that aliases them against the operands' `restrict`) could come in
+  // between.
   GatherMode subscriptMode = mode == GatherMode::check ||
                                      mode == GatherMode::unchecked
                                  ? GatherMode::clamp
@@ -323,35 +334,58 @@ void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
     }
     storeRowVector(plan, v, at(outPrefix, j), mask, streaming);
   };
-  // Full vectors whose indices one scalar operation resolves (DirectIndex:
-  // the positions in the row, and in clamp and wrap more), up to the row's
-  // first other one: each lane's index is read from memory as a scalar and
-  // resolved there. Subscripts moved from a vector register to scalar ones
-  // put the vector's load and arithmetic on the path of every lane's load
-  // (docs/Design.md, "Kernels").
-  bool directFirst = !vectorGathers;
+  // Full vectors whose indices are all positions in the row (in [0,
+  // axisSize), which every mode reads as they are), up to the row's first
+  // other one; then, in clamp and wrap, vectors whose indices one scalar
+  // operation resolves (DirectIndex); each lane's index is read from
+  // memory as a scalar, and resolved there. Subscripts moved from a vector
+  // register to scalar ones put the vector's load and arithmetic on the
+  // path of every lane's load (docs/Design.md, "Kernels"). Two ways, as the
+  // operation costs rows of positions a fifth of their time.
+  bool scalarsFirst = loads == GatherLoads::Scalar;
   std::optional<DirectIndex> direct;
-  if (directFirst)
+  if (scalarsFirst && DirectIndex::hasRule(mode))
     direct.emplace(b, loc, mode, axisSize);
-  auto allDirect = [&](Value j) -> Value {
+  // Whether every index of the full vector at j passes `admits`.
+  auto allOf = [&](Value j, function_ref<Value(Value)> admits) -> Value {
     Value i = indexValueToI64(
         b, loc, loadVector(indices, indexType, at(indexPrefix, j), nullptr));
     return vector::ReductionOp::create(b, loc, vector::CombiningKind::AND,
-                                       direct->admits(b, loc, i));
+                                       admits(i));
   };
-  auto directChunk = [&](Value j, bool streaming) {
+  // The vector at j, each lane's index read as a scalar and made a
+  // subscript by `resolve`.
+  auto scalarChunk = [&](Value j, bool streaming,
+                         function_ref<Value(Value)> resolve) {
     Value v = zero(valueType);
     for (int64_t lane = 0; lane < lanes; ++lane) {
       Value i = readIndex(
           at(indexPrefix, arith::AddIOp::create(b, loc, j, constIndex(lane))));
       Value e = memref::LoadOp::create(
           b, loc, data,
-          appended(dataPrefix,
-                   arith::IndexCastOp::create(b, loc, b.getIndexType(),
-                                              direct->subscript(b, loc, i))));
+          appended(dataPrefix, arith::IndexCastOp::create(
+                                   b, loc, b.getIndexType(), resolve(i))));
       v = vector::InsertOp::create(b, loc, e, v, lane);
     }
     storeRowVector(plan, v, at(outPrefix, j), nullptr, streaming);
+  };
+  auto isPosition = [&](Value i) { return inRange(i, axisSize); };
+  auto asIs = [](Value i) { return i; };
+  auto admitted = [&](Value i) { return direct->admits(b, loc, i); };
+  auto resolved = [&](Value i) { return direct->subscript(b, loc, i); };
+  auto allPositions = [&](Value j) { return allOf(j, isPosition); };
+  auto allAdmitted = [&](Value j) { return allOf(j, admitted); };
+  // The fast ways of a row whose vectors are stored with `streaming`.
+  auto scalarWays = [&](bool streaming,
+                        function_ref<void(ArrayRef<FastChunk>)> use) {
+    auto positions = [&](Value j) { scalarChunk(j, streaming, asIs); };
+    auto directs = [&](Value j) { scalarChunk(j, streaming, resolved); };
+    SmallVector<FastChunk, 2> ways;
+    if (scalarsFirst)
+      ways.push_back({allPositions, positions});
+    if (direct)
+      ways.push_back({allAdmitted, directs});
+    use(ways);
   };
   // Full vectors, then a masked tail: one loop, so a kernel compiles in less
   // time than with a scalar loop for the tail.
@@ -359,22 +393,24 @@ void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
     emitPlanned(
         plan.streaming,
         [&] {
-          auto emit = [&](Value j) { directChunk(j, /*streaming=*/true); };
-          FastChunk directs{allDirect, emit};
-          forEachAlignedChunk(
-              plan, outPrefix, n, lanes,
-              [&](Value j, Value mask) { chunk(j, mask, /*streaming=*/true); },
-              start, directFirst ? &directs : nullptr);
+          scalarWays(/*streaming=*/true, [&](ArrayRef<FastChunk> ways) {
+            forEachAlignedChunk(
+                plan, outPrefix, n, lanes,
+                [&](Value j, Value mask) {
+                  chunk(j, mask, /*streaming=*/true);
+                },
+                start, ways);
+          });
         },
         [&] {
-          auto emit = [&](Value j) { directChunk(j, /*streaming=*/false); };
-          FastChunk directs{allDirect, emit};
-          forEachChunk(
-              n, lanes,
-              [&](Value j, Value mask, Value) {
-                chunk(j, mask, /*streaming=*/false);
-              },
-              directFirst ? &directs : nullptr);
+          scalarWays(/*streaming=*/false, [&](ArrayRef<FastChunk> ways) {
+            forEachChunk(
+                n, lanes,
+                [&](Value j, Value mask, Value) {
+                  chunk(j, mask, /*streaming=*/false);
+                },
+                ways);
+          });
         });
   };
   auto fullRow = [&] {

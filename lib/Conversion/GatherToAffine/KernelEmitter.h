@@ -240,13 +240,14 @@ private:
     function_ref<Value(Value)> holds;
     function_ref<void(Value)> emit;
   };
-  /// Visits a row of `n` elements in vectors of `lanes`: chunk(j, null,
-  /// lanes) (or, with `fast`, fast->emit(j) where its test holds) for each
-  /// full vector, one a loop iteration, then chunk(j, mask, count) for the
-  /// partial tail, if there can be one.
+  /// Visits a row of `n` elements in vectors of `lanes`, one a loop
+  /// iteration: its full vectors, each fast way's in turn (from where the
+  /// way before stopped, while its test holds) and then chunk(j, null,
+  /// lanes) for the rest; then chunk(j, mask, count) for the partial tail,
+  /// if there can be one.
   void forEachChunk(Value n, int64_t lanes,
                     function_ref<void(Value, Value, Value)> chunk,
-                    const FastChunk *fast = nullptr);
+                    ArrayRef<FastChunk> fast = {});
   /// Loads a vector of `type` from `memref` at `at`: masked with `mask`
   /// (the other lanes zero), else plainly.
   Value loadVector(Value memref, VectorType type, ValueRange at, Value mask);
@@ -354,7 +355,7 @@ private:
                            Value n, int64_t lanes,
                            function_ref<void(Value, Value)> chunk,
                            Value start = nullptr,
-                           const FastChunk *fast = nullptr);
+                           ArrayRef<FastChunk> fast = {});
   /// Stores vector `v` of a row of `plan.out` at `at`: masked with `mask`,
   /// else non-temporal (and aligned: forEachAlignedChunk's full vectors)
   /// with `streaming`, else plainly.

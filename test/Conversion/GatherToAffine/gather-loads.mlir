@@ -34,32 +34,36 @@ func.func @last_axis(%d: tensor<?x?xf32>, %i: tensor<?x?xi32>) -> tensor<?x?xf32
   return %r : tensor<?x?xf32>
 }
 
-/// In clamp mode that first loop takes every index that is not negative,
-/// clamped above with one unsigned min against the last position; a vector
-/// with a negative index ends it.
+/// In clamp mode a second loop takes over where the positions stop: it
+/// reads every vector without a negative index, each index clamped above
+/// with one unsigned min against the last position; a vector with a
+/// negative index ends it.
 // VECTOR-LABEL: func.func @last_axis_clamp
 // VECTOR: vector.gather
 // SCALAR-LABEL: func.func @last_axis_clamp
 // SCALAR: %[[LAST:.*]] = arith.subi %{{.*}}, %{{.*}} : i64
+// SCALAR: %[[POSITIONS:.*]]:2 = scf.while
+// SCALAR:   arith.cmpi ult, %{{.*}}, %{{.*}} : vector<8xi64>
+// SCALAR:   scf.yield %{{.*}}, %{{.*}} : index, i1
 // SCALAR: %[[FIRST:.*]] = scf.if %{{.*}} -> (i1) {
 // SCALAR:   %[[NOT_NEGATIVE:.*]] = arith.cmpi sge, %{{.*}}, %{{.*}} : vector<8xi64>
 // SCALAR:   vector.reduction <and>, %[[NOT_NEGATIVE]]
-// SCALAR: scf.while (%{{.*}} = %{{.*}}, %{{.*}} = %[[FIRST]])
+// SCALAR: %[[CLAMPED:.*]]:2 = scf.while (%{{.*}} = %[[POSITIONS]]#0, %{{.*}} = %[[FIRST]])
 // SCALAR: } do {
 // SCALAR:   %[[I:.*]] = memref.load %{{.*}} : memref<?x?xi32>
 // SCALAR:   %[[E:.*]] = arith.extsi %[[I]] : i32 to i64
 // SCALAR:   %[[SUB:.*]] = arith.minui %[[E]], %[[LAST]] : i64
 // SCALAR:   %[[AT:.*]] = arith.index_cast %[[SUB]]
 // SCALAR:   memref.load %{{.*}}[%{{.*}}, %[[AT]]] : memref<?x?xf32>
+// SCALAR: scf.for %{{.*}} = %[[CLAMPED]]#0 to
 func.func @last_axis_clamp(%d: tensor<?x?xf32>, %i: tensor<?x?xi32>) -> tensor<?x?xf32> {
   %r = gather.gather_elements %d[%i] {axis = 1 : i64, mode = #gather<mode clamp>} : (tensor<?x?xf32>, tensor<?x?xi32>) -> tensor<?x?xf32>
   return %r : tensor<?x?xf32>
 }
 
 /// In wrap mode, along a size that is a power of two (a test of the size
-/// alone, which LLVM hoists out of the rows), every index takes it, as its
-/// low bits; along another size only the positions, as they are (an and
-/// with all ones).
+/// alone, which LLVM hoists out of the rows), the second loop takes every
+/// index, as its low bits; along another size it takes none.
 // VECTOR-LABEL: func.func @last_axis_wrap
 // VECTOR: vector.gather
 // SCALAR-LABEL: func.func @last_axis_wrap
@@ -68,18 +72,16 @@ func.func @last_axis_clamp(%d: tensor<?x?xf32>, %i: tensor<?x?xi32>) -> tensor<?
 // SCALAR-NEXT: arith.andi %{{.*}}, %[[LOW]]
 // SCALAR-NEXT: arith.constant 0 : i64
 // SCALAR-NEXT: %[[POW2:.*]] = arith.cmpi eq
-// SCALAR-NEXT: %[[ONES:.*]] = arith.constant -1 : i64
-// SCALAR-NEXT: %[[MASK:.*]] = arith.select %[[POW2]], %[[LOW]], %[[ONES]] : i64
+// SCALAR: %[[POSITIONS:.*]]:2 = scf.while
+// SCALAR:   scf.yield %{{.*}}, %{{.*}} : index, i1
 // SCALAR: %[[FIRST:.*]] = scf.if %{{.*}} -> (i1) {
-// SCALAR:   %[[IN:.*]] = arith.cmpi ult, %{{.*}}, %{{.*}} : vector<8xi64>
 // SCALAR:   %[[ALL:.*]] = vector.broadcast %[[POW2]] : i1 to vector<8xi1>
-// SCALAR:   %[[TAKES:.*]] = arith.ori %[[ALL]], %[[IN]]
-// SCALAR:   vector.reduction <and>, %[[TAKES]]
-// SCALAR: scf.while (%{{.*}} = %{{.*}}, %{{.*}} = %[[FIRST]])
+// SCALAR:   vector.reduction <and>, %[[ALL]]
+// SCALAR: scf.while (%{{.*}} = %[[POSITIONS]]#0, %{{.*}} = %[[FIRST]])
 // SCALAR: } do {
 // SCALAR:   %[[I:.*]] = memref.load %{{.*}} : memref<?x?xi32>
 // SCALAR:   %[[E:.*]] = arith.extsi %[[I]] : i32 to i64
-// SCALAR:   %[[SUB:.*]] = arith.andi %[[E]], %[[MASK]] : i64
+// SCALAR:   %[[SUB:.*]] = arith.andi %[[E]], %[[LOW]] : i64
 // SCALAR:   %[[AT:.*]] = arith.index_cast %[[SUB]]
 // SCALAR:   memref.load %{{.*}}[%{{.*}}, %[[AT]]] : memref<?x?xf32>
 func.func @last_axis_wrap(%d: tensor<?x?xf32>, %i: tensor<?x?xi32>) -> tensor<?x?xf32> {

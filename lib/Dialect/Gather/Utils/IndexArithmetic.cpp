@@ -197,33 +197,29 @@ ResolvedIndex mlir::gather::resolveIndex(OpBuilder &b, Location loc,
 }
 
 DirectIndex::DirectIndex(OpBuilder &b, Location loc, GatherMode mode, Value s)
-    : mode(mode), size(s) {
-  if (mode == GatherMode::clamp)
+    : mode(mode) {
+  assert(hasRule(mode) && "no index outside [0, s) is direct in this mode");
+  if (mode == GatherMode::clamp) {
     bound = arith::SubIOp::create(b, loc, s,
                                   createI64Like(b, loc, s.getType(), 1));
-  if (mode != GatherMode::wrap)
     return;
-  auto [mask, isPowerOfTwo] = lowBitsMask(b, loc, s);
-  powerOfTwo = isPowerOfTwo;
-  bound = arith::SelectOp::create(b, loc, powerOfTwo, mask,
-                                  createI64Like(b, loc, s.getType(), -1));
+  }
+  std::tie(bound, powerOfTwo) = lowBitsMask(b, loc, s);
 }
 
 Value DirectIndex::admits(OpBuilder &b, Location loc, Value i) const {
   if (mode == GatherMode::clamp)
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, i,
                                  createI64Like(b, loc, i.getType(), 0));
-  Value position = isIndexInRange(b, loc, i, size);
-  if (mode != GatherMode::wrap)
-    return position;
-  return arith::OrIOp::create(b, loc, splatLike(b, loc, powerOfTwo, position),
-                              position);
+  if (auto vectorType = dyn_cast<VectorType>(i.getType()))
+    return vector::BroadcastOp::create(
+        b, loc, VectorType::get(vectorType.getShape(), b.getI1Type()),
+        powerOfTwo);
+  return powerOfTwo;
 }
 
 Value DirectIndex::subscript(OpBuilder &b, Location loc, Value i) const {
   if (mode == GatherMode::clamp)
     return arith::MinUIOp::create(b, loc, i, bound);
-  if (mode == GatherMode::wrap)
-    return arith::AndIOp::create(b, loc, i, bound);
-  return i;
+  return arith::AndIOp::create(b, loc, i, bound);
 }

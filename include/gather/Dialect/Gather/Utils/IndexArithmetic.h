@@ -46,16 +46,20 @@ struct ResolvedIndex {
 ResolvedIndex resolveIndex(OpBuilder &b, Location loc, GatherMode mode, Value i,
                            Value s);
 
-/// The index values that one scalar operation (or none) resolves under a
-/// mode along a dimension of size `s` > 0, and that operation: in every
-/// mode the positions [0, s), as they are; in `clamp` every index that is
-/// not negative, as min(i, s - 1) (unsigned); in `wrap` with s a power of
-/// two, every index, as i & (s - 1). A kernel reads such indices as scalars
-/// (a vector's subscripts moved to scalar registers cost more).
+/// Index values outside [0, s) that one scalar operation resolves under a
+/// mode along a dimension of size `s` > 0, and that operation: in `clamp`
+/// every index that is not negative, as min(i, s - 1) (unsigned); in
+/// `wrap` with s a power of two, every index, as i & (s - 1). (Positions,
+/// in [0, s), need none in any mode.) A kernel reads such indices as
+/// scalars (a vector's subscripts moved to scalar registers cost more).
 class DirectIndex {
 public:
-  /// The rule for `mode` along size `s` (an i64 scalar, not zero where it
-  /// is used): its run-time parts are computed here, once.
+  /// Whether `mode` has such indices: clamp and wrap.
+  static bool hasRule(GatherMode mode) {
+    return mode == GatherMode::clamp || mode == GatherMode::wrap;
+  }
+  /// The rule for `mode` (one that hasRule) along size `s` (an i64
+  /// scalar): its run-time parts are computed here, once.
   DirectIndex(OpBuilder &b, Location loc, GatherMode mode, Value s);
   /// Whether index value `i` (i64, or a vector) is one of them: an i1, or
   /// a vector of i1.
@@ -66,8 +70,7 @@ public:
 
 private:
   GatherMode mode;
-  Value size;
-  /// clamp: s - 1; wrap: s - 1 if s is a power of two, else all ones.
+  /// clamp: s - 1; wrap: s - 1 (a mask of the low bits).
   Value bound;
   /// wrap: whether s is a power of two.
   Value powerOfTwo;
