@@ -231,6 +231,48 @@ def test_large_results_of_short_rows_match_reference(case):
         assert result.nbytes >= 64 << 10
 
 
+@st.composite
+def long_rows_case(draw):
+    """Rows of up to 140 indices along the last axis (the kernels' full
+    vectors and tails), mostly positions, with a few others drawn in:
+    negative, past the end, the index dtype's extremes; every data and
+    index dtype and layout. (Breadth: the boundaries of each way are
+    pinned by test_rows_of_positions_but_one_match_reference.)"""
+    op = draw(st.sampled_from(["gather_elements", "gather"]))
+    size = draw(st.sampled_from([1, 16, 31, 32, 37, 64]))
+    rows = draw(st.integers(1, 3))
+    # (Lengths drawn as integers stay near 0, under a vector.)
+    n = draw(st.sampled_from([0, 1, 15, 16, 17, 40, 63, 64, 65, 100, 140]))
+    dtype = draw(st.sampled_from(INDEX_DTYPES))
+    info = np.iinfo(dtype)
+    shape = (rows, n) if op == "gather_elements" else (n,)
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    indices = rng.integers(0, min(size, info.max + 1), shape).astype(dtype)
+    mode = draw(st.sampled_from(MODES))
+    others = [-1, -size, size, 2 * size + 1] if mode != "unchecked" else [-1]
+    flat = indices.reshape(-1)
+    for _ in range(draw(st.integers(1, 3)) if flat.size else 0):
+        value = draw(st.sampled_from(others + [info.min, info.max]))
+        if mode == "unchecked" and not -size <= value < size:
+            continue
+        flat[draw(st.integers(0, flat.size - 1))] = np.clip(
+            value, info.min, info.max)
+    # Distinct values (hypothesis' bytes are mostly zeros, which would hide
+    # a read of the wrong element).
+    values = rng.permutation(rows * size).reshape(rows, size) % 120 + 1
+    data = some_layout(draw, values.astype(draw(st.sampled_from(
+        [d for d in DATA_DTYPES if d != np.bool_]))))
+    return op, data, some_layout(draw, indices), mode
+
+
+@SETTINGS
+@given(long_rows_case())
+def test_long_rows_match_reference(case):
+    op, data, indices, mode = case
+    same_outcome(lambda: getattr(g, op)(data, indices, axis=-1, mode=mode),
+                 lambda: getattr(ref, op)(data, indices, axis=-1, mode=mode))
+
+
 @pytest.mark.parametrize("op", ["gather_elements", "gather"])
 @pytest.mark.parametrize("index_dtype", [np.int32, np.int64])
 @pytest.mark.parametrize("dtype", [np.int8, np.float32, np.float64])
