@@ -346,14 +346,14 @@ private:
   void copyRowStreaming(const SlicePlan &plan, ValueRange dataPrefix,
                         ValueRange outPrefix, Value n, int64_t lanes);
   /// forEachChunk for a row of `plan.out` at `outPrefix` that is written
-  /// with non-temporal stores: chunk(0, mask) up to the first vector-aligned
-  /// element of the row, then chunk(j, mask or null) for the rest, whose
-  /// full vectors are aligned (and go to `fast` as in forEachChunk). With
-  /// `start`, the row begins at element `start` of `outPrefix`'s row (j
-  /// counts from there).
+  /// with non-temporal stores: chunk(0, mask, count) up to the first
+  /// vector-aligned element of the row, then chunk(j, mask or null, count)
+  /// for the rest, whose full vectors are aligned (and go to `fast` as in
+  /// forEachChunk). With `start`, the row begins at element `start` of
+  /// `outPrefix`'s row (j counts from there).
   void forEachAlignedChunk(const SlicePlan &plan, ValueRange outPrefix,
                            Value n, int64_t lanes,
-                           function_ref<void(Value, Value)> chunk,
+                           function_ref<void(Value, Value, Value)> chunk,
                            Value start = nullptr,
                            ArrayRef<FastChunk> fast = {});
   /// Stores vector `v` of a row of `plan.out` at `at`: masked with `mask`,
