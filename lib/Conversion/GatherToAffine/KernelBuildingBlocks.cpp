@@ -181,11 +181,15 @@ Value KernelEmitter::inRange(Value n, Value s, bool outside) {
 
 void KernelEmitter::forEachChunk(Value n, int64_t lanes,
                                  function_ref<void(Value, Value, Value)> chunk,
-                                 ArrayRef<FastChunk> fast) {
+                                 ArrayRef<FastChunk> fast, Value offset) {
   Value full = fullVectors(n, lanes);
+  // Element j of the n, as the callbacks count it.
+  auto at = [&](Value j) -> Value {
+    return offset ? arith::AddIOp::create(b, loc, offset, j).getResult() : j;
+  };
   if (fast.empty()) {
     forLoop(full, lanes,
-            [&](Value j) { chunk(j, nullptr, constIndex(lanes)); });
+            [&](Value j) { chunk(at(j), nullptr, constIndex(lanes)); });
   } else if (std::optional<int64_t> count = getConstantIntValue(full);
              !count || *count > 0) {
     // Each way's vectors from where the way before stopped up to the first
@@ -203,7 +207,7 @@ void KernelEmitter::forEachChunk(Value n, int64_t lanes,
             arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, j, full),
             /*withElseRegion=*/true);
         b.setInsertionPointToStart(ifOp.thenBlock());
-        scf::YieldOp::create(b, loc, way.holds(j));
+        scf::YieldOp::create(b, loc, way.holds(at(j)));
         b.setInsertionPointToStart(ifOp.elseBlock());
         scf::YieldOp::create(b, loc, constBool(false));
         return ifOp.getResult(0);
@@ -221,14 +225,14 @@ void KernelEmitter::forEachChunk(Value n, int64_t lanes,
       Value j = after->getArgument(0);
       Value next = arith::AddIOp::create(b, loc, j, constIndex(lanes));
       Value nextHolds = holdsAt(next);
-      way.emit(j);
+      way.emit(at(j));
       scf::YieldOp::create(b, loc, ValueRange{next, nextHolds});
       from = wayLoop.getResult(0);
     }
     auto rest = scf::ForOp::create(b, loc, from, full, constIndex(lanes));
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(rest.getBody()->getTerminator());
-    chunk(rest.getInductionVar(), nullptr, constIndex(lanes));
+    chunk(at(rest.getInductionVar()), nullptr, constIndex(lanes));
   }
   std::optional<int64_t> staticN = getConstantIntValue(n);
   if (staticN && *staticN % lanes == 0)
@@ -236,7 +240,8 @@ void KernelEmitter::forEachChunk(Value n, int64_t lanes,
   auto tail = [&] {
     Value rest = b.createOrFold<arith::SubIOp>(loc, n, full);
     auto maskType = VectorType::get({lanes}, b.getI1Type());
-    chunk(full, vector::CreateMaskOp::create(b, loc, maskType, rest), rest);
+    chunk(at(full), vector::CreateMaskOp::create(b, loc, maskType, rest),
+          rest);
   };
   if (staticN)
     return tail();

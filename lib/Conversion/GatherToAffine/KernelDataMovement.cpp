@@ -139,26 +139,8 @@ void KernelEmitter::forEachAlignedChunk(
                      vector::CreateMaskOp::create(b, loc, maskType, head),
                      head);
              });
-  Value rest = arith::SubIOp::create(b, loc, n, head);
-  auto fromHead = [&](Value j) -> Value {
-    return arith::AddIOp::create(b, loc, head, j);
-  };
-  // The fast ways, counting from the head too (at most two).
-  SmallVector<std::function<Value(Value)>, 2> holds;
-  SmallVector<std::function<void(Value)>, 2> emits;
-  SmallVector<FastChunk, 2> afterHead;
-  for (const FastChunk &way : fast) {
-    holds.push_back([&, way](Value j) { return way.holds(fromHead(j)); });
-    emits.push_back([&, way](Value j) { way.emit(fromHead(j)); });
-  }
-  for (auto [h, e] : llvm::zip(holds, emits))
-    afterHead.push_back({h, e});
-  forEachChunk(
-      rest, lanes,
-      [&](Value j, Value mask, Value count) {
-        chunk(fromHead(j), mask, count);
-      },
-      afterHead);
+  forEachChunk(arith::SubIOp::create(b, loc, n, head), lanes, chunk, fast,
+               /*offset=*/head);
 }
 
 Value KernelEmitter::loadVector(Value memref, VectorType type, ValueRange at,

@@ -244,10 +244,10 @@ private:
   /// iteration: its full vectors, each fast way's in turn (from where the
   /// way before stopped, while its test holds) and then chunk(j, null,
   /// lanes) for the rest; then chunk(j, mask, count) for the partial tail,
-  /// if there can be one.
+  /// if there can be one. With `offset`, the callbacks' j count from it.
   void forEachChunk(Value n, int64_t lanes,
                     function_ref<void(Value, Value, Value)> chunk,
-                    ArrayRef<FastChunk> fast = {});
+                    ArrayRef<FastChunk> fast = {}, Value offset = nullptr);
   /// Loads a vector of `type` from `memref` at `at`: masked with `mask`
   /// (the other lanes zero), else plainly.
   Value loadVector(Value memref, VectorType type, ValueRange at, Value mask);
