@@ -898,8 +898,6 @@ Value BagEmitter::idsAreRows(Value start, Value end) {
   auto idsType = VectorType::get(
       {kIdLanes}, cast<RankedTensorType>(ids.getType()).getElementType());
   auto flagsType = VectorType::get({kIdLanes}, b.getI1Type());
-  Value rows = vector::BroadcastOp::create(
-      b, loc, VectorType::get({kIdLanes}, b.getI64Type()), numRowsI64);
   Value none = arith::ConstantOp::create(
       b, loc, DenseElementsAttr::get(flagsType, false));
   auto loop = scf::ForOp::create(
@@ -919,8 +917,8 @@ Value BagEmitter::idsAreRows(Value start, Value end) {
             mask, b.getBoolArrayAttr({true}));
         Value outside = arith::AndIOp::create(
             b, loc, mask,
-            cmp(arith::CmpIPredicate::uge, indexValueToI64(b, loc, some),
-                rows));
+            isIndexInRange(b, loc, indexValueToI64(b, loc, some), numRowsI64,
+                           /*outside=*/true));
         scf::YieldOp::create(
             b, loc, ValueRange{arith::OrIOp::create(b, loc, args[0], outside)});
       });
