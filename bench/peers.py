@@ -472,6 +472,12 @@ def peer_functions(np, op, data, indices, attrs, wanted, threads):
         if batched:
             jitted = jax.jit(
                 lambda d, i: jnp.take_along_axis(d, i[:, :, None], axis))
+        elif op == "gather" and mode == "clamp" and axis == 0:
+            # JAX at its best: the ids capped first and read without take's
+            # own clamp (one thread, Zen 5: 608 us against take's "clip"
+            # 770-935; wrap's forms all took 720-730).
+            jitted = jax.jit(lambda d, i: d.at[jnp.minimum(i, size - 1)].get(
+                mode="promise_in_bounds"))
         elif op == "gather":
             jax_mode = {"check": None, "wrap": "wrap", "clamp": "clip"}[mode]
             jitted = jax.jit(
