@@ -571,3 +571,46 @@ def test_the_environments_binding_wins(binding):
         # libomp binds every thread of the team, the calling one too.
         assert len(stats["main"]) == 1
         assert [len(c) for c in stats["workers"]] == [1]
+
+
+# On one thread, a check-mode gather_elements into `out` whose int64
+# indices have twice the result's bytes, 16 MiB or more, computes into a
+# result of its own (validated row by row) and copies it into `out`
+# (buffersCheckedOut): the IndexError still names the first bad index in
+# order and leaves `out` untouched, and the kernel is the one a call
+# without `out` takes (no second compile; the disk cache is off).
+ONE_THREAD_OUT = """
+    import json
+    import numpy as np
+    import gather_mlir as g
+    rng = np.random.default_rng(3)
+    data = rng.random((2048, 1024), dtype=np.float32)
+    ids = rng.integers(0, 1024, (2048, 1024))
+    ids[5, 7], ids[2000, 9] = 1500, -2000
+    out = np.full(data.shape, -1.0, np.float32)
+    try:
+        g.gather_elements(data, ids, axis=1, out=out)
+        error = None
+    except IndexError as e:
+        error = str(e)
+    untouched = bool((out == -1.0).all())
+    ids[5, 7], ids[2000, 9] = 3, -2
+    returned = g.gather_elements(data, ids, axis=1, out=out) is out
+    right = bool(np.array_equal(
+        out, np.take_along_axis(data, ids % 1024, axis=1)))
+    compiled = g.compile_count()
+    g.gather_elements(data, ids, axis=1)
+    print(json.dumps({"error": error, "untouched": untouched,
+                      "returned": returned, "right": right,
+                      "new_compiles": g.compile_count() - compiled}))
+"""
+
+
+def test_one_thread_check_into_out_computes_then_copies():
+    stats = run(ONE_THREAD_OUT, {"OMP_NUM_THREADS": "1",
+                                 "GATHER_MLIR_CACHE_DIR": ""})
+    assert stats["error"] is not None and \
+        "index 1500 is out of range" in stats["error"], stats["error"]
+    assert stats["untouched"]
+    assert stats["returned"] and stats["right"]
+    assert stats["new_compiles"] == 0
