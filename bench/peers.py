@@ -11,8 +11,9 @@ their thread counts at start-up), pinned to that many CPUs, and every
 contestant in that process gets that many threads: gather_mlir through
 OMP_NUM_THREADS, torch through
 torch.set_num_threads, JAX through XLA's intra-op flags, ONNX Runtime and
-OpenVINO through their session options, IREE through its task topology;
-numpy and the numba loops use one. IREE (iree-base-compiler and -runtime,
+OpenVINO through their session options, IREE through its task topology,
+numba's loops through `prange` on that many (NUMBA_NUM_THREADS); numpy
+uses one. IREE (iree-base-compiler and -runtime,
 if installed) runs the package's own upstream-only lowering: the gather op
 through convert-gather-to-linalg, compiled by iree-compile for its CPU.
 In each process, every contestant's result is compared with gather_mlir's
@@ -70,6 +71,7 @@ def configure_threads(threads):
     if threads < len(cpus):
         os.sched_setaffinity(0, cpus[:threads])
     os.environ["OMP_NUM_THREADS"] = str(threads)
+    os.environ["NUMBA_NUM_THREADS"] = str(threads)
     os.environ["XLA_FLAGS"] = (
         "--xla_cpu_multi_thread_eigen=" + ("true" if threads > 1 else "false")
         + f" intra_op_parallelism_threads={threads}")
@@ -550,22 +552,108 @@ def peer_functions(np, op, data, indices, attrs, wanted, threads):
         fn = iree_function(np, op, data, indices, attrs, threads)
         if fn is not None:
             peers["iree"] = fn
-    # numba's loops read in-range ids only (no bounds checks).
-    if "numba" in wanted and op != "gather_nd" and data.dtype != np.float16 \
-            and mode == "check" and not batched:
-        try:
-            from numba import njit
-        except ImportError:
-            return peers
-        if op == "gather" and axis == 0 and indices.ndim == 1:
-            @njit(cache=False)
-            def rows(d, ids, o):
-                for r in range(ids.shape[0]):
-                    o[r] = d[ids[r]]
-            shape = (indices.shape[0],) + data.shape[1:]
-            peers["numba"] = lambda: rows(data, indices,
-                                          np.empty(shape, data.dtype)) or None
+    if "numba" in wanted:
+        fn = numba_function(np, op, data, indices, attrs, threads)
+        if fn is not None:
+            peers["numba"] = fn
     return peers
+
+
+def numba_function(np, op, data, indices, attrs, threads):
+    """The workload as a numba loop nest (None where no loop below fits it,
+    or without numba): the outer loop a `prange` compiled with
+    `parallel=True` on more than one thread. The loops read the ids as they
+    are, with no bounds check (each result is compared with gather_mlir's);
+    wrap takes `%` (Python's modulo, as numba's) and clamp `min` (the
+    clamp workload's ids are not negative). float16 data is left out:
+    numba has no float16 scalars."""
+    try:
+        import numba
+    except ImportError:
+        return None
+    if data.dtype == np.float16:
+        return None
+    mode = {"check": 0, "wrap": 1, "clamp": 2}[attrs.get("mode", "check")]
+    jit = numba.njit(parallel=threads > 1, cache=False)
+    prange = numba.prange
+
+    @numba.njit(inline="always")
+    def fix(i, n):  # `mode` is a constant in the compiled loops
+        if mode == 1:
+            return i % n
+        if mode == 2:
+            return min(i, n - 1)
+        return i
+
+    if op == "gather" and attrs.get("batch_dims", 0):
+        # data [b, n, w], ids [b, k] (peer_functions asserts the form).
+        @jit
+        def batched(d, ids, o):
+            for b in prange(ids.shape[0]):
+                for k in range(ids.shape[1]):
+                    i = fix(ids[b, k], d.shape[1])
+                    for w in range(d.shape[2]):
+                        o[b, k, w] = d[b, i, w]
+        shape = indices.shape + data.shape[2:]
+        return lambda: batched(data, indices, np.empty(shape, data.dtype))
+    if op == "gather":
+        # data as [outer, n, inner], ids as a vector: threads over the ids
+        # when there is one outer slice, else over the slices.
+        axis = attrs.get("axis", 0) % data.ndim
+        outer = int(np.prod(data.shape[:axis]))
+        inner = int(np.prod(data.shape[axis + 1:]))
+        d3 = data.reshape(outer, data.shape[axis], inner)
+        ids = indices.reshape(-1)
+        shape = data.shape[:axis] + indices.shape + data.shape[axis + 1:]
+
+        @jit
+        def take(d, ids, o):
+            n = d.shape[1]
+            if d.shape[0] == 1:
+                for k in prange(ids.shape[0]):
+                    i = fix(ids[k], n)
+                    for w in range(d.shape[2]):
+                        o[0, k, w] = d[0, i, w]
+            else:
+                for a in prange(d.shape[0]):
+                    for k in range(ids.shape[0]):
+                        i = fix(ids[k], n)
+                        for w in range(d.shape[2]):
+                            o[a, k, w] = d[a, i, w]
+
+        def call():
+            o = np.empty(shape, data.dtype)
+            take(d3, ids, o.reshape(outer, ids.shape[0], inner))
+            return o
+        return call
+    if op == "gather_elements" and attrs.get("axis", 0) % data.ndim == \
+            data.ndim - 1 and indices.shape[:-1] == data.shape[:-1]:
+        d2 = data.reshape(-1, data.shape[-1])
+        i2 = indices.reshape(-1, indices.shape[-1])
+
+        @jit
+        def elements(d, ids, o):
+            for r in prange(ids.shape[0]):
+                for c in range(ids.shape[1]):
+                    o[r, c] = d[r, fix(ids[r, c], d.shape[1])]
+
+        def call():
+            o = np.empty(indices.shape, data.dtype)
+            elements(d2, i2, o.reshape(i2.shape))
+            return o
+        return call
+    if op == "gather_nd" and data.ndim == 3 and indices.ndim == 2 and \
+            indices.shape[1] == 2:
+        @jit
+        def pairs(d, ids, o):
+            for k in prange(ids.shape[0]):
+                a = fix(ids[k, 0], d.shape[0])
+                b = fix(ids[k, 1], d.shape[1])
+                for w in range(d.shape[2]):
+                    o[k, w] = d[a, b, w]
+        shape = indices.shape[:1] + data.shape[2:]
+        return lambda: pairs(data, indices, np.empty(shape, data.dtype))
+    return None
 
 
 def host_description():
