@@ -159,11 +159,12 @@ py::object signedIndices(OpKind kind, PyArrayObject *indices,
   return resultObject;
 }
 
-/// Whether a check-mode gather_elements into a caller's `out` computes
-/// into a result of its own and copies it into `out`, rather than scanning
-/// every index before it writes `out` (which stays untouched on failure
-/// either way). Its own result is validated a row at a time as the rows
-/// are gathered, at no measurable cost; the copy moves the result's bytes,
+/// Whether a check-mode gather_elements along the last axis into a
+/// caller's `out` computes into a result of its own and copies it into
+/// `out`, rather than scanning every index before it writes `out` (which
+/// stays untouched on failure either way). Its own result is validated a
+/// row at a time as the rows are gathered (validate-rows; along another
+/// axis the indices are scanned all the same), at no measurable cost; the copy moves the result's bytes,
 /// the scan reads the indices'. It pays only where the scan is serial and
 /// reads at least twice the result's bytes, more than the last-level cache
 /// keeps between calls. AMD EPYC (Zen 5), int64 indices, one thread,
@@ -239,6 +240,8 @@ py::object runGather(OpKind kind, PyArrayObject *data, PyArrayObject *indices,
   bool parallel = resultBytes >= getHostParallelMinBytes();
   if (kind == OpKind::Elements && mode == GatherMode::check &&
       result.ptr() == out &&
+      shape->readsRowsAlongLastAxis(PyArray_NDIM(data),
+                                    PyArray_NDIM(indices)) &&
       buffersCheckedOut(parallel, PyArray_NBYTES(indices), resultBytes))
     result = newArray(PyArray_DESCR(data), resultShape);
   auto *resultArray = reinterpret_cast<PyArrayObject *>(result.ptr());

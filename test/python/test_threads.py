@@ -578,7 +578,8 @@ def test_the_environments_binding_wins(binding):
 # result of its own (validated row by row) and copies it into `out`
 # (buffersCheckedOut): the IndexError still names the first bad index in
 # order and leaves `out` untouched, and the kernel is the one a call
-# without `out` takes (no second compile; the disk cache is off).
+# without `out` takes (no second compile; the disk cache is off). Not along
+# another axis, where no kernel checks rows.
 ONE_THREAD_OUT = """
     import json
     import numpy as np
@@ -600,9 +601,18 @@ ONE_THREAD_OUT = """
         out, np.take_along_axis(data, ids % 1024, axis=1)))
     compiled = g.compile_count()
     g.gather_elements(data, ids, axis=1)
+    new_compiles = g.compile_count() - compiled
+    # Along axis 0 a kernel of its own result scans the indices too: out
+    # is written in place, by a kernel of its own.
+    ids0 = rng.integers(0, 2048, (2048, 1024))
+    g.gather_elements(data, ids0, axis=0, out=out)
+    right0 = bool(np.array_equal(out, np.take_along_axis(data, ids0, 0)))
+    compiled = g.compile_count()
+    g.gather_elements(data, ids0, axis=0)
     print(json.dumps({"error": error, "untouched": untouched,
                       "returned": returned, "right": right,
-                      "new_compiles": g.compile_count() - compiled}))
+                      "new_compiles": new_compiles, "right0": right0,
+                      "new_compiles0": g.compile_count() - compiled}))
 """
 
 
@@ -614,3 +624,4 @@ def test_one_thread_check_into_out_computes_then_copies():
     assert stats["untouched"]
     assert stats["returned"] and stats["right"]
     assert stats["new_compiles"] == 0
+    assert stats["right0"] and stats["new_compiles0"] == 1
