@@ -167,9 +167,9 @@ py::object signedIndices(OpKind kind, PyArrayObject *indices,
 /// axis the indices are scanned all the same), at no measurable cost; the
 /// copy moves the result's bytes, the scan reads the indices'. It pays
 /// only where the scan is serial and reads at least twice the result's
-/// bytes, more than the last-level cache keeps between calls. AMD EPYC (Zen 5), int64 indices, one thread,
-/// scanned against buffered, three interleaved processes each: 4096x1024
-/// f32 3.46-3.79 ms against 2.85-3.36, f16 2.70-2.80 against 2.03-2.07;
+/// bytes, more than the last-level cache keeps between calls. AMD EPYC
+/// (Zen 5), int64 indices, one thread, scanned against buffered, three
+/// interleaved processes each: 4096x1024 f32 3.46-3.79 ms against 2.85-3.36, f16 2.70-2.80 against 2.03-2.07;
 /// 2048x1024 f32 (16 MiB of indices) 1.40-1.78 against 1.37-1.43. Not
 /// with threads (the scan runs on them, the copy does not: 4096x1024 f32
 /// 1.66-1.79 ms against 1.88-2.08 on two), nor for 8 MiB of indices
