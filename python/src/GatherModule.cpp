@@ -159,23 +159,22 @@ py::object signedIndices(OpKind kind, PyArrayObject *indices,
   return resultObject;
 }
 
-/// Whether a check-mode gather_elements along the last axis into a
-/// caller's `out` computes into a result of its own and copies it into
-/// `out`, rather than scanning every index before it writes `out` (which
-/// stays untouched on failure either way). Its own result is validated a
-/// row at a time as the rows are gathered (validate-rows; along another
-/// axis the indices are scanned all the same), at no measurable cost; the
-/// copy moves the result's bytes, the scan reads the indices'. It pays
-/// only where the scan is serial and reads at least twice the result's
-/// bytes, more than the last-level cache keeps between calls. AMD EPYC
-/// (Zen 5), int64 indices, one thread, scanned against buffered, three
-/// interleaved processes each: 4096x1024 f32 3.46-3.79 ms against 2.85-3.36, f16 2.70-2.80 against 2.03-2.07;
-/// 2048x1024 f32 (16 MiB of indices) 1.40-1.78 against 1.37-1.43. Not
-/// with threads (the scan runs on them, the copy does not: 4096x1024 f32
-/// 1.66-1.79 ms against 1.88-2.08 on two), nor for 8 MiB of indices
-/// (1024x1024 f32: 332-386 us against 391-411), nor with as many bytes of
-/// indices as of results (4096x1024, int32 into f32: 2.42-2.57 ms against
-/// 2.90-3.07).
+/// Whether a check-mode gather_elements along the last axis into a caller's
+/// `out` computes into a result of its own and copies it into `out`, rather
+/// than scanning every index before it writes `out` (which stays untouched on
+/// failure either way). Its own result is validated a row at a time as the rows
+/// are gathered (validate-rows; along another axis the indices are scanned all
+/// the same), at no measurable cost; the copy moves the result's bytes, the
+/// scan reads the indices'. It pays only where the scan is serial and reads at
+/// least twice the result's bytes, more than the last-level cache keeps between
+/// calls. AMD EPYC (Zen 5), int64 indices, one thread, scanned against
+/// buffered, three interleaved processes each: 4096x1024 f32 3.46-3.79 ms
+/// against 2.85-3.36, f16 2.70-2.80 against 2.03-2.07; 2048x1024 f32 (16 MiB of
+/// indices) 1.40-1.78 against 1.37-1.43. Not with threads (the scan runs on
+/// them, the copy does not: 4096x1024 f32 1.66-1.79 ms against 1.88-2.08 on
+/// two), nor for 8 MiB of indices (1024x1024 f32: 332-386 us against 391-411),
+/// nor with as many bytes of indices as of results (4096x1024, int32 into f32:
+/// 2.42-2.57 ms against 2.90-3.07).
 bool buffersCheckedOut(bool parallel, int64_t indexBytes,
                        int64_t resultBytes) {
   constexpr int64_t kMinIndexBytes = 16 << 20;
