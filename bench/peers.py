@@ -476,7 +476,7 @@ def peer_functions(np, op, data, indices, attrs, wanted, threads):
                 lambda d, i: jnp.take_along_axis(d, i[:, :, None], axis))
         elif op == "gather" and mode == "clamp" and axis == 0:
             # JAX at its best: the ids capped first and read without take's
-            # own clamp (one thread, Zen 5: 608 us against take's "clip"
+            # own clamp (one thread, Zen 5: 607 us against take's "clip"
             # 770-935; wrap's forms all took 720-730).
             jitted = jax.jit(lambda d, i: d.at[jnp.minimum(i, size - 1)].get(
                 mode="promise_in_bounds"))
@@ -595,7 +595,12 @@ def numba_function(np, op, data, indices, attrs, threads):
                     for w in range(d.shape[2]):
                         o[b, k, w] = d[b, i, w]
         shape = indices.shape + data.shape[2:]
-        return lambda: batched(data, indices, np.empty(shape, data.dtype))
+
+        def call():
+            o = np.empty(shape, data.dtype)
+            batched(data, indices, o)
+            return o
+        return call
     if op == "gather":
         # data as [outer, n, inner], ids as a vector: threads over the ids
         # when there is one outer slice, else over the slices.
@@ -642,8 +647,8 @@ def numba_function(np, op, data, indices, attrs, threads):
             elements(d2, i2, o.reshape(i2.shape))
             return o
         return call
-    if op == "gather_nd" and data.ndim == 3 and indices.ndim == 2 and \
-            indices.shape[1] == 2:
+    if op == "gather_nd" and not attrs.get("batch_dims", 0) and \
+            data.ndim == 3 and indices.ndim == 2 and indices.shape[1] == 2:
         @jit
         def pairs(d, ids, o):
             for k in prange(ids.shape[0]):
@@ -652,7 +657,12 @@ def numba_function(np, op, data, indices, attrs, threads):
                 for w in range(d.shape[2]):
                     o[k, w] = d[a, b, w]
         shape = indices.shape[:1] + data.shape[2:]
-        return lambda: pairs(data, indices, np.empty(shape, data.dtype))
+
+        def call():
+            o = np.empty(shape, data.dtype)
+            pairs(data, indices, o)
+            return o
+        return call
     return None
 
 
