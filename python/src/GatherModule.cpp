@@ -159,6 +159,13 @@ py::object signedIndices(OpKind kind, PyArrayObject *indices,
   return resultObject;
 }
 
+/// Whether a result of `bytes` is written with streaming stores: from the
+/// lowering's streaming-min-bytes on (rows permitting).
+bool streamsResult(int64_t bytes) {
+  static const int64_t minBytes = GatherLoweringOptions().streamingMinBytes;
+  return minBytes >= 0 && bytes >= minBytes;
+}
+
 /// Whether a check-mode gather_elements along the last axis into a caller's
 /// `out` computes into a result of its own and copies it into `out`, rather
 /// than scanning every index before it writes `out` (which stays untouched on
@@ -175,11 +182,14 @@ py::object signedIndices(OpKind kind, PyArrayObject *indices,
 /// two), nor for 8 MiB of indices (1024x1024 f32: 332-386 us against 391-411),
 /// nor with as many bytes of indices as of results (4096x1024, int32 into f32:
 /// 2.42-2.57 ms against 2.90-3.07).
+/// Measured on C-contiguous operands only, and kept to results that are
+/// not streamed: a streamed one would go past the caches into the buffer,
+/// and the copy would read it back from memory.
 bool buffersCheckedOut(bool parallel, int64_t indexBytes,
                        int64_t resultBytes) {
   constexpr int64_t kMinIndexBytes = 16 << 20;
   return !parallel && indexBytes >= kMinIndexBytes &&
-         indexBytes / 2 >= resultBytes;
+         indexBytes / 2 >= resultBytes && !streamsResult(resultBytes);
 }
 
 /// gather, gather_elements or gather_nd on operands that checkOperands
@@ -241,6 +251,7 @@ py::object runGather(OpKind kind, PyArrayObject *data, PyArrayObject *indices,
       result.ptr() == out &&
       shape->readsRowsAlongLastAxis(PyArray_NDIM(data),
                                     PyArray_NDIM(indices)) &&
+      PyArray_IS_C_CONTIGUOUS(data) && PyArray_IS_C_CONTIGUOUS(indices) &&
       buffersCheckedOut(parallel, PyArray_NBYTES(indices), resultBytes))
     result = newArray(PyArray_DESCR(data), resultShape);
   auto *resultArray = reinterpret_cast<PyArrayObject *>(result.ptr());
@@ -262,10 +273,7 @@ py::object runGather(OpKind kind, PyArrayObject *data, PyArrayObject *indices,
   // Streaming stores likewise: a result below streaming-min-bytes gets a
   // kernel without the streaming copies (a fifth less code to generate);
   // so do rows read one element an iteration, which never stream.
-  static const int64_t streamingMinBytes =
-      GatherLoweringOptions().streamingMinBytes;
-  bool streaming = !elementLoads && streamingMinBytes >= 0 &&
-                   resultBytes >= streamingMinBytes;
+  bool streaming = !elementLoads && streamsResult(resultBytes);
   // Row validation only changes check-mode gather_elements kernels; other
   // kernels keep one key for both kinds of result.
   bool ownResult = !out || out == Py_None || result.ptr() != out;
