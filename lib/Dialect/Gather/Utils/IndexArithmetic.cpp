@@ -33,10 +33,11 @@ Value mlir::gather::createI64Like(OpBuilder &b, Location loc, Type like,
       b, loc, type, DenseElementsAttr::get(type, b.getI64IntegerAttr(v)));
 }
 
-/// `s` splat to the type of `like` when that is a vector.
+/// Scalar `s` splat to the shape of `like` when that is a vector.
 static Value splatLike(OpBuilder &b, Location loc, Value s, Value like) {
-  if (isa<VectorType>(like.getType()))
-    return vector::BroadcastOp::create(b, loc, like.getType(), s);
+  if (auto vectorType = dyn_cast<VectorType>(like.getType()))
+    return vector::BroadcastOp::create(
+        b, loc, VectorType::get(vectorType.getShape(), s.getType()), s);
   return s;
 }
 
@@ -159,7 +160,8 @@ static Value wrapIndex(OpBuilder &b, Location loc, Value i, Value n,
   };
   if (getConstantIntValue(s))
     return general();
-  auto [mask, powerOfTwo] = lowBitsMask(b, loc, s);
+  Value mask, powerOfTwo;
+  std::tie(mask, powerOfTwo) = lowBitsMask(b, loc, s);
   return select(
       b, loc, type, powerOfTwo,
       [&]() -> Value {
@@ -211,11 +213,7 @@ Value DirectIndex::admits(OpBuilder &b, Location loc, Value i) const {
   if (mode == GatherMode::clamp)
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, i,
                                  createI64Like(b, loc, i.getType(), 0));
-  if (auto vectorType = dyn_cast<VectorType>(i.getType()))
-    return vector::BroadcastOp::create(
-        b, loc, VectorType::get(vectorType.getShape(), b.getI1Type()),
-        powerOfTwo);
-  return powerOfTwo;
+  return splatLike(b, loc, powerOfTwo, i);
 }
 
 Value DirectIndex::subscript(OpBuilder &b, Location loc, Value i) const {
