@@ -181,10 +181,10 @@ bool streamsResult(int64_t bytes) {
 /// them, the copy does not: 4096x1024 f32 1.66-1.79 ms against 1.88-2.08 on
 /// two), nor for 8 MiB of indices (1024x1024 f32: 332-386 us against 391-411),
 /// nor with as many bytes of indices as of results (4096x1024, int32 into f32:
-/// 2.42-2.57 ms against 2.90-3.07).
-/// Measured on C-contiguous operands only, and kept to results that are
-/// not streamed: a streamed one would go past the caches into the buffer,
-/// and the copy would read it back from memory.
+/// 2.42-2.57 ms against 2.90-3.07). Measured on rows of C-contiguous
+/// operands only (the caller's test), and kept to results that are not
+/// streamed: a streamed one would go past the caches into the buffer, and
+/// the copy would read it back from memory.
 bool buffersCheckedOut(bool parallel, int64_t indexBytes,
                        int64_t resultBytes) {
   constexpr int64_t kMinIndexBytes = 16 << 20;
@@ -247,14 +247,6 @@ py::object runGather(OpKind kind, PyArrayObject *data, PyArrayObject *indices,
   // smaller result gets a serial kernel, which compiles in about half the
   // time.
   bool parallel = resultBytes >= getHostParallelMinBytes();
-  if (kind == OpKind::Elements && mode == GatherMode::check &&
-      result.ptr() == out &&
-      shape->readsRowsAlongLastAxis(PyArray_NDIM(data),
-                                    PyArray_NDIM(indices)) &&
-      PyArray_IS_C_CONTIGUOUS(data) && PyArray_IS_C_CONTIGUOUS(indices) &&
-      buffersCheckedOut(parallel, PyArray_NBYTES(indices), resultBytes))
-    result = newArray(PyArray_DESCR(data), resultShape);
-  auto *resultArray = reinterpret_cast<PyArrayObject *>(result.ptr());
   // Rows gathered along the last axis from C-contiguous operands read as
   // the host's choice for the axis's length and the rows' (the result's
   // last dim) says; the flag is left out for other kernels, which have no
@@ -264,6 +256,11 @@ py::object runGather(OpKind kind, PyArrayObject *data, PyArrayObject *indices,
   bool rows = shape->readsRowsAlongLastAxis(dataRank, PyArray_NDIM(indices)) &&
               PyArray_IS_C_CONTIGUOUS(data) &&
               PyArray_IS_C_CONTIGUOUS(indices);
+  if (kind == OpKind::Elements && mode == GatherMode::check &&
+      result.ptr() == out && rows &&
+      buffersCheckedOut(parallel, PyArray_NBYTES(indices), resultBytes))
+    result = newArray(PyArray_DESCR(data), resultShape);
+  auto *resultArray = reinterpret_cast<PyArrayObject *>(result.ptr());
   // numpy keeps a dim times the item size within intp, zero dims or not.
   bool elementLoads =
       rows &&
