@@ -577,6 +577,15 @@ def numba_function(np, op, data, indices, attrs, threads):
     jit = numba.njit(parallel=threads > 1, cache=False)
     prange = numba.prange
 
+    def calling(loop, shape, *operands, view=None):
+        """A call of `loop` on `operands` and a new result of `shape`
+        (passed reshaped to `view`, if given), returning that result."""
+        def call():
+            o = np.empty(shape, data.dtype)
+            loop(*operands, o.reshape(view or shape))
+            return o
+        return call
+
     @numba.njit(inline="always")
     def fix(i, n):  # `mode` is a constant in the compiled loops
         if mode == 1:
@@ -594,13 +603,8 @@ def numba_function(np, op, data, indices, attrs, threads):
                     i = fix(ids[b, k], d.shape[1])
                     for w in range(d.shape[2]):
                         o[b, k, w] = d[b, i, w]
-        shape = indices.shape + data.shape[2:]
-
-        def call():
-            o = np.empty(shape, data.dtype)
-            batched(data, indices, o)
-            return o
-        return call
+        return calling(batched, indices.shape + data.shape[2:], data,
+                       indices)
     if op == "gather":
         # data as [outer, n, inner], ids as a vector: threads over the ids
         # when there is one outer slice, else over the slices.
@@ -609,7 +613,6 @@ def numba_function(np, op, data, indices, attrs, threads):
         inner = int(np.prod(data.shape[axis + 1:]))
         d3 = data.reshape(outer, data.shape[axis], inner)
         ids = indices.reshape(-1)
-        shape = data.shape[:axis] + indices.shape + data.shape[axis + 1:]
 
         @jit
         def take(d, ids, o):
@@ -626,11 +629,9 @@ def numba_function(np, op, data, indices, attrs, threads):
                         for w in range(d.shape[2]):
                             o[a, k, w] = d[a, i, w]
 
-        def call():
-            o = np.empty(shape, data.dtype)
-            take(d3, ids, o.reshape(outer, ids.shape[0], inner))
-            return o
-        return call
+        shape = data.shape[:axis] + indices.shape + data.shape[axis + 1:]
+        return calling(take, shape, d3, ids,
+                       view=(outer, ids.shape[0], inner))
     if op == "gather_elements" and attrs.get("axis", 0) % data.ndim == \
             data.ndim - 1 and indices.shape[:-1] == data.shape[:-1]:
         d2 = data.reshape(-1, data.shape[-1])
@@ -642,11 +643,7 @@ def numba_function(np, op, data, indices, attrs, threads):
                 for c in range(ids.shape[1]):
                     o[r, c] = d[r, fix(ids[r, c], d.shape[1])]
 
-        def call():
-            o = np.empty(indices.shape, data.dtype)
-            elements(d2, i2, o.reshape(i2.shape))
-            return o
-        return call
+        return calling(elements, indices.shape, d2, i2, view=i2.shape)
     if op == "gather_nd" and not attrs.get("batch_dims", 0) and \
             data.ndim == 3 and indices.ndim == 2 and indices.shape[1] == 2:
         @jit
@@ -656,13 +653,8 @@ def numba_function(np, op, data, indices, attrs, threads):
                 b = fix(ids[k, 1], d.shape[1])
                 for w in range(d.shape[2]):
                     o[k, w] = d[a, b, w]
-        shape = indices.shape[:1] + data.shape[2:]
-
-        def call():
-            o = np.empty(shape, data.dtype)
-            pairs(data, indices, o)
-            return o
-        return call
+        return calling(pairs, indices.shape[:1] + data.shape[2:], data,
+                       indices)
     return None
 
 
