@@ -34,7 +34,10 @@ enum {
   GATHER_MLIR_OP_GATHER = 0,
   GATHER_MLIR_OP_GATHER_ELEMENTS = 1,
   GATHER_MLIR_OP_GATHER_ND = 2,
-  GATHER_MLIR_OP_EMBEDDING_BAG = 3
+  GATHER_MLIR_OP_EMBEDDING_BAG = 3,
+  GATHER_MLIR_OP_SCATTER = 4,
+  GATHER_MLIR_OP_SCATTER_ELEMENTS = 5,
+  GATHER_MLIR_OP_SCATTER_ND = 6
 };
 
 /* The messages, as printf formats. The default hooks print exactly these
@@ -86,8 +89,11 @@ enum {
   GATHER_MLIR_RULE_SCALES_DIM = 11,
   /* its zero_points.shape[dim] (a) is what the table needs (b) */
   GATHER_MLIR_RULE_ZERO_POINTS_DIM = 12,
+  /* a scatter's updates.shape[dim] (a) is the gather's result dim for dest
+     and indices (b) */
+  GATHER_MLIR_RULE_UPDATES_DIM = 13,
   /* the number of rules above */
-  GATHER_MLIR_RULE_COUNT = 13
+  GATHER_MLIR_RULE_COUNT = 14
 };
 
 #define GATHER_MLIR_BATCH_DIM_ERROR_FORMAT                                     \
@@ -132,6 +138,10 @@ enum {
   "%s: zero_points dimension %" PRId64 " has size %" PRId64                   \
   ", but the table needs %" PRId64
 
+#define GATHER_MLIR_UPDATES_DIM_ERROR_FORMAT                                   \
+  "%s: updates dimension %" PRId64 " has size %" PRId64                       \
+  ", but dest and indices give %" PRId64
+
 /** The op's name for an `op` code. */
 static inline const char *gatherMlirOpName(int64_t op) {
   switch (op) {
@@ -143,6 +153,12 @@ static inline const char *gatherMlirOpName(int64_t op) {
     return "gather.gather_nd";
   case GATHER_MLIR_OP_EMBEDDING_BAG:
     return "gather.embedding_bag";
+  case GATHER_MLIR_OP_SCATTER:
+    return "gather.scatter";
+  case GATHER_MLIR_OP_SCATTER_ELEMENTS:
+    return "gather.scatter_elements";
+  case GATHER_MLIR_OP_SCATTER_ND:
+    return "gather.scatter_nd";
   default:
     return "gather op";
   }
@@ -210,7 +226,9 @@ gatherMlirShapeMessage(int64_t rule) {
       {GATHER_MLIR_RULE_SCALES_DIM, GATHER_MLIR_SCALES_DIM_ERROR_FORMAT,
        "dab"},
       {GATHER_MLIR_RULE_ZERO_POINTS_DIM,
-       GATHER_MLIR_ZERO_POINTS_DIM_ERROR_FORMAT, "dab"}};
+       GATHER_MLIR_ZERO_POINTS_DIM_ERROR_FORMAT, "dab"},
+      {GATHER_MLIR_RULE_UPDATES_DIM, GATHER_MLIR_UPDATES_DIM_ERROR_FORMAT,
+       "dab"}};
   size_t i;
   for (i = 0; i < sizeof messages / sizeof messages[0]; ++i)
     if (messages[i].rule == rule)

@@ -65,6 +65,8 @@ void buildPipeline(OpPassManager &pm, const Options &options) {
   ConvertEmbeddingBagToSCFOptions bags;
   bags.prefetchDistance = options.bagPrefetchDistance;
   pm.addPass(createConvertEmbeddingBagToSCF(bags));
+  // Scatters: a validating scan, then a sequential loop over updates.
+  pm.addPass(createConvertScatterToSCF());
   // Elementwise arith and math on tensors go through linalg, where
   // gather-fuse-elementwise computes those that read gathers in the gathers'
   // loop.

@@ -7,6 +7,7 @@
 #include "gather/Conversion/GatherFusion/GatherFusion.h"
 #include "gather/Conversion/GatherToAffine/GatherLoads.h"
 #include "gather/Conversion/GatherToLinalg/GatherToLinalg.h"
+#include "gather/Conversion/ScatterToSCF/ScatterToSCF.h"
 #include "gather/Conversion/TensorToGather/TensorToGather.h"
 #include "gather/Conversion/UnrankedDispatch/UnrankedDispatch.h"
 #include "gather/Dialect/Gather/IR/GatherDialect.h"

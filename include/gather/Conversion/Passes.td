@@ -274,6 +274,9 @@ def ConvertGatherToLinalg : Pass<"convert-gather-to-linalg"> {
     asserts each value and yields it to the bags, so that no loop over them
     runs outside a linalg op.
 
+    The scatters become `convert-scatter-to-scf`'s loops on tensors, with
+    `cf.assert` for its run-time hooks.
+
     Unranked operands are an error (use `gather-shape-inference` or the
     `gather-to-llvm` pipeline, which dispatches on run-time ranks).
   }];
@@ -381,6 +384,36 @@ def ConvertEmbeddingBagToSCF : Pass<"convert-embedding-bag-to-scf",
   ];
   let options = [
     BagPrefetchDistanceOption<"prefetchDistance", "prefetch-distance">
+  ];
+}
+
+// A module pass for the same reason as the embedding bags' (it declares
+// the run-time hooks).
+def ConvertScatterToSCF : Pass<"convert-scatter-to-scf", "::mlir::ModuleOp"> {
+  let summary = "Lower the scatter ops to loops over updates, on tensors";
+  let description = [{
+    Lowers `gather.scatter`, `gather.scatter_elements` and
+    `gather.scatter_nd` on ranked tensors to upstream ops. Unless the mode
+    is `unchecked`, the shape rules that the verifier could not check
+    (dynamic dims: the matching gather's rules between dest and indices,
+    updates' dims against the gather's result) and then the indices (in
+    range for `check`; along a dimension that is not empty for `clamp` and
+    `wrap`) are checked first, by a scan that finds the first bad one; a
+    failure calls `gather_mlir_shape_error` or `gather_mlir_index_error`
+    (`gather-c/Runtime.h`) and the result is `dest`: nothing is written.
+    Then one `scf.for` nest over `updates`, in row-major order, combines
+    each update into the element of `dest` its gather reads, with
+    `tensor.extract` and `tensor.insert` carried by the loops (in place
+    once bufferized): duplicate indices combine in that loop's order, so
+    the result is deterministic. f16 and bf16 `add` and `mul` combine in an
+    f32 copy of `dest` (two `linalg.generic` conversions), rounded once per
+    element. `gather-to-llvm` runs it; `convert-gather-to-linalg` lowers
+    the scatters the same way with `cf.assert` for the hooks.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::complex::ComplexDialect",
+    "::mlir::func::FuncDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect"
   ];
 }
 

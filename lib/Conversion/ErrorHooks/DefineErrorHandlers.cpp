@@ -105,7 +105,10 @@ Value HandlerBuilder::opName(Value op) {
       {GATHER_MLIR_OP_GATHER, "gather_mlir_name_gather"},
       {GATHER_MLIR_OP_GATHER_ELEMENTS, "gather_mlir_name_gather_elements"},
       {GATHER_MLIR_OP_GATHER_ND, "gather_mlir_name_gather_nd"},
-      {GATHER_MLIR_OP_EMBEDDING_BAG, "gather_mlir_name_embedding_bag"}};
+      {GATHER_MLIR_OP_EMBEDDING_BAG, "gather_mlir_name_embedding_bag"},
+      {GATHER_MLIR_OP_SCATTER, "gather_mlir_name_scatter"},
+      {GATHER_MLIR_OP_SCATTER_ELEMENTS, "gather_mlir_name_scatter_elements"},
+      {GATHER_MLIR_OP_SCATTER_ND, "gather_mlir_name_scatter_nd"}};
   Value name;
   for (auto [code, symbol] : llvm::reverse(ops)) {
     Value here = string(symbol, gatherMlirOpName(code));

@@ -383,4 +383,5 @@ void mlir::gather::populateGatherToLinalgPatterns(RewritePatternSet &patterns) {
   populateEmbeddingBagToSCFPatterns(patterns, BagErrorReport::Asserts,
                                     BagForm::Elementwise,
                                     /*prefetchDistance=*/0);
+  populateScatterToSCFPatterns(patterns, ErrorReport::Asserts);
 }

@@ -3,6 +3,8 @@
 #ifndef GATHER_CONVERSION_EMBEDDINGBAGTOSCF_EMBEDDINGBAGTOSCF_H
 #define GATHER_CONVERSION_EMBEDDINGBAGTOSCF_EMBEDDINGBAGTOSCF_H
 
+#include "gather/Conversion/ErrorHooks/ErrorHooks.h"
+
 #include <cstdint>
 
 namespace mlir {
@@ -10,13 +12,7 @@ class RewritePatternSet;
 namespace gather {
 
 /// How lowered embedding bags report what the mode makes an error.
-enum class BagErrorReport {
-  /// Calls of the run-time hooks (gather-c/Runtime.h): the message names
-  /// the bad value, and a host can take the failure over.
-  Hooks,
-  /// cf.assert with a fixed message: upstream ops only.
-  Asserts
-};
+using BagErrorReport = ErrorReport;
 
 /// The loops of a lowered embedding bag. Both do O(ids x dim) work.
 enum class BagForm {

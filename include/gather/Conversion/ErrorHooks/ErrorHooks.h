@@ -26,6 +26,15 @@ inline constexpr llvm::StringLiteral kIndexErrorHook =
 inline constexpr llvm::StringLiteral kShapeErrorHook =
     "gather_mlir_shape_error";
 
+/// How a lowering reports what the mode makes an error.
+enum class ErrorReport {
+  /// Calls of the run-time hooks above: the message names the bad value,
+  /// and a host can take the failure over.
+  Hooks,
+  /// cf.assert with a fixed message: upstream ops only.
+  Asserts
+};
+
 /// Declares the hook `name` (kIndexErrorHook, kShapeErrorHook) as a private
 /// function in the symbol table that holds `op`, unless it is there.
 void declareErrorHook(OpBuilder &b, Operation *op, StringRef name);

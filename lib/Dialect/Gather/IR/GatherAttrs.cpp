@@ -1,7 +1,8 @@
 //===- GatherAttrs.cpp - Syntax of the gather attributes --------*- C++ -*-===//
 //
-// `#gather<mode fill>`, `#gather<reduction sum>`: the dialect's attribute
-// parser has read the mnemonic; the case name follows.
+// `#gather<mode fill>`, `#gather<reduction sum>`, `#gather<combine add>`:
+// the dialect's attribute parser has read the mnemonic; the case name
+// follows.
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,4 +55,17 @@ Attribute BagReductionAttr::parse(AsmParser &parser, Type) {
 
 void BagReductionAttr::print(AsmPrinter &printer) const {
   printer << ' ' << stringifyBagReduction(getValue());
+}
+
+Attribute ScatterCombineAttr::parse(AsmParser &parser, Type) {
+  std::optional<ScatterCombine> combine = parseCase<ScatterCombine>(
+      parser, "scatter combine", getMaxEnumValForScatterCombine(),
+      [](StringRef s) { return symbolizeScatterCombine(s); },
+      [](ScatterCombine c) { return stringifyScatterCombine(c); });
+  return combine ? ScatterCombineAttr::get(parser.getContext(), *combine)
+                 : Attribute();
+}
+
+void ScatterCombineAttr::print(AsmPrinter &printer) const {
+  printer << ' ' << stringifyScatterCombine(getValue());
 }

@@ -76,4 +76,37 @@ def Gather_ReductionAttr : EnumAttr<Gather_Dialect, Gather_Reduction,
   let hasCustomAssemblyFormat = 1;
 }
 
+def Gather_CombineNone : I32EnumAttrCase<"none", 0>;
+def Gather_CombineAdd  : I32EnumAttrCase<"add", 1>;
+def Gather_CombineMul  : I32EnumAttrCase<"mul", 2>;
+def Gather_CombineMax  : I32EnumAttrCase<"max", 3>;
+def Gather_CombineMin  : I32EnumAttrCase<"min", 4>;
+
+def Gather_Combine : I32EnumAttr<"ScatterCombine",
+    "how a scatter combines an update with the element it lands on", [
+      Gather_CombineNone, Gather_CombineAdd, Gather_CombineMul,
+      Gather_CombineMax, Gather_CombineMin]> {
+  let cppNamespace = "::mlir::gather";
+  let genSpecializedAttr = 0;
+}
+
+/// Prints and parses as `#gather<combine add>`, like the mode.
+def Gather_CombineAttr : EnumAttr<Gather_Dialect, Gather_Combine, "combine"> {
+  let summary = "how a scatter combines updates";
+  let description = [{
+    Syntax:
+
+    ```
+    combine-attribute ::= `#gather<combine ` combine-name `>`
+    combine-name      ::= `none` | `add` | `mul` | `max` | `min`
+    ```
+
+    The `reduction` attribute of the scatter ops: `none` assigns (the last
+    update of an element wins), the others combine the element with each
+    update in turn. Left out, it is `none` (ONNX's default).
+  }];
+  let assemblyFormat = ?;
+  let hasCustomAssemblyFormat = 1;
+}
+
 #endif // GATHER_DIALECT_GATHER_IR_GATHERENUMS_TD

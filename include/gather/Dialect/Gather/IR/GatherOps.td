@@ -52,6 +52,33 @@ def Gather_GatherOpInterface : OpInterface<"GatherOpInterface"> {
   ];
 }
 
+// Defined here, in the file whose interfaces are generated (ScatterOps.td
+// holds the ops).
+def Gather_ScatterOpInterface : OpInterface<"ScatterOpInterface"> {
+  let cppNamespace = "::mlir::gather";
+  let description = [{
+    What the three scatter ops share, for code that handles any of them: the
+    lowerings and the hosts that build them.
+  }];
+  let methods = [
+    InterfaceMethod<"The initial values (the gather's data).", "::mlir::Value",
+                    "getDest">,
+    InterfaceMethod<"The index tensor.", "::mlir::Value", "getIndices">,
+    InterfaceMethod<"The values combined into dest (the gather's result).",
+                    "::mlir::Value", "getUpdates">,
+    InterfaceMethod<"What an out-of-range index does.",
+                    "::mlir::gather::GatherMode", "getMode">,
+    InterfaceMethod<"How an update combines with its element.",
+                    "::mlir::gather::ScatterCombine", "getReduction">,
+    InterfaceMethod<[{The matching gather's checked, normalized view of
+                      (dest, indices) (GatherShapes.h): which element of
+                      dest each position of updates lands on; failure when
+                      the op does not verify.}],
+                    "::mlir::FailureOr<::mlir::gather::GatherShape>",
+                    "getGatherShape">,
+  ];
+}
+
 class Gather_GatherLikeOp<string mnemonic, list<Trait> traits = []>
     : Gather_Op<mnemonic, traits # [
         Gather_GatherOpInterface,
@@ -229,5 +256,6 @@ def Gather_GatherNDOp : Gather_GatherLikeOp<"gather_nd"> {
 }
 
 include "gather/Dialect/Gather/IR/EmbeddingBagOps.td"
+include "gather/Dialect/Gather/IR/ScatterOps.td"
 
 #endif // GATHER_DIALECT_GATHER_IR_GATHEROPS_TD

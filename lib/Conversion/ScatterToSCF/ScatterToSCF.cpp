@@ -1,0 +1,490 @@
+//===- ScatterToSCF.cpp - Lower the scatters to loops on tensors -*- C++ -*-===//
+//
+// gather.scatter, gather.scatter_elements and gather.scatter_nd on tensors
+// become, in upstream ops only:
+//
+//  1. unless the mode is `unchecked`, the shape rules the verifier could not
+//     check (the matching gather's rules between dest and indices, and
+//     updates' dims against the gather's result) are checked;
+//  2. in `check` mode every index is checked to be in range, and in
+//     `clamp`/`wrap` mode not to select along an empty dimension, by a scan
+//     over the indices that finds the first bad one;
+//  3. only when all passed, one scf.for nest over `updates` in row-major
+//     order reads each update, finds the element of dest its gather would
+//     read (GatherShape's dims, the mode by IndexArithmetic) and combines it
+//     there with tensor.extract/tensor.insert: a sequential loop, so the
+//     result of duplicate indices is that loop's at any thread count. f16 and
+//     bf16 `add`/`mul` combine in an f32 copy of dest, rounded once at the end.
+//
+// A failure is reported through the run-time hooks (gather-to-llvm; the
+// result is dest, nothing written) or cf.assert (convert-gather-to-linalg,
+// whose writes are also kept in bounds for clients that drop cf.assert).
+//
+//===----------------------------------------------------------------------===//
+
+#include "gather/Conversion/ScatterToSCF/ScatterToSCF.h"
+
+#include "gather-c/Runtime.h"
+#include "gather/Conversion/Passes.h"
+#include "gather/Dialect/Gather/IR/GatherOps.h"
+#include "gather/Dialect/Gather/Utils/Emitter.h"
+#include "gather/Dialect/Gather/Utils/IndexArithmetic.h"
+#include "gather/Dialect/Gather/Utils/Lowering.h"
+
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::gather {
+#define GEN_PASS_DEF_CONVERTSCATTERTOSCF
+#include "gather/Conversion/Passes.h.inc"
+} // namespace mlir::gather
+
+using namespace mlir;
+using namespace mlir::gather;
+
+namespace {
+
+/// A run-time shape rule: `ok` holds, or the shape hook gets (rule, dim, a,
+/// b); `message` is the cf.assert's.
+struct Rule {
+  Value ok;
+  int64_t rule;
+  int64_t dim;
+  Value a, b;
+  std::string message;
+};
+
+class ScatterEmitter : EmitterBase {
+public:
+  ScatterEmitter(OpBuilder &b, ScatterOpInterface op, const GatherShape &shape,
+                 Value dest, Value indices, Value updates, ErrorReport report)
+      : EmitterBase(b, op->getLoc()), op(op), shape(shape),
+        opName(op->getName().getStringRef()), mode(op.getMode()),
+        combine(op.getReduction()), report(report), dest(dest),
+        indices(indices), updates(updates),
+        destType(cast<RankedTensorType>(dest.getType())),
+        indicesType(cast<RankedTensorType>(indices.getType())),
+        updatesType(cast<RankedTensorType>(updates.getType())),
+        tuples(isa<ScatterNDOp>(op)), elements(isa<ScatterElementsOp>(op)) {}
+
+  /// dest with every update combined in (or dest, after a reported error).
+  Value emit();
+
+private:
+  Value dim(Value tensor, int64_t d) {
+    return getValueOrCreateConstantIndexOp(
+        b, loc, tensor::getMixedSize(b, loc, tensor, d));
+  }
+  Value toI64(Value v) { return indexValueToI64(b, loc, v); }
+  Value indexToI64(Value v) {
+    return arith::IndexCastOp::create(b, loc, b.getI64Type(), v);
+  }
+  Value select(Value c, Value x, Value y) {
+    return arith::SelectOp::create(b, loc, c, x, y);
+  }
+  Value andI(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
+  Value notI(Value x) {
+    return arith::XOrIOp::create(b, loc, x, constBool(true));
+  }
+  int64_t opCode() const {
+    return tuples     ? GATHER_MLIR_OP_SCATTER_ND
+           : elements ? GATHER_MLIR_OP_SCATTER_ELEMENTS
+                      : GATHER_MLIR_OP_SCATTER;
+  }
+  void assertTrue(Value ok, const Twine &message) {
+    cf::AssertOp::create(b, loc, ok, (opName + ": " + message).str());
+  }
+
+  SmallVector<Rule> runTimeRules();
+  /// Builds `body` inside an scf.for nest over `sizes` (row-major) that
+  /// carries `init`; it runs only when `enabled` (null: always).
+  SmallVector<Value>
+  forEachPosition(ArrayRef<Value> sizes, ValueRange init, Value enabled,
+                  function_ref<SmallVector<Value>(ValueRange ivs,
+                                                  ValueRange carried)>
+                      body);
+  /// The scan of step 2: whether every index is valid, and the first bad
+  /// one's value, data dim and that dim's size (i64). With asserts, asserts
+  /// each index instead and returns no value.
+  SmallVector<Value> scanIndices();
+  /// Calls the shape hook for the first rule of `rules` that fails.
+  void reportFirst(ArrayRef<Rule> rules);
+  /// Step 3, when `ok` holds (null: always).
+  Value scatterAll(Value ok);
+  Value combineValues(Value old, Value update);
+
+  ScatterOpInterface op;
+  const GatherShape &shape;
+  StringRef opName;
+  GatherMode mode;
+  ScatterCombine combine;
+  ErrorReport report;
+  Value dest, indices, updates;
+  RankedTensorType destType, indicesType, updatesType;
+  bool tuples, elements;
+  /// The size of the data dim each tuple component selects along (i64).
+  SmallVector<Value> axisSizes;
+};
+
+SmallVector<Rule> ScatterEmitter::runTimeRules() {
+  SmallVector<Rule> rules;
+  if (mode == GatherMode::unchecked)
+    return rules;
+  for (const OperandDimRule &r : shape.getRunTimeRules(destType, indicesType)) {
+    Value a = dim(dest, r.dataDim), bSize = dim(indices, r.indicesDim);
+    Value ok = cmp(r.atMost ? arith::CmpIPredicate::ule
+                            : arith::CmpIPredicate::eq,
+                   bSize, a);
+    rules.push_back(
+        {ok,
+         r.atMost ? GATHER_MLIR_RULE_ELEMENTS_DIM : GATHER_MLIR_RULE_BATCH_DIM,
+         r.dataDim, indexToI64(a), indexToI64(bSize),
+         r.atMost ? "indices dimension " + std::to_string(r.indicesDim) +
+                        " is larger than dest dimension " +
+                        std::to_string(r.dataDim)
+                  : "batch dimension " + std::to_string(r.dataDim) +
+                        " has different sizes in dest and indices"});
+  }
+  SmallVector<int64_t> expected = shape.getStaticShape(destType, indicesType);
+  SmallVector<OpFoldResult> sizes =
+      shape.getMixedSizes(b, loc, dest, indices);
+  for (auto [d, want] : llvm::enumerate(expected)) {
+    if (!ShapedType::isDynamic(want) && !updatesType.isDynamicDim(d))
+      continue; // The verifier compared them.
+    Value have = dim(updates, d);
+    Value size = getValueOrCreateConstantIndexOp(b, loc, sizes[d]);
+    rules.push_back({cmp(arith::CmpIPredicate::eq, have, size),
+                     GATHER_MLIR_RULE_UPDATES_DIM, static_cast<int64_t>(d),
+                     indexToI64(have), indexToI64(size),
+                     "updates dimension " + std::to_string(d) +
+                         " differs from the gather's result for dest and "
+                         "indices"});
+  }
+  return rules;
+}
+
+SmallVector<Value> ScatterEmitter::forEachPosition(
+    ArrayRef<Value> sizes, ValueRange init, Value enabled,
+    function_ref<SmallVector<Value>(ValueRange, ValueRange)> body) {
+  // An empty inner dim would still walk the outer ones (2^40 x 0 runs for
+  // hours): an outer loop of one iteration (none when a size is 0 or the
+  // nest is not `enabled`) holds the nest. A trip count, not an scf.if, so
+  // that the loops' results stay equivalent to `init` for bufferization.
+  Value run = enabled;
+  for (Value size : sizes) {
+    if (std::optional<int64_t> c = getConstantIntValue(size)) {
+      if (*c == 0)
+        return llvm::to_vector(init);
+      continue;
+    }
+    Value nonEmpty = cmp(arith::CmpIPredicate::ne, size, constIndex(0));
+    run = run ? andI(run, nonEmpty) : nonEmpty;
+  }
+  SmallVector<Value> ubs{run ? select(run, constIndex(1), constIndex(0))
+                             : constIndex(1)};
+  llvm::append_range(ubs, sizes);
+  SmallVector<Value> lbs(ubs.size(), constIndex(0)),
+      steps(ubs.size(), constIndex(1));
+  scf::LoopNest loops = scf::buildLoopNest(
+      b, loc, lbs, ubs, steps, init,
+      [&](OpBuilder &nested, Location, ValueRange ivs, ValueRange carried) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(nested.getInsertionBlock(),
+                            nested.getInsertionPoint());
+        return scf::ValueVector(body(ivs.drop_front(), carried));
+      });
+  return SmallVector<Value>(loops.results.begin(), loops.results.end());
+}
+
+SmallVector<Value> ScatterEmitter::scanIndices() {
+  int64_t q = indicesType.getRank();
+  int64_t positions = tuples ? q - 1 : q;
+  SmallVector<Value> sizes;
+  for (int64_t d = 0; d < positions; ++d)
+    sizes.push_back(dim(indices, d));
+  bool asserts = report == ErrorReport::Asserts;
+  SmallVector<Value> init;
+  if (!asserts)
+    init = {constBool(true), constI64(0), constI64(0), constI64(0)};
+  return forEachPosition(sizes, init, Value(),
+                         [&](ValueRange ivs, ValueRange carried) {
+    SmallVector<Value> state = llvm::to_vector(carried);
+    SmallVector<Value> at = llvm::to_vector(ivs);
+    if (tuples)
+      at.push_back(Value());
+    for (int64_t c = 0; c < shape.tupleSize; ++c) {
+      if (tuples)
+        at.back() = constIndex(c);
+      Value i = toI64(tensor::ExtractOp::create(b, loc, indices, at));
+      Value s = axisSizes[c];
+      Value bad =
+          mode == GatherMode::check
+              ? isIndexInRange(b, loc, normalizeIndex(b, loc, i, s), s,
+                               /*outside=*/true)
+              : cmp(arith::CmpIPredicate::eq, s, constI64(0));
+      int64_t d = shape.indexedDim(c);
+      if (asserts) {
+        int64_t size = destType.getDimSize(d);
+        std::string range =
+            mode != GatherMode::check ? "selects along dest dimension " +
+                                            std::to_string(d) +
+                                            ", which is empty (size 0)"
+            : ShapedType::isDynamic(size)
+                ? "is out of range [-size, size - 1] for dest dimension " +
+                      std::to_string(d) + " of dynamic size"
+                : "is out of range [" + std::to_string(-size) + ", " +
+                      std::to_string(size - 1) + "] for dest dimension " +
+                      std::to_string(d) + " of size " + std::to_string(size);
+        assertTrue(notI(bad), "an index " + range);
+        continue;
+      }
+      // The first bad index in row-major order is the one reported.
+      Value first = andI(state[0], bad);
+      state[1] = select(first, i, state[1]);
+      state[2] = select(first, constI64(d), state[2]);
+      state[3] = select(first, s, state[3]);
+      state[0] = andI(state[0], notI(bad));
+    }
+    return state;
+  });
+}
+
+void ScatterEmitter::reportFirst(ArrayRef<Rule> rules) {
+  if (rules.empty())
+    return;
+  const Rule &rule = rules.front();
+  auto ifOp = scf::IfOp::create(b, loc, rule.ok, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  reportFirst(rules.drop_front());
+  b.setInsertionPointToStart(ifOp.elseBlock());
+  declareErrorHook(b, op, kShapeErrorHook);
+  func::CallOp::create(b, loc, kShapeErrorHook, TypeRange{},
+                       ValueRange{constI64(opCode()), constI64(rule.rule),
+                                  constI64(rule.dim), rule.a, rule.b});
+}
+
+Value ScatterEmitter::combineValues(Value old, Value update) {
+  Type type = old.getType();
+  bool isFloat = isa<FloatType>(type), isComplex = isa<ComplexType>(type);
+  bool isBool = type.isInteger(1);
+  switch (combine) {
+  case ScatterCombine::none:
+    return update;
+  case ScatterCombine::add:
+    if (isFloat)
+      return arith::AddFOp::create(b, loc, old, update);
+    if (isComplex)
+      return complex::AddOp::create(b, loc, old, update);
+    if (isBool)
+      return arith::OrIOp::create(b, loc, old, update);
+    return arith::AddIOp::create(b, loc, old, update);
+  case ScatterCombine::mul:
+    if (isFloat)
+      return arith::MulFOp::create(b, loc, old, update);
+    if (isComplex)
+      return complex::MulOp::create(b, loc, old, update);
+    if (isBool)
+      return arith::AndIOp::create(b, loc, old, update);
+    return arith::MulIOp::create(b, loc, old, update);
+  case ScatterCombine::max:
+    if (isFloat)
+      return arith::MaximumFOp::create(b, loc, old, update);
+    // i1 read signed would make true (-1) the smaller: or, as torch's bool.
+    if (isBool)
+      return arith::OrIOp::create(b, loc, old, update);
+    return arith::MaxSIOp::create(b, loc, old, update);
+  case ScatterCombine::min:
+    if (isFloat)
+      return arith::MinimumFOp::create(b, loc, old, update);
+    if (isBool)
+      return arith::AndIOp::create(b, loc, old, update);
+    return arith::MinSIOp::create(b, loc, old, update);
+  }
+  llvm_unreachable("unknown scatter combine");
+}
+
+/// A linalg.generic that converts each element of `tensor` to the element
+/// type of `init` (which it overwrites) with `OpTy` (arith.extf or
+/// arith.truncf).
+template <typename OpTy>
+static Value convertElements(OpBuilder &b, Location loc, Value tensor,
+                             Value init) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  Type element = cast<RankedTensorType>(init.getType()).getElementType();
+  AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{init.getType()}, ValueRange{tensor}, ValueRange{init},
+      ArrayRef<AffineMap>{identity, identity},
+      SmallVector<utils::IteratorType>(type.getRank(),
+                                       utils::IteratorType::parallel),
+      [&](OpBuilder &nested, Location l, ValueRange args) {
+        linalg::YieldOp::create(
+            nested, l, OpTy::create(nested, l, element, args[0]).getResult());
+      });
+  return generic.getResult(0);
+}
+
+Value ScatterEmitter::scatterAll(Value ok) {
+  Type element = destType.getElementType();
+  // f16 and bf16 sums and products combine in f32, rounded once per element.
+  bool widened = (element.isF16() || element.isBF16()) &&
+                 (combine == ScatterCombine::add ||
+                  combine == ScatterCombine::mul);
+  Type accElement = widened ? Type(b.getF32Type()) : element;
+  Value acc = dest;
+  if (widened)
+    acc = convertElements<arith::ExtFOp>(
+        b, loc, dest,
+        tensor::EmptyOp::create(b, loc, tensor::getMixedSizes(b, loc, dest),
+                                accElement));
+
+  // check: the scan validated every index; the linalg path's reads and
+  // writes stay in bounds without it (clients may drop cf.assert).
+  GatherMode resolved = mode;
+  if (mode == GatherMode::check)
+    resolved = report == ErrorReport::Hooks ? GatherMode::unchecked
+                                            : GatherMode::clamp;
+  int64_t r = destType.getRank(), q = indicesType.getRank();
+  SmallVector<Value> sizes;
+  for (int64_t d = 0; d < updatesType.getRank(); ++d)
+    sizes.push_back(dim(updates, d));
+  SmallVector<Value> result = forEachPosition(
+      sizes, ValueRange{acc}, ok, [&](ValueRange ivs, ValueRange carried) {
+        Value current = carried[0];
+        // The element of dest that the gather reads for position ivs.
+        SmallVector<Value> destSub(r), indexSub(q);
+        for (auto [d, src] : llvm::enumerate(shape.dims)) {
+          if (src.dataDim >= 0)
+            destSub[src.dataDim] = ivs[d];
+          if (src.indicesDim >= 0)
+            indexSub[src.indicesDim] = ivs[d];
+        }
+        if (elements)
+          for (int64_t d = 0; d < r; ++d)
+            if (d != shape.axis)
+              destSub[d] = indexSub[d];
+        Value valid;
+        for (int64_t c = 0; c < shape.tupleSize; ++c) {
+          if (tuples)
+            indexSub[q - 1] = constIndex(c);
+          Value i = toI64(tensor::ExtractOp::create(b, loc, indices, indexSub));
+          Value s = axisSizes[c];
+          GatherMode m = resolved;
+          // clamp along a dim that may be empty: guarded as fill guards it.
+          if (m == GatherMode::clamp && mode == GatherMode::check &&
+              destType.getDimSize(shape.indexedDim(c)) <= 0)
+            m = GatherMode::fill;
+          ResolvedIndex ri = resolveIndex(b, loc, m, i, s);
+          destSub[shape.indexedDim(c)] =
+              arith::IndexCastOp::create(b, loc, b.getIndexType(), ri.index);
+          if (ri.valid)
+            valid = valid ? andI(valid, ri.valid) : ri.valid;
+        }
+        auto write = [&]() -> Value {
+          Value update = tensor::ExtractOp::create(b, loc, updates, ivs);
+          if (widened)
+            update = arith::ExtFOp::create(b, loc, accElement, update);
+          Value old = tensor::ExtractOp::create(b, loc, current, destSub);
+          return tensor::InsertOp::create(b, loc, combineValues(old, update),
+                                          current, destSub);
+        };
+        if (!valid)
+          return SmallVector<Value>{write()};
+        // fill: an update whose index is out of range is dropped.
+        return SmallVector<Value>{createIfElse(b, loc, current.getType(),
+                                               valid, write,
+                                               [&] { return current; })};
+      });
+  if (!widened)
+    return result[0];
+  // Rounded into dest itself, so the scatter stays in place.
+  return convertElements<arith::TruncFOp>(b, loc, result[0], dest);
+}
+
+Value ScatterEmitter::emit() {
+  for (int64_t c = 0; c < shape.tupleSize; ++c)
+    axisSizes.push_back(indexToI64(dim(dest, shape.indexedDim(c))));
+  bool asserts = report == ErrorReport::Asserts;
+  // Whether every check passed (null: nothing to check, or asserted).
+  Value ok;
+  SmallVector<Rule> rules = runTimeRules();
+  for (const Rule &rule : rules) {
+    if (asserts)
+      assertTrue(rule.ok, rule.message);
+    else
+      ok = ok ? andI(ok, rule.ok) : rule.ok;
+  }
+  if (!asserts)
+    reportFirst(rules);
+  if (mode == GatherMode::check || mode == GatherMode::clamp ||
+      mode == GatherMode::wrap) {
+    SmallVector<Value> scan = scanIndices();
+    if (!asserts) {
+      // A shape rule that failed was reported first.
+      Value failed = notI(scan[0]);
+      if (ok)
+        failed = andI(ok, failed);
+      auto ifOp = scf::IfOp::create(b, loc, failed, /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      declareErrorHook(b, op, kIndexErrorHook);
+      func::CallOp::create(
+          b, loc, kIndexErrorHook, TypeRange{},
+          ValueRange{constI64(opCode()), scan[2], scan[1], scan[3]});
+      b.setInsertionPointAfter(ifOp);
+      ok = ok ? andI(ok, scan[0]) : scan[0];
+    }
+  }
+  return scatterAll(ok);
+}
+
+struct ScatterToSCF : OpInterfaceConversionPattern<ScatterOpInterface> {
+  ScatterToSCF(MLIRContext *context, ErrorReport report)
+      : OpInterfaceConversionPattern(context), report(report) {}
+
+  LogicalResult
+  matchAndRewrite(ScatterOpInterface op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    FailureOr<GatherShape> shape = op.getGatherShape();
+    if (failed(shape) || !shape->ranked)
+      return rewriter.notifyMatchFailure(op, "op does not verify");
+    for (Value v : op->getOperands())
+      if (!hasCountableStaticSizes(v.getType()))
+        return rewriter.notifyMatchFailure(
+            op, "an operand's static sizes overflow int64");
+    ScatterEmitter emitter(rewriter, op, *shape, operands[0], operands[1],
+                           operands[2], report);
+    rewriter.replaceOp(op, emitter.emit());
+    return success();
+  }
+
+  ErrorReport report;
+};
+
+struct ConvertScatterToSCFPass
+    : gather::impl::ConvertScatterToSCFBase<ConvertScatterToSCFPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ConversionTarget target(getContext());
+    target.addIllegalOp<ScatterOp, ScatterElementsOp, ScatterNDOp>();
+    RewritePatternSet patterns(&getContext());
+    populateScatterToSCFPatterns(patterns, ErrorReport::Hooks);
+    if (failed(applyLoweringPatterns(getOperation(), target,
+                                     std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace
+
+void mlir::gather::populateScatterToSCFPatterns(RewritePatternSet &patterns,
+                                                ErrorReport report) {
+  patterns.add<ScatterToSCF>(patterns.getContext(), report);
+}
