@@ -56,7 +56,7 @@ from ._version import __version__
 
 __all__ = ["gather", "gather_elements", "gather_nd", "embedding_bag",
            "embedding_bag_rowwise_quantized", "gather_block_quantized",
-           "compile_count"]
+           "scatter", "scatter_elements", "scatter_nd", "compile_count"]
 
 #: The out-of-range modes, as the dialect names them (its GatherMode enum).
 MODES = _native.MODES
@@ -86,6 +86,11 @@ def _general(op, data, indices, axis, batch_dims, mode, out):
     array-likes, byte-swapped indices, odd layouts, attributes that are not
     plain ints, bad arguments): converts, checks, then the native op. Torch
     tensors, once viewed as arrays, try the fast path again."""
+    if _is_tensor(data):
+        from . import _autograd
+        if _autograd.needs_grad(data):
+            return _autograd.gather(op, data, indices, axis, batch_dims, mode,
+                                    out)
     data, indices, out, wrap = _from_torch(op, data, indices, out)
     if _torch() is not None:
         result = _TRY[op](data, indices, axis, batch_dims, mode, out)
@@ -170,9 +175,13 @@ def _tensor_array(op, name, tensor, index=False, bfloat16=True):
         raise TypeError(f"{op}: {name} is a {tensor.layout} torch tensor; "
                         "only dense (torch.strided) tensors are supported")
     if tensor.requires_grad:
-        raise ValueError(f"{op}: {name} requires grad, and gather_mlir "
-                         f"records no gradient: pass {name}.detach() (or "
-                         "use torch.gather)")
+        # Autograd took the calls it records (_autograd); under
+        # torch.no_grad() there is no graph to record.
+        if torch.is_grad_enabled():
+            raise ValueError(f"{op}: {name} requires grad, and autograd "
+                             f"records no gradient for it here: pass "
+                             f"{name}.detach()")
+        tensor = tensor.detach()
     tensor = tensor.resolve_conj().resolve_neg()
     carrier = _carrier(tensor.dtype)
     if carrier is not None:
@@ -381,3 +390,5 @@ def gather_nd(data, indices, batch_dims=0, mode="check", out=None):
 from ._bags import (embedding_bag,  # noqa: E402 (uses the helpers above)
                     embedding_bag_rowwise_quantized)
 from ._quantized import gather_block_quantized  # noqa: E402
+from ._scatter import (REDUCTIONS, scatter,  # noqa: E402
+                       scatter_elements, scatter_nd)

@@ -115,3 +115,21 @@ def gather_block_quantized(data: ArrayLike | torch.Tensor, indices: _Indices,
                            block_size: int = ..., bits: int = ...,
                            mode: _Mode = ...,
                            out: _Out | None = ...) -> np.ndarray | torch.Tensor: ...
+
+_Combine = Literal["none", "add", "mul", "max", "min"]
+REDUCTIONS: tuple[str, ...]
+
+# The scatters: a new array (data is not modified), or `out` if given.
+def scatter(data: ArrayLike | torch.Tensor, indices: _Indices,
+            updates: ArrayLike | torch.Tensor, axis: int = ...,
+            batch_dims: int = ..., mode: _Mode = ...,
+            reduction: _Combine = ...,
+            out: _Out | None = ...) -> np.ndarray | torch.Tensor: ...
+def scatter_elements(data: ArrayLike | torch.Tensor, indices: _Indices,
+                     updates: ArrayLike | torch.Tensor, axis: int = ...,
+                     mode: _Mode = ..., reduction: _Combine = ...,
+                     out: _Out | None = ...) -> np.ndarray | torch.Tensor: ...
+def scatter_nd(data: ArrayLike | torch.Tensor, indices: _Indices,
+               updates: ArrayLike | torch.Tensor, batch_dims: int = ...,
+               mode: _Mode = ..., reduction: _Combine = ...,
+               out: _Out | None = ...) -> np.ndarray | torch.Tensor: ...

@@ -591,6 +591,37 @@ PYBIND11_MODULE(_native, m) {
       "Results of at least 'min_bytes' get memory that is reused: how many "
       "blocks were 'mapped' and how many results 'reused' a freed one.");
 
+  m.def(
+      "result_shape",
+      [](const std::string &op, std::vector<int64_t> data,
+         std::vector<int64_t> indices, int64_t axis, int64_t batchDims,
+         py::handle mode) {
+        GatherMode m = modeOf(mode);
+        std::string error;
+        auto emitError = [&](const llvm::Twine &msg) {
+          error = msg.str();
+          return failure();
+        };
+        ShapeView d(data), i(indices);
+        FailureOr<GatherShape> shape =
+            op == "gather_elements"
+                ? inferGatherElementsShape(d, i, axis, m, emitError)
+            : op == "gather_nd"
+                ? inferGatherNDShape(d, i, batchDims, m, emitError)
+                : inferGatherShape(d, i, axis, batchDims, m, emitError);
+        if (failed(shape))
+          throw py::value_error(op + ": " + error);
+        SmallVector<int64_t> result = shape->getStaticShape(d, i);
+        return std::vector<int64_t>(result.begin(), result.end());
+      },
+      py::arg("op"), py::arg("data"), py::arg("indices"), py::arg("axis"),
+      py::arg("batch_dims"), py::arg("mode"),
+      "The result shape of gather `op` (gather, gather_elements, gather_nd) "
+      "for operand shapes `data` and `indices`, by the dialect's shape "
+      "rules (GatherShapes.h); ValueError naming `op` with the rule's "
+      "message when they reject them. The scatters' updates have this "
+      "shape.");
+
   bindCompilerApi(m);
   bindEmbeddingBags(m);
 }

@@ -77,3 +77,92 @@ def gather_nd(data, indices, batch_dims=0, mode="check"):
         if None not in picked:
             out[o] = data[o[:b] + tuple(picked) + o[indices.ndim - 1:]]
     return out
+
+
+# --- The scatters: every update combined, in row-major order of updates, into
+# the element its gather reads. ----------------------------------------------
+
+def _combine(old, new, reduction, dtype):
+    """One step of the sequential loop, in the accumulator's dtype."""
+    if reduction == "none":
+        return new
+    if dtype.kind == "b":
+        return {"add": old or new, "mul": old and new, "max": old or new,
+                "min": old and new}[reduction]
+    if dtype.kind in "iu":
+        bits = dtype.itemsize * 8
+        value = {"add": int(old) + int(new), "mul": int(old) * int(new),
+                 "max": max(int(old), int(new)),
+                 "min": min(int(old), int(new))}[reduction]
+        value %= 1 << bits
+        if dtype.kind == "i" and value >= 1 << (bits - 1):
+            value -= 1 << bits
+        return value
+    old, new = dtype.type(old), dtype.type(new)
+    if reduction in ("max", "min") and (np.isnan(old) or np.isnan(new)):
+        return dtype.type(np.nan)
+    with np.errstate(all="ignore"):
+        return {"add": lambda: old + new, "mul": lambda: old * new,
+                "max": lambda: max(old, new),
+                "min": lambda: min(old, new)}[reduction]()
+
+
+def _scatter(data, updates, targets, reduction):
+    """data combined with updates[o] at targets(o) (None: dropped);
+    float16 add/mul accumulate in float32 and round once."""
+    data, updates = np.asarray(data), np.asarray(updates)
+    dtype = data.dtype
+    acc = dtype
+    if dtype == np.float16 and reduction in ("add", "mul"):
+        acc = np.dtype(np.float32)
+    out = data.astype(acc) if acc != dtype else data.copy()
+    for o in np.ndindex(*updates.shape):
+        t = targets(o)
+        if t is not None:
+            out[t] = _combine(out[t], updates[o], reduction, acc)
+    return out.astype(dtype) if acc != dtype else out
+
+
+def scatter(data, indices, updates, axis=0, batch_dims=0, mode="check",
+            reduction="none"):
+    data, indices = np.asarray(data), np.asarray(indices)
+    r, q = data.ndim, indices.ndim
+    a = axis + r if axis < 0 else axis
+    b = batch_dims + q if batch_dims < 0 else batch_dims
+    s = data.shape[a]
+    _validate(((v, s) for v in indices.flat), mode)
+
+    def targets(o):
+        k = resolve(indices[o[:b] + o[a:a + q - b]], s, mode)
+        return None if k is None else o[:a] + (k,) + o[a + q - b:]
+    return _scatter(data, updates, targets, reduction)
+
+
+def scatter_elements(data, indices, updates, axis=0, mode="check",
+                     reduction="none"):
+    data, indices = np.asarray(data), np.asarray(indices)
+    a = axis + data.ndim if axis < 0 else axis
+    s = data.shape[a]
+    _validate(((v, s) for v in indices.flat), mode)
+
+    def targets(o):
+        k = resolve(indices[o], s, mode)
+        return None if k is None else o[:a] + (k,) + o[a + 1:]
+    return _scatter(data, updates, targets, reduction)
+
+
+def scatter_nd(data, indices, updates, batch_dims=0, mode="check",
+               reduction="none"):
+    data, indices = np.asarray(data), np.asarray(indices)
+    b, k = batch_dims, indices.shape[-1]
+    sizes = data.shape[b:b + k]
+    _validate(((v, sizes[c]) for t in indices.reshape(-1, k)
+               for c, v in enumerate(t)), mode)
+
+    def targets(o):
+        t = indices[o[:indices.ndim - 1]]
+        picked = [resolve(t[c], sizes[c], mode) for c in range(k)]
+        if None in picked:
+            return None
+        return o[:b] + tuple(picked) + o[indices.ndim - 1:]
+    return _scatter(data, updates, targets, reduction)

@@ -1,0 +1,445 @@
+"""Gradients through gather_mlir's functions for torch tensors that require
+grad: each gather's backward is its scatter with ``reduction="add"``, and an
+embedding bag's is a gather of the output's gradient by bag followed by a
+scatter into the table, all run by the package's own kernels.
+
+The functions are torch custom ops (``torch.ops.gather_mlir.*``, with fake
+implementations and autograd registrations) where torch has
+``torch.library.custom_op`` (2.4 and later), so a model under
+``torch.compile`` calls them without a graph break; on older torch they are
+``torch.autograd.Function``s with the same forward and backward.
+torch is imported by the caller, never by this package: everything here is
+built on the first call that needs it.
+"""
+
+import threading
+from typing import Optional
+
+from . import _native, _torch
+
+_lock = threading.Lock()
+_registered = None
+
+
+def _public():
+    import gather_mlir
+    return gather_mlir
+
+
+# --- What each op computes, forward and backward ----------------------------
+# Written once, on torch tensors; the registrations below wrap them.
+
+
+def _grad_mode(mode):
+    """The scatter mode that sends a gather's gradient where its read came
+    from: ``check`` passed (every index is valid), so ``fill`` (no scan);
+    ``unchecked`` reads as clamp in this package."""
+    return {"check": "fill", "unchecked": "clamp"}.get(mode, mode)
+
+
+_SCATTER_OF = {"gather": "scatter", "gather_elements": "scatter_elements",
+               "gather_nd": "scatter_nd"}
+
+
+def _attributes(op, axis, batch_dims):
+    """The keyword attributes of function ``op``."""
+    if op in ("gather", "scatter"):
+        return {"axis": axis, "batch_dims": batch_dims}
+    if op in ("gather_elements", "scatter_elements"):
+        return {"axis": axis}
+    return {"batch_dims": batch_dims}
+
+
+def _gather_forward(data, indices, op, axis, batch_dims, mode):
+    return getattr(_public(), op)(data.detach(), indices.detach(), mode=mode,
+                                  **_attributes(op, axis, batch_dims))
+
+
+def _scatter_forward(data, indices, updates, op, axis, batch_dims, mode,
+                     reduction):
+    return getattr(_public(), op)(data.detach(), indices.detach(),
+                                  updates.detach(), mode=mode,
+                                  reduction=reduction,
+                                  **_attributes(op, axis, batch_dims))
+
+
+def _gather_shape(op, data, indices, axis, batch_dims):
+    """The gather's result shape, by the dialect's rules."""
+    return _native.result_shape(op, list(data.shape), list(indices.shape),
+                                axis, batch_dims, "fill")
+
+
+def _gather_backward(ops, data_shape, indices, grad, op, axis, batch_dims,
+                     mode):
+    zeros = grad.new_zeros(data_shape)
+    return ops.scatter(zeros, indices, grad.contiguous(), _SCATTER_OF[op],
+                       axis, batch_dims, _grad_mode(mode), "add")
+
+
+def _scatter_backward(ops, indices, grad, op, axis, batch_dims, mode,
+                      reduction):
+    """The gradients of an ``add`` scatter: ``grad`` for ``data``, its
+    gather for ``updates``."""
+    if reduction != "add":
+        raise RuntimeError(f"gather_mlir.{op}: only reduction='add' is "
+                           f"differentiable, not {reduction!r}")
+    gather = {v: k for k, v in _SCATTER_OF.items()}[op]
+    return grad, ops.gather(grad.contiguous(), indices, gather, axis,
+                            batch_dims, _grad_mode(mode))
+
+
+# --- Embedding bags ----------------------------------------------------------
+
+
+def _bag_layout(torch, input, offsets, include_last_offset, bags):
+    """Each id position's bag (``bags`` where it falls in none) and the ids
+    as a 1-D tensor."""
+    if input.dim() == 2:
+        n = input.shape[1]
+        bag = torch.arange(input.shape[0], device=input.device)
+        return bag.repeat_interleave(n), input.reshape(-1)
+    positions = torch.arange(input.shape[0], device=input.device)
+    starts = offsets[:-1] if include_last_offset else offsets
+    end = offsets[-1] if include_last_offset else input.shape[0]
+    bag = torch.bucketize(positions, starts.to(positions.dtype),
+                          right=True) - 1
+    # Positions past the last bag's end (include_last_offset) are in none.
+    return torch.where(positions < end, bag, bags), input
+
+
+def _bag_backward(ops, input, weight, offsets, per_sample_weights, output,
+                  grad, mode, include_last_offset, padding_idx, oob_mode,
+                  scale_grad_by_freq, sparse, needs_weight, needs_samples):
+    """The gradients of an embedding bag for its table and its
+    per_sample_weights."""
+    torch = _torch()
+    num, dim = weight.shape
+    bags = grad.shape[0]
+    bag, ids = _bag_layout(torch, input, offsets, include_last_offset, bags)
+    ids = ids.to(torch.int64)
+    # The row each id reads, by the mode (the dialect's index rules: a
+    # gather of row numbers), and whether it reads one (fill).
+    read_mode = "clamp" if oob_mode in ("check", "unchecked") else oob_mode
+    row_numbers = torch.arange(num, dtype=torch.int64, device=ids.device)
+    if num == 0:
+        rows = torch.zeros_like(ids)
+        valid = torch.zeros_like(ids, dtype=torch.bool)
+    else:
+        rows = ops.gather(row_numbers, ids, "gather", 0, 0, read_mode)
+        valid = torch.ones_like(ids, dtype=torch.bool)
+        if oob_mode == "fill":
+            valid = ops.gather(torch.ones_like(row_numbers), ids, "gather",
+                               0, 0, "fill") != 0
+    in_bag = bag < bags
+    counted = in_bag
+    if padding_idx is not None:
+        pad = padding_idx + num if padding_idx < 0 else padding_idx
+        counted = counted & (rows != pad)
+    # The factor of each id's row in its bag's output.
+    factor = torch.where(counted, 1.0, 0.0).to(grad.dtype)
+    safe_bag = torch.where(in_bag, bag, 0)
+    if mode == "mean":
+        count = torch.zeros(bags, dtype=grad.dtype, device=grad.device)
+        count = count.index_add(0, safe_bag, factor)
+        factor = factor / count.clamp(min=1)[safe_bag]
+    grad_rows = grad.index_select(0, safe_bag) if bags else grad.new_zeros(
+        (ids.shape[0], dim))
+    samples = None
+    if per_sample_weights is not None:
+        weights = per_sample_weights.reshape(-1)
+        if needs_samples:
+            read = ops.gather(weight, rows, "gather", 0, 0, "clamp") \
+                if num else weight.new_zeros((ids.shape[0], dim))
+            read = torch.where(valid[:, None], read, 0)
+            samples = torch.where(counted, (read * grad_rows).sum(-1), 0)
+            samples = samples.reshape(per_sample_weights.shape).to(
+                per_sample_weights.dtype)
+        factor = factor * weights.to(factor.dtype)
+    if not needs_weight:
+        return None, samples
+    keep = counted & valid
+    # Rows the forward did not read (fill) get nothing: an out-of-range row
+    # for the fill-mode scatter.
+    targets = torch.where(valid, rows, num)
+    if mode == "max":
+        # Each output element came from the first id of its bag whose row
+        # holds the maximum (torch's choice; a fill id's zeros take part):
+        # its position, by a min-scatter of the positions that match.
+        read = ops.gather(weight, rows, "gather", 0, 0, "clamp") \
+            if num else weight.new_zeros((ids.shape[0], dim))
+        read = torch.where(valid[:, None], read, 0)
+        n = ids.shape[0]
+        matches = ((read == output.index_select(0, safe_bag))
+                   & counted[:, None])
+        positions = torch.arange(n, dtype=torch.int64, device=ids.device)
+        candidates = torch.where(matches, positions[:, None], n)
+        first = ops.scatter(
+            torch.full((bags, dim), n, dtype=torch.int64, device=ids.device),
+            torch.where(in_bag, bag, bags), candidates.contiguous(),
+            "scatter", 0, 0, "fill", "min")
+        source = torch.cat([targets, targets.new_full((1,), num)])[first]
+        zeros = grad.new_zeros((num, dim))
+        grad_weight = ops.scatter(zeros, source, grad.contiguous(),
+                                  "scatter_elements", 0, 0, "fill", "add")
+        return _densify(torch, grad_weight, sparse), samples
+    if scale_grad_by_freq and num:
+        freq = torch.zeros(num, dtype=grad.dtype, device=grad.device)
+        freq = freq.index_add(0, rows[keep], torch.ones_like(
+            rows[keep], dtype=grad.dtype))
+        factor = factor / freq.clamp(min=1)[rows]
+    updates = (grad_rows * factor[:, None]).contiguous()
+    targets = torch.where(keep, rows, num)
+    if sparse:
+        kept = keep.nonzero().reshape(-1)
+        return torch.sparse_coo_tensor(
+            rows[kept][None], updates[kept], (num, dim)), samples
+    zeros = grad.new_zeros((num, dim))
+    return ops.scatter(zeros, targets, updates, "scatter", 0, 0, "fill",
+                       "add"), samples
+
+
+def _densify(torch, grad, sparse):
+    return grad.to_sparse() if sparse else grad
+
+
+def _bag_forward(input, weight, offsets, mode, per_sample_weights,
+                 include_last_offset, padding_idx, oob_mode):
+    detach = (lambda t: None if t is None else t.detach())
+    return _public().embedding_bag(
+        input.detach(), weight.detach(), detach(offsets), mode=mode,
+        per_sample_weights=detach(per_sample_weights),
+        include_last_offset=include_last_offset, padding_idx=padding_idx,
+        oob_mode=oob_mode)
+
+
+def _bag_shape(input, weight, offsets, include_last_offset):
+    if input.dim() == 2:
+        return (input.shape[0], weight.shape[1])
+    bags = offsets.shape[0] - (1 if include_last_offset else 0)
+    return (bags, weight.shape[1])
+
+
+# --- Registration -------------------------------------------------------------
+
+
+class _Ops:
+    """The differentiable ops: ``gather``, ``scatter`` and ``embedding_bag``
+    callables taking the op's name and attributes positionally."""
+
+
+def _register_custom_ops(torch):
+    from torch import Tensor
+    ops = _Ops()
+    library = torch.library
+
+    @library.custom_op("gather_mlir::gather", mutates_args=())
+    def gather(data: Tensor, indices: Tensor, op: str, axis: int,
+               batch_dims: int, mode: str) -> Tensor:
+        return _gather_forward(data, indices, op, axis, batch_dims, mode)
+
+    @gather.register_fake
+    def _(data, indices, op, axis, batch_dims, mode):
+        return data.new_empty(_gather_shape(op, data, indices, axis,
+                                            batch_dims))
+
+    def gather_setup(ctx, inputs, output):
+        data, indices, op, axis, batch_dims, mode = inputs
+        ctx.save_for_backward(indices)
+        ctx.attrs = (tuple(data.shape), op, axis, batch_dims, mode)
+
+    def gather_grad(ctx, grad):
+        (indices,) = ctx.saved_tensors
+        shape, op, axis, batch_dims, mode = ctx.attrs
+        return (_gather_backward(ops, shape, indices, grad, op, axis,
+                                 batch_dims, mode),
+                None, None, None, None, None)
+
+    gather.register_autograd(gather_grad, setup_context=gather_setup)
+
+    @library.custom_op("gather_mlir::scatter", mutates_args=())
+    def scatter(data: Tensor, indices: Tensor, updates: Tensor, op: str,
+                axis: int, batch_dims: int, mode: str,
+                reduction: str) -> Tensor:
+        return _scatter_forward(data, indices, updates, op, axis, batch_dims,
+                                mode, reduction)
+
+    @scatter.register_fake
+    def _(data, indices, updates, op, axis, batch_dims, mode, reduction):
+        return torch.empty_like(data)
+
+    def scatter_setup(ctx, inputs, output):
+        _, indices, _, op, axis, batch_dims, mode, reduction = inputs
+        ctx.save_for_backward(indices)
+        ctx.attrs = (op, axis, batch_dims, mode, reduction)
+
+    def scatter_grad(ctx, grad):
+        (indices,) = ctx.saved_tensors
+        data_grad, updates_grad = _scatter_backward(ops, indices, grad,
+                                                    *ctx.attrs)
+        return (data_grad, None, updates_grad, None, None, None, None, None)
+
+    scatter.register_autograd(scatter_grad, setup_context=scatter_setup)
+
+    @library.custom_op("gather_mlir::embedding_bag", mutates_args=())
+    def embedding_bag(input: Tensor, weight: Tensor, offsets: Optional[Tensor],
+                      mode: str, per_sample_weights: Optional[Tensor],
+                      include_last_offset: bool, padding_idx: Optional[int],
+                      oob_mode: str, scale_grad_by_freq: bool,
+                      sparse: bool) -> Tensor:
+        return _bag_forward(input, weight, offsets, mode, per_sample_weights,
+                            include_last_offset, padding_idx, oob_mode)
+
+    @embedding_bag.register_fake
+    def _(input, weight, offsets, mode, per_sample_weights,
+          include_last_offset, padding_idx, oob_mode, scale_grad_by_freq,
+          sparse):
+        return weight.new_empty(_bag_shape(input, weight, offsets,
+                                           include_last_offset))
+
+    def bag_setup(ctx, inputs, output):
+        (input, weight, offsets, mode, per_sample_weights,
+         include_last_offset, padding_idx, oob_mode, scale_grad_by_freq,
+         sparse) = inputs
+        ctx.save_for_backward(input, weight, offsets, per_sample_weights,
+                              output)
+        ctx.attrs = (mode, include_last_offset, padding_idx, oob_mode,
+                     scale_grad_by_freq, sparse)
+
+    def bag_grad(ctx, grad):
+        input, weight, offsets, per_sample_weights, output = ctx.saved_tensors
+        (mode, include_last_offset, padding_idx, oob_mode,
+         scale_grad_by_freq, sparse) = ctx.attrs
+        grad_weight, grad_samples = _bag_backward(
+            ops, input, weight, offsets, per_sample_weights, output, grad,
+            mode, include_last_offset, padding_idx, oob_mode,
+            scale_grad_by_freq, sparse, ctx.needs_input_grad[1],
+            ctx.needs_input_grad[4])
+        return (None, grad_weight, None, None, grad_samples, None, None, None,
+                None, None)
+
+    embedding_bag.register_autograd(bag_grad, setup_context=bag_setup)
+
+    ops.gather = gather
+    ops.scatter = scatter
+    ops.embedding_bag = embedding_bag
+    return ops
+
+
+def _register_functions(torch):
+    """The same ops as torch.autograd.Functions (torch before 2.4)."""
+    ops = _Ops()
+
+    class Gather(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, data, indices, op, axis, batch_dims, mode):
+            ctx.save_for_backward(indices)
+            ctx.attrs = (tuple(data.shape), op, axis, batch_dims, mode)
+            return _gather_forward(data, indices, op, axis, batch_dims, mode)
+
+        @staticmethod
+        def backward(ctx, grad):
+            (indices,) = ctx.saved_tensors
+            shape, op, axis, batch_dims, mode = ctx.attrs
+            return (_gather_backward(ops, shape, indices, grad, op, axis,
+                                     batch_dims, mode),
+                    None, None, None, None, None)
+
+    class Scatter(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, data, indices, updates, op, axis, batch_dims, mode,
+                    reduction):
+            ctx.save_for_backward(indices)
+            ctx.attrs = (op, axis, batch_dims, mode, reduction)
+            return _scatter_forward(data, indices, updates, op, axis,
+                                    batch_dims, mode, reduction)
+
+        @staticmethod
+        def backward(ctx, grad):
+            (indices,) = ctx.saved_tensors
+            data_grad, updates_grad = _scatter_backward(ops, indices, grad,
+                                                        *ctx.attrs)
+            return (data_grad, None, updates_grad, None, None, None, None,
+                    None)
+
+    class EmbeddingBag(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, input, weight, offsets, mode, per_sample_weights,
+                    include_last_offset, padding_idx, oob_mode,
+                    scale_grad_by_freq, sparse):
+            output = _bag_forward(input, weight, offsets, mode,
+                                  per_sample_weights, include_last_offset,
+                                  padding_idx, oob_mode)
+            ctx.save_for_backward(input, weight, offsets, per_sample_weights,
+                                  output)
+            ctx.attrs = (mode, include_last_offset, padding_idx, oob_mode,
+                         scale_grad_by_freq, sparse)
+            return output
+
+        @staticmethod
+        def backward(ctx, grad):
+            (input, weight, offsets, per_sample_weights,
+             output) = ctx.saved_tensors
+            (mode, include_last_offset, padding_idx, oob_mode,
+             scale_grad_by_freq, sparse) = ctx.attrs
+            grad_weight, grad_samples = _bag_backward(
+                ops, input, weight, offsets, per_sample_weights, output,
+                grad, mode, include_last_offset, padding_idx, oob_mode,
+                scale_grad_by_freq, sparse, ctx.needs_input_grad[1],
+                ctx.needs_input_grad[4])
+            return (None, grad_weight, None, None, grad_samples, None, None,
+                    None, None, None)
+
+    ops.gather = Gather.apply
+    ops.scatter = Scatter.apply
+    ops.embedding_bag = EmbeddingBag.apply
+    return ops
+
+
+def ops():
+    """The differentiable ops, registered with torch on first use."""
+    global _registered
+    if _registered is None:
+        with _lock:
+            if _registered is None:
+                torch = _torch()
+                custom = getattr(torch.library, "custom_op", None)
+                _registered = (_register_custom_ops(torch) if custom
+                               else _register_functions(torch))
+    return _registered
+
+
+def needs_grad(*values):
+    """Whether autograd must record a call on ``values``: grad mode is on
+    and a floating-point or complex tensor among them requires grad."""
+    torch = _torch()
+    if torch is None or not torch.is_grad_enabled():
+        return False
+    return any(isinstance(v, torch.Tensor) and v.requires_grad
+               for v in values)
+
+
+def gather(op, data, indices, axis, batch_dims, mode, out):
+    """A gather function's call on ``data`` that requires grad."""
+    if out is not None:
+        raise ValueError(f"{op}: out= does not take part in autograd (data "
+                         "requires grad): leave it out, or call under "
+                         "torch.no_grad()")
+    torch = _torch()
+    if not isinstance(indices, torch.Tensor):
+        import numpy as np
+        indices = torch.from_numpy(np.asarray(indices))
+    return ops().gather(data, indices, op, int(axis), int(batch_dims), mode)
+
+
+def scatter(op, data, indices, updates, axis, batch_dims, mode, reduction,
+            out):
+    """A scatter function's call on operands that require grad."""
+    torch = _torch()
+    if out is not None:
+        raise ValueError(f"{op}: out= does not take part in autograd: leave "
+                         "it out, or call under torch.no_grad()")
+    if not isinstance(indices, torch.Tensor):
+        import numpy as np
+        indices = torch.from_numpy(np.asarray(indices))
+    return ops().scatter(data, indices, updates, op, int(axis),
+                         int(batch_dims), mode, reduction)

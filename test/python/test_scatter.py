@@ -1,0 +1,262 @@
+"""gather_mlir.scatter, scatter_elements and scatter_nd: against the plain
+loops of reference.py (bit for bit: the loops are the contract's sequential
+order), against numpy's and torch's own scatters, and their errors."""
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import gather_mlir as g
+import reference as ref
+
+REDUCTIONS = ("none", "add", "mul", "max", "min")
+MODES = ("check", "fill", "clamp", "wrap")
+DTYPES = (np.float32, np.float64, np.float16, np.int8, np.int32, np.int64,
+          np.uint8, np.uint64, np.bool_, np.complex64)
+
+
+def values(rng, shape, dtype):
+    """Small values, so that products stay exact in every dtype."""
+    dtype = np.dtype(dtype)
+    if dtype.kind == "b":
+        return rng.integers(0, 2, shape).astype(bool)
+    if dtype.kind == "c":
+        return (rng.integers(-3, 4, shape)
+                + 1j * rng.integers(-3, 4, shape)).astype(dtype)
+    if dtype.kind == "u":
+        return rng.integers(0, 250, shape).astype(dtype)
+    if dtype.kind == "f":
+        return (rng.integers(-8, 9, shape) / 4).astype(dtype)
+    return rng.integers(-5, 6, shape).astype(dtype)
+
+
+def assert_same(result, expected):
+    assert result.dtype == expected.dtype
+    assert result.shape == expected.shape
+    # Bit for bit (NaNs included): the reference is the sequential loop.
+    np.testing.assert_array_equal(result.view(np.uint8),
+                                  np.ascontiguousarray(expected)
+                                  .view(np.uint8))
+
+
+CASES = [
+    # function, data shape, indices shape, attributes, index range
+    ("scatter", (7,), (12,), {}, 7),
+    ("scatter", (4, 5), (6,), {"axis": 1}, 5),
+    ("scatter", (3, 4, 2), (2, 3), {"axis": 1}, 4),
+    ("scatter", (2, 5, 3), (2, 4), {"axis": 1, "batch_dims": 1}, 5),
+    ("scatter", (6,), (), {}, 6),
+    ("scatter_elements", (5, 3), (7, 3), {"axis": 0}, 5),
+    ("scatter_elements", (3, 6), (2, 9), {"axis": -1}, 6),
+    ("scatter_elements", (2, 3, 4), (2, 2, 5), {"axis": 2}, 4),
+    ("scatter_nd", (5, 4), (9, 2), {}, 4),
+    ("scatter_nd", (6, 3), (4, 1), {}, 6),
+    ("scatter_nd", (2, 4, 3), (2, 5, 1), {"batch_dims": 1}, 4),
+]
+
+
+@pytest.mark.parametrize("reduction", REDUCTIONS)
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("case", range(len(CASES)))
+def test_against_reference(case, mode, reduction):
+    function, data_shape, indices_shape, attrs, size = CASES[case]
+    rng = np.random.default_rng(case * 97 + MODES.index(mode) * 7
+                                + REDUCTIONS.index(reduction))
+    # Mostly duplicates; out-of-range values where the mode defines them.
+    low, high = (-size, size) if mode == "check" else (-3 * size, 3 * size)
+    indices = rng.integers(low, high, indices_shape)
+    reference = getattr(ref, function)
+    gather = {"scatter": ref.gather, "scatter_elements": ref.gather_elements,
+              "scatter_nd": ref.gather_nd}[function]
+    shape = gather(np.zeros(data_shape), indices, mode="fill",
+                   **attrs).shape
+    # Three dtypes a case, in turn: every dtype meets every mode and
+    # reduction over the cases, at a fraction of the kernels.
+    start = case + MODES.index(mode) + REDUCTIONS.index(reduction)
+    for dtype in (DTYPES * 2)[start % len(DTYPES):][:3]:
+        if np.dtype(dtype).kind == "c" and reduction in ("max", "min"):
+            continue
+        data = values(rng, data_shape, dtype)
+        updates = values(rng, shape, dtype)
+        expected = reference(data, indices, updates, mode=mode,
+                             reduction=reduction, **attrs)
+        before = data.copy()
+        result = getattr(g, function)(data, indices, updates, mode=mode,
+                                      reduction=reduction, **attrs)
+        assert_same(result, expected)
+        np.testing.assert_array_equal(data, before)  # data is not modified
+
+
+def test_float_add_is_the_sequential_loop():
+    """Many float32 updates of mixed magnitudes into few elements: the
+    result is the row-major loop's, bit for bit (another order rounds
+    differently)."""
+    rng = np.random.default_rng(0)
+    data = np.zeros((4, 3), np.float32)
+    indices = rng.integers(0, 4, 5000)
+    updates = (rng.standard_normal((5000, 3))
+               * 10.0 ** rng.integers(-6, 6, (5000, 1))).astype(np.float32)
+    expected = ref.scatter(data, indices, updates, reduction="add")
+    assert_same(g.scatter(data, indices, updates, reduction="add"), expected)
+    # np.add.at is an unbuffered loop in the same order.
+    at = data.copy()
+    np.add.at(at, indices, updates)
+    assert_same(at, expected)
+
+
+SCRIPT = """
+import numpy as np, gather_mlir as g, sys
+rng = np.random.default_rng(1)
+i = rng.integers(0, 64, 1 << 16)
+u = rng.standard_normal((1 << 16, 32)).astype(np.float32)
+r = g.scatter(np.zeros((64, 32), np.float32), i, u, reduction="add")
+sys.stdout.write(r.tobytes().hex())
+"""
+
+
+def test_bit_identical_on_one_and_two_threads():
+    """The same float add scatter in processes of one and two threads:
+    the same bits, those of the sequential loop."""
+    outputs = []
+    for threads in ("1", "2"):
+        env = dict(os.environ, OMP_NUM_THREADS=threads)
+        outputs.append(subprocess.run(
+            [sys.executable, "-c", SCRIPT], env=env, check=True,
+            capture_output=True, text=True).stdout)
+    assert outputs[0] == outputs[1]
+    rng = np.random.default_rng(1)
+    i = rng.integers(0, 64, 1 << 16)
+    u = rng.standard_normal((1 << 16, 32)).astype(np.float32)
+    expected = np.zeros((64, 32), np.float32)
+    np.add.at(expected, i, u)
+    assert outputs[0] == expected.tobytes().hex()
+
+
+def test_out_is_data_updates_in_place():
+    data = np.zeros(5)
+    result = g.scatter(data, [1, 1, 4], np.array([1.0, 2.0, 3.0]),
+                       reduction="add", out=data)
+    assert result is data
+    np.testing.assert_array_equal(data, [0, 3, 0, 0, 3])
+
+
+def test_out_elsewhere_leaves_data():
+    data, out = np.ones(4, np.int32), np.zeros(4, np.int32)
+    result = g.scatter_nd(data, [[2]], np.array([5], np.int32),
+                          reduction="mul", out=out)
+    assert result is out
+    np.testing.assert_array_equal(out, [1, 1, 5, 1])
+    np.testing.assert_array_equal(data, [1, 1, 1, 1])
+
+
+@pytest.mark.parametrize("in_place", [True, False])
+def test_check_failure_writes_nothing(in_place):
+    data = np.arange(6, dtype=np.float32)
+    out = data if in_place else np.full(6, 7, np.float32)
+    before = out.copy()
+    with pytest.raises(IndexError, match=r"gather.scatter: index 9 is out of "
+                       r"range \[-6, 5\] for data dimension 0 of size 6"):
+        g.scatter(data, [0, 9, 2, 11], np.ones(4, np.float32),
+                  reduction="add", out=out)
+    np.testing.assert_array_equal(out, before)
+
+
+def test_unsigned_max_and_min_compare_values():
+    data = np.array([10, 200, 3], np.uint8)
+    updates = np.array([250, 1, 128], np.uint8)
+    np.testing.assert_array_equal(
+        g.scatter(data, [0, 1, 2], updates, reduction="max"), [250, 200, 128])
+    np.testing.assert_array_equal(
+        g.scatter(data, [0, 1, 2], updates, reduction="min"), [10, 1, 3])
+
+
+def test_unsigned_indices_are_values():
+    data = np.zeros(4, np.int64)
+    idx = np.array([2**64 - 1, 1], np.uint64)
+    with pytest.raises(IndexError):
+        g.scatter(data, idx, np.array([1, 1]), reduction="add")
+    np.testing.assert_array_equal(
+        g.scatter(data, idx, np.array([1, 1]), reduction="add", mode="fill"),
+        [0, 1, 0, 0])
+    # (2**64 - 1) mod 4 is 3.
+    np.testing.assert_array_equal(
+        g.scatter(data, idx, np.array([1, 1]), reduction="add", mode="wrap"),
+        [0, 1, 0, 1])
+
+
+def test_errors():
+    data = np.zeros((3, 4), np.float32)
+    with pytest.raises(TypeError, match="scatter: updates must have data's "
+                       "dtype float32, not float64"):
+        g.scatter(data, [0], np.zeros((1, 4)))
+    with pytest.raises(ValueError, match="scatter: reduction must be one of "
+                       "none, add, mul, max, min, not 'sum'"):
+        g.scatter(data, [0], np.zeros((1, 4), np.float32), reduction="sum")
+    with pytest.raises(ValueError, match="scatter: mode must be one of"):
+        g.scatter(data, [0], np.zeros((1, 4), np.float32), mode="raise")
+    with pytest.raises(ValueError, match=r"scatter: updates has shape "
+                       r"\(2, 4\), but the gather of data \(3, 4\) by "
+                       r"indices \(1,\) gives \(1, 4\)"):
+        g.scatter(data, [0], np.zeros((2, 4), np.float32))
+    with pytest.raises(ValueError, match="axis 2 is out of range"):
+        g.scatter(data, [0], np.zeros((1, 4), np.float32), axis=2)
+    with pytest.raises(ValueError, match="not defined on complex"):
+        g.scatter(np.zeros(2, np.complex64), [0], np.ones(1, np.complex64),
+                  reduction="max")
+    with pytest.raises(TypeError, match="indices must have an integer dtype"):
+        g.scatter(data, [0.5], np.zeros((1, 4), np.float32))
+    with pytest.raises(TypeError, match="out has dtype float64"):
+        g.scatter(data, [0], np.zeros((1, 4), np.float32), out=np.zeros((3, 4)))
+    with pytest.raises(IndexError, match="which is empty"):
+        g.scatter(np.zeros((0, 2)), [0], np.zeros((1, 2)), mode="clamp")
+
+
+torch = pytest.importorskip("torch")
+
+
+def test_against_torch_index_add_and_scatter_reduce():
+    rng = np.random.default_rng(3)
+    data = torch.from_numpy(rng.standard_normal((6, 5)))
+    index = torch.from_numpy(rng.integers(0, 6, 9))
+    source = torch.from_numpy(rng.standard_normal((9, 5)))
+    expected = data.clone().index_add_(0, index, source)
+    torch.testing.assert_close(g.scatter(data, index, source,
+                                         reduction="add"), expected,
+                               rtol=0, atol=0)
+    idx2 = torch.from_numpy(rng.integers(0, 6, (4, 5)))
+    src2 = torch.from_numpy(rng.standard_normal((4, 5)))
+    for reduction, torch_name in (("add", "sum"), ("mul", "prod"),
+                                  ("max", "amax"), ("min", "amin")):
+        expected = data.scatter_reduce(0, idx2, src2, torch_name)
+        result = g.scatter_elements(data, idx2, src2, reduction=reduction)
+        assert isinstance(result, torch.Tensor)
+        torch.testing.assert_close(result, expected, rtol=0, atol=0)
+    # index_put_(accumulate=True) is scatter_nd add.
+    tuples = torch.from_numpy(rng.integers(0, 5, (7, 2)))
+    values_ = torch.from_numpy(rng.standard_normal(7))
+    expected = data.clone().index_put_(tuple(tuples.T), values_,
+                                       accumulate=True)
+    torch.testing.assert_close(g.scatter_nd(data, tuples, values_,
+                                            reduction="add"),
+                               expected, rtol=0, atol=0)
+
+
+def test_torch_out_is_data_like_index_add_():
+    data = torch.zeros(4, 3)
+    result = g.scatter(data, torch.tensor([1, 1]), torch.ones(2, 3),
+                       reduction="add", out=data)
+    assert result is data
+    assert data[1].tolist() == [2.0, 2.0, 2.0]
+
+
+def test_bfloat16_combines_in_float32():
+    """Four ones added to 256, where bfloat16's spacing is 2: 260 (one
+    rounding), not 256 (a rounding per add)."""
+    data = torch.tensor([256.0, 0.0], dtype=torch.bfloat16)
+    result = g.scatter(data, torch.zeros(4, dtype=torch.int64),
+                       torch.ones(4, dtype=torch.bfloat16), reduction="add")
+    assert result.dtype == torch.bfloat16
+    assert result.tolist() == [260.0, 0.0]
