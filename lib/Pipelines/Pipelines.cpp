@@ -65,8 +65,12 @@ void buildPipeline(OpPassManager &pm, const Options &options) {
   ConvertEmbeddingBagToSCFOptions bags;
   bags.prefetchDistance = options.bagPrefetchDistance;
   pm.addPass(createConvertEmbeddingBagToSCF(bags));
-  // Scatters: a validating scan, then a sequential loop over updates.
-  pm.addPass(createConvertScatterToSCF());
+  // Scatters: a validating scan, then loops over updates (threads owning
+  // ranges of dest's rows).
+  ConvertScatterToSCFOptions scatters;
+  scatters.parallel = options.parallel;
+  scatters.parallelMinBytes = options.parallelMinBytes;
+  pm.addPass(createConvertScatterToSCF(scatters));
   // Elementwise arith and math on tensors go through linalg, where
   // gather-fuse-elementwise computes those that read gathers in the gathers'
   // loop.

@@ -86,7 +86,7 @@ func.func @k(%dm: {memrefs[0]}, %im: {memrefs[1]}, %um: {memrefs[2]}) {{
   return
 }}
 """
-    kernel = JitModule.for_host(Module(text))
+    kernel = JitModule.for_host(Module(text), parallel=True)
     with _lock:
         return _kernels.setdefault(key, kernel)
 

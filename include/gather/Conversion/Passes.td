@@ -409,11 +409,23 @@ def ConvertScatterToSCF : Pass<"convert-scatter-to-scf", "::mlir::ModuleOp"> {
     f32 copy of `dest` (two `linalg.generic` conversions), rounded once per
     element. `gather-to-llvm` runs it; `convert-gather-to-linalg` lowers
     the scatters the same way with `cf.assert` for the hooks.
+
+    With `parallel`, scatters of at least `parallel-min-bytes` of updates
+    run on threads: an `scf.forall` over ranges of dest's rows (as many as
+    `omp_get_max_threads()`), each applying, in the sequential order, the
+    updates that land in its rows. No two threads write an element, so the
+    result is the sequential loop's at any thread count.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::complex::ComplexDialect",
     "::mlir::func::FuncDialect", "::mlir::linalg::LinalgDialect",
     "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect"
+  ];
+  let options = [
+    ParallelOption<"Scatters on threads, each owning a range of dest's rows">,
+    ParallelMinBytesOption<
+        "With parallel: scatters of fewer bytes of updates run on one thread "
+        "(a run-time test)">
   ];
 }
 

@@ -38,6 +38,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::gather {
@@ -63,7 +64,8 @@ struct Rule {
 class ScatterEmitter : EmitterBase {
 public:
   ScatterEmitter(OpBuilder &b, ScatterOpInterface op, const GatherShape &shape,
-                 Value dest, Value indices, Value updates, ErrorReport report)
+                 Value dest, Value indices, Value updates, ErrorReport report,
+                 const ScatterThreads &threading)
       : EmitterBase(b, op->getLoc()), op(op), shape(shape),
         opName(op->getName().getStringRef()), mode(op.getMode()),
         combine(op.getReduction()), report(report), dest(dest),
@@ -71,7 +73,9 @@ public:
         destType(cast<RankedTensorType>(dest.getType())),
         indicesType(cast<RankedTensorType>(indices.getType())),
         updatesType(cast<RankedTensorType>(updates.getType())),
-        tuples(isa<ScatterNDOp>(op)), elements(isa<ScatterElementsOp>(op)) {}
+        tuples(isa<ScatterNDOp>(op)), elements(isa<ScatterElementsOp>(op)),
+        threads(threading.parallel),
+        parallelMinBytes(threading.parallelMinBytes) {}
 
   /// dest with every update combined in (or dest, after a reported error).
   Value emit();
@@ -102,10 +106,12 @@ private:
   }
 
   SmallVector<Rule> runTimeRules();
-  /// Builds `body` inside an scf.for nest over `sizes` (row-major) that
-  /// carries `init`; it runs only when `enabled` (null: always).
+  /// Builds `body` inside an scf.for nest from `lows` to `sizes`
+  /// (row-major) that carries `init`; it runs only when `enabled` (null:
+  /// always).
   SmallVector<Value>
-  forEachPosition(ArrayRef<Value> sizes, ValueRange init, Value enabled,
+  forEachPosition(ArrayRef<Value> lows, ArrayRef<Value> sizes,
+                  ValueRange init, Value enabled,
                   function_ref<SmallVector<Value>(ValueRange ivs,
                                                   ValueRange carried)>
                       body);
@@ -117,6 +123,13 @@ private:
   void reportFirst(ArrayRef<Rule> rules);
   /// Step 3, when `ok` holds (null: always).
   Value scatterAll(Value ok);
+  /// The updates combined into `acc` (dest, or its f32 copy) on threads,
+  /// each owning a range of rows.
+  Value applyOnThreads(Value acc, Value ok);
+  /// The updates that land in `acc`, one loop nest: every update, or with
+  /// `lo` those in rows [lo, hi) of dest, which `acc` (a slice) holds.
+  Value apply(Value acc, Value ok, Value lo, Value hi);
+  Value callMaxThreads();
   Value combineValues(Value old, Value update);
 
   ScatterOpInterface op;
@@ -130,6 +143,13 @@ private:
   bool tuples, elements;
   /// The size of the data dim each tuple component selects along (i64).
   SmallVector<Value> axisSizes;
+  /// What updates combine in: dest's element type, or f32 for f16/bf16
+  /// sums and products.
+  Type accElement;
+  /// Threads (gather-to-llvm's `parallel`) for scatters of at least
+  /// `parallelMinBytes` of updates.
+  bool threads;
+  int64_t parallelMinBytes;
 };
 
 SmallVector<Rule> ScatterEmitter::runTimeRules() {
@@ -170,27 +190,30 @@ SmallVector<Rule> ScatterEmitter::runTimeRules() {
 }
 
 SmallVector<Value> ScatterEmitter::forEachPosition(
-    ArrayRef<Value> sizes, ValueRange init, Value enabled,
+    ArrayRef<Value> lows, ArrayRef<Value> sizes, ValueRange init,
+    Value enabled,
     function_ref<SmallVector<Value>(ValueRange, ValueRange)> body) {
   // An empty inner dim would still walk the outer ones (2^40 x 0 runs for
   // hours): an outer loop of one iteration (none when a size is 0 or the
   // nest is not `enabled`) holds the nest. A trip count, not an scf.if, so
   // that the loops' results stay equivalent to `init` for bufferization.
   Value run = enabled;
-  for (Value size : sizes) {
+  for (auto [low, size] : llvm::zip_equal(lows, sizes)) {
     if (std::optional<int64_t> c = getConstantIntValue(size)) {
       if (*c == 0)
         return llvm::to_vector(init);
-      continue;
+      if (matchPattern(low, m_Zero()))
+        continue;
     }
-    Value nonEmpty = cmp(arith::CmpIPredicate::ne, size, constIndex(0));
+    Value nonEmpty = cmp(arith::CmpIPredicate::ult, low, size);
     run = run ? andI(run, nonEmpty) : nonEmpty;
   }
   SmallVector<Value> ubs{run ? select(run, constIndex(1), constIndex(0))
                              : constIndex(1)};
   llvm::append_range(ubs, sizes);
-  SmallVector<Value> lbs(ubs.size(), constIndex(0)),
-      steps(ubs.size(), constIndex(1));
+  SmallVector<Value> lbs{constIndex(0)};
+  llvm::append_range(lbs, lows);
+  SmallVector<Value> steps(ubs.size(), constIndex(1));
   scf::LoopNest loops = scf::buildLoopNest(
       b, loc, lbs, ubs, steps, init,
       [&](OpBuilder &nested, Location, ValueRange ivs, ValueRange carried) {
@@ -212,7 +235,8 @@ SmallVector<Value> ScatterEmitter::scanIndices() {
   SmallVector<Value> init;
   if (!asserts)
     init = {constBool(true), constI64(0), constI64(0), constI64(0)};
-  return forEachPosition(sizes, init, Value(),
+  SmallVector<Value> lows(sizes.size(), constIndex(0));
+  return forEachPosition(lows, sizes, init, Value(),
                          [&](ValueRange ivs, ValueRange carried) {
     SmallVector<Value> state = llvm::to_vector(carried);
     SmallVector<Value> at = llvm::to_vector(ivs);
@@ -337,14 +361,93 @@ Value ScatterEmitter::scatterAll(Value ok) {
   bool widened = (element.isF16() || element.isBF16()) &&
                  (combine == ScatterCombine::add ||
                   combine == ScatterCombine::mul);
-  Type accElement = widened ? Type(b.getF32Type()) : element;
+  accElement = widened ? Type(b.getF32Type()) : element;
   Value acc = dest;
   if (widened)
     acc = convertElements<arith::ExtFOp>(
         b, loc, dest,
         tensor::EmptyOp::create(b, loc, tensor::getMixedSizes(b, loc, dest),
                                 accElement));
+  Value result = threads ? applyOnThreads(acc, ok) : apply(acc, ok, Value(), Value());
+  if (!widened)
+    return result;
+  // Rounded into dest itself, so the scatter stays in place.
+  return convertElements<arith::TruncFOp>(b, loc, result, dest);
+}
 
+Value ScatterEmitter::applyOnThreads(Value acc, Value ok) {
+  // Each thread owns a range of dest's rows (dim 0) and applies, in
+  // row-major order, the updates that land there: no two threads write an
+  // element, and each element sees its updates in the sequential order.
+  // Small scatters keep one range (a run-time test on updates' bytes).
+  Value rows = dim(dest, 0);
+  Value bytes = constIndex(getElementSizeInBytes(updatesType.getElementType()));
+  for (int64_t d = 0; d < updatesType.getRank(); ++d)
+    bytes = arith::MulIOp::create(b, loc, bytes, dim(updates, d));
+  Value large = cmp(arith::CmpIPredicate::uge, bytes,
+                    constIndex(std::max<int64_t>(parallelMinBytes, 1)));
+  Value maxThreads = arith::IndexCastOp::create(
+      b, loc, b.getIndexType(), callMaxThreads());
+  Value ranges = arith::MinUIOp::create(
+      b, loc, select(large, maxThreads, constIndex(1)), rows);
+  ranges = arith::MaxUIOp::create(b, loc, ranges, constIndex(1));
+  auto forall = scf::ForallOp::create(
+      b, loc, ArrayRef<OpFoldResult>{ranges}, ValueRange{acc},
+      /*mapping=*/std::nullopt);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(forall.getTerminator());
+  Value t = forall.getInductionVar(0);
+  auto bound = [&](Value k) {
+    return arith::DivUIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, k, rows), ranges);
+  };
+  Value lo = bound(t);
+  Value hi = bound(arith::AddIOp::create(b, loc, t, constIndex(1)));
+  Value shared = forall.getRegionIterArgs()[0];
+  auto accType = cast<RankedTensorType>(acc.getType());
+  int64_t r = accType.getRank();
+  SmallVector<OpFoldResult> offsets(r, b.getIndexAttr(0)),
+      sizes = tensor::getMixedSizes(b, loc, shared),
+      strides(r, b.getIndexAttr(1));
+  offsets[0] = lo;
+  sizes[0] = arith::SubIOp::create(b, loc, hi, lo).getResult();
+  Value slice = tensor::ExtractSliceOp::create(b, loc, shared, offsets, sizes,
+                                               strides);
+  Value updated = apply(slice, ok, lo, hi);
+  b.setInsertionPointToStart(forall.getTerminator().getBody());
+  tensor::ParallelInsertSliceOp::create(b, loc, updated, shared, offsets,
+                                        sizes, strides);
+  return forall.getResult(0);
+}
+
+Value ScatterEmitter::callMaxThreads() {
+  // omp_get_max_threads(), declared once in the module.
+  StringRef name = "omp_get_max_threads";
+  auto module = op->getParentOfType<ModuleOp>();
+  if (!module.lookupSymbol(name)) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    auto fn = func::FuncOp::create(b, loc, name,
+                                   b.getFunctionType({}, {b.getI32Type()}));
+    fn.setPrivate();
+  }
+  return func::CallOp::create(b, loc, name, TypeRange{b.getI32Type()},
+                              ValueRange{})
+      .getResult(0);
+}
+
+/// The updates dim whose position is dest's row (dim 0) itself, if any: a
+/// range of rows is then a range of that loop, not a test per update.
+static int64_t rowWalkingDim(const GatherShape &shape, bool elements) {
+  if (elements)
+    return shape.axis != 0 ? 0 : -1;
+  for (auto [d, src] : llvm::enumerate(shape.dims))
+    if (src.dataDim == 0)
+      return d;
+  return -1;
+}
+
+Value ScatterEmitter::apply(Value acc, Value ok, Value lo, Value hi) {
   // check: the scan validated every index; the linalg path's reads and
   // writes stay in bounds without it (clients may drop cf.assert).
   GatherMode resolved = mode;
@@ -352,60 +455,112 @@ Value ScatterEmitter::scatterAll(Value ok) {
     resolved = report == ErrorReport::Hooks ? GatherMode::unchecked
                                             : GatherMode::clamp;
   int64_t r = destType.getRank(), q = indicesType.getRank();
-  SmallVector<Value> sizes;
-  for (int64_t d = 0; d < updatesType.getRank(); ++d)
+  SmallVector<Value> lows, sizes;
+  for (int64_t d = 0; d < updatesType.getRank(); ++d) {
+    lows.push_back(constIndex(0));
     sizes.push_back(dim(updates, d));
+  }
+  // A range of rows [lo, hi): the loop that walks them runs over it alone,
+  // else each update tests its row.
+  int64_t walking = lo ? rowWalkingDim(shape, elements) : -1;
+  if (walking >= 0) {
+    lows[walking] = arith::MinUIOp::create(b, loc, lo, sizes[walking]);
+    sizes[walking] = arith::MinUIOp::create(b, loc, hi, sizes[walking]);
+  }
+  // The loops over the dims that hold index positions (the outer ones)
+  // read and resolve the indices; the loops inside them walk a slice of
+  // data dims only, where the element's place moves with the loop.
+  int64_t rank = updatesType.getRank(), split = 0;
+  for (auto [d, src] : llvm::enumerate(shape.dims))
+    if (src.indicesDim >= 0)
+      split = d + 1;
+  if (elements)
+    split = rank;
+  Value enabled = ok;
+  for (int64_t d = split; d < rank; ++d) {
+    Value nonEmpty = cmp(arith::CmpIPredicate::ult, lows[d], sizes[d]);
+    enabled = enabled ? andI(enabled, nonEmpty) : nonEmpty;
+  }
+  auto outer = [&](ValueRange outerIvs, ValueRange carried) {
+    Value current = carried[0];
+    SmallVector<Value> destSub(r), indexSub(q);
+    for (auto [d, src] : llvm::enumerate(shape.dims)) {
+      if (static_cast<int64_t>(d) >= split)
+        break;
+      if (src.dataDim >= 0)
+        destSub[src.dataDim] = outerIvs[d];
+      if (src.indicesDim >= 0)
+        indexSub[src.indicesDim] = outerIvs[d];
+    }
+    if (elements)
+      for (int64_t d = 0; d < r; ++d)
+        if (d != shape.axis)
+          destSub[d] = indexSub[d];
+    Value valid;
+    for (int64_t c = 0; c < shape.tupleSize; ++c) {
+      if (tuples)
+        indexSub[q - 1] = constIndex(c);
+      Value i = toI64(tensor::ExtractOp::create(b, loc, indices, indexSub));
+      Value s = axisSizes[c];
+      GatherMode m = resolved;
+      // clamp along a dim that may be empty: guarded as fill guards it.
+      if (m == GatherMode::clamp && mode == GatherMode::check &&
+          destType.getDimSize(shape.indexedDim(c)) <= 0)
+        m = GatherMode::fill;
+      ResolvedIndex ri = resolveIndex(b, loc, m, i, s);
+      destSub[shape.indexedDim(c)] =
+          arith::IndexCastOp::create(b, loc, b.getIndexType(), ri.index);
+      if (ri.valid)
+        valid = valid ? andI(valid, ri.valid) : ri.valid;
+    }
+    // Rows of this thread's range only (when no loop walks them).
+    if (lo && walking < 0 && destSub[0]) {
+      Value row = destSub[0];
+      Value mine = andI(cmp(arith::CmpIPredicate::uge, row, lo),
+                        cmp(arith::CmpIPredicate::ult, row, hi));
+      valid = valid ? andI(valid, mine) : mine;
+    }
+    auto inner = [&]() -> Value {
+      SmallVector<Value> innerLows(lows.begin() + split, lows.end()),
+          innerSizes(sizes.begin() + split, sizes.end()),
+          steps(rank - split, constIndex(1));
+      scf::LoopNest loops = scf::buildLoopNest(
+          b, loc, innerLows, innerSizes, steps, ValueRange{current},
+          [&](OpBuilder &nested, Location, ValueRange innerIvs,
+              ValueRange innerCarried) {
+            OpBuilder::InsertionGuard guard(b);
+            b.setInsertionPoint(nested.getInsertionBlock(),
+                                nested.getInsertionPoint());
+            SmallVector<Value> ivs(outerIvs.begin(), outerIvs.end());
+            llvm::append_range(ivs, innerIvs);
+            SmallVector<Value> at = destSub;
+            for (int64_t d = split; d < rank; ++d)
+              if (shape.dims[d].dataDim >= 0)
+                at[shape.dims[d].dataDim] = ivs[d];
+            // This thread's slice starts at row lo.
+            if (lo)
+              at[0] = arith::SubIOp::create(b, loc, at[0], lo);
+            Value update = tensor::ExtractOp::create(b, loc, updates, ivs);
+            if (update.getType() != accElement)
+              update = arith::ExtFOp::create(b, loc, accElement, update);
+            Value here = innerCarried[0];
+            Value old = tensor::ExtractOp::create(b, loc, here, at);
+            return scf::ValueVector{tensor::InsertOp::create(
+                b, loc, combineValues(old, update), here, at)};
+          });
+      return loops.results.empty() ? current : loops.results[0];
+    };
+    if (!valid)
+      return SmallVector<Value>{inner()};
+    // fill: an update whose index is out of range is dropped.
+    return SmallVector<Value>{createIfElse(b, loc, current.getType(), valid,
+                                           inner, [&] { return current; })};
+  };
   SmallVector<Value> result = forEachPosition(
-      sizes, ValueRange{acc}, ok, [&](ValueRange ivs, ValueRange carried) {
-        Value current = carried[0];
-        // The element of dest that the gather reads for position ivs.
-        SmallVector<Value> destSub(r), indexSub(q);
-        for (auto [d, src] : llvm::enumerate(shape.dims)) {
-          if (src.dataDim >= 0)
-            destSub[src.dataDim] = ivs[d];
-          if (src.indicesDim >= 0)
-            indexSub[src.indicesDim] = ivs[d];
-        }
-        if (elements)
-          for (int64_t d = 0; d < r; ++d)
-            if (d != shape.axis)
-              destSub[d] = indexSub[d];
-        Value valid;
-        for (int64_t c = 0; c < shape.tupleSize; ++c) {
-          if (tuples)
-            indexSub[q - 1] = constIndex(c);
-          Value i = toI64(tensor::ExtractOp::create(b, loc, indices, indexSub));
-          Value s = axisSizes[c];
-          GatherMode m = resolved;
-          // clamp along a dim that may be empty: guarded as fill guards it.
-          if (m == GatherMode::clamp && mode == GatherMode::check &&
-              destType.getDimSize(shape.indexedDim(c)) <= 0)
-            m = GatherMode::fill;
-          ResolvedIndex ri = resolveIndex(b, loc, m, i, s);
-          destSub[shape.indexedDim(c)] =
-              arith::IndexCastOp::create(b, loc, b.getIndexType(), ri.index);
-          if (ri.valid)
-            valid = valid ? andI(valid, ri.valid) : ri.valid;
-        }
-        auto write = [&]() -> Value {
-          Value update = tensor::ExtractOp::create(b, loc, updates, ivs);
-          if (widened)
-            update = arith::ExtFOp::create(b, loc, accElement, update);
-          Value old = tensor::ExtractOp::create(b, loc, current, destSub);
-          return tensor::InsertOp::create(b, loc, combineValues(old, update),
-                                          current, destSub);
-        };
-        if (!valid)
-          return SmallVector<Value>{write()};
-        // fill: an update whose index is out of range is dropped.
-        return SmallVector<Value>{createIfElse(b, loc, current.getType(),
-                                               valid, write,
-                                               [&] { return current; })};
-      });
-  if (!widened)
-    return result[0];
-  // Rounded into dest itself, so the scatter stays in place.
-  return convertElements<arith::TruncFOp>(b, loc, result[0], dest);
+      ArrayRef<Value>(lows).take_front(split),
+      ArrayRef<Value>(sizes).take_front(split), ValueRange{acc}, enabled,
+      outer);
+  return result[0];
 }
 
 Value ScatterEmitter::emit() {
@@ -446,8 +601,10 @@ Value ScatterEmitter::emit() {
 }
 
 struct ScatterToSCF : OpInterfaceConversionPattern<ScatterOpInterface> {
-  ScatterToSCF(MLIRContext *context, ErrorReport report)
-      : OpInterfaceConversionPattern(context), report(report) {}
+  ScatterToSCF(MLIRContext *context, ErrorReport report,
+               ScatterThreads threading)
+      : OpInterfaceConversionPattern(context), report(report),
+        threading(threading) {}
 
   LogicalResult
   matchAndRewrite(ScatterOpInterface op, ArrayRef<Value> operands,
@@ -460,12 +617,13 @@ struct ScatterToSCF : OpInterfaceConversionPattern<ScatterOpInterface> {
         return rewriter.notifyMatchFailure(
             op, "an operand's static sizes overflow int64");
     ScatterEmitter emitter(rewriter, op, *shape, operands[0], operands[1],
-                           operands[2], report);
+                           operands[2], report, threading);
     rewriter.replaceOp(op, emitter.emit());
     return success();
   }
 
   ErrorReport report;
+  ScatterThreads threading;
 };
 
 struct ConvertScatterToSCFPass
@@ -476,7 +634,8 @@ struct ConvertScatterToSCFPass
     ConversionTarget target(getContext());
     target.addIllegalOp<ScatterOp, ScatterElementsOp, ScatterNDOp>();
     RewritePatternSet patterns(&getContext());
-    populateScatterToSCFPatterns(patterns, ErrorReport::Hooks);
+    populateScatterToSCFPatterns(patterns, ErrorReport::Hooks,
+                                 {parallel, parallelMinBytes});
     if (failed(applyLoweringPatterns(getOperation(), target,
                                      std::move(patterns))))
       signalPassFailure();
@@ -485,6 +644,7 @@ struct ConvertScatterToSCFPass
 } // namespace
 
 void mlir::gather::populateScatterToSCFPatterns(RewritePatternSet &patterns,
-                                                ErrorReport report) {
-  patterns.add<ScatterToSCF>(patterns.getContext(), report);
+                                                ErrorReport report,
+                                                ScatterThreads threading) {
+  patterns.add<ScatterToSCF>(patterns.getContext(), report, threading);
 }

@@ -5,9 +5,19 @@
 
 #include "gather/Conversion/ErrorHooks/ErrorHooks.h"
 
+#include <cstdint>
+
 namespace mlir {
 class RewritePatternSet;
 namespace gather {
+
+/// Whether the lowered scatters run on threads (an scf.forall over ranges
+/// of dest's rows, each thread applying the updates that land in its rows in
+/// their sequential order), and from how many bytes of updates.
+struct ScatterThreads {
+  bool parallel = false;
+  int64_t parallelMinBytes = 0;
+};
 
 /// A pattern that lowers `gather.scatter`, `gather.scatter_elements` and
 /// `gather.scatter_nd` on ranked tensors to upstream ops only: a scan that
@@ -16,7 +26,8 @@ namespace gather {
 /// deterministically) that reads, combines and inserts into `dest` with
 /// `tensor.extract`/`tensor.insert`. Errors are reported as `report` says.
 void populateScatterToSCFPatterns(RewritePatternSet &patterns,
-                                  ErrorReport report);
+                                  ErrorReport report,
+                                  ScatterThreads threading = {});
 
 } // namespace gather
 } // namespace mlir
