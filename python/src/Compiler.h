@@ -91,9 +91,11 @@ private:
 /// Raises `error` as a Python exception (with the GIL): IndexError for an
 /// index, ValueError for a shape; nothing for none. `opName`, when given,
 /// names the operation in the message instead of the kernel's op (a
-/// function the package builds from another op).
+/// function the package builds from another op). `position`, when not
+/// empty, says where the bad index is (`input[1]`).
 void raiseKernelError(const KernelErrorRecord &error,
-                      const char *opName = nullptr);
+                      const char *opName = nullptr,
+                      const std::string &position = {});
 
 /// Compiled C interfaces take at most this many pointers (memref
 /// descriptors, the result's first).
