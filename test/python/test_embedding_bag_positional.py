@@ -164,3 +164,24 @@ def test_max_norm_on_a_byte_swapped_table():
     got = g.embedding_bag([0], table, [0], max_norm=1.0)
     np.testing.assert_allclose(table, [[0.6, 0.8]], rtol=1e-6)
     np.testing.assert_allclose(got, [[0.6, 0.8]], rtol=1e-6)
+
+
+def test_nn_embedding_bag_under_no_grad_with_a_weight_that_requires_grad(
+        monkeypatch):
+    """The issue's case as a torch user has it: the module's weight requires
+    grad, and under torch.no_grad() there is no graph to record."""
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(0)
+    theirs = torch.nn.EmbeddingBag(10, 4, mode="mean", max_norm=1.0)
+    ours = torch.nn.EmbeddingBag(10, 4, mode="mean", max_norm=1.0)
+    with torch.no_grad():
+        ours.weight.copy_(theirs.weight)
+    assert ours.weight.requires_grad
+    ids, offsets = torch.tensor([1, 2, 4, 5, 4, 3]), torch.tensor([0, 2])
+    with torch.no_grad():
+        expected = theirs(ids, offsets)
+        monkeypatch.setattr(torch.nn.functional, "embedding_bag",
+                            g.embedding_bag)
+        got = ours(ids, offsets)
+    torch.testing.assert_close(got, expected)
+    assert torch.equal(ours.weight, theirs.weight)
