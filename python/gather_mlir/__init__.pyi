@@ -66,21 +66,30 @@ _Reduction = Literal["sum", "mean", "max"]
 
 @overload
 def embedding_bag(input: _Indices, weight: torch.Tensor,
-                  offsets: _Indices | None = ..., mode: _Reduction = ...,
+                  offsets: _Indices | None = ...,
+                  max_norm: float | None = ..., norm_type: float = ...,
+                  scale_grad_by_freq: bool = ..., mode: _Reduction = ...,
+                  sparse: bool = ...,
                   per_sample_weights: ArrayLike | torch.Tensor | None = ...,
                   include_last_offset: bool = ...,
                   padding_idx: int | None = ..., *, oob_mode: _Mode = ...,
                   out: None = ...) -> torch.Tensor: ...
 @overload
 def embedding_bag(input: _Indices, weight: ArrayLike,
-                  offsets: _Indices | None = ..., mode: _Reduction = ...,
+                  offsets: _Indices | None = ...,
+                  max_norm: float | None = ..., norm_type: float = ...,
+                  scale_grad_by_freq: bool = ..., mode: _Reduction = ...,
+                  sparse: bool = ...,
                   per_sample_weights: ArrayLike | torch.Tensor | None = ...,
                   include_last_offset: bool = ...,
                   padding_idx: int | None = ..., *, oob_mode: _Mode = ...,
                   out: None = ...) -> np.ndarray: ...
 @overload
 def embedding_bag(input: _Indices, weight: ArrayLike | torch.Tensor,
-                  offsets: _Indices | None = ..., mode: _Reduction = ...,
+                  offsets: _Indices | None = ...,
+                  max_norm: float | None = ..., norm_type: float = ...,
+                  scale_grad_by_freq: bool = ..., mode: _Reduction = ...,
+                  sparse: bool = ...,
                   per_sample_weights: ArrayLike | torch.Tensor | None = ...,
                   include_last_offset: bool = ...,
                   padding_idx: int | None = ..., *, oob_mode: _Mode = ...,

@@ -6,6 +6,11 @@
     >>> jit = JitModule(m)                       # gather-to-llvm, then JIT
     >>> result = jit.call("f", a, b)             # numpy arrays in and out
 
+``Module.run(pipeline)`` takes the passes alone (``"canonicalize,cse"``, a
+registered pipeline such as ``"gather-to-llvm"``) or gather-opt's
+``--pass-pipeline`` form anchored on the module
+(``"builtin.module(canonicalize,cse)"``); ``JitModule``'s ``pipeline`` too.
+
 Modules share one MLIRContext with every upstream dialect and the gather
 dialect registered. Parse, verification and pipeline errors are
 ``ValueError``s carrying mlir-opt's diagnostics with their locations

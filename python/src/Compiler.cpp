@@ -72,7 +72,8 @@ KernelErrorRecord KernelCall::take() {
 }
 
 void mlir::gather::python::raiseKernelError(const KernelErrorRecord &e,
-                                             const char *opName) {
+                                             const char *opName,
+                                             const std::string &position) {
   char message[256];
   switch (e.kind) {
   case KernelErrorRecord::None:
@@ -91,6 +92,8 @@ void mlir::gather::python::raiseKernelError(const KernelErrorRecord &e,
   llvm::StringRef kernelOp = gatherMlirOpName(e.op);
   if (opName && llvm::StringRef(text).starts_with(kernelOp))
     text = opName + text.substr(kernelOp.size());
+  if (!position.empty())
+    text += ", at " + position;
   if (e.kind == KernelErrorRecord::Index)
     throw py::index_error(text);
   throw py::value_error(text);

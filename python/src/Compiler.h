@@ -91,9 +91,11 @@ private:
 /// Raises `error` as a Python exception (with the GIL): IndexError for an
 /// index, ValueError for a shape; nothing for none. `opName`, when given,
 /// names the operation in the message instead of the kernel's op (a
-/// function the package builds from another op).
+/// function the package builds from another op). `position`, when not
+/// empty, says where the bad index is (`input[1]`).
 void raiseKernelError(const KernelErrorRecord &error,
-                      const char *opName = nullptr);
+                      const char *opName = nullptr,
+                      const std::string &position = {});
 
 /// Compiled C interfaces take at most this many pointers (memref
 /// descriptors, the result's first).
@@ -251,15 +253,37 @@ public:
     return module;
   }
 
-  /// Runs a textual pass pipeline on `module`; throws ValueError.
+  /// Runs a textual pass pipeline on `module`; throws ValueError. Both of
+  /// mlir-opt's forms are accepted: the passes alone (`canonicalize,cse`)
+  /// and the pipeline anchored on the module
+  /// (`builtin.module(canonicalize,cse)`, --pass-pipeline's form), which
+  /// would otherwise be read as a nest on the modules inside this one.
   void runPipeline(ModuleOp module, const std::string &pipeline) {
     PassManager pm(&ctx, ModuleOp::getOperationName());
     std::string parseErrors;
     llvm::raw_string_ostream os(parseErrors);
-    if (failed(parsePassPipeline(pipeline, pm, os)))
+    if (failed(parsePassPipeline(withoutModuleAnchor(pipeline), pm, os)))
       throw py::value_error("invalid pipeline '" + pipeline +
                             "': " + parseErrors);
     run(pm, module);
+  }
+
+  /// The passes of a pipeline that is anchored on the module as a whole:
+  /// `builtin.module(...)` whose parenthesis closes at the end; any other
+  /// pipeline as it is.
+  static llvm::StringRef withoutModuleAnchor(llvm::StringRef pipeline) {
+    llvm::StringRef text = pipeline.trim();
+    size_t open = text.find('(');
+    if (open == llvm::StringRef::npos ||
+        text.take_front(open).rtrim() != ModuleOp::getOperationName())
+      return pipeline;
+    int depth = 0;
+    for (size_t i = open; i < text.size(); ++i) {
+      depth += text[i] == '(' ? 1 : text[i] == ')' ? -1 : 0;
+      if (depth == 0)
+        return i + 1 == text.size() ? text.slice(open + 1, i) : pipeline;
+    }
+    return pipeline; // Unbalanced: the parser names the error.
   }
 
   /// Runs `pm` on `module`; throws ValueError with the diagnostics. The

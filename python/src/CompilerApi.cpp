@@ -599,8 +599,11 @@ A parsed MLIR module (any registered dialect, including gather).
            "Verify the module; ValueError with the diagnostics.")
       .def("run", &PyModule::run, py::arg("pipeline"),
            py::return_value_policy::reference_internal,
-           "Run a textual pass pipeline (as gather-opt's --pass-pipeline "
-           "or a registered pipeline name) in place; returns self.");
+           "Run a textual pass pipeline in place and return self: the "
+           "passes alone (`canonicalize,cse`, or a registered pipeline such "
+           "as `gather-to-llvm`) or gather-opt's --pass-pipeline form "
+           "anchored on the module (`builtin.module(canonicalize,cse)`). "
+           "ValueError for a pipeline that does not parse or fails.");
 
   m.def("embedding_bag_module", &embeddingBagModule, py::arg("name"),
         py::arg("table"), py::arg("row_width"), py::arg("ids"),

@@ -107,6 +107,50 @@ std::optional<int64_t> plainInt(py::handle value) {
   return v;
 }
 
+/// Element `flat` (in C order) of `a`, argument `name`, as Python indexes
+/// it: `input[1]`, `input[1, 2]`.
+std::string elementText(const std::string &name, PyArrayObject *a,
+                        int64_t flat) {
+  std::string index;
+  for (int d = PyArray_NDIM(a) - 1; d >= 0; --d) {
+    int64_t dim = std::max<int64_t>(1, PyArray_DIM(a, d));
+    index = std::to_string(flat % dim) + (index.empty() ? "" : ", ") + index;
+    flat /= dim;
+  }
+  return name + "[" + index + "]";
+}
+
+/// Where `ids` (argument `name`; C-contiguous signed integers, as signedIds
+/// makes them) first holds `value`, as elementText writes it; empty if
+/// nowhere. A kernel reports the value of a bad id, not its position.
+std::string firstPositionOf(const std::string &name, PyArrayObject *ids,
+                            int64_t value) {
+  const void *data = PyArray_DATA(ids);
+  int64_t count = PyArray_SIZE(ids);
+  auto find = [&](auto *values) {
+    for (int64_t i = 0; i < count; ++i)
+      if (static_cast<int64_t>(values[i]) == value)
+        return i;
+    return int64_t(-1);
+  };
+  int64_t at;
+  switch (PyArray_ITEMSIZE(ids)) {
+  case 1:
+    at = find(static_cast<const int8_t *>(data));
+    break;
+  case 2:
+    at = find(static_cast<const int16_t *>(data));
+    break;
+  case 4:
+    at = find(static_cast<const int32_t *>(data));
+    break;
+  default:
+    at = find(static_cast<const int64_t *>(data));
+    break;
+  }
+  return at < 0 ? std::string() : elementText(name, ids, at);
+}
+
 /// The ids of `input` (argument `name` of `function`, read along data
 /// dimension 0 of a table of `num` rows by `op`) as signed ones of any
 /// width, C-contiguous, at least 1-d: unsigned ones widen, and uint64
@@ -152,12 +196,14 @@ py::object signedIds(const std::string &function, const std::string &name,
       throw py::index_error(
           num == 0 ? op + ": index " + std::to_string(*bad) +
                          " selects along data dimension 0, which is empty "
-                         "(size 0)"
+                         "(size 0), at " +
+                         elementText(name, arrayOf(values), bad - in)
                    : op + ": index " + std::to_string(*bad) +
                          " is out of range [" + std::to_string(-num) + ", " +
                          std::to_string(num - 1) +
                          "] for data dimension 0 of size " +
-                         std::to_string(num));
+                         std::to_string(num) + ", at " +
+                         elementText(name, arrayOf(values), bad - in));
     PyObject *copy = PyArray_NewCopy(arrayOf(values), NPY_CORDER);
     if (!copy)
       throw py::error_already_set();
@@ -332,13 +378,16 @@ Descriptor cDescriptor(PyArrayObject *a) {
 /// Calls `kernel` on `operands` and `target` (the result, or a view of it
 /// the kernel writes), with the GIL released unless the call is short
 /// (`result` and `idBytes` of ids under kReleaseGilBytes); raises what it
-/// reported (naming `opName` if given); copies `result` into `out` when
-/// they differ (see resultArray) and returns `out`, else returns `result`.
+/// reported (naming `opName` if given, and where argument `idsName`,
+/// operands[1], first holds a bad id when given); copies `result` into `out`
+/// when they differ (see resultArray) and returns `out`, else returns
+/// `result`.
 py::object callKernel(const KernelCache::Entry &kernel,
                       ArrayRef<PyArrayObject *> operands,
                       PyArrayObject *target, const py::object &result,
                       py::handle out, int64_t idBytes,
-                      const char *opName = nullptr) {
+                      const char *opName = nullptr,
+                      const char *idsName = nullptr) {
   SmallVector<Descriptor, 5> descriptors;
   for (PyArrayObject *a : operands)
     descriptors.push_back(cDescriptor(a));
@@ -356,7 +405,10 @@ py::object callKernel(const KernelCache::Entry &kernel,
     callWithPointers(kernel.function, p);
     reported = call.take();
   }
-  raiseKernelError(reported, opName);
+  std::string position;
+  if (reported.kind == KernelErrorRecord::Index && idsName)
+    position = firstPositionOf(idsName, operands[1], reported.a);
+  raiseKernelError(reported, opName, position);
   if (!out.is_none() && result.ptr() != out.ptr()) {
     if (PyArray_CopyInto(reinterpret_cast<PyArrayObject *>(out.ptr()),
                          arrayOf(result)) < 0)
@@ -572,7 +624,7 @@ py::object embeddingBag(const std::string &function, py::handle input,
   Py_DECREF(resultDtype);
 
   return callKernel(kernel, operands, arrayOf(result), result, out,
-                    PyArray_NBYTES(arrayOf(ids)));
+                    PyArray_NBYTES(arrayOf(ids)), nullptr, "input");
 }
 
 /// gather_mlir.gather_block_quantized on arrays or array-likes: its rules,

@@ -464,7 +464,7 @@ PYBIND11_MODULE(_native, m) {
         [kind](py::array data, py::array indices, int64_t axis,
                int64_t batchDims, py::object mode,
                std::optional<py::object> out) {
-          GatherMode gatherMode = modeOf(mode);
+          GatherMode gatherMode = modeOf(mode, opName(kind));
           checkOperands(opName(kind), data, indices);
           return runGather(
               kind, reinterpret_cast<PyArrayObject *>(data.ptr()),

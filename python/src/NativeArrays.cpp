@@ -30,7 +30,8 @@ std::pair<uintptr_t, uintptr_t> byteBounds(PyArrayObject *a) {
 
 } // namespace
 
-GatherMode python::modeOf(py::handle name) {
+GatherMode python::modeOf(py::handle name, const char *function,
+                          const char *argument) {
   if (PyUnicode_Check(name.ptr())) {
     Py_ssize_t size;
     if (const char *text = PyUnicode_AsUTF8AndSize(name.ptr(), &size)) {
@@ -45,7 +46,8 @@ GatherMode python::modeOf(py::handle name) {
   for (uint32_t m = 0; m <= getMaxEnumValForGatherMode(); ++m)
     names += (m ? ", " : "") +
              stringifyGatherMode(static_cast<GatherMode>(m)).str();
-  throw py::value_error("mode must be one of " + names + ", not " +
+  throw py::value_error((function ? std::string(function) + ": " : "") +
+                        argument + " must be one of " + names + ", not " +
                         std::string(py::repr(name)));
 }
 

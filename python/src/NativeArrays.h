@@ -37,9 +37,11 @@ namespace mlir::gather::python {
 
 namespace py = pybind11;
 
-/// The mode named `name` (a str); ValueError naming the modes otherwise.
-/// Every function of the package that takes a mode parses it here.
-GatherMode modeOf(py::handle name);
+/// The mode named `name` (a str); ValueError naming the modes otherwise,
+/// and `function` and its `argument` when given (`gather: mode must be one
+/// of ...`). Every function of the package that takes a mode parses it here.
+GatherMode modeOf(py::handle name, const char *function = nullptr,
+                  const char *argument = "mode");
 
 /// Ranks numpy allows (32 before numpy 2, 64 since).
 constexpr int kMaxRank = 64;

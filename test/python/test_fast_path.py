@@ -99,14 +99,15 @@ def test_every_function_parses_the_mode_alike(mode):
     expected = (f"mode must be one of check, fill, clamp, wrap, unchecked, "
                 f"not {mode!r}")
     calls = [
-        lambda: g.gather(DATA, IDX, mode=mode),
-        lambda: g.gather_nd(DATA, [[0]], mode=mode),
-        lambda: _native.gather(DATA, np.zeros(1, np.int64), 0, 0, mode, None),
-        lambda: g.embedding_bag(np.ones(2, np.int64), np.ones((4, 3), "f4"),
-                                oob_mode=mode),
+        ("gather: ", lambda: g.gather(DATA, IDX, mode=mode)),
+        ("gather_nd: ", lambda: g.gather_nd(DATA, [[0]], mode=mode)),
+        ("gather: ", lambda: _native.gather(DATA, np.zeros(1, np.int64), 0, 0,
+                                            mode, None)),
+        ("", lambda: g.embedding_bag(np.ones(2, np.int64),
+                                     np.ones((4, 3), "f4"), oob_mode=mode)),
     ]
-    for call in calls:
-        assert _error(call) == (ValueError, expected)
+    for function, call in calls:
+        assert _error(call) == (ValueError, function + expected)
 
 
 def _error(fn, *args, **kwargs):

@@ -125,7 +125,7 @@ def test_a_new_process_links_embedding_bag_kernels_compiled_before(tmp_path):
           0.5 + 2 * 2 + 0.5 + 2 * 6, 0.5 + 2 * 3 + 0.5 + 2 * 7]]]
     assert second["error"] == first["error"] == (
         "gather.embedding_bag: index 10 is out of range [-10, 9] for data "
-        "dimension 0 of size 10")
+        "dimension 0 of size 10, at input[1]")
 
 
 def damage_and_rerun(tmp_path, damage):
