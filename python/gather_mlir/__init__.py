@@ -7,8 +7,8 @@ arrays, compiled by the gather dialect's own pipeline and JIT.
 
 Every function takes any array-like ``data`` (bool, int8..int64,
 uint8..uint64, float16, float32, float64, complex64, complex128) and integer
-``indices`` (any integer dtype, read as signed values; negative values count
-from the end). The result has ``data``'s dtype. ``mode`` says what an index
+``indices`` (any integer dtype, read as their values: an unsigned 255 is 255,
+never -1; negative values count from the end). The result has ``data``'s dtype. ``mode`` says what an index
 outside ``[-s, s)`` does along a dimension of size ``s``:
 
 ==========  ==============================================================
@@ -31,8 +31,8 @@ included, and torch ``data`` gives a torch result (``torch.from_numpy`` of
 the result, no copy). ``torch.bfloat16``, which numpy lacks, moves as its
 16-bit pattern: a gather only moves bits. ``out`` may be a tensor. A tensor
 on another device is a ``TypeError`` (nothing is copied to the CPU behind
-your back) and one that requires grad a ``ValueError``: gathers here record
-no gradient, so pass ``t.detach()`` (or use ``torch.gather``) explicitly.
+your back). ``data`` that requires grad gives a result with a ``grad_fn``
+(``out=`` then is a ``ValueError``: it takes no part in autograd).
 
 Kernels are compiled once per (op, element width, index type, ranks,
 attributes, mode) and cached; shapes are dynamic, so new shapes reuse them
@@ -44,6 +44,12 @@ process links them instead of compiling again; an entry that does not match
 its key, length and checksum is ignored and rebuilt.
 Calls release the GIL while the kernel runs and are safe from many threads.
 ``gather_mlir.compiler`` has the lower-level API (parse, run pipelines, JIT).
+
+``scatter``, ``scatter_elements`` and ``scatter_nd`` are the gathers'
+adjoints, and torch tensors that require grad get gradients through every
+gather and ``embedding_bag``, computed by them (torch custom ops
+``torch.ops.gather_mlir.*`` where torch has them, so ``torch.compile`` sees
+no graph break).
 """
 
 import operator
@@ -279,7 +285,8 @@ _SHARED_DOC = """
         bool, int8..int64, uint8..uint64, float16/32/64 or complex64/128
         (and torch.bfloat16 for tensors). CPU tensors are read in place.
     indices : array_like of integers or torch.Tensor
-        Read as signed values; negative values count from the end.
+        Their values (an unsigned 255 is 255, never -1); negative values
+        count from the end.
 {attributes}    mode : {{"check", "fill", "clamp", "wrap", "unchecked"}}
         What an index outside ``[-s, s)`` does (see the package docstring).
     out : numpy.ndarray or torch.Tensor, optional
@@ -298,8 +305,8 @@ _SHARED_DOC = """
         An index out of range in ``check`` mode, or any index along an
         empty dimension (except in ``fill`` mode).
     ValueError
-        Bad {names}, shapes that do not fit, an unknown ``mode``, or a
-        torch tensor that requires grad (pass ``t.detach()``).
+        Bad {names}, shapes that do not fit, an unknown ``mode``, or
+        ``out`` given for ``data`` that requires grad.
     TypeError
         Unsupported dtypes, an ``out`` of the wrong dtype, or a torch tensor
         that is not on the CPU or not dense.

@@ -443,3 +443,36 @@ def scatter(op, data, indices, updates, axis, batch_dims, mode, reduction,
         indices = torch.from_numpy(np.asarray(indices))
     return ops().scatter(data, indices, updates, op, int(axis),
                          int(batch_dims), mode, reduction)
+
+
+def embedding_bag(input, weight, offsets, mode, per_sample_weights,
+                  include_last_offset, padding_idx, oob_mode, out,
+                  scale_grad_by_freq, sparse):
+    """An embedding bag's call on a table (or per_sample_weights) that
+    requires grad."""
+    torch = _torch()
+    if out is not None:
+        raise ValueError("embedding_bag: out= does not take part in "
+                         "autograd (weight requires grad): leave it out, or "
+                         "call under torch.no_grad()")
+    if sparse and mode == "max":
+        raise ValueError("embedding_bag: sparse=True is not supported with "
+                         "mode='max' (as in torch)")
+    if scale_grad_by_freq and mode == "max":
+        raise ValueError("embedding_bag: scale_grad_by_freq=True is not "
+                         "supported with mode='max' (as in torch)")
+    import numpy as np
+
+    def tensor(value):
+        if value is None or isinstance(value, torch.Tensor):
+            return value
+        return torch.from_numpy(np.asarray(value))
+
+    if not isinstance(weight, torch.Tensor):
+        raise TypeError("embedding_bag: per_sample_weights requires grad, "
+                        "so weight must be a torch tensor too")
+    return ops().embedding_bag(
+        tensor(input), weight, tensor(offsets), mode,
+        tensor(per_sample_weights), bool(include_last_offset),
+        None if padding_idx is None else int(padding_idx), oob_mode,
+        bool(scale_grad_by_freq), bool(sparse))

@@ -23,7 +23,7 @@ import numbers
 
 import numpy as np
 
-from . import _carrier, _is_tensor, _native, _torch
+from . import _autograd, _carrier, _is_tensor, _native, _torch
 from ._tensors import any_tensor, returned, view
 
 
@@ -33,8 +33,15 @@ def _bag(function, input, weight, offsets, mode, per_sample_weights,
     """``function``'s call: ``_native.embedding_bag`` checks the arguments
     (arrays or array-likes), picks the kernel and calls it; torch tensors
     are viewed as arrays first, and a torch ``weight`` gives a torch
-    result. ``scale_grad_by_freq`` and ``sparse`` only shape a gradient,
-    which this forward computation does not record."""
+    result. A table or per_sample_weights that requires grad (with grad
+    mode on) goes through autograd (_autograd.py), where
+    ``scale_grad_by_freq`` and ``sparse`` shape the table's gradient."""
+    if rowwise_bits is None and _autograd.needs_grad(weight,
+                                                     per_sample_weights):
+        return _autograd.embedding_bag(
+            input, weight, offsets, mode, per_sample_weights,
+            include_last_offset, padding_idx, oob_mode, out,
+            scale_grad_by_freq, sparse)
     if not any_tensor(input, weight, offsets, per_sample_weights, out):
         return _native.embedding_bag(
             function, input, weight, offsets, mode, per_sample_weights,

@@ -452,7 +452,7 @@ py::object embeddingBag(const std::string &function, py::handle input,
                          ": weight must be float16, float32 or float64, not " +
                          dtypeText(arrayOf(table)));
 
-  GatherMode mode = modeOf(oobMode);
+  GatherMode mode = modeOf(oobMode, function.c_str(), "oob_mode");
   std::string bagReduction;
   if (PyUnicode_Check(reduction.ptr()))
     bagReduction = reduction.cast<std::string>();
@@ -635,7 +635,7 @@ py::object gatherBlockQuantized(py::handle data, py::handle indices,
                                 py::handle blockSizeArg, py::handle bitsArg,
                                 py::handle modeArg, py::handle out) {
   const std::string function = "gather_block_quantized";
-  GatherMode mode = modeOf(modeArg);
+  GatherMode mode = modeOf(modeArg, function.c_str());
   auto repr = [](py::handle h) { return std::string(py::repr(h)); };
   // Integers (numpy's too) equal to `v`, not floats or bools that are.
   auto equals = [](py::handle h, int64_t v) { return plainInt(h) == v; };

@@ -103,7 +103,7 @@ def test_every_function_parses_the_mode_alike(mode):
         ("gather_nd: ", lambda: g.gather_nd(DATA, [[0]], mode=mode)),
         ("gather: ", lambda: _native.gather(DATA, np.zeros(1, np.int64), 0, 0,
                                             mode, None)),
-        ("", lambda: g.embedding_bag(np.ones(2, np.int64),
+        ("embedding_bag: oob_", lambda: g.embedding_bag(np.ones(2, np.int64),
                                      np.ones((4, 3), "f4"), oob_mode=mode)),
     ]
     for function, call in calls:
