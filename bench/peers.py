@@ -192,7 +192,93 @@ def specs(np, quick):
                 {"scales": rng.random((rows, 4096 // 128), dtype=np.float32),
                  "zero_points": rng.integers(0, 256, (rows, 4096 // 128 // 2),
                                              dtype=np.uint8)}))
+    # The gathers' adjoints (the backward of training): add scatters,
+    # duplicates included, each a new array (data is not modified).
+    grads = rng.standard_normal((200_000 // s, 64), dtype=np.float32)
+    out.append(("index_add 100000x64 f32, 200000 Zipf ids (scatter add)",
+                "scatter", np.zeros((100_000 // s, 64), np.float32),
+                (rng.zipf(1.2, grads.shape[0]) - 1) % (100_000 // s),
+                {"updates": grads}))
+    out.append(("scatter_add_ 4096x1024 f32 axis 1 (scatter_elements add)",
+                "scatter_elements", np.zeros((4096 // s, 1024), np.float32),
+                rng.integers(0, 1024, (4096 // s, 1024)),
+                {"updates": elems, "axis": 1}))
+    out.append(("index_put_ accumulate 512x512x32 f32, 65536x2 ids "
+                "(scatter_nd add)", "scatter_nd",
+                np.zeros((512, 512, 32), np.float32),
+                rng.integers(0, 512, (65536 // s, 2)),
+                {"updates": rng.standard_normal((65536 // s, 32),
+                                                dtype=np.float32)}))
     return out
+
+
+def scatter_contestants(np, op, data, indices, attrs, wanted, threads):
+    """gather_mlir's add scatters and each peer's fastest out-of-place
+    equivalent: numpy's np.add.at on a copy, torch's index_add /
+    scatter_add / index_put(accumulate=True) eager and compiled, JAX's
+    .at[].add under jit, and a numba loop (sequential: a parallel one would
+    race on duplicates)."""
+    import gather_mlir as g
+    updates, axis = attrs["updates"], attrs.get("axis", 0)
+    ours = lambda: getattr(g, op)(data, indices, updates, reduction="add",
+                                  **({"axis": axis} if op != "scatter_nd"
+                                     else {}))
+    peers = {}
+    if "numpy" in wanted:
+        def numpy_fn():
+            result = data.copy()
+            if op == "scatter":
+                np.add.at(result, indices, updates)
+            elif op == "scatter_elements":
+                rows = np.arange(data.shape[0])[:, None]
+                np.add.at(result, (rows, indices), updates)
+            else:
+                np.add.at(result, tuple(indices.T), updates)
+            return result
+        peers["numpy"] = numpy_fn
+    if {"torch", "torch.compile"} & set(wanted):
+        import torch
+        torch.set_num_threads(threads)
+        td, ti, tu = (torch.from_numpy(data), torch.from_numpy(indices),
+                      torch.from_numpy(updates))
+        tt = tuple(ti.T) if op == "scatter_nd" else None
+
+        def torch_fn(d, i, u):
+            if op == "scatter":
+                return torch.index_add(d, 0, i, u)
+            if op == "scatter_elements":
+                return torch.scatter_add(d, axis, i, u)
+            return d.index_put(tt, u, accumulate=True)
+        if "torch" in wanted:
+            peers["torch"] = lambda: torch_fn(td, ti, tu)
+        if "torch.compile" in wanted:
+            compiled = torch.compile(torch_fn, dynamic=False)
+            peers["torch.compile"] = lambda: compiled(td, ti, tu)
+    if "jax" in wanted:
+        jax, jnp = import_jax()
+        jd, ji, ju = jnp.asarray(data), jnp.asarray(indices), jnp.asarray(
+            updates)
+        if op == "scatter":
+            fn = jax.jit(lambda d, i, u: d.at[i].add(u))
+        elif op == "scatter_elements":
+            rows = jnp.arange(data.shape[0])[:, None]
+            fn = jax.jit(lambda d, i, u: d.at[rows, i].add(u))
+        else:
+            fn = jax.jit(lambda d, i, u: d.at[i[:, 0], i[:, 1]].add(u))
+        peers["jax"] = lambda: fn(jd, ji, ju).block_until_ready()
+    if "numba" in wanted:
+        try:
+            import numba
+        except ImportError:
+            numba = None
+        if numba is not None and op == "scatter":
+            @numba.njit(boundscheck=False)
+            def rows_add(d, i, u):
+                for j in range(i.shape[0]):
+                    d[i[j]] += u[j]
+                return d
+            peers["numba"] = lambda: rows_add(data.copy(), indices, updates)
+    return ours, peers
 
 
 def block_quantized_contestants(np, data, ids, attrs, wanted, threads):
@@ -719,6 +805,9 @@ def measure(args):
         elif op == "gather_block_quantized":
             ours, peers = block_quantized_contestants(
                 np, data, indices, attrs, wanted, args.threads)
+        elif op.startswith("scatter"):
+            ours, peers = scatter_contestants(np, op, data, indices, attrs,
+                                              wanted, args.threads)
         else:
             # One lambda around the call, as every peer has.
             call = functools.partial(getattr(g, op), **attrs)
@@ -731,7 +820,9 @@ def measure(args):
             result = fn()
             # Reductions add in other orders: equal to rounding.
             inexact = op in ("embedding_bag", "embedding_bag_rowwise",
-                             "gather_block_quantized")
+                             "gather_block_quantized") or (
+                op.startswith("scatter") and peer in ("torch",
+                                                      "torch.compile", "jax"))
             same = np.allclose if inexact else np.array_equal
             if result is not None and not same(
                     np.asarray(result).reshape(expected.shape), expected,

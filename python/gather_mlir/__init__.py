@@ -92,11 +92,9 @@ def _general(op, data, indices, axis, batch_dims, mode, out):
     array-likes, byte-swapped indices, odd layouts, attributes that are not
     plain ints, bad arguments): converts, checks, then the native op. Torch
     tensors, once viewed as arrays, try the fast path again."""
-    if _is_tensor(data):
-        from . import _autograd
-        if _autograd.needs_grad(data):
-            return _autograd.gather(op, data, indices, axis, batch_dims, mode,
-                                    out)
+    if _is_tensor(data) and _autograd.recorded(data):
+        return _autograd.gather(op, data, indices, axis, batch_dims, mode,
+                                out)
     data, indices, out, wrap = _from_torch(op, data, indices, out)
     if _torch() is not None:
         result = _TRY[op](data, indices, axis, batch_dims, mode, out)
@@ -350,6 +348,11 @@ def gather(data, indices, axis=0, batch_dims=0, mode="check", out=None):
     array([[ 1,  1,  5],
            [10,  6,  6]])
     """
+    # torch tensors first: the native fast path is opaque to
+    # torch.compile, which traces the tensor path to a custom op.
+    if type(data) is not np.ndarray and _is_tensor(data):
+        return _general("gather", data, indices, axis, batch_dims, mode,
+                        out)
     result = _try_gather(data, indices, axis, batch_dims, mode, out)
     if result is not None:
         return result
@@ -370,6 +373,11 @@ def gather_elements(data, indices, axis=0, mode="check", out=None):
     array([[1, 1],
            [4, 3]])
     """
+    # torch tensors first: the native fast path is opaque to
+    # torch.compile, which traces the tensor path to a custom op.
+    if type(data) is not np.ndarray and _is_tensor(data):
+        return _general("gather_elements", data, indices, axis, 0, mode,
+                        out)
     result = _try_gather_elements(data, indices, axis, 0, mode, out)
     if result is not None:
         return result
@@ -388,6 +396,11 @@ def gather_nd(data, indices, batch_dims=0, mode="check", out=None):
     >>> gather_mlir.gather_nd([[0, 1], [2, 3]], [[0, 0], [1, 1]])
     array([0, 3])
     """
+    # torch tensors first: the native fast path is opaque to
+    # torch.compile, which traces the tensor path to a custom op.
+    if type(data) is not np.ndarray and _is_tensor(data):
+        return _general("gather_nd", data, indices, 0, batch_dims, mode,
+                        out)
     result = _try_gather_nd(data, indices, 0, batch_dims, mode, out)
     if result is not None:
         return result
@@ -397,5 +410,6 @@ def gather_nd(data, indices, batch_dims=0, mode="check", out=None):
 from ._bags import (embedding_bag,  # noqa: E402 (uses the helpers above)
                     embedding_bag_rowwise_quantized)
 from ._quantized import gather_block_quantized  # noqa: E402
+from . import _autograd  # noqa: E402
 from ._scatter import (REDUCTIONS, scatter,  # noqa: E402
                        scatter_elements, scatter_nd)

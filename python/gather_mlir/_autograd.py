@@ -410,12 +410,24 @@ def ops():
 
 def needs_grad(*values):
     """Whether autograd must record a call on ``values``: grad mode is on
-    and a floating-point or complex tensor among them requires grad."""
+    and a tensor among them requires grad."""
     torch = _torch()
     if torch is None or not torch.is_grad_enabled():
         return False
     return any(isinstance(v, torch.Tensor) and v.requires_grad
                for v in values)
+
+
+def recorded(*values):
+    """Whether a call on ``values`` goes through the registered ops: it
+    needs grad, or torch.compile is tracing it (the ops are what it can
+    trace; the package's native calls are opaque to it)."""
+    torch = _torch()
+    if torch is None:
+        return False
+    compiler = getattr(torch, "compiler", None)
+    tracing = compiler is not None and compiler.is_compiling()
+    return tracing or needs_grad(*values)
 
 
 def gather(op, data, indices, axis, batch_dims, mode, out):

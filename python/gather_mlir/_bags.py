@@ -36,8 +36,8 @@ def _bag(function, input, weight, offsets, mode, per_sample_weights,
     result. A table or per_sample_weights that requires grad (with grad
     mode on) goes through autograd (_autograd.py), where
     ``scale_grad_by_freq`` and ``sparse`` shape the table's gradient."""
-    if rowwise_bits is None and _autograd.needs_grad(weight,
-                                                     per_sample_weights):
+    if rowwise_bits is None and _is_tensor(weight) and _autograd.recorded(
+            weight, per_sample_weights):
         return _autograd.embedding_bag(
             input, weight, offsets, mode, per_sample_weights,
             include_last_offset, padding_idx, oob_mode, out,

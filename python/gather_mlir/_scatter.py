@@ -239,7 +239,7 @@ def _call(function, data, indices, updates, attributes, mode, reduction,
         return _run(function, data, indices, updates, attributes, mode,
                     reduction, out)
     torch = _torch()
-    if _autograd.needs_grad(data, updates):
+    if _is_tensor(data) and _autograd.recorded(data, updates):
         return _autograd.scatter(function, data, indices, updates,
                                  *_padded(function, attributes), mode,
                                  reduction, out)
