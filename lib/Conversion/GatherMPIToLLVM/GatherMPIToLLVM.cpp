@@ -114,6 +114,14 @@ struct CommSplitFreed : ConvertOpToLLVMPattern<mpi::CommSplitOp> {
   }
 };
 
+/// Erases the grids that nothing refers to: a partition whose splits need
+/// no communication leaves them behind, and no LLVM tool reads them.
+static void eraseUnusedGrids(ModuleOp module) {
+  for (auto grid : llvm::make_early_inc_range(module.getOps<shard::GridOp>()))
+    if (SymbolTable::symbolKnownUseEmpty(grid, module))
+      grid.erase();
+}
+
 struct ConvertGatherMPIToLLVMPass
     : gather::impl::ConvertGatherMPIToLLVMBase<ConvertGatherMPIToLLVMPass> {
   void runOnOperation() override {
@@ -125,8 +133,10 @@ struct ConvertGatherMPIToLLVMPass
                                    : WalkResult::advance();
                       })
                       .wasInterrupted();
-    if (!hasMPI)
+    if (!hasMPI) {
+      eraseUnusedGrids(module);
       return;
+    }
 
     // Name MPICH for the MPI patterns unless the module names an
     // implementation; restore the module's own map afterwards.
@@ -168,9 +178,7 @@ struct ConvertGatherMPIToLLVMPass
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
 
-    // Nothing refers to the grids once the shard ops are lowered.
-    for (auto grid : llvm::make_early_inc_range(module.getOps<shard::GridOp>()))
-      grid.erase();
+    eraseUnusedGrids(module);
     if (added && original)
       module->setAttr(kMapAttrName, original);
     else if (added)

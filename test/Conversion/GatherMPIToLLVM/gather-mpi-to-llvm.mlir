@@ -33,13 +33,19 @@ module attributes {dlti.map = #dlti.map<"other" = 7 : i64>} {
 
 // -----
 
-/// A module without mpi ops is left as it is.
-// CHECK: shard.grid @grid(shape = 2)
+/// A module without mpi ops (a partition whose splits need no
+/// communication) loses only the grids that nothing refers to.
+// CHECK-NOT: shard.grid @unused
+// CHECK: shard.grid @used(shape = 2)
+// CHECK-NOT: shard.grid @unused
 // CHECK-NOT: llvm.
+// CHECK-LABEL: func.func @no_mpi
 module {
-  shard.grid @grid(shape = 2)
-  func.func @nothing() {
-    return
+  shard.grid @unused(shape = 2)
+  shard.grid @used(shape = 2)
+  func.func @no_mpi() -> !shard.sharding {
+    %s = shard.sharding @used split_axes = [[0]] : !shard.sharding
+    return %s : !shard.sharding
   }
 }
 
@@ -52,3 +58,4 @@ module attributes {dlti.map = #dlti.map<"MPI:Implementation" = "OpenMPI">} {
     return
   }
 }
+
