@@ -157,7 +157,9 @@ def ConvertGatherMPIToLLVM : Pass<"convert-gather-mpi-to-llvm", "ModuleOp"> {
     rejected: LLVM 22's lowering for Open MPI truncates the communicator
     that `MPI_Comm_split` returns to 32 bits and names the reduction
     operators `ompi_mpi_sum` (Open MPI exports `ompi_mpi_op_sum`), so its
-    programs crash in `MPI_Allreduce`. A module without `mpi` ops only loses
+    programs crash in `MPI_Allreduce`. So is a buffer of an element type
+    that LLVM 22 names no MPI datatype for (f16, bf16, i1, complex, ...):
+    its call would abort at run time. A module without `mpi` ops only loses
     the grids that nothing refers to (those of a partition whose splits
     need no communication).
 

@@ -59,3 +59,12 @@ module attributes {dlti.map = #dlti.map<"MPI:Implementation" = "OpenMPI">} {
   }
 }
 
+// -----
+
+/// LLVM 22 names no MPI datatype for f16: the call would abort at run time.
+func.func @allreduce_f16(%buf: memref<4xf16>) {
+  %comm = mpi.comm_world : !mpi.comm
+  // expected-error @+1 {{'mpi.allreduce' op has a buffer of element type 'f16', for which MPI calls have no datatype (f32, f64 and 8- to 64-bit integers have one)}}
+  mpi.allreduce(%buf, %buf, MPI_SUM, %comm) : memref<4xf16>, memref<4xf16>
+  return
+}
