@@ -411,3 +411,67 @@ func.func @gather_complex_rows_split(%table: tensor<8x3xcomplex<f32>>, %ids: ten
   %r = gather.gather %t[%ids] {axis = 0 : i64} : (tensor<8x3xcomplex<f32>>, tensor<5xi64>) -> tensor<5x3xcomplex<f32>>
   return %r : tensor<5x3xcomplex<f32>>
 }
+
+// -----
+
+shard.grid @grid(shape = 2)
+
+/// One grid axis on the table's gathered dim and on the ids (a result
+/// dim): LLVM 22's shard-partition crashes on it, the check before it
+/// refuses.
+func.func @gather_axis_on_rows_and_ids(%table: tensor<8x4xf32>, %ids: tensor<6xi64>) -> tensor<6x4xf32> {
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %t = shard.shard %table to %s annotate_for_users : tensor<8x4xf32>
+  %i = shard.shard %ids to %s annotate_for_users : tensor<6xi64>
+  // expected-error @+1 {{'gather.gather' op splits operand #1 dim 0 and operand #0 dim 0, which the op does not pair, over the same grid axis 0}}
+  %r = gather.gather %t[%i] {axis = 0 : i64} : (tensor<8x4xf32>, tensor<6xi64>) -> tensor<6x4xf32>
+  return %r : tensor<6x4xf32>
+}
+
+// -----
+
+shard.grid @grid(shape = 2)
+
+/// Whole ids but a split result: a reshard that sharding-propagation does
+/// not insert, on which LLVM 22's shard-partition crashes.
+func.func @gather_result_split_ids_whole(%table: tensor<8x4xf32>, %ids: tensor<6xi64>) -> tensor<6x4xf32> {
+  %s1 = shard.sharding @grid split_axes = [[]] : !shard.sharding
+  %i = shard.shard %ids to %s1 annotate_for_users : tensor<6xi64>
+  // expected-error @+1 {{'gather.gather' op has shardings that disagree: operand #1 dim 0 is split over grid axes [], but the result dim 0, which the op pairs with it, over [0] (annotate the op's operands and result alike, and reshard with another annotation)}}
+  %r = gather.gather %table[%i] {axis = 0 : i64} : (tensor<8x4xf32>, tensor<6xi64>) -> tensor<6x4xf32>
+  %s2 = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %o = shard.shard %r to %s2 : tensor<6x4xf32>
+  return %o : tensor<6x4xf32>
+}
+
+// -----
+
+shard.grid @grid(shape = 2)
+shard.grid @other(shape = 2)
+
+func.func @gather_two_grids(%table: tensor<8x4xf32>, %ids: tensor<6xi64>) -> tensor<6x4xf32> {
+  %s = shard.sharding @grid split_axes = [[], [0]] : !shard.sharding
+  %t = shard.shard %table to %s annotate_for_users : tensor<8x4xf32>
+  %o = shard.sharding @other split_axes = [[0]] : !shard.sharding
+  %i = shard.shard %ids to %o annotate_for_users : tensor<6xi64>
+  // expected-error @+1 {{'gather.gather' op has shardings on two grids, @grid and @other}}
+  %r = gather.gather %t[%i] {axis = 0 : i64} : (tensor<8x4xf32>, tensor<6xi64>) -> tensor<6x4xf32>
+  return %r : tensor<6x4xf32>
+}
+
+// -----
+
+shard.grid @grid(shape = 2)
+
+/// gather_elements reads data at the ids' own position off the axis: data
+/// whole along dim 0 but ids split there is a disagreement, not a pass
+/// through (each process would read its ids' rows from the wrong rows).
+func.func @gather_elements_ids_split_data_whole(%data: tensor<4x8xf32>, %ids: tensor<4x6xi64>) -> tensor<4x6xf32> {
+  %s0 = shard.sharding @grid split_axes = [[], [0]] : !shard.sharding
+  %d = shard.shard %data to %s0 annotate_for_users : tensor<4x8xf32>
+  %s1 = shard.sharding @grid split_axes = [[0], []] : !shard.sharding
+  %i = shard.shard %ids to %s1 annotate_for_users : tensor<4x6xi64>
+  // expected-error @+1 {{'gather.gather_elements' op has shardings that disagree: operand #0 dim 0 is split over grid axes [], but operand #1 dim 0, which the op pairs with it, over [0] (annotate the op's operands and result alike, and reshard with another annotation)}}
+  %r = gather.gather_elements %d[%i] {axis = 1 : i64} : (tensor<4x8xf32>, tensor<4x6xi64>) -> tensor<4x6xf32>
+  return %r : tensor<4x6xf32>
+}

@@ -1,11 +1,13 @@
 //===- ShardPartition.cpp - gather-shard-partition --------------*- C++ -*-===//
 //
 // Upstream's sharding-propagation and shard-partition, on the functions
-// that have a body (shard-partition rejects declarations).
+// that have a body (shard-partition rejects declarations), with a check
+// of the gather ops' annotations in between.
 //
 //===----------------------------------------------------------------------===//
 
 #include "gather/Dialect/Gather/Transforms/Passes.h"
+#include "gather/Dialect/Gather/Transforms/ShardingInterfaceImpl.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Shard/IR/ShardDialect.h"
@@ -21,9 +23,14 @@ using namespace mlir;
 using namespace mlir::gather;
 
 namespace {
-static OpPassManager buildPartitionPipeline() {
+static OpPassManager buildPropagationPipeline() {
   OpPassManager pm(func::FuncOp::getOperationName());
   pm.addPass(shard::createShardingPropagation());
+  return pm;
+}
+
+static OpPassManager buildPartitionPipeline() {
+  OpPassManager pm(func::FuncOp::getOperationName());
   pm.addPass(shard::createPartition());
   return pm;
 }
@@ -31,7 +38,8 @@ static OpPassManager buildPartitionPipeline() {
 struct GatherShardPartitionPass
     : gather::impl::GatherShardPartitionBase<GatherShardPartitionPass> {
   void runOnOperation() override {
-    OpPassManager pm = buildPartitionPipeline();
+    OpPassManager propagation = buildPropagationPipeline();
+    OpPassManager partition = buildPartitionPipeline();
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       // A function without shard ops has nothing to partition (and may hold
       // ops that no sharding rule knows, such as mpi.init).
@@ -41,13 +49,26 @@ struct GatherShardPartitionPass
                                       : WalkResult::advance();
                          })
                          .wasInterrupted();
-      if (!func.isExternal() && sharded && failed(runPipeline(pm, func)))
+      if (func.isExternal() || !sharded)
+        continue;
+      if (failed(runPipeline(propagation, func)))
+        return signalPassFailure();
+      // The gather ops refuse what upstream's partition would crash on.
+      if (func.walk([](Operation *op) {
+                return failed(verifyPartitionableShardings(op))
+                           ? WalkResult::interrupt()
+                           : WalkResult::advance();
+              })
+              .wasInterrupted())
+        return signalPassFailure();
+      if (failed(runPipeline(partition, func)))
         return signalPassFailure();
     }
   }
 
   void getDependentDialects(DialectRegistry &registry) const override {
     GatherShardPartitionBase::getDependentDialects(registry);
+    buildPropagationPipeline().getDependentDialects(registry);
     buildPartitionPipeline().getDependentDialects(registry);
   }
 };

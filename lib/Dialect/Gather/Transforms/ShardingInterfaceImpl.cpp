@@ -182,6 +182,84 @@ static std::optional<LoopNest> getBagNest(Operation *op) {
   return nest;
 }
 
+/// A value of the op as a diagnostic names it.
+static std::string describeValue(Operation *op, size_t index) {
+  if (index < op->getNumOperands())
+    return "operand #" + std::to_string(index);
+  return "the result";
+}
+
+/// Checks that the annotations around the op split each of its loops one
+/// way, over one grid, and use a grid axis for one loop at most. LLVM 22's
+/// shard-partition crashes on annotations that do not (a result split
+/// where the ids it comes from are not, one grid axis on a gathered dim and
+/// a result dim): such a change of sharding is a reshard, which a second
+/// annotation after the op's own expresses.
+static LogicalResult checkAgreement(Operation *op, const LoopNest &nest,
+                                    ArrayRef<Sharding> operandShardings,
+                                    ArrayRef<Sharding> resultShardings) {
+  SmallVector<Sharding, 4> all(operandShardings);
+  llvm::append_range(all, resultShardings);
+  FlatSymbolRefAttr gridName;
+  // Per loop: its grid axes, and the value and dim that first gave them.
+  SmallVector<std::optional<SmallVector<GridAxis>>> loopAxes(
+      nest.types.size());
+  SmallVector<std::pair<size_t, int64_t>> firstSeen(nest.types.size());
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(all, nest.maps))) {
+    auto [sharding, map] = pair;
+    if (!sharding)
+      continue;
+    if (gridName && sharding.getGridAttr() != gridName)
+      return op->emitOpError("has shardings on two grids, @")
+             << gridName.getValue() << " and @" << sharding.getGrid();
+    gridName = sharding.getGridAttr();
+    ArrayRef<shard::GridAxesAttr> split = sharding.getSplitAxes();
+    for (auto [d, expr] : llvm::enumerate(map.getResults())) {
+      SmallVector<GridAxis> axes;
+      if (d < split.size())
+        axes = llvm::to_vector(split[d].asArrayRef());
+      unsigned loop = cast<AffineDimExpr>(expr).getPosition();
+      if (!loopAxes[loop]) {
+        loopAxes[loop] = axes;
+        firstSeen[loop] = {i, d};
+        continue;
+      }
+      if (*loopAxes[loop] == axes)
+        continue;
+      auto [first, firstDim] = firstSeen[loop];
+      InFlightDiagnostic diag =
+          op->emitOpError("has shardings that disagree: ");
+      diag << describeValue(op, first) << " dim " << firstDim
+           << " is split over grid axes [";
+      llvm::interleaveComma(*loopAxes[loop], diag);
+      diag << "], but " << describeValue(op, i) << " dim " << d
+           << ", which the op pairs with it, over [";
+      llvm::interleaveComma(axes, diag);
+      diag << "] (annotate the op's operands and result alike, and reshard "
+              "with another annotation)";
+      return diag;
+    }
+  }
+  llvm::SmallDenseMap<GridAxis, unsigned> axisLoop;
+  for (auto [loop, axes] : llvm::enumerate(loopAxes)) {
+    if (!axes)
+      continue;
+    for (GridAxis axis : *axes) {
+      auto [it, inserted] = axisLoop.try_emplace(axis, loop);
+      if (inserted)
+        continue;
+      auto [first, firstDim] = firstSeen[it->second];
+      auto [second, secondDim] = firstSeen[loop];
+      return op->emitOpError("splits ")
+             << describeValue(op, first) << " dim " << firstDim << " and "
+             << describeValue(op, second) << " dim " << secondDim
+             << ", which the op does not pair, over the same grid axis "
+             << axis;
+    }
+  }
+  return success();
+}
+
 /// Checks that the op's shardings are ones the partition below handles and
 /// returns the grid axes each loop is split along; `grid` is their grid.
 static FailureOr<ShardingArray>
@@ -580,6 +658,8 @@ struct GatherSharding
           "has an operand that shard-partition could not reshard; it is "
           "partitioned over even splits only (no halo sizes or sharded "
           "dims offsets)");
+    if (failed(checkAgreement(op, *n, operandShardings, resultShardings)))
+      return failure();
     shard::GridOp grid;
     FailureOr<ShardingArray> splits = getSplits(
         op, *n, operandShardings, resultShardings, symbolTable, grid);
@@ -852,6 +932,32 @@ struct EmbeddingBagSharding
 };
 
 } // namespace
+
+LogicalResult mlir::gather::verifyPartitionableShardings(Operation *op) {
+  std::optional<LoopNest> nest;
+  if (isa<GatherOp, GatherElementsOp, GatherNDOp>(op))
+    nest = getGatherNest(op);
+  else if (isa<EmbeddingBagOp>(op))
+    nest = getBagNest(op);
+  if (!nest)
+    return success();
+  // The annotations as shard-partition reads them: an operand's defining
+  // shard.shard, a result's only user if that is a shard.shard.
+  SmallVector<Sharding, 4> operandShardings, resultShardings;
+  for (Value operand : op->getOperands()) {
+    auto annotation = operand.getDefiningOp<shard::ShardOp>();
+    operandShardings.push_back(annotation ? Sharding(annotation.getSharding())
+                                          : Sharding());
+  }
+  for (Value result : op->getResults()) {
+    shard::ShardOp annotation;
+    if (result.hasOneUse())
+      annotation = dyn_cast<shard::ShardOp>(*result.user_begin());
+    resultShardings.push_back(annotation ? Sharding(annotation.getSharding())
+                                         : Sharding());
+  }
+  return checkAgreement(op, *nest, operandShardings, resultShardings);
+}
 
 void mlir::gather::registerShardingInterfaceExternalModels(
     DialectRegistry &registry) {
