@@ -475,3 +475,17 @@ func.func @gather_elements_ids_split_data_whole(%data: tensor<4x8xf32>, %ids: te
   %r = gather.gather_elements %d[%i] {axis = 1 : i64} : (tensor<4x8xf32>, tensor<4x6xi64>) -> tensor<4x6xf32>
   return %r : tensor<4x6xf32>
 }
+
+// -----
+
+/// A grid axis of size 0 holds no process: LLVM 22's shard-partition
+/// divides the split dim by zero.
+shard.grid @grid(shape = 0)
+
+func.func @gather_empty_grid(%table: tensor<8x4xf32>, %ids: tensor<6xi64>) -> tensor<6x4xf32> {
+  // expected-error @+1 {{'shard.sharding' op splits a dim over grid axes of size 0, which hold no process}}
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %t = shard.shard %table to %s annotate_for_users : tensor<8x4xf32>
+  %r = gather.gather %t[%ids] {axis = 0 : i64} : (tensor<8x4xf32>, tensor<6xi64>) -> tensor<6x4xf32>
+  return %r : tensor<6x4xf32>
+}

@@ -11,6 +11,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Shard/IR/ShardDialect.h"
+#include "mlir/Dialect/Shard/IR/ShardOps.h"
 #include "mlir/Dialect/Shard/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 
@@ -35,6 +36,28 @@ static OpPassManager buildPartitionPipeline() {
   return pm;
 }
 
+/// Whether every shard.sharding of `func` splits over grid axes that hold
+/// processes. LLVM 22's shard-partition divides each split dim by its
+/// number of processes, by zero for a grid axis of size 0.
+static LogicalResult verifySplitsHoldProcesses(func::FuncOp func) {
+  SymbolTableCollection symbolTable;
+  WalkResult result = func.walk([&](shard::ShardingOp sharding) {
+    shard::GridOp grid =
+        shard::getGridOrNull(sharding, sharding.getGridAttr(), symbolTable);
+    if (!grid)
+      return WalkResult::advance();
+    for (shard::GridAxesAttr axes : sharding.getSplitAxes().getAxes()) {
+      if (shard::collectiveProcessGroupSize(axes.asArrayRef(), grid) != 0)
+        continue;
+      sharding.emitOpError("splits a dim over grid axes of size 0, which "
+                           "hold no process");
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
 struct GatherShardPartitionPass
     : gather::impl::GatherShardPartitionBase<GatherShardPartitionPass> {
   void runOnOperation() override {
@@ -54,6 +77,8 @@ struct GatherShardPartitionPass
       if (failed(runPipeline(propagation, func)))
         return signalPassFailure();
       // The gather ops refuse what upstream's partition would crash on.
+      if (failed(verifySplitsHoldProcesses(func)))
+        return signalPassFailure();
       if (func.walk([](Operation *op) {
                 return failed(verifyPartitionableShardings(op))
                            ? WalkResult::interrupt()
