@@ -14,6 +14,11 @@
 //   --gather-to-llvm (options picked from a hash of the input)
 //   --canonicalize, then --gather-to-llvm (constants that folding exposes
 //     behind casts and slices reach the kernels)
+// A module with shard annotations (tables of any element type split over a
+// grid, extra annotations on the ids and the results) runs only
+//   --gather-shard-partition, then --gather-to-llvm
+// and what it lowers must hold no shard op any more (the LLVM tools could
+// not read it).
 // A custom mutator also swaps whole numbers for extreme ones (huge dims,
 // INT64_MIN indices) that byte mutations rarely make.
 // Diagnostics are swallowed: a parse, verify or pass failure is a normal
@@ -73,7 +78,7 @@ const llvm::StringSet<> &pipelineDialects() {
       "builtin", "func",   "arith",   "tensor",  "bufferization",
       "memref",  "linalg", "affine",  "scf",     "cf",
       "vector",  "complex", "index",  "math",    "ub",
-      "gather"};
+      "gather",  "shard"};
   return names;
 }
 
@@ -132,9 +137,11 @@ struct AbortOnInvalidIR : public PassInstrumentation {
   }
 };
 
-/// Runs the passes that `build` adds on a clone of `module`.
+/// Runs the passes that `build` adds on a clone of `module`; returns the
+/// clone when they succeed.
 template <typename BuildFn>
-void runOnClone(MLIRContext &ctx, ModuleOp module, BuildFn build) {
+OwningOpRef<ModuleOp> runOnClone(MLIRContext &ctx, ModuleOp module,
+                                 BuildFn build) {
   OwningOpRef<ModuleOp> clone = module.clone();
   PassManager pm(&ctx, ModuleOp::getOperationName());
   pm.enableVerifier(false);
@@ -146,7 +153,19 @@ void runOnClone(MLIRContext &ctx, ModuleOp module, BuildFn build) {
     pm.printAsTextualPipeline(os);
     llvm::errs() << "gather-fuzz: --pass-pipeline='" << text << "'\n";
   }
-  (void)pm.run(*clone);
+  if (failed(pm.run(*clone)))
+    return nullptr;
+  return clone;
+}
+
+bool hasShardOp(ModuleOp module) {
+  return module
+      .walk([](Operation *op) {
+        return op->getName().getDialectNamespace() == "shard"
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
 }
 
 bool hasGatherOp(ModuleOp module) {
@@ -257,17 +276,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!onlyPipelineDialects(*module) || !hasGatherOp(*module))
     return -1;
 
-  runOnClone(ctx, *module,
-             [](PassManager &pm) { pm.addPass(createCanonicalizerPass()); });
-  runOnClone(ctx, *module, [](PassManager &pm) {
-    pm.addPass(gather::createGatherShapeInference());
-  });
-  runOnClone(ctx, *module, [](PassManager &pm) {
-    gather::GatherShapeInferenceOptions options;
-    options.refineFunctionSignatures = true;
-    pm.addPass(gather::createGatherShapeInference(options));
-  });
-
   // The lowering's options from the input's hash (FNV-1a, the same in every
   // process): the same input always runs the same pipelines.
   uint64_t hash = 14695981039346656037ull;
@@ -291,6 +299,32 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   options.prefetchDistance = ((hash >> 9) & 1) != 0 ? 4 : 0;
   options.cInterface = ((hash >> 13) & 1) != 0;
   auto mode = static_cast<gather::GatherMode>((hash >> 10) % 5);
+
+  // A module with shard annotations is partitioned before anything else.
+  if (hasShardOp(*module)) {
+    OwningOpRef<ModuleOp> lowered =
+        runOnClone(ctx, *module, [&](PassManager &pm) {
+          pm.addPass(gather::createGatherShardPartition());
+          gather::buildGatherToLLVMPipeline(pm, options);
+        });
+    if (lowered && hasShardOp(*lowered)) {
+      llvm::errs() << "gather-fuzz: gather-shard-partition and gather-to-llvm "
+                      "succeeded but left shard ops\n";
+      std::abort();
+    }
+    return 0;
+  }
+
+  runOnClone(ctx, *module,
+             [](PassManager &pm) { pm.addPass(createCanonicalizerPass()); });
+  runOnClone(ctx, *module, [](PassManager &pm) {
+    pm.addPass(gather::createGatherShapeInference());
+  });
+  runOnClone(ctx, *module, [](PassManager &pm) {
+    gather::GatherShapeInferenceOptions options;
+    options.refineFunctionSignatures = true;
+    pm.addPass(gather::createGatherShapeInference(options));
+  });
 
   runOnClone(ctx, *module, [](PassManager &pm) {
     pm.addPass(gather::createGatherWarnConstantIndices());

@@ -157,8 +157,11 @@ def ConvertGatherMPIToLLVM : Pass<"convert-gather-mpi-to-llvm", "ModuleOp"> {
     rejected: LLVM 22's lowering for Open MPI truncates the communicator
     that `MPI_Comm_split` returns to 32 bits and names the reduction
     operators `ompi_mpi_sum` (Open MPI exports `ompi_mpi_op_sum`), so its
-    programs crash in `MPI_Allreduce`. A module without `mpi` ops is left
-    unchanged.
+    programs crash in `MPI_Allreduce`. So is a buffer of an element type
+    that LLVM 22 names no MPI datatype for (f16, bf16, i1, complex, ...):
+    its call would abort at run time. A module without `mpi` ops only loses
+    the grids that nothing refers to (those of a partition whose splits
+    need no communication).
 
     `convert-shard-to-mpi` splits a communicator for every collective and
     LLVM 22 never frees it, so a kernel called 2048 times exhausts MPICH's

@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gather/Conversion/Passes.h"
+#include "gather/Conversion/GatherMPIToLLVM/MPIDatatypes.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
@@ -114,6 +115,36 @@ struct CommSplitFreed : ConvertOpToLLVMPattern<mpi::CommSplitOp> {
   }
 };
 
+/// Erases the grids that nothing refers to: a partition whose splits need
+/// no communication leaves them behind, and no LLVM tool reads them.
+static void eraseUnusedGrids(ModuleOp module) {
+  for (auto grid : llvm::make_early_inc_range(module.getOps<shard::GridOp>()))
+    if (SymbolTable::symbolKnownUseEmpty(grid, module))
+      grid.erase();
+}
+
+/// An error for each mpi op with a buffer whose element type LLVM 22's
+/// lowering has no MPI datatype for (it would pass an invalid one, and the
+/// call would abort at run time).
+static LogicalResult checkDatatypes(ModuleOp module) {
+  WalkResult result = module.walk([](Operation *op) {
+    if (!isa<mpi::MPIDialect>(op->getDialect()))
+      return WalkResult::advance();
+    for (Value operand : op->getOperands()) {
+      auto buffer = dyn_cast<MemRefType>(operand.getType());
+      if (buffer && !hasMPIDatatype(buffer.getElementType())) {
+        op->emitOpError("has a buffer of element type ")
+            << buffer.getElementType()
+            << ", for which MPI calls have no datatype (f32, f64 and 8- to "
+               "64-bit integers have one)";
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
 struct ConvertGatherMPIToLLVMPass
     : gather::impl::ConvertGatherMPIToLLVMBase<ConvertGatherMPIToLLVMPass> {
   void runOnOperation() override {
@@ -125,8 +156,12 @@ struct ConvertGatherMPIToLLVMPass
                                    : WalkResult::advance();
                       })
                       .wasInterrupted();
-    if (!hasMPI)
+    if (!hasMPI) {
+      eraseUnusedGrids(module);
       return;
+    }
+    if (failed(checkDatatypes(module)))
+      return signalPassFailure();
 
     // Name MPICH for the MPI patterns unless the module names an
     // implementation; restore the module's own map afterwards.
@@ -168,9 +203,7 @@ struct ConvertGatherMPIToLLVMPass
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
 
-    // Nothing refers to the grids once the shard ops are lowered.
-    for (auto grid : llvm::make_early_inc_range(module.getOps<shard::GridOp>()))
-      grid.erase();
+    eraseUnusedGrids(module);
     if (added && original)
       module->setAttr(kMapAttrName, original);
     else if (added)

@@ -33,13 +33,19 @@ module attributes {dlti.map = #dlti.map<"other" = 7 : i64>} {
 
 // -----
 
-/// A module without mpi ops is left as it is.
-// CHECK: shard.grid @grid(shape = 2)
+/// A module without mpi ops (a partition whose splits need no
+/// communication) loses only the grids that nothing refers to.
+// CHECK-NOT: shard.grid @unused
+// CHECK: shard.grid @used(shape = 2)
+// CHECK-NOT: shard.grid @unused
 // CHECK-NOT: llvm.
+// CHECK-LABEL: func.func @no_mpi
 module {
-  shard.grid @grid(shape = 2)
-  func.func @nothing() {
-    return
+  shard.grid @unused(shape = 2)
+  shard.grid @used(shape = 2)
+  func.func @no_mpi() -> !shard.sharding {
+    %s = shard.sharding @used split_axes = [[0]] : !shard.sharding
+    return %s : !shard.sharding
   }
 }
 
@@ -51,4 +57,14 @@ module attributes {dlti.map = #dlti.map<"MPI:Implementation" = "OpenMPI">} {
     %e0 = mpi.init : !mpi.retval
     return
   }
+}
+
+// -----
+
+/// LLVM 22 names no MPI datatype for f16: the call would abort at run time.
+func.func @allreduce_f16(%buf: memref<4xf16>) {
+  %comm = mpi.comm_world : !mpi.comm
+  // expected-error @+1 {{'mpi.allreduce' op has a buffer of element type 'f16', for which MPI calls have no datatype (f32, f64 and 8- to 64-bit integers have one)}}
+  mpi.allreduce(%buf, %buf, MPI_SUM, %comm) : memref<4xf16>, memref<4xf16>
+  return
 }

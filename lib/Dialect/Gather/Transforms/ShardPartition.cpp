@@ -1,14 +1,17 @@
 //===- ShardPartition.cpp - gather-shard-partition --------------*- C++ -*-===//
 //
 // Upstream's sharding-propagation and shard-partition, on the functions
-// that have a body (shard-partition rejects declarations).
+// that have a body (shard-partition rejects declarations), with a check
+// of the gather ops' annotations in between.
 //
 //===----------------------------------------------------------------------===//
 
 #include "gather/Dialect/Gather/Transforms/Passes.h"
+#include "gather/Dialect/Gather/Transforms/ShardingInterfaceImpl.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Shard/IR/ShardDialect.h"
+#include "mlir/Dialect/Shard/IR/ShardOps.h"
 #include "mlir/Dialect/Shard/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 
@@ -21,17 +24,45 @@ using namespace mlir;
 using namespace mlir::gather;
 
 namespace {
-static OpPassManager buildPartitionPipeline() {
+static OpPassManager buildPropagationPipeline() {
   OpPassManager pm(func::FuncOp::getOperationName());
   pm.addPass(shard::createShardingPropagation());
+  return pm;
+}
+
+static OpPassManager buildPartitionPipeline() {
+  OpPassManager pm(func::FuncOp::getOperationName());
   pm.addPass(shard::createPartition());
   return pm;
+}
+
+/// Whether every shard.sharding of `func` splits over grid axes that hold
+/// processes. LLVM 22's shard-partition divides each split dim by its
+/// number of processes, by zero for a grid axis of size 0.
+static LogicalResult verifySplitsHoldProcesses(func::FuncOp func) {
+  SymbolTableCollection symbolTable;
+  WalkResult result = func.walk([&](shard::ShardingOp sharding) {
+    shard::GridOp grid =
+        shard::getGridOrNull(sharding, sharding.getGridAttr(), symbolTable);
+    if (!grid)
+      return WalkResult::advance();
+    for (shard::GridAxesAttr axes : sharding.getSplitAxes().getAxes()) {
+      if (shard::collectiveProcessGroupSize(axes.asArrayRef(), grid) != 0)
+        continue;
+      sharding.emitOpError("splits a dim over grid axes of size 0, which "
+                           "hold no process");
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
 }
 
 struct GatherShardPartitionPass
     : gather::impl::GatherShardPartitionBase<GatherShardPartitionPass> {
   void runOnOperation() override {
-    OpPassManager pm = buildPartitionPipeline();
+    OpPassManager propagation = buildPropagationPipeline();
+    OpPassManager partition = buildPartitionPipeline();
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       // A function without shard ops has nothing to partition (and may hold
       // ops that no sharding rule knows, such as mpi.init).
@@ -41,13 +72,28 @@ struct GatherShardPartitionPass
                                       : WalkResult::advance();
                          })
                          .wasInterrupted();
-      if (!func.isExternal() && sharded && failed(runPipeline(pm, func)))
+      if (func.isExternal() || !sharded)
+        continue;
+      if (failed(runPipeline(propagation, func)))
+        return signalPassFailure();
+      // The gather ops refuse what upstream's partition would crash on.
+      if (failed(verifySplitsHoldProcesses(func)))
+        return signalPassFailure();
+      if (func.walk([](Operation *op) {
+                return failed(verifyPartitionableShardings(op))
+                           ? WalkResult::interrupt()
+                           : WalkResult::advance();
+              })
+              .wasInterrupted())
+        return signalPassFailure();
+      if (failed(runPipeline(partition, func)))
         return signalPassFailure();
     }
   }
 
   void getDependentDialects(DialectRegistry &registry) const override {
     GatherShardPartitionBase::getDependentDialects(registry);
+    buildPropagationPipeline().getDependentDialects(registry);
     buildPartitionPipeline().getDependentDialects(registry);
   }
 };

@@ -21,9 +21,12 @@
 //      shard's offset; an id of
 //      another shard becomes the local dim's size, which no shard holds;
 //   2. the op on its local table in `fill` mode, so those ids give zeros;
-//   3. a shard.all_reduce (sum) over the grid axes of the split.
-// Mean and max bags over split rows reduce on a table of the rows their ids
-// read (see EmbeddingBagSharding::partitionReduced). Splits that the model
+//   3. a shard.all_reduce (sum) over the grid axes of the split; partial
+//      results of a type that MPI has no datatype for (f16, bf16, i1) are
+//      all-reduced as integers (see allReduceGathered).
+// Mean and max bags over split rows, and bags of f16 or bf16 tables, reduce
+// on a table of the rows their ids read (see
+// EmbeddingBagSharding::partitionReduced). Splits that the model
 // cannot express get a diagnostic, never a wrong partition: uneven splits,
 // halos, the whole loops above, bags with offsets split along bags, and
 // quantized tables' rows split under mean or max.
@@ -35,6 +38,7 @@
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 #include "gather/Dialect/Gather/Utils/IndexArithmetic.h"
 #include "gather/Conversion/ErrorHooks/ErrorHooks.h"
+#include "gather/Conversion/GatherMPIToLLVM/MPIDatatypes.h"
 #include "gather-c/Runtime.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -178,6 +182,84 @@ static std::optional<LoopNest> getBagNest(Operation *op) {
   return nest;
 }
 
+/// A value of the op as a diagnostic names it.
+static std::string describeValue(Operation *op, size_t index) {
+  if (index < op->getNumOperands())
+    return "operand #" + std::to_string(index);
+  return "the result";
+}
+
+/// Checks that the annotations around the op split each of its loops one
+/// way, over one grid, and use a grid axis for one loop at most. LLVM 22's
+/// shard-partition crashes on annotations that do not (a result split
+/// where the ids it comes from are not, one grid axis on a gathered dim and
+/// a result dim): such a change of sharding is a reshard, which a second
+/// annotation after the op's own expresses.
+static LogicalResult checkAgreement(Operation *op, const LoopNest &nest,
+                                    ArrayRef<Sharding> operandShardings,
+                                    ArrayRef<Sharding> resultShardings) {
+  SmallVector<Sharding, 4> all(operandShardings);
+  llvm::append_range(all, resultShardings);
+  FlatSymbolRefAttr gridName;
+  // Per loop: its grid axes, and the value and dim that first gave them.
+  SmallVector<std::optional<SmallVector<GridAxis>>> loopAxes(
+      nest.types.size());
+  SmallVector<std::pair<size_t, int64_t>> firstSeen(nest.types.size());
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(all, nest.maps))) {
+    auto [sharding, map] = pair;
+    if (!sharding)
+      continue;
+    if (gridName && sharding.getGridAttr() != gridName)
+      return op->emitOpError("has shardings on two grids, @")
+             << gridName.getValue() << " and @" << sharding.getGrid();
+    gridName = sharding.getGridAttr();
+    ArrayRef<shard::GridAxesAttr> split = sharding.getSplitAxes();
+    for (auto [d, expr] : llvm::enumerate(map.getResults())) {
+      SmallVector<GridAxis> axes;
+      if (d < split.size())
+        axes = llvm::to_vector(split[d].asArrayRef());
+      unsigned loop = cast<AffineDimExpr>(expr).getPosition();
+      if (!loopAxes[loop]) {
+        loopAxes[loop] = axes;
+        firstSeen[loop] = {i, d};
+        continue;
+      }
+      if (*loopAxes[loop] == axes)
+        continue;
+      auto [first, firstDim] = firstSeen[loop];
+      InFlightDiagnostic diag =
+          op->emitOpError("has shardings that disagree: ");
+      diag << describeValue(op, first) << " dim " << firstDim
+           << " is split over grid axes [";
+      llvm::interleaveComma(*loopAxes[loop], diag);
+      diag << "], but " << describeValue(op, i) << " dim " << d
+           << ", which the op pairs with it, over [";
+      llvm::interleaveComma(axes, diag);
+      diag << "] (annotate the op's operands and result alike, and reshard "
+              "with another annotation)";
+      return diag;
+    }
+  }
+  llvm::SmallDenseMap<GridAxis, unsigned> axisLoop;
+  for (auto [loop, axes] : llvm::enumerate(loopAxes)) {
+    if (!axes)
+      continue;
+    for (GridAxis axis : *axes) {
+      auto [it, inserted] = axisLoop.try_emplace(axis, loop);
+      if (inserted)
+        continue;
+      auto [first, firstDim] = firstSeen[it->second];
+      auto [second, secondDim] = firstSeen[loop];
+      return op->emitOpError("splits ")
+             << describeValue(op, first) << " dim " << firstDim << " and "
+             << describeValue(op, second) << " dim " << secondDim
+             << ", which the op does not pair, over the same grid axis "
+             << axis;
+    }
+  }
+  return success();
+}
+
 /// Checks that the op's shardings are ones the partition below handles and
 /// returns the grid axes each loop is split along; `grid` is their grid.
 static FailureOr<ShardingArray>
@@ -272,11 +354,12 @@ struct IdSpace {
   int64_t dataDim = 0;
 };
 
-/// The rows of a bag table gathered on each process (a mean or max bag whose
-/// table's rows are split, see EmbeddingBagSharding::partitionReduced): row
-/// 0 is zeros and the local bag's padding_idx, row 1 zeros (mean) or the
-/// lowest value (max, for ids of another shard), row 2 + j the row id j
-/// reads on this process (zeros when another shard holds it).
+/// The rows of a bag table gathered on each process (a mean or max bag, or a
+/// bag of an f16 or bf16 table, whose table's rows are split, see
+/// EmbeddingBagSharding::partitionReduced): row 0 is zeros and the local
+/// bag's padding_idx, row 1 zeros (sum, mean) or the lowest value (max, for
+/// ids of another shard), row 2 + j the row id j reads on this process
+/// (zeros when another shard holds it).
 struct BagRows {
   static constexpr int64_t kPadding = 0, kOtherShard = 1, kFirst = 2;
   bool max;
@@ -444,24 +527,76 @@ static IdSpace getSplitSpace(ImplicitLocOpBuilder &b, shard::GridOp grid,
           arith::MulIOp::create(b, process, count), count, split.size};
 }
 
-/// The local op on `operands`, in fill mode, with the result type of its
-/// sharding, reduced (`kind`) over the split's grid axes.
-static Value buildLocalReduce(ImplicitLocOpBuilder &b, Operation *op,
-                              ArrayRef<Value> operands,
-                              Sharding resultSharding, shard::GridOp grid,
-                              ArrayRef<SplitDim> splits,
-                              function_ref<void(Operation *)> adjust,
-                              shard::ReductionKind kind =
-                                  shard::ReductionKind::Sum) {
-  Type resultType = shard::shardType(op->getResult(0).getType(), grid,
-                                     resultSharding);
+/// The local op on `operands`, with the result type of its sharding (of
+/// element type `element` when given).
+static Value buildLocal(ImplicitLocOpBuilder &b, Operation *op,
+                        ArrayRef<Value> operands, Sharding resultSharding,
+                        shard::GridOp grid,
+                        function_ref<void(Operation *)> adjust,
+                        Type element = {}) {
+  auto resultType = cast<RankedTensorType>(
+      shard::shardType(op->getResult(0).getType(), grid, resultSharding));
+  if (element)
+    resultType = resultType.clone(element);
   Operation *local = mlir::clone(b, op, {resultType}, operands);
   adjust(local);
+  return local->getResult(0);
+}
+
+/// The grid axes a partial result is reduced over: those of every split.
+static SmallVector<GridAxis> getReducedAxes(ArrayRef<SplitDim> splits) {
   SmallVector<GridAxis> axes;
   for (const SplitDim &split : splits)
     llvm::append_range(axes, split.axes);
-  return shard::AllReduceOp::create(b, local->getResult(0),
-                                    grid.getSymName(), axes, kind);
+  return axes;
+}
+
+/// The integer type with an MPI datatype that holds the bits of `element`
+/// (a signless integer or a float of at most 64 bits), or null.
+static IntegerType getBitsCarrier(Type element) {
+  auto integer = dyn_cast<IntegerType>(element);
+  if ((integer && !integer.isSignless()) ||
+      !isa<IntegerType, FloatType>(element))
+    return {};
+  unsigned width = element.getIntOrFloatBitWidth();
+  for (unsigned carrier : {8u, 16u, 32u, 64u})
+    if (width <= carrier)
+      return IntegerType::get(element.getContext(), carrier);
+  return {};
+}
+
+/// Whether a gather's partial results of element type `element` can be
+/// all-reduced (see allReduceGathered).
+static bool canAllReduceGathered(Type element) {
+  return hasMPIDatatype(element) || getBitsCarrier(element);
+}
+
+/// Sums a gather's partial results over `axes`. At most one process holds
+/// a nonzero value of each element, so the bits of an element type that MPI
+/// has no datatype for (f16, bf16, i1, ...) combine exactly as those of an
+/// integer, with a bitwise or.
+static Value allReduceGathered(ImplicitLocOpBuilder &b, Value partial,
+                               shard::GridOp grid, ArrayRef<GridAxis> axes) {
+  auto type = cast<RankedTensorType>(partial.getType());
+  Type element = type.getElementType();
+  if (hasMPIDatatype(element))
+    return shard::AllReduceOp::create(b, partial, grid.getSymName(), axes,
+                                      shard::ReductionKind::Sum);
+  IntegerType carrier = getBitsCarrier(element);
+  auto bits = IntegerType::get(b.getContext(), element.getIntOrFloatBitWidth());
+  bool isFloat = isa<FloatType>(element);
+  Value value = partial;
+  if (isFloat)
+    value = arith::BitcastOp::create(b, type.clone(bits), value);
+  if (bits != carrier)
+    value = arith::ExtUIOp::create(b, type.clone(carrier), value);
+  value = shard::AllReduceOp::create(b, value, grid.getSymName(), axes,
+                                     shard::ReductionKind::BitwiseOr);
+  if (bits != carrier)
+    value = arith::TruncIOp::create(b, type.clone(bits), value);
+  if (isFloat)
+    value = arith::BitcastOp::create(b, type, value);
+  return value;
 }
 
 /// What the three gather ops' and the embedding bag's models share.
@@ -523,6 +658,8 @@ struct GatherSharding
           "has an operand that shard-partition could not reshard; it is "
           "partitioned over even splits only (no halo sizes or sharded "
           "dims offsets)");
+    if (failed(checkAgreement(op, *n, operandShardings, resultShardings)))
+      return failure();
     shard::GridOp grid;
     FailureOr<ShardingArray> splits = getSplits(
         op, *n, operandShardings, resultShardings, symbolTable, grid);
@@ -580,6 +717,12 @@ struct GatherOpSharding : GatherSharding<GatherOpSharding<OpTy>, OpTy> {
                                  ArrayRef<SplitDim> split, shard::GridOp grid,
                                  ArrayRef<Value> operands,
                                  Sharding resultSharding) const {
+    Type element = getElementTypeOrSelf(op->getResult(0).getType());
+    if (!canAllReduceGathered(element))
+      return op.emitOpError("cannot sum partial results of element type ")
+             << element
+             << " across processes (MPI carries integers and floats of up "
+                "to 64 bits)";
     GatherShape shape = *op.getGatherShape();
     SmallVector<IdSpace> spaces;
     Value zero = arith::ConstantIndexOp::create(b, 0);
@@ -602,10 +745,11 @@ struct GatherOpSharding : GatherSharding<GatherOpSharding<OpTy>, OpTy> {
                  1;
     Value ids = buildLocalIds(b, operands[1], op.getMode(), spaces, tupleDim,
                               Value(), op)[0];
-    return buildLocalReduce(b, op, {operands[0], ids}, resultSharding, grid,
-                         split, [](Operation *local) {
-                           cast<OpTy>(local).setMode(GatherMode::fill);
-                         });
+    Value partial = buildLocal(b, op, {operands[0], ids}, resultSharding,
+                               grid, [](Operation *local) {
+                                 cast<OpTy>(local).setMode(GatherMode::fill);
+                               });
+    return allReduceGathered(b, partial, grid, getReducedAxes(split));
   }
 };
 
@@ -639,6 +783,21 @@ struct EmbeddingBagSharding
     if (!sum && (op.getRowwiseBits() || op.getScales()))
       return op.emitOpError("can split a quantized table's rows across "
                             "processes only for sum bags");
+    // MPI cannot sum partial bags of f16 or bf16: a float table's are
+    // computed and all-reduced in f32, as the unsharded bag accumulates
+    // (see partitionReduced).
+    Type element = getElementTypeOrSelf(op.getResult().getType());
+    bool quantized = op.getRowwiseBits() || op.getScales();
+    bool widen = !hasMPIDatatype(element);
+    if (widen && quantized)
+      return op.emitOpError("can split a block-quantized table's rows across "
+                            "processes only with f32 scales (MPI cannot sum "
+                            "partial bags of ")
+             << element << ")";
+    if (widen && (!isa<FloatType>(element) ||
+                  element.getIntOrFloatBitWidth() >= 32))
+      return op.emitOpError("cannot sum partial bags of element type ")
+             << element << " across processes";
     int64_t rows = nest.gatheredSizes.front();
     IdSpace space = getSplitSpace(b, grid, split.front());
     // padding_idx names a row of the whole table; its ids sum nothing.
@@ -646,18 +805,22 @@ struct EmbeddingBagSharding
     if (std::optional<int64_t> pad = op.getPaddingIdx())
       padding = arith::ConstantIntOp::create(b, *pad < 0 ? *pad + rows : *pad,
                                              64);
-    if (!sum)
+    if (!sum || widen)
       return partitionReduced(op, b, split, grid, operands, resultSharding,
-                              space, padding);
+                              space, padding, widen);
     SmallVector<Value> local(operands);
     local[1] = buildLocalIds(b, operands[1], op.getMode(), {space},
                              std::nullopt, padding, op)[0];
-    return buildLocalReduce(b, op, local, resultSharding, grid, split,
-                            [](Operation *localOp) {
-                              auto bag = cast<EmbeddingBagOp>(localOp);
-                              bag.setMode(GatherMode::fill);
-                              bag.removePaddingIdxAttr();
-                            });
+    Value partial = buildLocal(b, op, local, resultSharding, grid,
+                               [](Operation *localOp) {
+                                 auto bag = cast<EmbeddingBagOp>(localOp);
+                                 bag.setMode(GatherMode::fill);
+                                 bag.removePaddingIdxAttr();
+                               });
+    return shard::AllReduceOp::create(b, partial, grid.getSymName(),
+                                      getReducedAxes(split),
+                                      shard::ReductionKind::Sum)
+        .getResult();
   }
 
   /// A mean or max bag over split rows. A process cannot tell its rows'
@@ -667,14 +830,18 @@ struct EmbeddingBagSharding
   /// mean divides each process's partial sum by the bag's whole count (the
   /// all-reduce sums them); max reads the lowest value for another shard's
   /// rows (the all-reduce takes the maximum). Each process reads only its
-  /// rows; the all-reduce moves bags x dim values, as for sums.
+  /// rows; the all-reduce moves bags x dim values, as for sums. With
+  /// `widen` (a table of f16 or bf16, which MPI cannot sum; sum bags too)
+  /// the gathered rows and per_sample_weights are extended to f32, the
+  /// partial bags computed and all-reduced in f32 and rounded once at the
+  /// end, so each process accumulates as the unsharded bag does.
   FailureOr<Value> partitionReduced(EmbeddingBagOp op, ImplicitLocOpBuilder &b,
                                     ArrayRef<SplitDim> split,
                                     shard::GridOp grid,
                                     ArrayRef<Value> operands,
                                     Sharding resultSharding,
-                                    const IdSpace &space,
-                                    Value padding) const {
+                                    const IdSpace &space, Value padding,
+                                    bool widen) const {
     bool max = op.getReduction() == BagReduction::max;
     Value ids = operands[1];
     auto idsType = cast<RankedTensorType>(ids.getType());
@@ -706,6 +873,13 @@ struct EmbeddingBagSharding
         ArrayRef<OpFoldResult>{count}, ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
     Value table = GatherOp::create(b, operands[0], extended, 0, 0,
                                    GatherMode::fill);
+    Type f32 = b.getF32Type();
+    auto widened = [&](Value value) -> Value {
+      return arith::ExtFOp::create(
+          b, cast<RankedTensorType>(value.getType()).clone(f32), value);
+    };
+    if (widen)
+      table = widened(table);
     if (max) {
       auto tableType = cast<RankedTensorType>(table.getType());
       auto element = cast<FloatType>(tableType.getElementType());
@@ -729,9 +903,13 @@ struct EmbeddingBagSharding
     SmallVector<Value> local(operands);
     local[0] = table;
     local[1] = localIds[1];
+    if (widen && op.getPerSampleWeights()) {
+      unsigned weights = op.getPerSampleWeightsMutable()[0].getOperandNumber();
+      local[weights] = widened(local[weights]);
+    }
     GatherMode mode = op.getMode();
-    return buildLocalReduce(
-        b, op, local, resultSharding, grid, split,
+    Value partial = buildLocal(
+        b, op, local, resultSharding, grid,
         [&](Operation *localOp) {
           // The rows are all in range; offsets are still checked unless
           // the op is unchecked.
@@ -740,11 +918,46 @@ struct EmbeddingBagSharding
                                                     : GatherMode::fill);
           bag.setPaddingIdx(BagRows::kPadding);
         },
+        widen ? f32 : Type());
+    Value result = shard::AllReduceOp::create(
+        b, partial, grid.getSymName(), getReducedAxes(split),
         max ? shard::ReductionKind::Max : shard::ReductionKind::Sum);
+    if (widen)
+      result = arith::TruncFOp::create(
+          b, cast<RankedTensorType>(result.getType())
+                 .clone(getElementTypeOrSelf(op.getResult().getType())),
+          result);
+    return result;
   }
 };
 
 } // namespace
+
+LogicalResult mlir::gather::verifyPartitionableShardings(Operation *op) {
+  std::optional<LoopNest> nest;
+  if (isa<GatherOp, GatherElementsOp, GatherNDOp>(op))
+    nest = getGatherNest(op);
+  else if (isa<EmbeddingBagOp>(op))
+    nest = getBagNest(op);
+  if (!nest)
+    return success();
+  // The annotations as shard-partition reads them: an operand's defining
+  // shard.shard, a result's only user if that is a shard.shard.
+  SmallVector<Sharding, 4> operandShardings, resultShardings;
+  for (Value operand : op->getOperands()) {
+    auto annotation = operand.getDefiningOp<shard::ShardOp>();
+    operandShardings.push_back(annotation ? Sharding(annotation.getSharding())
+                                          : Sharding());
+  }
+  for (Value result : op->getResults()) {
+    shard::ShardOp annotation;
+    if (result.hasOneUse())
+      annotation = dyn_cast<shard::ShardOp>(*result.user_begin());
+    resultShardings.push_back(annotation ? Sharding(annotation.getSharding())
+                                         : Sharding());
+  }
+  return checkAgreement(op, *nest, operandShardings, resultShardings);
+}
 
 void mlir::gather::registerShardingInterfaceExternalModels(
     DialectRegistry &registry) {

@@ -160,7 +160,11 @@ def GatherShardPartition : Pass<"gather-shard-partition", "ModuleOp"> {
     declares one; this pass leaves declarations alone. With the gather ops'
     `ShardingInterface` models, a gather whose table is split along the
     gathered dim becomes a local `fill` gather of shifted ids plus a
-    `shard.all_reduce`; see docs/Sharding.md.
+    `shard.all_reduce`; see docs/Sharding.md. Between the two, the
+    annotations around each gather op must agree with the op's loops (a
+    dim the op pairs with another split alike, a grid axis on one loop
+    only, one grid): LLVM 22's `shard-partition` crashes on annotations
+    that do not, and this pass reports the op instead.
 
     ```mlir
     shard.grid @grid(shape = 2)
