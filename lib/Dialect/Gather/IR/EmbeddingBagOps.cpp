@@ -306,14 +306,8 @@ EmbeddingBagOp::reifyResultShapes(OpBuilder &b,
     bags = tensor::getMixedSize(b, loc, getIds(), 0);
   }
   SmallVector<OpFoldResult> sizes{bags, getRowValues(b, loc)};
-  // Static dims of the result as attributes, dynamic ones as values (what
-  // tensor::getOrCreateDestination builds a destination of the result's
-  // type from).
   if (auto type = dyn_cast<RankedTensorType>(getType()))
-    for (auto [d, size] : llvm::enumerate(sizes))
-      size = type.isDynamicDim(d)
-                 ? OpFoldResult(getValueOrCreateConstantIndexOp(b, loc, size))
-                 : OpFoldResult(b.getIndexAttr(type.getDimSize(d)));
+    sizes = asReifiedSizesOf(b, loc, type, sizes);
   reified.push_back(sizes);
   return success();
 }
