@@ -1217,10 +1217,19 @@ Value BagEmitter::emit() {
   if (!offsets) {
     bags = dim(ids, 0);
     bagLength = dim(ids, 1);
-    SmallVector<ReassociationIndices> all{{0, 1}};
-    ids = tensor::CollapseShapeOp::create(b, loc, ids, all);
+    // [bags, n] ids with a static 0 hold no id: they become an empty run
+    // (a ? beside a 0 has no collapsed size that a buffer accepts).
+    auto run = [&](Value tensor) -> Value {
+      auto type = cast<RankedTensorType>(tensor.getType());
+      if (llvm::is_contained(type.getShape(), 0))
+        return tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{0},
+                                       type.getElementType());
+      SmallVector<ReassociationIndices> all{{0, 1}};
+      return tensor::CollapseShapeOp::create(b, loc, tensor, all);
+    };
+    ids = run(ids);
     if (sampleWeights)
-      sampleWeights = tensor::CollapseShapeOp::create(b, loc, sampleWeights, all);
+      sampleWeights = run(sampleWeights);
   } else {
     numOffsets = dim(offsets, 0);
     bags = numOffsets;
