@@ -424,13 +424,15 @@ py::object embeddingBag(const std::string &function, py::handle input,
   py::object bagOffsets;
   if (!offsets.is_none())
     bagOffsets = asArray(offsets);
-  // With include_last_offset, the ids from the last offset on are in no
-  // bag: the kernel never reads them (a last offset that breaks a rule is
-  // an error below).
+  // Ids in no bag (from the last offset on with include_last_offset, every
+  // one when there is no offset) are never read by the kernel (a last
+  // offset that breaks a rule is an error below).
   std::optional<int64_t> readIds;
-  if (lastOffset && bagOffsets) {
+  if (bagOffsets) {
     PyArrayObject *o = arrayOf(bagOffsets);
-    if (isInteger(o) && PyArray_NDIM(o) == 1 && PyArray_DIM(o, 0) > 0)
+    if (isInteger(o) && PyArray_NDIM(o) == 1 && PyArray_DIM(o, 0) == 0)
+      readIds = 0;
+    else if (lastOffset && isInteger(o) && PyArray_NDIM(o) == 1)
       readIds = plainInt(bagOffsets[py::int_(PyArray_DIM(o, 0) - 1)]);
   }
   py::object ids = signedIds(function, "input", "gather.embedding_bag",
