@@ -172,6 +172,9 @@ void buildPipeline(OpPassManager &pm, const Options &options) {
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createConvertGatherMPIToLLVM());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  // Masked memory intrinsics of bf16/f16 vectors (a row's last, partial
+  // vector) as i16 ones, which every host's instruction selection lowers.
+  pm.addPass(createGatherLegalizeMaskedMemory());
   pm.addPass(createCanonicalizerPass());
   if (options.defaultErrorHandlers)
     pm.addPass(createGatherDefineErrorHandlers());

@@ -166,8 +166,14 @@ def _tensor_array(op, name, tensor, index=False, bfloat16=True):
     does not hold its values)."""
     # The common case first, at a call's cost: numpy() refuses every tensor
     # the rules below are for (other devices and layouts, grad, lazy bits,
-    # dtypes numpy lacks).
+    # dtypes numpy lacks). bfloat16 is tried as its int16 view at once: its
+    # numpy() raises on every call, and the exception cost more than the
+    # rest of a small call (not where grad is required: the int16 view
+    # would drop it, where the rules below refuse it).
     try:
+        if (bfloat16 and not index and tensor.dtype is _torch().bfloat16
+                and not tensor.requires_grad):
+            return tensor.view(_torch().int16).numpy()
         return tensor.numpy()
     except (TypeError, RuntimeError):
         pass

@@ -25,15 +25,17 @@ def gather_block_quantized(data, indices, scales, zero_points=None, *,
     Runtime's ``com.microsoft`` GatherBlockQuantized, its attributes by
     name).
 
-    ``data`` is uint8 ``[N, K * bits / 8]``: ``bits``-bit values (2, 4 or 8)
-    along the last axis, low bits first. ``scales`` (float32 or float16)
-    holds one scale per ``block_size`` values (a power of two >= 16) of each
-    row, ``[N, ceil(K / block_size)]``; ``zero_points`` (uint8, optional) is
-    packed like the data along those blocks (default ``2^(bits-1)``). The
-    result is ``indices.shape + [K]`` of the scales' dtype, each value
-    ``(q - zero_point) * scale``; ``mode`` is what an index outside
-    ``[-N, N)`` does, as in ``gather``. Only ``gather_axis=0`` (or -2) and
-    the last axis as ``quantize_axis`` (1 or -1) are supported.
+    ``data`` is uint8 ``[N, ..., K * bits / 8]`` (rank r >= 2): ``bits``-bit
+    values (2, 4 or 8) along the last axis, low bits first. ``scales``
+    (float32 or float16) holds one scale per ``block_size`` values (a power
+    of two >= 16) of each row along the last axis,
+    ``[N, ..., ceil(K / block_size)]``; ``zero_points`` (uint8, optional)
+    is packed like the data along those blocks (default ``2^(bits-1)``).
+    The result is ``indices.shape + data.shape[1:-1] + [K]`` of the scales'
+    dtype, each value ``(q - zero_point) * scale``; ``mode`` is what an
+    index outside ``[-N, N)`` does, as in ``gather``. Only ``gather_axis=0``
+    (or -r) and the last axis as ``quantize_axis`` (r - 1 or -1) are
+    supported, as in ONNX Runtime for uint8 data.
     """
     function = "gather_block_quantized"
     if not any_tensor(data, indices, scales, zero_points, out):

@@ -23,6 +23,7 @@
 #include "NativeArrays.h"
 
 #include "gather/Conversion/GatherToAffine/ParallelThreshold.h"
+#include "gather/Dialect/Gather/IR/GatherIndexing.h"
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 #include "gather/Dialect/Gather/IR/GatherShapes.h"
 
@@ -151,6 +152,18 @@ std::string firstPositionOf(const std::string &name, PyArrayObject *ids,
   return at < 0 ? std::string() : elementText(name, ids, at);
 }
 
+/// The kernels' message for index `index` (its digits) of `op` outside
+/// the `num` rows of a table.
+std::string indexErrorText(const std::string &op, const std::string &index,
+                           int64_t num) {
+  if (num == 0)
+    return op + ": index " + index +
+           " selects along data dimension 0, which is empty (size 0)";
+  return op + ": index " + index + " is out of range [" +
+         std::to_string(-num) + ", " + std::to_string(num - 1) +
+         "] for data dimension 0 of size " + std::to_string(num);
+}
+
 /// The ids of `input` (argument `name` of `function`, read along data
 /// dimension 0 of a table of `num` rows by `op`) as signed ones of any
 /// width, C-contiguous, at least 1-d: unsigned ones widen, and uint64
@@ -194,16 +207,8 @@ py::object signedIds(const std::string &function, const std::string &name,
       bad = in;
     if (bad != read && isBig(*bad))
       throw py::index_error(
-          num == 0 ? op + ": index " + std::to_string(*bad) +
-                         " selects along data dimension 0, which is empty "
-                         "(size 0), at " +
-                         elementText(name, arrayOf(values), bad - in)
-                   : op + ": index " + std::to_string(*bad) +
-                         " is out of range [" + std::to_string(-num) + ", " +
-                         std::to_string(num - 1) +
-                         "] for data dimension 0 of size " +
-                         std::to_string(num) + ", at " +
-                         elementText(name, arrayOf(values), bad - in));
+          indexErrorText(op, std::to_string(*bad), num) + ", at " +
+          elementText(name, arrayOf(values), bad - in));
     PyObject *copy = PyArray_NewCopy(arrayOf(values), NPY_CORDER);
     if (!copy)
       throw py::error_already_set();
@@ -476,13 +481,15 @@ py::object embeddingBag(const std::string &function, py::handle input,
   py::object bagOffsets;
   if (!offsets.is_none())
     bagOffsets = asArray(offsets);
-  // With include_last_offset, the ids from the last offset on are in no
-  // bag: the kernel never reads them (a last offset that breaks a rule is
-  // an error below).
+  // Ids in no bag (from the last offset on with include_last_offset, every
+  // one when there is no offset) are never read by the kernel (a last
+  // offset that breaks a rule is an error below).
   std::optional<int64_t> readIds;
-  if (lastOffset && bagOffsets) {
+  if (bagOffsets) {
     PyArrayObject *o = arrayOf(bagOffsets);
-    if (isInteger(o) && PyArray_NDIM(o) == 1 && PyArray_DIM(o, 0) > 0)
+    if (isInteger(o) && PyArray_NDIM(o) == 1 && PyArray_DIM(o, 0) == 0)
+      readIds = 0;
+    else if (lastOffset && isInteger(o) && PyArray_NDIM(o) == 1)
       readIds = plainInt(bagOffsets[py::int_(PyArray_DIM(o, 0) - 1)]);
   }
   py::object ids = signedIds(function, "input", "gather.embedding_bag",
@@ -639,9 +646,6 @@ py::object gatherBlockQuantized(py::handle data, py::handle indices,
   auto repr = [](py::handle h) { return std::string(py::repr(h)); };
   // Integers (numpy's too) equal to `v`, not floats or bools that are.
   auto equals = [](py::handle h, int64_t v) { return plainInt(h) == v; };
-  if (!equals(gatherAxis, 0) && !equals(gatherAxis, -2))
-    throw py::value_error(function + ": gather_axis must be 0 (or -2), not " +
-                          repr(gatherAxis));
   std::optional<int64_t> bits = plainInt(bitsArg);
   if (!bits || (*bits != 2 && *bits != 4 && *bits != 8))
     throw py::value_error(function + ": bits must be 2, 4 or 8, not " +
@@ -656,18 +660,40 @@ py::object gatherBlockQuantized(py::handle data, py::handle indices,
     throw py::type_error(function + ": data must be uint8 (packed values), "
                                     "not " +
                          dtypeText(arrayOf(table)));
-  if (PyArray_NDIM(arrayOf(table)) != 2)
-    throw py::value_error(function + ": data must be 2-D, not of shape " +
-                          shapeText(shapeOf(arrayOf(table))));
-  if (!equals(quantizeAxis, 1) && !equals(quantizeAxis, -1))
+  // Data of rank r >= 2 (ONNX Runtime's), gathered along axis 0 and
+  // quantized along the last: each of its dims between holds rows of the
+  // last one, which the kernel reads as rows of a 2-D table.
+  SmallVector<int64_t, 4> dataShape(shapeOf(arrayOf(table)));
+  int64_t rank = dataShape.size();
+  if (rank < 2)
+    throw py::value_error(function + ": data must have at least 2 "
+                                     "dimensions (gathered along the first, "
+                                     "quantized along the last), not shape " +
+                          shapeText(dataShape));
+  if (!equals(gatherAxis, 0) && !equals(gatherAxis, -rank))
+    throw py::value_error(function + ": gather_axis must be 0 (or " +
+                          std::to_string(-rank) + "), not " +
+                          repr(gatherAxis));
+  if (!equals(quantizeAxis, rank - 1) && !equals(quantizeAxis, -1))
     throw py::value_error(function + ": quantize_axis must be the last axis "
-                                     "(1 or -1), not " +
+                                     "(" +
+                          std::to_string(rank - 1) + " or -1), not " +
                           repr(quantizeAxis));
-  int64_t num = PyArray_DIM(arrayOf(table), 0);
-  int64_t rowBytes = PyArray_DIM(arrayOf(table), 1);
+  int64_t num = dataShape.front();
+  int64_t rowBytes = dataShape.back();
+  ArrayRef<int64_t> between = ArrayRef<int64_t>(dataShape).slice(1, rank - 2);
+  int64_t inner = 1;
+  for (int64_t size : between)
+    inner *= size;
   int64_t width = rowBytes * (8 / *bits);
   int64_t blocks = (width + *blockSize - 1) / *blockSize;
 
+  // A row per row of the last axis: [num, between..., columns].
+  auto perRowShape = [&](int64_t columns) {
+    SmallVector<int64_t, 4> shape(ArrayRef<int64_t>(dataShape).drop_back());
+    shape.push_back(columns);
+    return shape;
+  };
   py::object scaleArray = asArray(scales);
   PyArray_Descr *scaleDescr = PyArray_DESCR(arrayOf(scaleArray));
   // Any byte order: the contiguous copy below is in the machine's.
@@ -677,20 +703,21 @@ py::object gatherBlockQuantized(py::handle data, py::handle indices,
                          dtypeText(arrayOf(scaleArray)));
   int scaleType = scaleDescr->type_num;
   ElementKind scaleElement = elementKindOf(scaleDescr);
-  SmallVector<int64_t, 2> scaleShape{num, blocks};
+  SmallVector<int64_t, 4> scaleShape = perRowShape(blocks);
   if (shapeOf(arrayOf(scaleArray)) != ArrayRef<int64_t>(scaleShape))
     throw py::value_error(function + ": scales must have shape " +
                           shapeText(scaleShape) + " (a scale per block of " +
                           std::to_string(*blockSize) + " values), not " +
                           shapeText(shapeOf(arrayOf(scaleArray))));
+  int64_t perByte = 8 / *bits;
+  int64_t zpBytes = (blocks + perByte - 1) / perByte;
   py::object zp;
   if (!zeroPoints.is_none()) {
     zp = asArray(zeroPoints);
     if (PyArray_TYPE(arrayOf(zp)) != NPY_UBYTE)
       throw py::type_error(function + ": zero_points must be uint8, not " +
                            dtypeText(arrayOf(zp)));
-    int64_t perByte = 8 / *bits;
-    SmallVector<int64_t, 2> zpShape{num, (blocks + perByte - 1) / perByte};
+    SmallVector<int64_t, 4> zpShape = perRowShape(zpBytes);
     if (shapeOf(arrayOf(zp)) != ArrayRef<int64_t>(zpShape))
       throw py::value_error(function + ": zero_points must have shape " +
                             shapeText(zpShape) + ", not " +
@@ -698,41 +725,74 @@ py::object gatherBlockQuantized(py::handle data, py::handle indices,
   }
   py::object indexArray = asArray(indices);
   SmallVector<int64_t, 8> resultShape(shapeOf(arrayOf(indexArray)));
+  llvm::append_range(resultShape, between);
   resultShape.push_back(width);
   py::object ids =
       signedIds(function, "indices", function, indexArray, num, mode);
-  // Bags of one id each: [n, 1].
   int64_t count = PyArray_SIZE(arrayOf(ids));
-  npy_intp bagShape[2] = {count, 1};
-  PyArray_Dims bagDims{bagShape, 2};
-  ids = py::reinterpret_steal<py::object>(
-      PyArray_Newshape(arrayOf(ids), &bagDims, NPY_CORDER));
-  if (!ids)
-    throw py::error_already_set();
+  // C-contiguous `a` as a [rows, columns] array.
+  auto asMatrix = [](const py::object &a, int64_t rows, int64_t columns) {
+    npy_intp shape[2] = {rows, columns};
+    PyArray_Dims dims{shape, 2};
+    auto m = py::reinterpret_steal<py::object>(
+        PyArray_Newshape(arrayOf(a), &dims, NPY_CORDER));
+    if (!m)
+      throw py::error_already_set();
+    return m;
+  };
+  GatherMode kernelMode = mode;
+  if (rank > 2) {
+    // Each index picks `inner` rows of the 2-D table: they are resolved
+    // here, by the mode against the first axis (an error names the index),
+    // and the kernel reads rows in range as they are, and zeros (fill) for
+    // the others. Rows of no value are not picked (only checked): a dim
+    // between may be huge beside them.
+    if (width == 0)
+      inner = 0;
+    py::object given = contiguous(ids, NPY_INT64);
+    const auto *in = static_cast<const int64_t *>(PyArray_DATA(arrayOf(given)));
+    npy_intp expandedSize = count * inner;
+    PyObject *expanded =
+        PyArray_SimpleNew(1, &expandedSize, NPY_INT64);
+    if (!expanded)
+      throw py::error_already_set();
+    ids = py::reinterpret_steal<py::object>(expanded);
+    auto *rows = static_cast<int64_t *>(PyArray_DATA(arrayOf(ids)));
+    for (int64_t k = 0; k < count; ++k) {
+      std::optional<int64_t> row = resolveIndex(
+          in[k], num, mode == GatherMode::unchecked ? GatherMode::check : mode);
+      if (!row && mode != GatherMode::fill && mode != GatherMode::unchecked)
+        throw py::index_error(indexErrorText(function, std::to_string(in[k]),
+                                             num));
+      for (int64_t m = 0; m < inner; ++m)
+        rows[k * inner + m] = row ? *row * inner + m : INT64_MAX;
+    }
+    kernelMode = GatherMode::fill;
+    count *= inner;
+  }
+  // Bags of one id each: [n, 1].
+  ids = asMatrix(ids, count, 1);
 
-  table = packedBytes(table);
-  scaleArray = contiguous(scaleArray, scaleType);
+  table = asMatrix(packedBytes(table), num * inner, rowBytes);
+  scaleArray =
+      asMatrix(contiguous(scaleArray, scaleType), num * inner, blocks);
   SmallVector<PyArrayObject *, 4> operands{arrayOf(table), arrayOf(ids),
                                             arrayOf(scaleArray)};
   if (zp) {
-    zp = packedBytes(zp);
+    zp = asMatrix(packedBytes(zp), num * inner, zpBytes);
     operands.push_back(arrayOf(zp));
   }
   KernelCache::Entry kernel = blockKernel(BlockKey{
       rowBytes, static_cast<int>(PyArray_ITEMSIZE(arrayOf(ids))),
-      scaleElement, *bits, *blockSize, !!zp, mode, reducesOnThreads(count * width)});
+      scaleElement, *bits, *blockSize, !!zp, kernelMode,
+      reducesOnThreads(count * width)});
   PyArray_Descr *resultDescr = PyArray_DescrFromType(scaleType);
   auto resultDtype = py::reinterpret_steal<py::object>(
       reinterpret_cast<PyObject *>(resultDescr));
   py::object result =
       resultArray(function, resultDescr, resultShape, out.ptr(), operands);
   // The kernel writes [ids, width]: a view of the C-contiguous result.
-  npy_intp rowsShape[2] = {count, width};
-  PyArray_Dims rowsDims{rowsShape, 2};
-  auto rows = py::reinterpret_steal<py::object>(
-      PyArray_Newshape(arrayOf(result), &rowsDims, NPY_CORDER));
-  if (!rows)
-    throw py::error_already_set();
+  py::object rows = asMatrix(result, count, width);
   return callKernel(kernel, operands, arrayOf(rows), result, out,
                     PyArray_NBYTES(arrayOf(ids)), function.c_str());
 }

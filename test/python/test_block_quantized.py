@@ -112,6 +112,104 @@ def test_modes(mode):
         rtol=1e-6)
 
 
+def _dequantized(data, scales, zero_points, bits, block):
+    """Every value of data of any rank >= 2, dequantized along the last
+    axis: [..., K] of the scales' dtype."""
+    per = 8 // bits
+    shifts = np.arange(per, dtype=np.uint8) * bits
+    q = ((data[..., None] >> shifts) & ((1 << bits) - 1)).reshape(
+        data.shape[:-1] + (-1,)).astype(np.int64)
+    blocks = np.arange(q.shape[-1]) // block
+    if zero_points is None:
+        z = np.full(q.shape, 2 ** (bits - 1))
+    else:
+        z = ((zero_points[..., None] >> shifts) & ((1 << bits) - 1)).reshape(
+            zero_points.shape[:-1] + (-1,))[..., blocks]
+    return ((q - z) * scales.astype(np.float32)[..., blocks]).astype(
+        scales.dtype)
+
+
+def _take(values, rows, mode):
+    num = values.shape[0]
+    out = values[np.clip(rows, 0, num - 1)]
+    if mode == "fill":
+        out[(rows < 0) | (rows >= num)] = 0
+    return out
+
+
+@pytest.mark.parametrize("shape", [(6, 3, 16), (5, 2, 3, 24), (4, 1, 8)])
+@pytest.mark.parametrize("mode", ["check", "fill", "clamp", "wrap"])
+def test_data_of_rank_3_and_more(shape, mode):
+    """ONNX Runtime's data of any rank: gathered along axis 0, quantized
+    along the last, every dim between kept in the result."""
+    rng = np.random.default_rng(len(shape) * 10 + len(mode))
+    bits, block = 4, 16
+    num = shape[0]
+    data = rng.integers(0, 256, shape, dtype=np.uint8)
+    width = shape[-1] * 8 // bits
+    blocks = -(-width // block)
+    scales = (rng.random(shape[:-1] + (blocks,)) + 0.5).astype(np.float32)
+    zp = rng.integers(0, 256, shape[:-1] + (-(-blocks // (8 // bits)),),
+                      dtype=np.uint8)
+    indices = (np.array([[0, num - 1, -1], [2, -num, 1]]) if mode == "check"
+               else np.array([[0, num + 2, -1], [-num - 3, 2, 1]]))
+    values = _dequantized(data, scales, zp, bits, block)
+    # The row each index picks (out of [0, num) only in fill mode).
+    rows = {"check": np.where(indices < 0, indices + num, indices),
+            "fill": np.where(indices < 0, indices + num, indices),
+            "clamp": np.clip(np.where(indices < 0, indices + num, indices),
+                             0, num - 1),
+            "wrap": indices % num}[mode]
+    expected = _take(values, rows, mode)
+    result = g.gather_block_quantized(data, indices, scales, zp,
+                                      block_size=block, bits=bits,
+                                      quantize_axis=len(shape) - 1,
+                                      mode=mode)
+    assert result.shape == indices.shape + shape[1:-1] + (width,)
+    np.testing.assert_allclose(result, expected, rtol=1e-6)
+    # Without zero points, and the axes counted from the end.
+    np.testing.assert_allclose(
+        g.gather_block_quantized(data, indices, scales, block_size=block,
+                                 bits=bits, gather_axis=-len(shape),
+                                 quantize_axis=-1, mode=mode),
+        _take(_dequantized(data, scales, None, bits, block), rows, mode),
+        rtol=1e-6)
+
+
+def test_data_of_rank_3_errors():
+    rng = np.random.default_rng(12)
+    data = rng.integers(0, 256, (4, 3, 8), dtype=np.uint8)
+    scales = np.ones((4, 3, 1), np.float32)
+
+    def gather(data, indices, scales, zero_points=None, **kwargs):
+        kwargs = {"block_size": 16, "quantize_axis": -1, **kwargs}
+        return g.gather_block_quantized(data, indices, scales, zero_points,
+                                        **kwargs)
+
+    with pytest.raises(IndexError, match=r"^gather_block_quantized: index 4 "
+                       r"is out of range \[-4, 3\] for data dimension 0"):
+        gather(data, [1, 4, 9], scales)
+    with pytest.raises(IndexError, match="which is empty"):
+        gather(data[:0], [0], scales[:0], mode="clamp")
+    with pytest.raises(ValueError, match=r"scales must have shape "
+                       r"\(4, 3, 1\)"):
+        gather(data, [0], scales[:, :2])
+    with pytest.raises(ValueError, match=r"zero_points must have shape "
+                       r"\(4, 3, 1\)"):
+        gather(data, [0], scales, np.zeros((4, 1), np.uint8))
+    with pytest.raises(ValueError, match=r"gather_axis must be 0 \(or -3\)"):
+        gather(data, [0], scales, gather_axis=-2)
+    with pytest.raises(ValueError, match=r"quantize_axis must be the last "
+                       r"axis \(2 or -1\)"):
+        gather(data, [0], scales, quantize_axis=1)
+    with pytest.raises(ValueError, match="data must have at least 2"):
+        gather(data[0, 0], [0], scales[0, 0])
+    # An empty dim between: an empty result, its index still checked.
+    assert gather(data[:, :0], [1], scales[:, :0]).shape == (1, 0, 16)
+    with pytest.raises(IndexError, match="index 5"):
+        gather(data[:, :0], [5], scales[:, :0])
+
+
 def test_scalar_index_and_torch():
     torch = pytest.importorskip("torch")
     rng = np.random.default_rng(8)

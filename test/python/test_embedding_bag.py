@@ -501,3 +501,20 @@ def test_bags_of_tables_of_several_widths():
         np.testing.assert_allclose(
             g.embedding_bag(ids, table, offsets, mode="sum"), expected,
             rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("oob_mode", ["check", "clamp", "wrap"])
+def test_ids_in_no_bag_are_not_checked(oob_mode):
+    """No offset at all: every id is in no bag, and is neither read nor
+    checked, as in torch, whatever the ids (a uint64 past INT64_MAX, one
+    out of range of a table of empty rows or of an empty table)."""
+    none = np.zeros(0, np.int64)
+    table = np.ones((3, 4), np.float32)
+    big = np.array([2**64 - 1, 1], np.uint64)
+    result = g.embedding_bag(big, table, none, mode="sum", oob_mode=oob_mode)
+    assert result.shape == (0, 4)
+    ids = np.array([9, -7], np.int64)
+    assert g.embedding_bag(ids, np.ones((3, 0), np.float32), none,
+                           oob_mode=oob_mode).shape == (0, 0)
+    assert g.embedding_bag(ids, np.ones((0, 4), np.float32), none,
+                           oob_mode=oob_mode).shape == (0, 4)

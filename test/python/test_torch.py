@@ -315,3 +315,30 @@ def test_the_package_imports_and_runs_without_torch():
     subprocess.run([sys.executable, "-c", code], check=True)
     never = "import gather_mlir, sys; assert 'torch' not in sys.modules"
     subprocess.run([sys.executable, "-c", never], check=True)
+
+
+def test_bfloat16_tensors_are_viewed_without_an_exception(monkeypatch):
+    """A bfloat16 tensor is read as its int16 view at once: numpy() on it
+    raises, and an exception raised on every call cost more than the rest
+    of a small call."""
+    raised = []
+    numpy = torch.Tensor.numpy
+
+    def counting(self, *args, **kwargs):
+        try:
+            return numpy(self, *args, **kwargs)
+        except Exception as e:
+            raised.append(e)
+            raise
+
+    monkeypatch.setattr(torch.Tensor, "numpy", counting)
+    data = _data((6, 5), torch.bfloat16)
+    rows = torch.tensor([4, 0, -1])
+    _assert_same(g.gather(data, rows), data[rows])
+    g.embedding_bag(torch.tensor([1, 2]), data, torch.tensor([0]))
+    assert raised == []
+    # A strided view, and one whose lazy negation numpy() must refuse.
+    _assert_same(g.gather(data.t(), torch.tensor([3, 1])),
+                 data.t()[torch.tensor([3, 1])])
+    negated = torch._neg_view(data)
+    _assert_same(g.gather(negated, rows), -data[rows])

@@ -14,11 +14,18 @@
 //   --gather-to-llvm (options picked from a hash of the input)
 //   --canonicalize, then --gather-to-llvm (constants that folding exposes
 //     behind casts and slices reach the kernels)
+//   with a transform schedule in the input (`@__transform_main`, as the
+//   tiling tests hold): --transform-interpreter, then --gather-to-llvm on
+//   the payload (the schedule removed; the passes above see the payload
+//   only)
 // A module with shard annotations (tables of any element type split over a
 // grid, extra annotations on the ids and the results) runs only
 //   --gather-shard-partition, then --gather-to-llvm
 // and what it lowers must hold no shard op any more (the LLVM tools could
 // not read it).
+// After --gather-to-llvm, a masked load, store, gather or scatter of a bf16
+// or f16 vector is a finding too: some hosts' instruction selection cannot
+// lower them.
 // A custom mutator also swaps whole numbers for extreme ones (huge dims,
 // INT64_MIN indices) that byte mutations rarely make.
 // Diagnostics are swallowed: a parse, verify or pass failure is a normal
@@ -37,6 +44,9 @@
 #include "gather/Dialect/Gather/Transforms/Passes.h"
 #include "gather/Pipelines/Pipelines.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Transform/IR/TransformDialect.h"
+#include "mlir/Dialect/Transform/Transforms/Passes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -78,7 +88,7 @@ const llvm::StringSet<> &pipelineDialects() {
       "builtin", "func",   "arith",   "tensor",  "bufferization",
       "memref",  "linalg", "affine",  "scf",     "cf",
       "vector",  "complex", "index",  "math",    "ub",
-      "gather",  "shard"};
+      "gather",  "shard",  "transform"};
   return names;
 }
 
@@ -166,6 +176,51 @@ bool hasShardOp(ModuleOp module) {
                    : WalkResult::advance();
       })
       .wasInterrupted();
+}
+
+/// gather-to-llvm's output must not hold a masked memory intrinsic of bf16
+/// or f16 vectors (gather-legalize-masked-memory makes them i16 ones).
+void checkLowered(ModuleOp lowered) {
+  lowered.walk([](Operation *op) {
+    if (!isa<LLVM::MaskedLoadOp, LLVM::MaskedStoreOp, LLVM::masked_gather,
+             LLVM::masked_scatter, LLVM::masked_expandload,
+             LLVM::masked_compressstore>(op))
+      return;
+    auto is16BitFloats = [](Type type) {
+      auto vector = dyn_cast<VectorType>(type);
+      return vector &&
+             isa<BFloat16Type, Float16Type>(vector.getElementType());
+    };
+    if (llvm::any_of(op->getOperandTypes(), is16BitFloats) ||
+        llvm::any_of(op->getResultTypes(), is16BitFloats)) {
+      llvm::errs() << "gather-fuzz: gather-to-llvm left " << op->getName()
+                   << " of a 16-bit float vector\n";
+      std::abort();
+    }
+  });
+}
+
+/// Whether `op` is a transform schedule: a transform op, or a module of
+/// them (`transform.with_named_sequence`).
+bool isSchedule(Operation *op) {
+  return isa<transform::TransformDialect>(op->getDialect()) ||
+         (isa<ModuleOp>(op) &&
+          op->hasAttr(transform::TransformDialect::kWithNamedSequenceAttrName));
+}
+
+/// Removes the transform schedules from `module`, leaving the payload.
+void eraseSchedules(ModuleOp module) {
+  SmallVector<Operation *> schedules;
+  module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (op != module.getOperation() && isSchedule(op)) {
+      schedules.push_back(op);
+      return WalkResult::skip();
+    }
+    return WalkResult::advance();
+  });
+  for (Operation *op : schedules)
+    op->erase();
+  module->removeAttr(transform::TransformDialect::kWithNamedSequenceAttrName);
 }
 
 bool hasGatherOp(ModuleOp module) {
@@ -275,6 +330,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // Not worth keeping in the corpus: nothing of ours to exercise.
   if (!onlyPipelineDialects(*module) || !hasGatherOp(*module))
     return -1;
+  // The pipelines below take the payload; a schedule runs on its own
+  // clone at the end.
+  OwningOpRef<ModuleOp> scheduled;
+  if (module->walk([](Operation *op) {
+              return isSchedule(op) ? WalkResult::interrupt()
+                                    : WalkResult::advance();
+            })
+          .wasInterrupted()) {
+    scheduled = module->clone();
+    eraseSchedules(*module);
+    if (failed(verify(*module)))
+      return 0;
+  }
 
   // The lowering's options from the input's hash (FNV-1a, the same in every
   // process): the same input always runs the same pipelines.
@@ -307,6 +375,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
           pm.addPass(gather::createGatherShardPartition());
           gather::buildGatherToLLVMPipeline(pm, options);
         });
+    if (lowered)
+      checkLowered(*lowered);
     if (lowered && hasShardOp(*lowered)) {
       llvm::errs() << "gather-fuzz: gather-shard-partition and gather-to-llvm "
                       "succeeded but left shard ops\n";
@@ -351,10 +421,26 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   auto lowering = [&](PassManager &pm) {
     gather::buildGatherToLLVMPipeline(pm, options);
   };
-  runOnClone(ctx, *module, lowering);
+  if (OwningOpRef<ModuleOp> lowered = runOnClone(ctx, *module, lowering))
+    checkLowered(*lowered);
   runOnClone(ctx, *module, [&](PassManager &pm) {
     pm.addPass(createCanonicalizerPass());
     lowering(pm);
   });
+  // The schedule (tiling, fusion), then the payload it made lowered.
+  if (scheduled) {
+    OwningOpRef<ModuleOp> transformed =
+        runOnClone(ctx, *scheduled, [](PassManager &pm) {
+          pm.addPass(transform::createInterpreterPass());
+        });
+    if (!transformed)
+      return 0;
+    eraseSchedules(*transformed);
+    if (failed(verify(*transformed)))
+      return 0;
+    if (OwningOpRef<ModuleOp> lowered =
+            runOnClone(ctx, *transformed, lowering))
+      checkLowered(*lowered);
+  }
   return 0;
 }

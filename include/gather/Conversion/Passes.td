@@ -452,4 +452,29 @@ def GatherPreciseMath : Pass<"gather-precise-math", "ModuleOp"> {
   ];
 }
 
+def GatherLegalizeMaskedMemory : Pass<"gather-legalize-masked-memory"> {
+  let summary = "Masked loads, stores, gathers and scatters of bf16 and f16 "
+                "vectors as i16 ones";
+  let description = [{
+    LLVM's masked memory intrinsics (`llvm.intr.masked.load`, `.store`,
+    `.gather`, `.scatter`, `.expandload`, `.compressstore`) on vectors of
+    bf16 or f16 become the same intrinsics on vectors of i16, with
+    `llvm.bitcast`s around them: they move the same bits. X86's instruction
+    selection cannot lower some of the bf16 ones (a masked store of a
+    `vector<64xbf16>` whose constant mask sets 33 lanes aborts LLVM 22 on
+    hosts with AVX-512 BF16), and the lowerings emit them for the last,
+    partial vector of a row. `gather-to-llvm` runs it last.
+
+    ```mlir
+    llvm.intr.masked.store %v, %p, %m {alignment = 2 : i32}
+        : vector<64xbf16>, vector<64xi1> into !llvm.ptr
+    // becomes
+    %i = llvm.bitcast %v : vector<64xbf16> to vector<64xi16>
+    llvm.intr.masked.store %i, %p, %m {alignment = 2 : i32}
+        : vector<64xi16>, vector<64xi1> into !llvm.ptr
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // GATHER_CONVERSION_PASSES_TD

@@ -44,7 +44,9 @@ def GatherToLLVM : Pass<"gather-to-llvm", "ModuleOp"> {
        intrinsics, libm calls), vector and memref to LLVM,
        `convert-scf-to-cf`, then complex, arith, index, (parallel) openmp,
        func and cf to LLVM,
-       `convert-gather-mpi-to-llvm` and `reconcile-unrealized-casts`;
+       `convert-gather-mpi-to-llvm`, `reconcile-unrealized-casts` and
+       `gather-legalize-masked-memory` (masked memory intrinsics of bf16
+       and f16 vectors as i16 ones);
     7. `gather-define-error-handlers` (option `default-error-handlers`).
   }];
   let options = !listconcat(GatherLoweringOptionList, [

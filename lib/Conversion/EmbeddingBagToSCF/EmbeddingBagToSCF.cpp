@@ -144,6 +144,9 @@ private:
                         StringRef message);
   Value emitOffsetsChecked();
   Value emitIdsChecked();
+  /// The end of the ids that bags hold (the offsets are checked): the ids
+  /// after it are in no bag, and are neither read nor checked, as in torch.
+  Value idsInBagsEnd();
   /// Whether some id in bags is out of range (check mode), and the first
   /// such id: one scf.for over the ids in order.
   std::pair<Value, Value> firstBadId();
@@ -416,14 +419,20 @@ Value BagEmitter::emitOffsetsChecked() {
       [&] { return emitIdsChecked(); });
 }
 
+Value BagEmitter::idsInBagsEnd() {
+  if (!offsets)
+    return numIds;
+  if (op.getIncludeLastOffset())
+    return toIndex(toI64(extract(
+        offsets, arith::SubIOp::create(b, loc, numOffsets, constIndex(1)))));
+  return select(cmp(arith::CmpIPredicate::eq, numOffsets, constIndex(0)),
+                constIndex(0), numIds);
+}
+
 Value BagEmitter::emitIdsChecked() {
   if (mode == GatherMode::fill || mode == GatherMode::unchecked)
     return compute();
-  // The ids in bags: all of them, or up to the last offset.
-  Value end = numIds;
-  if (offsets && op.getIncludeLastOffset())
-    end = toIndex(toI64(extract(
-        offsets, arith::SubIOp::create(b, loc, numOffsets, constIndex(1)))));
+  Value end = idsInBagsEnd();
   Value none = cmp(arith::CmpIPredicate::eq, end, constIndex(0));
   if (mode != GatherMode::check) {
     // clamp and wrap pick a row for every id, unless there is none.
@@ -437,8 +446,7 @@ Value BagEmitter::emitIdsChecked() {
   // bags hold an id out of range; the ids are scanned in order only to
   // name the first.
   // Elementwise: each id in a bag is asserted in range before the bags
-  // read it (ids past the last offset, with include_last_offset, are in
-  // none).
+  // read it.
   if (form == BagForm::Elementwise)
     ids = assertedThrough(
         ids,
@@ -446,24 +454,15 @@ Value BagEmitter::emitIdsChecked() {
           Value ok = isIndexInRange(
               b, loc, normalizeIndex(b, loc, toI64(id), numRowsI64),
               numRowsI64);
-          if (!offsets || !op.getIncludeLastOffset())
-            return ok;
-          Value last = toIndex(toI64(extract(
-              offsets,
-              arith::SubIOp::create(b, loc, numOffsets, constIndex(1)))));
           return arith::OrIOp::create(
-              b, loc, ok, cmp(arith::CmpIPredicate::sge, at[0], last));
+              b, loc, ok, cmp(arith::CmpIPredicate::sge, at[0], end));
         },
         "an id is out of range for the table");
   return compute();
 }
 
 std::pair<Value, Value> BagEmitter::firstBadId() {
-  // The ids in bags: all of them, or up to the last offset.
-  Value end = numIds;
-  if (offsets && op.getIncludeLastOffset())
-    end = toIndex(toI64(extract(
-        offsets, arith::SubIOp::create(b, loc, numOffsets, constIndex(1)))));
+  Value end = idsInBagsEnd();
   Type i1 = b.getI1Type();
   auto loop = scf::ForOp::create(
       b, loc, constIndex(0), end, constIndex(1),
@@ -1217,10 +1216,19 @@ Value BagEmitter::emit() {
   if (!offsets) {
     bags = dim(ids, 0);
     bagLength = dim(ids, 1);
-    SmallVector<ReassociationIndices> all{{0, 1}};
-    ids = tensor::CollapseShapeOp::create(b, loc, ids, all);
+    // [bags, n] ids with a static 0 hold no id: they become an empty run
+    // (a ? beside a 0 has no collapsed size that a buffer accepts).
+    auto run = [&](Value tensor) -> Value {
+      auto type = cast<RankedTensorType>(tensor.getType());
+      if (llvm::is_contained(type.getShape(), 0))
+        return tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{0},
+                                       type.getElementType());
+      SmallVector<ReassociationIndices> all{{0, 1}};
+      return tensor::CollapseShapeOp::create(b, loc, tensor, all);
+    };
+    ids = run(ids);
     if (sampleWeights)
-      sampleWeights = tensor::CollapseShapeOp::create(b, loc, sampleWeights, all);
+      sampleWeights = run(sampleWeights);
   } else {
     numOffsets = dim(offsets, 0);
     bags = numOffsets;

@@ -297,23 +297,26 @@ EmbeddingBagOp::reifyResultShapes(OpBuilder &b,
   OpFoldResult bags;
   if (Value offsets = getOffsets()) {
     bags = tensor::getMixedSize(b, loc, offsets, 0);
-    if (getIncludeLastOffset())
-      bags = arith::SubIOp::create(
-                 b, loc, getValueOrCreateConstantIndexOp(b, loc, bags),
-                 arith::ConstantIndexOp::create(b, loc, 1))
-                 .getResult();
+    // max(n - 1, 0): no offset (an error unless unchecked) gives no bag, as
+    // the lowering makes none.
+    if (getIncludeLastOffset()) {
+      if (std::optional<int64_t> n = getConstantIntValue(bags))
+        bags = b.getIndexAttr(std::max<int64_t>(*n - 1, 0));
+      else
+        bags = arith::MaxSIOp::create(
+                   b, loc,
+                   arith::SubIOp::create(
+                       b, loc, cast<Value>(bags),
+                       arith::ConstantIndexOp::create(b, loc, 1)),
+                   arith::ConstantIndexOp::create(b, loc, 0))
+                   .getResult();
+    }
   } else {
     bags = tensor::getMixedSize(b, loc, getIds(), 0);
   }
   SmallVector<OpFoldResult> sizes{bags, getRowValues(b, loc)};
-  // Static dims of the result as attributes, dynamic ones as values (what
-  // tensor::getOrCreateDestination builds a destination of the result's
-  // type from).
   if (auto type = dyn_cast<RankedTensorType>(getType()))
-    for (auto [d, size] : llvm::enumerate(sizes))
-      size = type.isDynamicDim(d)
-                 ? OpFoldResult(getValueOrCreateConstantIndexOp(b, loc, size))
-                 : OpFoldResult(b.getIndexAttr(type.getDimSize(d)));
+    sizes = asReifiedSizesOf(b, loc, type, sizes);
   reified.push_back(sizes);
   return success();
 }

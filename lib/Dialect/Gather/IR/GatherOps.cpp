@@ -152,8 +152,13 @@ static LogicalResult reifyGatherLike(OpTy op, OpBuilder &builder,
       computeShape(typename OpTy::Adaptor(op), nullptr);
   if (failed(shape) || !shape->ranked)
     return failure();
-  reified.push_back(shape->getMixedSizes(builder, op.getLoc(), op.getData(),
-                                         op.getIndices()));
+  SmallVector<OpFoldResult> sizes = shape->getMixedSizes(
+      builder, op.getLoc(), op.getData(), op.getIndices());
+  // The declared result may be less static than the operands (or, checked
+  // when the op runs, more): the sizes take its form.
+  if (auto type = dyn_cast<RankedTensorType>(op.getType()))
+    sizes = asReifiedSizesOf(builder, op.getLoc(), type, sizes);
+  reified.push_back(sizes);
   return success();
 }
 

@@ -443,3 +443,16 @@ GatherShape::getDynamicSizes(OpBuilder &b, Location loc, Value data,
       dynamicSizes.push_back(getValueOrCreateConstantIndexOp(b, loc, size));
   return dynamicSizes;
 }
+
+SmallVector<OpFoldResult>
+mlir::gather::asReifiedSizesOf(OpBuilder &b, Location loc,
+                               RankedTensorType type,
+                               ArrayRef<OpFoldResult> sizes) {
+  SmallVector<OpFoldResult> reified;
+  for (auto [d, size] : llvm::enumerate(sizes))
+    reified.push_back(
+        type.isDynamicDim(d)
+            ? OpFoldResult(getValueOrCreateConstantIndexOp(b, loc, size))
+            : OpFoldResult(b.getIndexAttr(type.getDimSize(d))));
+  return reified;
+}

@@ -21,7 +21,9 @@
 // first tile's are not rebased, so offsets[0] is still checked). Results of
 // valid operands are the untiled op's, in every mode, and a check failure
 // names the same id; offsets that break a rule are still an error, named by
-// the tile's rebased offsets.
+// the tile's rebased offsets. Offsets with include_last_offset that give no
+// bag (none, or one) still break or keep rules: the domain then has one bag
+// that is none of the result's, whose tile checks them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +34,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/Interfaces/TilingInterface.h"
@@ -296,6 +299,90 @@ struct GatherTiling : ResultDomainTiling<GatherTiling<OpTy>, OpTy> {
 
 struct EmbeddingBagTiling
     : ResultDomainTiling<EmbeddingBagTiling, EmbeddingBagOp> {
+  using Base = ResultDomainTiling<EmbeddingBagTiling, EmbeddingBagOp>;
+
+  /// Offsets with include_last_offset that give no bag (none, or one)
+  /// still have rules to check when the op runs (unless unchecked): the
+  /// domain then has one bag more than the result, whose tile computes no
+  /// bag of it and checks them.
+  static bool checksWithoutBags(EmbeddingBagOp op) {
+    return op.getOffsets() && op.getIncludeLastOffset() &&
+           op.getMode() != GatherMode::unchecked;
+  }
+
+  SmallVector<Range> getIterationDomain(Operation *op, OpBuilder &b) const {
+    SmallVector<Range> domain = Base::getIterationDomain(op, b);
+    if (domain.size() != 2 || !checksWithoutBags(cast<EmbeddingBagOp>(op)))
+      return domain;
+    MLIRContext *ctx = b.getContext();
+    domain[0].size = affine::makeComposedFoldedAffineMax(
+        b, op->getLoc(),
+        AffineMap::get(0, 1,
+                       {getAffineSymbolExpr(0, ctx),
+                        getAffineConstantExpr(1, ctx)},
+                       ctx),
+        {domain[0].size});
+    return domain;
+  }
+
+  /// The bags of the result that the domain's tile of `size` bags from
+  /// `offset` computes: all of them but past the result's last bag.
+  static OpFoldResult resultBags(Operation *op, OpBuilder &b,
+                                 OpFoldResult offset, OpFoldResult size) {
+    if (!checksWithoutBags(cast<EmbeddingBagOp>(op)))
+      return size;
+    ReifiedRankedShapedTypeDims reified;
+    if (failed(reifyResultShapes(b, op, reified)))
+      return size;
+    Location loc = op->getLoc();
+    MLIRContext *ctx = b.getContext();
+    AffineExpr s0 = getAffineSymbolExpr(0, ctx),
+               s1 = getAffineSymbolExpr(1, ctx);
+    OpFoldResult left = affine::makeComposedFoldedAffineMax(
+        b, loc,
+        AffineMap::get(0, 2, {s1 - s0, getAffineConstantExpr(0, ctx)}, ctx),
+        {offset, reified[0][0]});
+    return affine::makeComposedFoldedAffineMin(
+        b, loc, AffineMap::get(0, 2, {s0, s1}, ctx), {size, left});
+  }
+
+  LogicalResult getResultTilePosition(Operation *op, OpBuilder &b, unsigned,
+                                      ArrayRef<OpFoldResult> offsets,
+                                      ArrayRef<OpFoldResult> sizes,
+                                      SmallVector<OpFoldResult> &resultOffsets,
+                                      SmallVector<OpFoldResult> &resultSizes)
+      const {
+    if (sizes.size() != 2)
+      return failure();
+    resultOffsets.assign(offsets.begin(), offsets.end());
+    resultSizes.assign(sizes.begin(), sizes.end());
+    resultSizes[0] = resultBags(op, b, offsets[0], sizes[0]);
+    return success();
+  }
+
+  /// A tile of the result (fusion): the domain's tile at the same place,
+  /// of the type its sizes give.
+  FailureOr<TilingResult>
+  generateResultTileValue(Operation *op, OpBuilder &b, unsigned,
+                          ArrayRef<OpFoldResult> offsets,
+                          ArrayRef<OpFoldResult> sizes) const {
+    FailureOr<TilingResult> result =
+        getTiledImplementation(op, b, offsets, sizes);
+    if (failed(result))
+      return failure();
+    SmallVector<int64_t> staticSizes;
+    SmallVector<Value> dynamicSizes;
+    dispatchIndexOpFoldResults(sizes, dynamicSizes, staticSizes);
+    auto type = RankedTensorType::get(
+        staticSizes, getElementTypeOrSelf(op->getResult(0).getType()));
+    if (result->tiledValues[0].getType() != type) {
+      auto cast = tensor::CastOp::create(b, op->getLoc(), type,
+                                         result->tiledValues[0]);
+      result->tiledOps.push_back(cast);
+      result->tiledValues[0] = cast;
+    }
+    return result;
+  }
 
   FailureOr<TilingResult>
   getTiledImplementation(Operation *op, OpBuilder &b,
@@ -381,21 +468,44 @@ struct EmbeddingBagTiling
       auto toElement = [&](Value v) {
         return getValueOrCreateCastToIndexLike(b, loc, offsetElement, v);
       };
+      // The tile's bags: the domain's extra bag (checksWithoutBags) is
+      // none of the result's.
+      OpFoldResult tileBags = resultBags(op, b, offsets[0], sizes[0]);
       Value b0 = getValueOrCreateConstantIndexOp(b, loc, offsets[0]);
-      Value n = getValueOrCreateConstantIndexOp(b, loc, sizes[0]);
+      Value n = getValueOrCreateConstantIndexOp(b, loc, tileBags);
       Value numIds = getValueOrCreateConstantIndexOp(
           b, loc, tensor::getMixedSize(b, loc, ids, 0));
       Value numOffsets = getValueOrCreateConstantIndexOp(
           b, loc, tensor::getMixedSize(b, loc, bagOffsets, 0));
       Value zero = arith::ConstantIndexOp::create(b, loc, 0);
       Value one = arith::ConstantIndexOp::create(b, loc, 1);
-      // offsets[at], at clamped into the offsets.
+      Value noOffset = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                             numOffsets, zero);
+      // offsets[at], at clamped into the offsets; 0 when there is none
+      // (every tile reads an offset; none must be read out of bounds).
       auto offsetAt = [&](Value at) -> Value {
-        Value last = arith::SubIOp::create(b, loc, numOffsets, one);
+        Value last = arith::MaxSIOp::create(
+            b, loc, arith::SubIOp::create(b, loc, numOffsets, one), zero);
         Value within = arith::MinSIOp::create(
             b, loc, arith::MaxSIOp::create(b, loc, at, zero), last);
-        return tensor::ExtractOp::create(b, loc, bagOffsets,
-                                         ValueRange{within});
+        auto read = [&]() -> Value {
+          return tensor::ExtractOp::create(b, loc, bagOffsets,
+                                           ValueRange{within});
+        };
+        if (!offsetsType.isDynamicDim(0) && offsetsType.getDimSize(0) > 0)
+          return read();
+        Type element = offsetsType.getElementType();
+        auto ifSome = scf::IfOp::create(b, loc, TypeRange{element}, noOffset,
+                                        /*withElseRegion=*/true);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(ifSome.thenBlock());
+        scf::YieldOp::create(
+            b, loc,
+            ValueRange{arith::ConstantOp::create(b, loc, b.getZeroAttr(element))
+                           .getResult()});
+        b.setInsertionPointToStart(ifSome.elseBlock());
+        scf::YieldOp::create(b, loc, read());
+        return ifSome.getResult(0);
       };
       Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                           b0, zero);
@@ -420,8 +530,10 @@ struct EmbeddingBagTiling
             arith::SubIOp::create(b, loc, size, from).getResult()));
       }
       Value base = toElement(start);
-      // The offset after the tile's last bag; an empty tile (upstream's
-      // num_threads tiling makes them) has no bag, and one offset, 0.
+      // The offset after the tile's last bag. An empty tile (upstream's
+      // num_threads tiling makes them) has no bag, and one offset: 0, but
+      // for the first tile, whose one offset is offsets[0], still checked
+      // (the domain's extra bag is such a tile).
       Value next = arith::AddIOp::create(b, loc, b0, n);
       Value after = toElement(offsetAt(next));
       if (!includeLast)
@@ -432,16 +544,27 @@ struct EmbeddingBagTiling
             after, toElement(numIds));
       after = arith::SelectOp::create(
           b, loc,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, n, zero),
+          arith::AndIOp::create(
+              b, loc,
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, n, zero),
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, b0,
+                                    zero)),
           base, after);
-      Value tileOffsets = track(sliceDim(bagOffsets, 0, offsets[0], sizes[0]));
-      SmallVector<OpFoldResult> withEnd{
-          affine::makeComposedFoldedAffineApply(
-              b, loc, getAffineSymbolExpr(0, b.getContext()) + 1, {sizes[0]})};
+      Value tileOffsets = track(sliceDim(bagOffsets, 0, offsets[0], tileBags));
+      // The tile's offsets end in the offset after it, but for no offset
+      // at all with include_last_offset: then the tile has none either, so
+      // that it reports the op's error.
+      OpFoldResult ends = b.getIndexAttr(1);
+      if (includeLast && offsetsType.isDynamicDim(0))
+        ends = arith::SelectOp::create(b, loc, noOffset, zero, one).getResult();
+      AffineExpr s0 = getAffineSymbolExpr(0, b.getContext()),
+                 s1 = getAffineSymbolExpr(1, b.getContext());
+      SmallVector<OpFoldResult> withEnd{affine::makeComposedFoldedAffineApply(
+          b, loc, s0 + s1, {tileBags, ends})};
       Value init = tensor::EmptyOp::create(b, loc, withEnd, offsetElement);
       Value head = tensor::ExtractSliceOp::create(
           b, loc, init, ArrayRef<OpFoldResult>{b.getIndexAttr(0)},
-          ArrayRef<OpFoldResult>{sizes[0]},
+          ArrayRef<OpFoldResult>{tileBags},
           ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
       AffineMap identity = b.getMultiDimIdentityMap(1);
       auto rebased = linalg::GenericOp::create(
@@ -460,12 +583,26 @@ struct EmbeddingBagTiling
       Value joined = tensor::InsertSliceOp::create(
           b, loc, rebased.getResult(0), init,
           ArrayRef<OpFoldResult>{b.getIndexAttr(0)},
-          ArrayRef<OpFoldResult>{sizes[0]},
+          ArrayRef<OpFoldResult>{tileBags},
           ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
-      bagOffsets = track(tensor::InsertOp::create(
-                             b, loc, arith::SubIOp::create(b, loc, after, base),
-                             joined, ValueRange{n})
-                             .getResult());
+      Value end = arith::SubIOp::create(b, loc, after, base);
+      if (isOneInteger(ends)) {
+        bagOffsets = track(
+            tensor::InsertOp::create(b, loc, end, joined, ValueRange{n})
+                .getResult());
+      } else {
+        Value one1 = tensor::FromElementsOp::create(b, loc, ValueRange{end});
+        Value endSlice = tensor::ExtractSliceOp::create(
+            b, loc, one1, ArrayRef<OpFoldResult>{b.getIndexAttr(0)},
+            ArrayRef<OpFoldResult>{ends},
+            ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+        bagOffsets = track(tensor::InsertSliceOp::create(
+                               b, loc, endSlice, joined,
+                               ArrayRef<OpFoldResult>{tileBags},
+                               ArrayRef<OpFoldResult>{ends},
+                               ArrayRef<OpFoldResult>{b.getIndexAttr(1)})
+                               .getResult());
+      }
       includeLast = true;
     }
 
@@ -502,7 +639,9 @@ struct EmbeddingBagTiling
     }
     SmallVector<int64_t> staticSizes;
     SmallVector<Value> dynamicSizes;
-    dispatchIndexOpFoldResults(sizes, dynamicSizes, staticSizes);
+    SmallVector<OpFoldResult> resultSizes{
+        resultBags(op, b, offsets[0], sizes[0]), sizes[1]};
+    dispatchIndexOpFoldResults(resultSizes, dynamicSizes, staticSizes);
     auto expected =
         RankedTensorType::get(staticSizes, resultType.getElementType());
     if (expected != inferred[0]) {
@@ -560,6 +699,6 @@ void mlir::gather::registerTilingInterfaceExternalModels(
     EmbeddingBagOp::attachInterface<EmbeddingBagTiling>(*context);
     // Tiles are slices and affine.min/max sizes.
     context->loadDialect<affine::AffineDialect, tensor::TensorDialect,
-                         linalg::LinalgDialect>();
+                         linalg::LinalgDialect, scf::SCFDialect>();
   });
 }

@@ -160,6 +160,14 @@ std::optional<int64_t> getStaticSizeInBytes(ShapedType type);
 /// that collapse or stride over such dims refuse them.
 bool hasCountableStaticSizes(Type type);
 
+/// A result's reified `sizes` in the form of its declared `type`: the static
+/// dims as the type's sizes (attributes), the dynamic ones as values, so
+/// that a destination built from them (tensor::getOrCreateDestination)
+/// has the op's type even where the operands are more static than it.
+SmallVector<OpFoldResult> asReifiedSizesOf(OpBuilder &b, Location loc,
+                                           RankedTensorType type,
+                                           ArrayRef<OpFoldResult> sizes);
+
 /// Reports a rule violation; returns failure. The message starts lower-case.
 using ShapeErrorFn = function_ref<LogicalResult(const Twine &)>;
 
