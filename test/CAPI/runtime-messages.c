@@ -61,4 +61,5 @@ int main(void) {
 // CHECK-NEXT: gather.embedding_bag: rows of 5 bytes are shorter than the 7 bytes of their scale and bias (a row-wise quantized table)
 // CHECK-NEXT: gather.embedding_bag: scales dimension 2 has size 5, but the table needs 7
 // CHECK-NEXT: gather.embedding_bag: zero_points dimension 2 has size 5, but the table needs 7
+// CHECK-NEXT: gather.embedding_bag: updates dimension 2 has size 5, but dest and indices give 7
 // CHECK-NEXT: gather.gather: batch dimension 2 has size 5 in data but 7 in indices
