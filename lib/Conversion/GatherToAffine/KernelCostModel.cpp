@@ -180,8 +180,10 @@ void KernelEmitter::planPrefetch(SlicePlan &plan,
                                  ArrayRef<Value> indexedSizes) {
   if (plan.extents.empty())
     return;
-  int64_t elementBytes =
-      getElementSizeInBytes(cast<MemRefType>(data.getType()).getElementType());
+  // At least a byte: elements of i0 take none, and the row test divides.
+  int64_t elementBytes = std::max<int64_t>(
+      1,
+      getElementSizeInBytes(cast<MemRefType>(data.getType()).getElementType()));
   // Short slices, when asked for: all of the slice, at most 512 bytes,
   // tested on the static extents here and on all of them at run time.
   bool shortSlices = options.prefetchDistance > 0;
