@@ -185,10 +185,15 @@ def test_out_errors(data, out, error, message):
 # --- Errors ------------------------------------------------------------------
 
 
-def test_tensors_requiring_grad_are_value_errors():
+def test_tensors_requiring_grad_record_a_gradient():
+    """Data that requires grad gives a result with a grad_fn (test_autograd
+    checks the gradients); out= takes no part in autograd, as in torch."""
     data = torch.ones(3, requires_grad=True)
-    with pytest.raises(ValueError, match=r"data requires grad.*data\.detach"):
-        g.gather(data, torch.tensor([0]))
+    result = g.gather(data, torch.tensor([0]))
+    assert result.requires_grad and result.grad_fn is not None
+    with pytest.raises(ValueError, match="out= does not take part in "
+                       "autograd"):
+        g.gather(data, torch.tensor([0]), out=torch.empty(1))
     _assert_same(g.gather(data.detach(), torch.tensor([0])), torch.ones(1))
     with torch.no_grad():  # A result of no_grad code does not require grad.
         _assert_same(g.gather(data * 2, torch.tensor([0])),
