@@ -250,7 +250,9 @@ void KernelEmitter::prefetchAhead(
     // A line of each of the row's first prefetchBytes (plan.prefetching
     // holds only for rows of twice that), else the first line.
     int64_t perLine = std::max<int64_t>(
-        1, kCacheLineBytes / getElementSizeInBytes(type.getElementType()));
+        1, kCacheLineBytes /
+               std::max<int64_t>(
+                   1, getElementSizeInBytes(type.getElementType())));
     int64_t lines =
         std::max<int64_t>(1, plan.prefetchBytes / kCacheLineBytes);
     Value rowStart = at.back();
