@@ -50,7 +50,7 @@ public:
         mode(op.getMode()), shape(shape), data(data), indices(indices),
         dataType(cast<RankedTensorType>(data.getType())),
         indicesType(cast<RankedTensorType>(indices.getType())),
-        tuples(isa<GatherNDOp>(op)), elements(isa<GatherElementsOp>(op)) {}
+        tuples(isa<GatherNDOp>(op)) {}
 
   /// The gathered tensor, of the op's result type.
   Value emit(Type resultType);
@@ -103,8 +103,6 @@ private:
   RankedTensorType dataType, indicesType;
   /// gather_nd: the last indices dim holds the tuples' components.
   bool tuples;
-  /// gather_elements: data dims off the axis are walked by the indices'.
-  bool elements;
   DenseMap<std::pair<Value, int64_t>, Value> dims;
 };
 
@@ -243,20 +241,10 @@ std::pair<Value, Value> LinalgGatherEmitter::resolve(Value i, Value s,
 Value LinalgGatherEmitter::gatherAt(ValueRange ivs, ArrayRef<Value> sizes,
                                     Type element) {
   int64_t r = dataType.getRank(), q = indicesType.getRank();
-  // The result dims that walk each operand dim.
+  // The result dims that walk each operand dim (gather_elements' data dims
+  // off the axis walk with their indices dim: indices are no larger).
   SmallVector<Value> dataSub(r), indexSub(q);
-  for (auto [d, src] : llvm::enumerate(shape.dims)) {
-    if (src.dataDim >= 0)
-      dataSub[src.dataDim] = ivs[d];
-    if (src.indicesDim >= 0)
-      indexSub[src.indicesDim] = ivs[d];
-  }
-  // gather_elements: result positions are index positions, and a data dim
-  // off the axis is walked with its indices dim (indices are no larger).
-  if (elements)
-    for (int64_t d = 0; d < r; ++d)
-      if (d != shape.axis)
-        dataSub[d] = indexSub[d];
+  shape.placePosition(ivs, dataSub, indexSub);
 
   Value valid;
   for (int64_t c = 0; c < shape.tupleSize; ++c) {

@@ -438,11 +438,9 @@ Value ScatterEmitter::callMaxThreads() {
 
 /// The updates dim whose position is dest's row (dim 0) itself, if any: a
 /// range of rows is then a range of that loop, not a test per update.
-static int64_t rowWalkingDim(const GatherShape &shape, bool elements) {
-  if (elements)
-    return shape.axis != 0 ? 0 : -1;
+static int64_t rowWalkingDim(const GatherShape &shape) {
   for (auto [d, src] : llvm::enumerate(shape.dims))
-    if (src.dataDim == 0)
+    if (src.readDataDim == 0)
       return d;
   return -1;
 }
@@ -462,7 +460,7 @@ Value ScatterEmitter::apply(Value acc, Value ok, Value lo, Value hi) {
   }
   // A range of rows [lo, hi): the loop that walks them runs over it alone,
   // else each update tests its row.
-  int64_t walking = lo ? rowWalkingDim(shape, elements) : -1;
+  int64_t walking = lo ? rowWalkingDim(shape) : -1;
   if (walking >= 0) {
     lows[walking] = arith::MinUIOp::create(b, loc, lo, sizes[walking]);
     sizes[walking] = arith::MinUIOp::create(b, loc, hi, sizes[walking]);
@@ -474,8 +472,6 @@ Value ScatterEmitter::apply(Value acc, Value ok, Value lo, Value hi) {
   for (auto [d, src] : llvm::enumerate(shape.dims))
     if (src.indicesDim >= 0)
       split = d + 1;
-  if (elements)
-    split = rank;
   Value enabled = ok;
   for (int64_t d = split; d < rank; ++d) {
     Value nonEmpty = cmp(arith::CmpIPredicate::ult, lows[d], sizes[d]);
@@ -484,18 +480,7 @@ Value ScatterEmitter::apply(Value acc, Value ok, Value lo, Value hi) {
   auto outer = [&](ValueRange outerIvs, ValueRange carried) {
     Value current = carried[0];
     SmallVector<Value> destSub(r), indexSub(q);
-    for (auto [d, src] : llvm::enumerate(shape.dims)) {
-      if (static_cast<int64_t>(d) >= split)
-        break;
-      if (src.dataDim >= 0)
-        destSub[src.dataDim] = outerIvs[d];
-      if (src.indicesDim >= 0)
-        indexSub[src.indicesDim] = outerIvs[d];
-    }
-    if (elements)
-      for (int64_t d = 0; d < r; ++d)
-        if (d != shape.axis)
-          destSub[d] = indexSub[d];
+    shape.placePosition(outerIvs, destSub, indexSub);
     Value valid;
     for (int64_t c = 0; c < shape.tupleSize; ++c) {
       if (tuples)
@@ -533,10 +518,8 @@ Value ScatterEmitter::apply(Value acc, Value ok, Value lo, Value hi) {
                                 nested.getInsertionPoint());
             SmallVector<Value> ivs(outerIvs.begin(), outerIvs.end());
             llvm::append_range(ivs, innerIvs);
-            SmallVector<Value> at = destSub;
-            for (int64_t d = split; d < rank; ++d)
-              if (shape.dims[d].dataDim >= 0)
-                at[shape.dims[d].dataDim] = ivs[d];
+            SmallVector<Value> at = destSub, unused(q);
+            shape.placePosition(ivs, at, unused);
             // This thread's slice starts at row lo.
             if (lo)
               at[0] = arith::SubIOp::create(b, loc, at[0], lo);

@@ -127,6 +127,20 @@ struct GatherShape {
     return !dims.empty() && dims.back().dataDim == dataRank - 1 &&
            dims.back().indicesDim < 0;
   }
+  /// Places the result position `ivs` (its first ivs.size() dims) in the
+  /// operands: the subscript of each data dim that a result dim reads at the
+  /// same position (`readDataDim`) and of each indices dim it walks. The data
+  /// dims that index values select along are left as they are. The gather
+  /// lowerings read data there; the scatters write dest there.
+  void placePosition(ValueRange ivs, MutableArrayRef<Value> dataSub,
+                     MutableArrayRef<Value> indexSub) const {
+    for (auto [d, iv] : llvm::enumerate(ivs)) {
+      if (dims[d].readDataDim >= 0)
+        dataSub[dims[d].readDataDim] = iv;
+      if (dims[d].indicesDim >= 0)
+        indexSub[dims[d].indicesDim] = iv;
+    }
+  }
   /// The result's sizes as values or constants (for shape reification).
   SmallVector<OpFoldResult> getMixedSizes(OpBuilder &b, Location loc,
                                           Value data, Value indices) const;
