@@ -56,3 +56,16 @@ func.func @no_fold(%d: tensor<4x3xf32>, %i: tensor<2x1xi64>, %u: tensor<2x3xf32>
   %0 = gather.scatter_nd %d[%i], %u : (tensor<4x3xf32>, tensor<2x1xi64>, tensor<2x3xf32>) -> tensor<4x3xf32>
   return %0 : tensor<4x3xf32>
 }
+
+/// Casts are not folded into a scatter's operands: a dynamic dest that is
+/// empty once refined would break clamp's rule (a run-time error, not a
+/// verifier one, for the op as written).
+// FOLD-LABEL: func.func @cast_kept
+// FOLD: tensor.cast
+// FOLD: gather.scatter %{{.*}}[%{{.*}}], %{{.*}} {mode = #gather<mode clamp>} : (tensor<?x2xf32>
+func.func @cast_kept(%i: tensor<1xi64>, %u: tensor<1x2xf32>) -> tensor<?x2xf32> {
+  %e = tensor.empty() : tensor<0x2xf32>
+  %d = tensor.cast %e : tensor<0x2xf32> to tensor<?x2xf32>
+  %r = gather.scatter %d[%i], %u {mode = #gather<mode clamp>} : (tensor<?x2xf32>, tensor<1xi64>, tensor<1x2xf32>) -> tensor<?x2xf32>
+  return %r : tensor<?x2xf32>
+}
