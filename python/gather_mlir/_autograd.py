@@ -181,7 +181,7 @@ def _bag_backward(ops, input, weight, offsets, per_sample_weights, output,
         zeros = grad.new_zeros((num, dim))
         grad_weight = ops.scatter(zeros, source, grad.contiguous(),
                                   "scatter_elements", 0, 0, "fill", "add")
-        return _densify(torch, grad_weight, sparse), samples
+        return grad_weight, samples
     if scale_grad_by_freq and num:
         freq = torch.zeros(num, dtype=grad.dtype, device=grad.device)
         freq = freq.index_add(0, rows[keep], torch.ones_like(
@@ -196,10 +196,6 @@ def _bag_backward(ops, input, weight, offsets, per_sample_weights, output,
     zeros = grad.new_zeros((num, dim))
     return ops.scatter(zeros, targets, updates, "scatter", 0, 0, "fill",
                        "add"), samples
-
-
-def _densify(torch, grad, sparse):
-    return grad.to_sparse() if sparse else grad
 
 
 def _bag_forward(input, weight, offsets, mode, per_sample_weights,
