@@ -1,0 +1,16 @@
+// (no signature line: an ASan SEGV, which one would mask wholesale)
+//
+// Open, not minimized: found by a 20-minute scripts/fuzz.sh run of
+// 2026-11-29 on the merged code (the first long run with transform
+// schedules and sharded modules in the fuzzer). Signature seen: ERROR: AddressSanitizer: SEGV
+func.func @gathQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQer_nd_batch_dims_1(%d: tensor<4x6x8x3xf32>, %i: tensor<4x5x2xi32>) -> tensor<4x5x3xf32> {
+  %r = gather.gather_nd %d[%i] {batch_dims = 1 : i64, mode = #gather<mode fill>} : (tensor<4x6x8x3xf32>, tensor<4x5x2xi32>) -> tensor<4x5x3xf32>
+  return %r : tensor<4x5x3xf32>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %g = transform.structured.match ops{["gather.gather_nd"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t, %l = transform.structured.tile_using_forall %g tile_sizes [2, 2, -9223372036854775808] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
