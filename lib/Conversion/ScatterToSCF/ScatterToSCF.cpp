@@ -81,16 +81,9 @@ public:
   Value emit();
 
 private:
-  Value dim(Value tensor, int64_t d) {
-    return getValueOrCreateConstantIndexOp(
-        b, loc, tensor::getMixedSize(b, loc, tensor, d));
-  }
   Value toI64(Value v) { return indexValueToI64(b, loc, v); }
   Value indexToI64(Value v) {
     return arith::IndexCastOp::create(b, loc, b.getI64Type(), v);
-  }
-  Value select(Value c, Value x, Value y) {
-    return arith::SelectOp::create(b, loc, c, x, y);
   }
   Value andI(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
   Value notI(Value x) {
@@ -157,7 +150,7 @@ SmallVector<Rule> ScatterEmitter::runTimeRules() {
   if (mode == GatherMode::unchecked)
     return rules;
   for (const OperandDimRule &r : shape.getRunTimeRules(destType, indicesType)) {
-    Value a = dim(dest, r.dataDim), bSize = dim(indices, r.indicesDim);
+    Value a = tensorDim(dest, r.dataDim), bSize = tensorDim(indices, r.indicesDim);
     Value ok = cmp(r.atMost ? arith::CmpIPredicate::ule
                             : arith::CmpIPredicate::eq,
                    bSize, a);
@@ -177,7 +170,7 @@ SmallVector<Rule> ScatterEmitter::runTimeRules() {
   for (auto [d, want] : llvm::enumerate(expected)) {
     if (!ShapedType::isDynamic(want) && !updatesType.isDynamicDim(d))
       continue; // The verifier compared them.
-    Value have = dim(updates, d);
+    Value have = tensorDim(updates, d);
     Value size = getValueOrCreateConstantIndexOp(b, loc, sizes[d]);
     rules.push_back({cmp(arith::CmpIPredicate::eq, have, size),
                      GATHER_MLIR_RULE_UPDATES_DIM, static_cast<int64_t>(d),
@@ -230,7 +223,7 @@ SmallVector<Value> ScatterEmitter::scanIndices() {
   int64_t positions = tuples ? q - 1 : q;
   SmallVector<Value> sizes;
   for (int64_t d = 0; d < positions; ++d)
-    sizes.push_back(dim(indices, d));
+    sizes.push_back(tensorDim(indices, d));
   bool asserts = report == ErrorReport::Asserts;
   SmallVector<Value> init;
   if (!asserts)
@@ -295,43 +288,42 @@ void ScatterEmitter::reportFirst(ArrayRef<Rule> rules) {
 }
 
 Value ScatterEmitter::combineValues(Value old, Value update) {
-  Type type = old.getType();
-  bool isFloat = isa<FloatType>(type), isComplex = isa<ComplexType>(type);
-  bool isBool = type.isInteger(1);
-  switch (combine) {
-  case ScatterCombine::none:
+  if (combine == ScatterCombine::none)
     return update;
+  Type type = old.getType();
+  if (isa<ComplexType>(type)) // add or mul: the verifier rejects max/min.
+    return combine == ScatterCombine::add
+               ? complex::AddOp::create(b, loc, old, update).getResult()
+               : complex::MulOp::create(b, loc, old, update).getResult();
+  // upstream's reductions of each kind; i1 read signed would make true (-1)
+  // the smaller, so bools take or/and, as torch's do.
+  bool isFloat = isa<FloatType>(type), isBool = type.isInteger(1);
+  arith::AtomicRMWKind kind;
+  switch (combine) {
   case ScatterCombine::add:
-    if (isFloat)
-      return arith::AddFOp::create(b, loc, old, update);
-    if (isComplex)
-      return complex::AddOp::create(b, loc, old, update);
-    if (isBool)
-      return arith::OrIOp::create(b, loc, old, update);
-    return arith::AddIOp::create(b, loc, old, update);
+    kind = isFloat  ? arith::AtomicRMWKind::addf
+           : isBool ? arith::AtomicRMWKind::ori
+                    : arith::AtomicRMWKind::addi;
+    break;
   case ScatterCombine::mul:
-    if (isFloat)
-      return arith::MulFOp::create(b, loc, old, update);
-    if (isComplex)
-      return complex::MulOp::create(b, loc, old, update);
-    if (isBool)
-      return arith::AndIOp::create(b, loc, old, update);
-    return arith::MulIOp::create(b, loc, old, update);
+    kind = isFloat  ? arith::AtomicRMWKind::mulf
+           : isBool ? arith::AtomicRMWKind::andi
+                    : arith::AtomicRMWKind::muli;
+    break;
   case ScatterCombine::max:
-    if (isFloat)
-      return arith::MaximumFOp::create(b, loc, old, update);
-    // i1 read signed would make true (-1) the smaller: or, as torch's bool.
-    if (isBool)
-      return arith::OrIOp::create(b, loc, old, update);
-    return arith::MaxSIOp::create(b, loc, old, update);
+    kind = isFloat  ? arith::AtomicRMWKind::maximumf
+           : isBool ? arith::AtomicRMWKind::ori
+                    : arith::AtomicRMWKind::maxs;
+    break;
   case ScatterCombine::min:
-    if (isFloat)
-      return arith::MinimumFOp::create(b, loc, old, update);
-    if (isBool)
-      return arith::AndIOp::create(b, loc, old, update);
-    return arith::MinSIOp::create(b, loc, old, update);
+    kind = isFloat  ? arith::AtomicRMWKind::minimumf
+           : isBool ? arith::AtomicRMWKind::andi
+                    : arith::AtomicRMWKind::mins;
+    break;
+  case ScatterCombine::none:
+    llvm_unreachable("handled above");
   }
-  llvm_unreachable("unknown scatter combine");
+  return arith::getReductionOp(kind, b, loc, old, update);
 }
 
 /// A linalg.generic that converts each element of `tensor` to the element
@@ -380,10 +372,10 @@ Value ScatterEmitter::applyOnThreads(Value acc, Value ok) {
   // row-major order, the updates that land there: no two threads write an
   // element, and each element sees its updates in the sequential order.
   // Small scatters keep one range (a run-time test on updates' bytes).
-  Value rows = dim(dest, 0);
+  Value rows = tensorDim(dest, 0);
   Value bytes = constIndex(getElementSizeInBytes(updatesType.getElementType()));
   for (int64_t d = 0; d < updatesType.getRank(); ++d)
-    bytes = arith::MulIOp::create(b, loc, bytes, dim(updates, d));
+    bytes = arith::MulIOp::create(b, loc, bytes, tensorDim(updates, d));
   Value large = cmp(arith::CmpIPredicate::uge, bytes,
                     constIndex(std::max<int64_t>(parallelMinBytes, 1)));
   Value maxThreads = arith::IndexCastOp::create(
@@ -456,7 +448,7 @@ Value ScatterEmitter::apply(Value acc, Value ok, Value lo, Value hi) {
   SmallVector<Value> lows, sizes;
   for (int64_t d = 0; d < updatesType.getRank(); ++d) {
     lows.push_back(constIndex(0));
-    sizes.push_back(dim(updates, d));
+    sizes.push_back(tensorDim(updates, d));
   }
   // A range of rows [lo, hi): the loop that walks them runs over it alone,
   // else each update tests its row.
@@ -548,7 +540,7 @@ Value ScatterEmitter::apply(Value acc, Value ok, Value lo, Value hi) {
 
 Value ScatterEmitter::emit() {
   for (int64_t c = 0; c < shape.tupleSize; ++c)
-    axisSizes.push_back(indexToI64(dim(dest, shape.indexedDim(c))));
+    axisSizes.push_back(indexToI64(tensorDim(dest, shape.indexedDim(c))));
   bool asserts = report == ErrorReport::Asserts;
   // Whether every check passed (null: nothing to check, or asserted).
   Value ok;
