@@ -97,16 +97,9 @@ public:
   Value emit();
 
 private:
-  Value dim(Value tensor, int64_t d) {
-    return getValueOrCreateConstantIndexOp(
-        b, loc, tensor::getMixedSize(b, loc, tensor, d));
-  }
   Value toI64(Value v) { return indexValueToI64(b, loc, v); }
   Value toIndex(Value i64) {
     return arith::IndexCastOp::create(b, loc, b.getIndexType(), i64);
-  }
-  Value select(Value c, Value x, Value y) {
-    return arith::SelectOp::create(b, loc, c, x, y);
   }
   Value extract(Value tensor, Value at) {
     return tensor::ExtractOp::create(b, loc, tensor, at);
@@ -1151,9 +1144,9 @@ Value BagEmitter::emit() {
   if (form == BagForm::Elementwise)
     lanes = valuesPerColumn();
   chunkType = VectorType::get({lanes}, acc);
-  numRows = dim(weight, 0);
+  numRows = tensorDim(weight, 0);
   numRowsI64 = toI64(numRows);
-  rowCols = dim(weight, 1);
+  rowCols = tensorDim(weight, 1);
   rowSize = getValueOrCreateConstantIndexOp(b, loc, op.getRowValues(b, loc));
   int64_t staticCols = cast<RankedTensorType>(weight.getType()).getDimSize(1);
   staticRowSize = getConstantIntValue(rowSize).value_or(ShapedType::kDynamic);
@@ -1187,7 +1180,7 @@ Value BagEmitter::emit() {
         if (!type.isDynamicDim(d) && known &&
             *known == type.getDimSize(d))
           continue;
-        Value have = dim(operand, d);
+        Value have = tensorDim(operand, d);
         rules.push_back({cmp(arith::CmpIPredicate::eq, have, size), rule,
                          constI64(d), toI64(have), toI64(size),
                          message.str()});
@@ -1206,7 +1199,7 @@ Value BagEmitter::emit() {
     auto type = cast<RankedTensorType>(sampleWeights.getType());
     for (int64_t d = 0; d < idsType.getRank(); ++d)
       if (idsType.isDynamicDim(d) || type.isDynamicDim(d)) {
-        Value have = dim(sampleWeights, d), want = dim(ids, d);
+        Value have = tensorDim(sampleWeights, d), want = tensorDim(ids, d);
         rules.push_back({cmp(arith::CmpIPredicate::eq, have, want),
                          GATHER_MLIR_RULE_SAMPLE_WEIGHTS_DIM, constI64(d),
                          toI64(have), toI64(want),
@@ -1214,8 +1207,8 @@ Value BagEmitter::emit() {
       }
   }
   if (!offsets) {
-    bags = dim(ids, 0);
-    bagLength = dim(ids, 1);
+    bags = tensorDim(ids, 0);
+    bagLength = tensorDim(ids, 1);
     // [bags, n] ids with a static 0 hold no id: they become an empty run
     // (a ? beside a 0 has no collapsed size that a buffer accepts).
     auto run = [&](Value tensor) -> Value {
@@ -1230,7 +1223,7 @@ Value BagEmitter::emit() {
     if (sampleWeights)
       sampleWeights = run(sampleWeights);
   } else {
-    numOffsets = dim(offsets, 0);
+    numOffsets = tensorDim(offsets, 0);
     bags = numOffsets;
     if (op.getIncludeLastOffset()) {
       if (check)
@@ -1245,7 +1238,7 @@ Value BagEmitter::emit() {
           constIndex(1));
     }
   }
-  numIds = dim(ids, 0);
+  numIds = tensorDim(ids, 0);
   // A result dim the op declares static that the operands leave dynamic.
   Value actual[] = {bags, rowSize};
   for (int64_t d = 0; d < 2; ++d) {

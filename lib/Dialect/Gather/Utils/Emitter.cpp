@@ -2,11 +2,18 @@
 
 #include "gather/Dialect/Gather/Utils/Emitter.h"
 
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
 using namespace mlir::gather;
+
+Value EmitterBase::tensorDim(Value tensor, int64_t d) {
+  return getValueOrCreateConstantIndexOp(
+      b, loc, tensor::getMixedSize(b, loc, tensor, d));
+}
 
 Value EmitterBase::zero(Type type) {
   if (auto complexType = dyn_cast<ComplexType>(type)) {
