@@ -14,7 +14,8 @@ import threading
 
 import numpy as np
 
-from . import _attribute, _autograd, _carrier, _is_tensor, _native, _torch
+from . import (_attribute, _autograd, _carrier, _is_tensor, _native,
+               _tensor_array, _torch)
 from .compiler import JitModule, Module
 
 #: How an update combines with its element, as the dialect names them.
@@ -248,16 +249,13 @@ def _call(function, data, indices, updates, attributes, mode, reduction,
                for v in (data, updates, out))
 
     def array(name, value):
+        """The package's view of a tensor (its device, layout and grad
+        rules); bfloat16 values as float32, which they combine in."""
         if not _is_tensor(value):
             return value
-        if value.device.type != "cpu":
-            raise TypeError(f"{function}: {name} is a torch tensor on "
-                            f"{value.device}; gather_mlir runs on the CPU: "
-                            f"pass {name}.cpu()")
-        value = value.detach().resolve_conj().resolve_neg()
         if _carrier(value.dtype) is not None:
-            value = value.float()
-        return value.numpy()
+            value = value.detach().float()
+        return _tensor_array(function, name, value, index=name == "indices")
 
     if bf16:
         for name, value in (("data", data), ("updates", updates),
