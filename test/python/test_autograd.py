@@ -280,3 +280,21 @@ def test_compiled_model_trains_like_eager():
     np.testing.assert_allclose(compiled[0], eager[0], rtol=1e-6)
     for c, e in zip(compiled[1], eager[1]):
         torch.testing.assert_close(c, e)
+
+
+def test_bag_autograd_errors():
+    weight = torch.ones(4, 2, requires_grad=True)
+    ids, offsets = torch.tensor([0, 1]), torch.tensor([0])
+    with pytest.raises(ValueError, match="sparse=True is not supported with "
+                       "mode='max'"):
+        g.embedding_bag(ids, weight, offsets, mode="max", sparse=True)
+    with pytest.raises(ValueError, match="scale_grad_by_freq=True is not "
+                       "supported with mode='max'"):
+        g.embedding_bag(ids, weight, offsets, mode="max",
+                        scale_grad_by_freq=True)
+    with pytest.raises(ValueError, match="embedding_bag: out= does not take "
+                       "part in autograd"):
+        g.embedding_bag(ids, weight, offsets, out=torch.empty(1, 2))
+    with pytest.raises(ValueError, match="scatter: out= does not take part"):
+        g.scatter(weight, ids, torch.ones(2, 2), reduction="add",
+                  out=torch.empty(4, 2))

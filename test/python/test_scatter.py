@@ -260,3 +260,25 @@ def test_bfloat16_combines_in_float32():
                        torch.ones(4, dtype=torch.bfloat16), reduction="add")
     assert result.dtype == torch.bfloat16
     assert result.tolist() == [260.0, 0.0]
+
+
+def test_out_errors():
+    data = np.zeros((3, 2), np.float32)
+    upd = np.ones((1, 2), np.float32)
+    with pytest.raises(ValueError, match=r"scatter: out has shape \(2, 2\), "
+                       r"data has \(3, 2\)"):
+        g.scatter(data, [0], upd, out=np.zeros((2, 2), np.float32))
+    frozen = np.zeros((3, 2), np.float32)
+    frozen.flags.writeable = False
+    with pytest.raises(ValueError, match="scatter: out is read-only"):
+        g.scatter(data, [0], upd, out=frozen)
+    with pytest.raises(TypeError, match="scatter: out must be a numpy array "
+                       "or a torch tensor, not list"):
+        g.scatter(data, [0], upd, out=[[0, 0]] * 3)
+
+
+def test_bfloat16_operands_must_all_be_bfloat16():
+    with pytest.raises(TypeError, match="scatter: updates must be a bfloat16 "
+                       "tensor like the other operands"):
+        g.scatter(torch.zeros(3, dtype=torch.bfloat16), torch.tensor([0]),
+                  torch.ones(1))
