@@ -93,6 +93,20 @@ static OpFoldResult sizeWithin(OpBuilder &b, Location loc, Value source,
       .getResult();
 }
 
+/// Where a tile of the domain sits in the result. A static offset into a
+/// dim of static size 0 becomes a value: upstream's slice verifier rejects
+/// any static offset there, even for an empty slice (and its constant
+/// folder keeps such an offset a value).
+static SmallVector<OpFoldResult>
+resultTileOffsets(Operation *op, OpBuilder &b, ArrayRef<OpFoldResult> offsets) {
+  auto type = cast<RankedTensorType>(op->getResult(0).getType());
+  SmallVector<OpFoldResult> result(offsets);
+  for (auto [d, offset] : llvm::enumerate(result))
+    if (type.getDimSize(d) == 0 && isa<Attribute>(offset))
+      offset = getValueOrCreateConstantIndexOp(b, op->getLoc(), offset);
+  return result;
+}
+
 /// What every op's model shares: the iteration domain is the result's dims
 /// (by reification), all parallel, and a tile of the domain is that tile of
 /// the result. `Model` implements getTiledImplementation.
@@ -124,13 +138,13 @@ struct ResultDomainTiling : TilingInterface::ExternalModel<Model, OpTy> {
     });
   }
 
-  LogicalResult getResultTilePosition(Operation *, OpBuilder &, unsigned,
+  LogicalResult getResultTilePosition(Operation *op, OpBuilder &b, unsigned,
                                       ArrayRef<OpFoldResult> offsets,
                                       ArrayRef<OpFoldResult> sizes,
                                       SmallVector<OpFoldResult> &resultOffsets,
                                       SmallVector<OpFoldResult> &resultSizes)
       const {
-    resultOffsets.assign(offsets.begin(), offsets.end());
+    resultOffsets = resultTileOffsets(op, b, offsets);
     resultSizes.assign(sizes.begin(), sizes.end());
     return success();
   }
@@ -354,7 +368,7 @@ struct EmbeddingBagTiling
       const {
     if (sizes.size() != 2)
       return failure();
-    resultOffsets.assign(offsets.begin(), offsets.end());
+    resultOffsets = resultTileOffsets(op, b, offsets);
     resultSizes.assign(sizes.begin(), sizes.end());
     resultSizes[0] = resultBags(op, b, offsets[0], sizes[0]);
     return success();
