@@ -440,3 +440,32 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+/// Fixed-length bags whose ids have a static row length no memory holds:
+/// the fused tile's dynamic bag count would hide it until the count folds
+/// back and the collapsed ids' size wraps. The bag refuses to be tiled (a
+/// gather-fuzz finding: IR that did not verify after expand-strided-metadata).
+func.func @bags_uncountable_row_length(%t: tensor<5x3xf32>, %x: tensor<6x9223372036854775807xi64>) -> tensor<6x3xf32> {
+  %e = tensor.empty() : tensor<6x9223372036854775807xi64>
+  %ids = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<6x9223372036854775807xi64>) outs(%e : tensor<6x9223372036854775807xi64>) {
+  ^bb0(%a: i64, %o: i64):
+    linalg.yield %a : i64
+  } -> tensor<6x9223372036854775807xi64>
+  // expected-error @below {{'gather.embedding_bag' op has static sizes whose element count overflows int64; it cannot be tiled or lowered}}
+  // expected-note @below {{consumer}}
+  %r = gather.embedding_bag %t[%ids] {reduction = #gather<reduction sum>} : (tensor<5x3xf32>, tensor<6x9223372036854775807xi64>) -> tensor<6x3xf32>
+  return %r : tensor<6x3xf32>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %p = transform.structured.match ops{["linalg.generic"]} in %root : (!transform.any_op) -> !transform.any_op
+    %g = transform.structured.match ops{["gather.embedding_bag"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t, %loop = transform.structured.tile_using_forall %p tile_sizes [2, 0] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // expected-error @below {{cannot fuse the consumer into the loop: the consumer has no implementation of that tile}}
+    %f, %l = transform.gather.fuse_consumer_into_loop %g into %loop : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}

@@ -478,6 +478,20 @@ func.func @gather_elements_ids_split_data_whole(%data: tensor<4x8xf32>, %ids: te
 
 // -----
 
+/// A grid axis the grid does not have: upstream's verifier lets it through,
+/// and shard-partition made IR that did not verify (a gather-fuzz finding).
+shard.grid @grid(shape = 3)
+
+func.func @bag_missing_grid_axis(%table: tensor<8x3xf32>, %ids: tensor<6xi64>, %offsets: tensor<3xi64>) -> tensor<3x3xf32> {
+  // expected-error @+1 {{'shard.sharding' op uses grid axis 3, which grid @grid of rank 1 does not have}}
+  %s = shard.sharding @grid split_axes = [[3]] : !shard.sharding
+  %t = shard.shard %table to %s annotate_for_users : tensor<8x3xf32>
+  %r = gather.embedding_bag %t[%ids] offsets(%offsets) : (tensor<8x3xf32>, tensor<6xi64>, tensor<3xi64>) -> tensor<3x3xf32>
+  return %r : tensor<3x3xf32>
+}
+
+// -----
+
 /// A grid axis of size 0 holds no process: LLVM 22's shard-partition
 /// divides the split dim by zero.
 shard.grid @grid(shape = 0)

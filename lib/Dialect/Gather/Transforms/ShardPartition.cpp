@@ -36,16 +36,26 @@ static OpPassManager buildPartitionPipeline() {
   return pm;
 }
 
-/// Whether every shard.sharding of `func` splits over grid axes that hold
-/// processes. LLVM 22's shard-partition divides each split dim by its
-/// number of processes, by zero for a grid axis of size 0.
-static LogicalResult verifySplitsHoldProcesses(func::FuncOp func) {
+/// Whether every shard.sharding of `func` splits over grid axes that exist
+/// and hold processes. Upstream's verifier does not check the axes against
+/// the grid's rank; LLVM 22's shard-partition then builds collectives over
+/// a missing axis (IR that does not verify), and divides each split dim by
+/// its number of processes, by zero for a grid axis of size 0.
+static LogicalResult verifySplitAxes(func::FuncOp func) {
   SymbolTableCollection symbolTable;
   WalkResult result = func.walk([&](shard::ShardingOp sharding) {
     shard::GridOp grid =
         shard::getGridOrNull(sharding, sharding.getGridAttr(), symbolTable);
     if (!grid)
       return WalkResult::advance();
+    for (shard::GridAxesAttr axes : sharding.getSplitAxes().getAxes())
+      for (shard::GridAxis axis : axes.asArrayRef())
+        if (axis < 0 || axis >= grid.getRank()) {
+          sharding.emitOpError("uses grid axis ")
+              << axis << ", which grid @" << grid.getSymName() << " of rank "
+              << grid.getRank() << " does not have";
+          return WalkResult::interrupt();
+        }
     for (shard::GridAxesAttr axes : sharding.getSplitAxes().getAxes()) {
       if (shard::collectiveProcessGroupSize(axes.asArrayRef(), grid) != 0)
         continue;
@@ -77,7 +87,7 @@ struct GatherShardPartitionPass
       if (failed(runPipeline(propagation, func)))
         return signalPassFailure();
       // The gather ops refuse what upstream's partition would crash on.
-      if (failed(verifySplitsHoldProcesses(func)))
+      if (failed(verifySplitAxes(func)))
         return signalPassFailure();
       if (func.walk([](Operation *op) {
                 return failed(verifyPartitionableShardings(op))

@@ -407,6 +407,11 @@ struct EmbeddingBagTiling
     if (!resultType || !llvm::all_of(op->getOperandTypes(),
                                      llvm::IsaPred<RankedTensorType>))
       return failure();
+    // A tile's dynamic bag count hides static sizes no lowering can count:
+    // once the count folds back, the collapsed ids' size would wrap.
+    if (!llvm::all_of(op->getOperandTypes(), hasCountableStaticSizes))
+      return op->emitOpError("has static sizes whose element count overflows "
+                             "int64; it cannot be tiled or lowered");
     Location loc = op->getLoc();
     SmallVector<Range> domain = getIterationDomain(op, b);
     if (domain.size() != 2 || sizes.size() != 2)
