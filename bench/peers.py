@@ -44,14 +44,10 @@ import time
 
 import memory_limit
 
-#: Seconds before each sample with nothing timed. Other runtimes' pool
-#: workers spin for a few milliseconds after a call (torch's libgomp: about
-#: 3.5 ms on an Intel Xeon, 10.6 ms on an AMD EPYC) and held both cores
-#: while the next contestant started: gather_mlir's two-thread DLRM bags
-#: took 653-896 us, with a 10 ms pause 461-522 (torch's own times
-#: unchanged). On the EPYC 10 ms was too short; torch's own two-thread
-#: samples kept their two cores with pauses of up to 25 ms (LLM f16 rows
-#: 626-629 us), not with 50 (3.7-4.2 ms on one core).
+#: Seconds before each sample with nothing timed: other runtimes' pool
+#: workers spin for some milliseconds after a call and would hold the cores
+#: the next contestant needs, while a longer pause costs torch its second
+#: core (docs/Benchmarks.md, "How peers.py measures").
 PAUSE = 0.02
 #: The memory limits a gather is held against, not peers: np.copyto of the
 #: result's bytes, and their copy with non-temporal stores at the same
@@ -81,10 +77,8 @@ def configure_threads(threads):
 def ort_options(ort, threads):
     """ONNX Runtime's session options: `threads` for its operators, and its
     pool's workers asleep between runs. With spinning workers (its default)
-    a contestant timed while ONNX Runtime's session existed lost a core:
-    gather_mlir's two-thread middle-axis gather took 1.6-2.7 ms instead of
-    0.96-1.26 (0.77-0.80 with numpy the only peer), and ONNX Runtime's own
-    time did not change."""
+    a contestant timed while ONNX Runtime's session existed lost a core,
+    and ONNX Runtime's own time did not change (docs/Benchmarks.md)."""
     options = ort.SessionOptions()
     options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
@@ -562,8 +556,7 @@ def peer_functions(np, op, data, indices, attrs, wanted, threads):
                 lambda d, i: jnp.take_along_axis(d, i[:, :, None], axis))
         elif op == "gather" and mode == "clamp" and axis == 0:
             # JAX at its best: the ids capped first and read without take's
-            # own clamp (one thread, Zen 5: 607 us against take's "clip"
-            # 770-935; wrap's forms all took 720-730).
+            # own clamp, its fastest form (docs/Benchmarks.md).
             jitted = jax.jit(lambda d, i: d.at[jnp.minimum(i, size - 1)].get(
                 mode="promise_in_bounds"))
         elif op == "gather":
@@ -770,10 +763,8 @@ def source_revision():
 def calls_per_sample(fn, seconds=0.02, tries=5):
     """How many calls of `fn` take about `seconds`, from the fastest of
     `tries` calls. A sample times them together: reading the clock after
-    every call (150 ns here) was a third of a tiny call's time and shrank
-    the ratios of the shortest cases. From one call, an outlier made the
-    samples short: the two-thread 8-bit bags (155 us a call in a loop) got
-    samples of 10 calls, 3 ms, and took 250-420 us a call in them."""
+    every call was a large part of a tiny call's time. From one call, an
+    outlier made the samples too short to time (docs/Benchmarks.md)."""
     once = float("inf")
     for _ in range(tries):
         t0 = time.perf_counter()

@@ -24,7 +24,8 @@ config.substitutions.append(("%PATH%", config.environment["PATH"]))
 # allow_user_poisoning=0: LLVM's BumpPtrAllocator poisons its slabs when the
 # header is compiled with ASan (our code) and unpoisons what it hands out only
 # when it is too (Debian's libMLIR.so is not), so an allocation made by both
-# halves reads as use-after-poison. See README, "Fuzzing and sanitizers".
+# halves reads as use-after-poison. See docs/Development.md, "Fuzzing and
+# sanitizers".
 sanitize_link = ""
 host_env = ""
 if config.gather_sanitizers:

@@ -288,7 +288,8 @@ public:
 
   /// Runs `pm` on `module`; throws ValueError with the diagnostics. The
   /// module is verified once, after the pipeline: verifying after every
-  /// pass took a third of a kernel's MLIR time (11 of 31 ms); a pass that
+  /// pass took a third of a kernel's MLIR time
+  /// (docs/decisions/compile-time.md); a pass that
   /// breaks the IR is still an error, named by the final verifier.
   void run(PassManager &pm, ModuleOp module) {
     DiagnosticCollector diags(ctx);
@@ -379,7 +380,7 @@ private:
     registerAllGatherDialects(registry);
     ctx.appendDialectRegistry(registry);
     // Other dialects load as a parsed module or a pass needs them (a
-    // kernel's pipeline loads about a third; loading all took 10-12 ms);
+    // kernel's pipeline loads about a third, and loading all is slow);
     // these are the ones the package's builders create ops of.
     ctx.loadDialect<func::FuncDialect, bufferization::BufferizationDialect,
                     GatherDialect>();

@@ -9,9 +9,9 @@
 // gather's kernel); and
 // the call, which reports bad ids (IndexError) and offsets (ValueError)
 // through the run-time hooks. gather_block_quantized likewise: a bag of
-// one id from a block-quantized table. In C++ rather than Python: the
-// arguments' rules took 25-35 us a call in Python right after a kernel that
-// streamed the table (docs/Python.md).
+// one id from a block-quantized table. In C++ rather than Python, where the
+// arguments' rules cost more than a short kernel
+// (docs/decisions/python-package.md).
 //
 //===----------------------------------------------------------------------===//
 

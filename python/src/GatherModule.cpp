@@ -174,17 +174,9 @@ bool streamsResult(int64_t bytes) {
 /// the same), at no measurable cost; the copy moves the result's bytes, the
 /// scan reads the indices'. It pays only where the scan is serial and reads at
 /// least twice the result's bytes, more than the last-level cache keeps between
-/// calls. AMD EPYC (Zen 5), int64 indices, one thread, scanned against
-/// buffered, three interleaved processes each: 4096x1024 f32 3.46-3.79 ms
-/// against 2.85-3.36, f16 2.70-2.80 against 2.03-2.07; 2048x1024 f32 (16 MiB of
-/// indices) 1.40-1.78 against 1.37-1.43. Not with threads (the scan runs on
-/// them, the copy does not: 4096x1024 f32 1.66-1.79 ms against 1.88-2.08 on
-/// two), nor for 8 MiB of indices (1024x1024 f32: 332-386 us against 391-411),
-/// nor with as many bytes of indices as of results (4096x1024, int32 into f32:
-/// 2.42-2.57 ms against 2.90-3.07). Measured on rows of C-contiguous
-/// operands only (the caller's test), and kept to results that are not
-/// streamed: a streamed one would go past the caches into the buffer, and
-/// the copy would read it back from memory.
+/// calls, and only for results that are not streamed (the copy would read a
+/// streamed one back from memory). Evidence:
+/// docs/decisions/kernel-cost-model.md, "The check scan on threads".
 bool buffersCheckedOut(bool parallel, int64_t indexBytes,
                        int64_t resultBytes) {
   constexpr int64_t kMinIndexBytes = 16 << 20;

@@ -222,8 +222,8 @@ KernelCache::compile(const KernelKey &key) {
   options.validateRows = (key.flags & KernelKey::ValidateRows) != 0;
   // A parallel key is only chosen for results of at least the lowering's
   // parallel-min-bytes, so its kernel is all threaded loops: without the
-  // serial nest beside them a new parallel kernel compiles in about two
-  // thirds of the time (docs/Design.md, "Compile time").
+  // serial nest beside them a new parallel kernel compiles faster
+  // (docs/decisions/compile-time.md).
   if (options.parallel)
     options.parallelMinBytes = 0;
   if (!(key.flags & KernelKey::Streaming))

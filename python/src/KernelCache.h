@@ -48,12 +48,10 @@ using KernelFn = void (*)(void *, void *, void *);
 constexpr int64_t kStaticRowMaxBytes = 256;
 /// ...and that have at least this many bytes get a kernel for their row
 /// length: its row copy is a few whole vectors instead of a loop of a
-/// run-time trip count and a masked tail. AMD EPYC (znver5), one thread,
-/// destination given, static / dynamic row: gather_nd of 65536 pairs from
-/// 512x512xN f32, N = 8, 32, 64, 128: 332 / 495, 840 / 1216, 1580 / 1686,
-/// 2485 / 2404 us; rows of N f32 from 64M-element tables, 4M values, N = 16,
-/// 32, 64: 2684 / 4119, 1582 / 2331, 1444 / 1492 us. Smaller results would
-/// compile a kernel for each row length (about 30 ms) to save microseconds.
+/// run-time trip count and a masked tail. Smaller results would compile a
+/// kernel for each row length to save microseconds.
+/// Evidence: docs/decisions/kernel-cost-model.md, "Kernels for short row
+/// lengths".
 constexpr int64_t kStaticRowMinResultBytes = 64 << 10;
 
 /// What tells kernels apart: everything their MLIR depends on (normalized

@@ -107,8 +107,8 @@ void mlir::gather::python::optimizeForHost(llvm::Module &module,
   // The lowering emits the loops it wants: vector chunks of a row, one
   // element or one row an iteration. LLVM's partial and runtime unrolling
   // of them doubled the IR that code generation (loop strength reduction
-  // above all) then had to digest, for no measurable speed (docs/Design.md,
-  // "Compile time"): it halves a kernel's LLVM time. Full unrolling of
+  // above all) then had to digest, for no measurable speed
+  // (docs/decisions/compile-time.md). Full unrolling of
   // constant trip counts stays.
   PipelineTuningOptions tuning;
   tuning.LoopUnrolling = false;

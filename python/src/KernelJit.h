@@ -39,13 +39,11 @@ struct HostTarget {
   /// with threads when `parallel`.
   GatherToLLVMOptions loweringOptions(bool parallel) const;
   /// The vector width LLVM's own vectorizers prefer here (its cost model's
-  /// register width): 512 on AMD Zen 4 and 5, 256 on Intel's AVX-512 cores
-  /// (tuned to prefer 256-bit vectors) and with AVX2. On the AMD EPYC
-  /// (znver5), one thread, 512 against 256 bits: row gathers 0.82-0.90
-  /// (LLM f16 rows, recsys, the 50000x1024 embedding, middle axis), wrap
-  /// 0.88, gather_elements 0.93, gather_nd 1.05-1.17, the bags 0.98-1.00.
-  /// Asked of a target machine (about 2 ms) on the first compile, not
-  /// before: a kernel on disk needs none.
+  /// register width), which is 512 on CPUs whose 512-bit vectors are fast
+  /// and 256 where LLVM tunes for 256-bit ones
+  /// (docs/decisions/kernel-cost-model.md, "Vector width"). Asked of a
+  /// target machine on the first compile, not before: a kernel on disk
+  /// needs none.
   unsigned vectorBits() const;
 };
 

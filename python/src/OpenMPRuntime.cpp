@@ -152,10 +152,9 @@ Error prepareOpenMPEnvironment() {
   // Worker threads spin for 100 us after a kernel's parallel loop ends,
   // then sleep, instead of spinning for libomp's default 200 ms, which
   // holds a core that other work (torch's own threads, another process)
-  // may want. Sleeping at once (0) made every call wake its workers, about
-  // 50 us on a 2-vCPU VM: a 4 MiB threaded gather took 160 us where 100 us
-  // of spinning lets calls in a row find them awake (44 us; serial: 90).
-  // docs/Design.md, the cost model. A user's KMP_BLOCKTIME wins; so does a
+  // may want; sleeping at once (0) makes every call in a row wake its
+  // workers (docs/decisions/kernel-cost-model.md, "libomp's block time").
+  // A user's KMP_BLOCKTIME wins; so does a
   // libomp that was loaded and initialized before the package's.
   setenv("KMP_BLOCKTIME", "100us", /*overwrite=*/0);
   const char *value = std::getenv("OMP_NUM_THREADS");
@@ -322,8 +321,9 @@ void placeOpenMPWorkers() {
   if (workers.threads.empty())
     return;
   // A bound worker woken on a CPU where another thread runs (torch's
-  // libgomp workers spin there for 10 ms after each op) waited out that
-  // thread's time slice, about 3 ms. A short slice of its own (Linux 6.12
+  // libgomp workers spin there after each op) waited out that thread's
+  // time slice (docs/decisions/kernel-cost-model.md, "libomp's workers
+  // bound to CPUs"). A short slice of its own (Linux 6.12
   // and later; older kernels ignore it) lets it preempt that thread as it
   // wakes. The request restates the thread's nice value, which it would
   // otherwise reset to 0 (and, unprivileged, fail on a niced process).

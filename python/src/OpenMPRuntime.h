@@ -41,7 +41,7 @@ inline constexpr llvm::StringLiteral kOpenMPLibrary = GATHER_OPENMP_LIBRARY;
 /// CPU another thread holds, it preempts that thread; the calling thread
 /// stays unbound and keeps its slice. Unbound, a 2-vCPU VM woke a worker on
 /// its caller's CPU when the other one had idled or was busy, and the
-/// kernel ran on one core (docs/Design.md, the cost model). Nothing is
+/// kernel ran on one core (docs/decisions/kernel-cost-model.md). Nothing is
 /// bound when the environment asks libomp for a placement of its own
 /// (OMP_PROC_BIND, OMP_PLACES, KMP_AFFINITY, GOMP_CPU_AFFINITY:
 /// `OMP_PROC_BIND=false` leaves every thread unbound), when there is no

@@ -2,21 +2,21 @@
 //
 // glibc serves allocations of 32 MiB and more (its largest mmap threshold)
 // from fresh pages every time, and the kernel faults in and zeroes each of
-// them while the gather writes the result: 7 ms of a 17 ms embedding lookup
-// with a 64 MiB result. numpy lets an extension allocate an array's data
-// through a memory handler of its own, which the array keeps and frees
-// through, so the package allocates such results through this one: it maps
-// them with transparent huge pages and keeps the most recently freed block
-// for the next result that fits, so a loop that drops each result before the
-// next call writes into pages that are already mapped. At most one freed
-// block is kept, and only for results between half its size and its size.
+// them while the gather writes the result, a large part of a lookup's time
+// (docs/decisions/python-package.md). numpy lets an extension allocate an
+// array's data through a memory handler of its own, which the array keeps
+// and frees through, so the package allocates such results through this
+// one: it maps them with transparent huge pages and keeps the most recently
+// freed block for the next result that fits, so a loop that drops each
+// result before the next call writes into pages that are already mapped.
+// At most one freed block is kept, and only for results between half its
+// size and its size.
 // Everything else about the array is as numpy makes it (it owns its data;
 // resize, pickling and torch.from_numpy work as usual). Kernels that
 // compiler.JitModule compiles (embedding bags, block-quantized gathers)
 // allocate through the same blocks: their `malloc`, `aligned_alloc` and
 // `free` resolve to the functions below, and the arrays that adopt their
-// results free through them (a 4-bit LLM table lookup with a 32 MiB
-// result: 10.2 ms -> 1.7 ms).
+// results free through them.
 //
 //===----------------------------------------------------------------------===//
 

@@ -103,7 +103,7 @@ _CHILD = textwrap.dedent('''
         done += 1
         # Rows of 37 and 130 indices (full vectors and a partial last one)
         # along axes of 32 (a power of two) and 37: most indices are read
-        # as scalars, directly (docs/Design.md, "Kernels"); the last three
+        # as scalars, directly (docs/decisions/kernel-loops.md); the last three
         # are past both ends.
         for size in (32, 37):
             rows = G(rng.standard_normal((3, size)).astype(np.float32))

@@ -62,12 +62,8 @@ constexpr int64_t kChunkBits = 4096;
 
 /// Bags of fewer ids take the loop that resolves each id without reading
 /// their ids first: the read (the bag's ids and the 16 its prefetches
-/// read) costs more than the per-id work it saves on so few. One thread,
-/// AMD EPYC (Zen 5), 262144 Zipf ids over 1M rows, the loops chosen by the
-/// read / always the resolving one, by ids a bag: rows of 32 f32, 1 id
-/// 3070 / 2808 us, 2 ids 2483 / 2412, 4 ids 1942 / 2027, 8 ids 1581 /
-/// 1811; rows of 128 f32, 1 id 7179 / 6237, 4 ids 3593 / 3522, 8 ids 3002
-/// / 3099; rows of 8 f32, 1 id 1766 / 1430, 4 ids 626 / 725.
+/// read) costs more than the per-id work it saves on so few.
+/// Evidence: docs/decisions/embedding-bags.md.
 constexpr int64_t kMinScannedBagIds = 4;
 
 /// A run-time rule: `ok` holds, or the hook gets (rule, dim, a, b).
@@ -731,8 +727,9 @@ void BagEmitter::prefetchRow(Value j, Value d0, int64_t values) {
   row = toIndex(row);
   // Every cache line of the chunk within the row (columns of the table:
   // bytes of a quantized row), and a quantized row's scale and bias. One
-  // prefetch a line is 10% faster than one every other line on rows that
-  // are mostly in the caches, and as fast on cold ones (docs/Design.md).
+  // prefetch a line rather than one every other line: faster on rows that
+  // are mostly in the caches, as fast on cold ones
+  // (docs/decisions/embedding-bags.md, "Prefetch").
   // Only the chunk's values in the row: a prefetch is not removed as
   // redundant, so a narrow row must not name its last line eight times.
   int64_t colBytes = getElementSizeInBytes(element);
@@ -1035,7 +1032,8 @@ Value BagEmitter::compute() {
         // A bag's ids nearly always are rows as they are. Then its loops
         // read each id's row with no work on the id: normalizing, testing
         // its range and (check) recording it for the report were a third
-        // of a bag's time on rows of 32 f32 (docs/Design.md). A bag with
+        // of a bag's time on narrow rows (docs/decisions/embedding-bags.md,
+        // "What an id costs"). A bag with
         // another id (negative, or out of range in any mode) takes the
         // loops that resolve each id, as does a bag of fewer than
         // kMinScannedBagIds. With prefetches, the ids they read (up to

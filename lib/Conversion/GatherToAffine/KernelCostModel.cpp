@@ -31,10 +31,7 @@ static constexpr int64_t kMinStreamingRowBytes = 256;
 /// Rows that do not start at a vector-aligned address stream only from this
 /// length: their first and last lines take cached (masked) stores as well
 /// as non-temporal ones, which costs more than streaming saves on shorter
-/// rows. Row copies of 16 MiB results into a destination 16 bytes past a
-/// line, one thread, Intel Xeon, streamed/cached: rows of 256 bytes 2.96x,
-/// 512 1.53x, 1 KiB 1.06x, 2 KiB 0.86x, 4 KiB 0.82x (vector-aligned rows:
-/// 0.77-0.92x at every length).
+/// rows (docs/decisions/kernel-cost-model.md, "Streaming stores").
 static constexpr int64_t kMinMisalignedStreamingRowBytes = 2048;
 
 /// `count` elements of `element` in bytes, saturated at INT64_MAX (static
@@ -152,10 +149,10 @@ Value KernelEmitter::rowAddress(const SlicePlan &plan, ValueRange prefix) {
               cast<MemRefType>(out.getType()).getElementType()))));
 }
 
-// Gathers, on gather_elements 4096x1024 f32 along the last axis, one
-// thread: on an Intel Xeon (AVX-512, not affected by Gather Data Sampling)
-// vector.gather beats scalar loads by 1.2x (i64 indices) to 2.2x (i32); on
-// an AMD EPYC (Zen 4) scalar loads win by 1.4x. Long axes: GatherLoads.h.
+// How a row reads data: vector gathers where the target's are fast, scalar
+// loads where they are slow, one element an iteration for sparse rows of
+// long axes (GatherLoads.h). Evidence: docs/decisions/kernel-cost-model.md,
+// "How rows read data: gather-loads".
 GatherLoads KernelEmitter::resolveRowLoads(Value axisSize,
                                            Value rowLength) const {
   Type element = cast<MemRefType>(data.getType()).getElementType();
@@ -173,7 +170,7 @@ GatherLoads KernelEmitter::resolveRowLoads(Value axisSize,
 static constexpr int64_t kMaxPrefetchSliceBytes = 512;
 /// ...once it has started: a long row's first lines are prefetched this
 /// many positions ahead (options.rowPrefetchBytes of them), which hides
-/// the latency of the row's first miss (docs/Design.md, the cost model).
+/// the latency of the row's first miss (docs/decisions/kernel-cost-model.md).
 static constexpr int64_t kRowPrefetchDistance = 2;
 
 void KernelEmitter::planPrefetch(SlicePlan &plan,

@@ -59,8 +59,8 @@ void KernelEmitter::copyRowCached(const SlicePlan &plan,
   Type element = cast<MemRefType>(out.getType()).getElementType();
   auto vectorType = VectorType::get({lanes}, element);
   // A vector an iteration: unrolled blocks of four were no faster on long
-  // (memory-bound) rows and took a third of a row kernel's compile time
-  // (docs/Design.md, "Compile time").
+  // (memory-bound) rows and cost compile time
+  // (docs/decisions/compile-time.md).
   forEachChunk(n, lanes, [&](Value j, Value mask, Value) {
     Value v = zeros ? zero(vectorType)
                     : loadVector(plan.data, vectorType,
@@ -326,8 +326,8 @@ void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
   // operation resolves (DirectIndex); each lane's index is read from
   // memory as a scalar, and resolved there. Subscripts moved from a vector
   // register to scalar ones put the vector's load and arithmetic on the
-  // path of every lane's load (docs/Design.md, "Kernels"). Two ways, as the
-  // operation costs rows of positions a fifth of their time.
+  // path of every lane's load (docs/decisions/kernel-loops.md). Two ways,
+  // as the scalar operation is not free on rows of positions.
   bool scalarsFirst = loads == GatherLoads::Scalar;
   std::optional<DirectIndex> direct;
   if (scalarsFirst && DirectIndex::hasRule(mode))
@@ -377,9 +377,8 @@ void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
   // vector gathers a masked vector, so the row is one loop and a kernel
   // compiles in less time than with a scalar loop for the tail; with
   // scalar loads one element an iteration, as a masked vector of them
-  // reads and moves every lane for the few it keeps (64 rows of 48
-  // indices, one thread: 1.62-1.68 us; of 50, their last two a masked
-  // vector: 2.12-2.14).
+  // reads and moves every lane for the few it keeps
+  // (docs/decisions/kernel-loops.md).
   auto piece = [&](Value j, Value mask, Value count, bool streaming) {
     if (!mask || vectorGathers)
       return chunk(j, mask, streaming);

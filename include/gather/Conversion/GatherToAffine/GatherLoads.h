@@ -26,28 +26,14 @@ enum class GatherLoads { Auto, Vector, Scalar, Element, AutoScalar };
 /// Rows gathered from a data axis of at least this many bytes read one
 /// element an iteration when they are sparse (kElementLoadsMaxDensity), on
 /// any CPU but AMD Zen: their reads leave the core's caches, where
-/// independent scalar chains overlap best. One thread, Intel Xeon, check
-/// mode with row validation, element/lanes (one scalar load per lane): 50
-/// of every 128256 f32 (500 KiB, top-k) 0.76, 64 of every 256 KiB 0.74,
-/// 1024 of every 2 MiB 0.92, 1024 of every 256 KiB 0.93 (1.06 against
-/// vector gathers), 256 of every 128 KiB 1.02: 128 KiB is where it breaks
-/// even. Rows that stay in the caches lose (1024 of every 32 KiB: 1.14;
-/// 4 KiB: 1.18). It never wins on an AMD EPYC (znver5), where one scalar
-/// load a lane is the best choice: gather_elements f32, check mode with row
-/// validation, one thread, element/lanes, calls back to back | after 64 MiB
-/// of other reads (medians of four processes): 50 of every 500 KiB 1.39 |
-/// 1.68, 64 of every 256 KiB 1.22 | 2.26, 1024 of every 2 MiB 1.66 |
-/// 2.47, 1024 of every 256 KiB 1.62 | 2.72, 256 of every 128 KiB 1.45 |
-/// 2.23, 64 of every 128 KiB 1.46 | 2.44 (vector gathers/lanes 0.92-1.29).
+/// independent scalar chains overlap best; below this, rows stay in the
+/// caches and lose. On AMD Zen one scalar load a lane is always better.
+/// Evidence: docs/decisions/kernel-cost-model.md, "How rows read data".
 inline constexpr int64_t kElementLoadsMinAxisBytes = 128 << 10;
 
 /// ... and only rows that read at most one element in this many of the
-/// axis: denser rows reuse the lines they read, and vector gathers win.
-/// gather_elements f32 along axes of 128 KiB to 4 MiB, one thread, Intel
-/// Xeon, element/vector gathers: 50 of every 500 KiB 0.65, 64 of every
-/// 256 KiB 0.65, 256 of every 2 MiB 0.62, 512 0.79, 1024 0.99; 256 of every
-/// 256 KiB 1.11, 128 of every 128 KiB 1.36, 2048 of every 512 KiB 1.14;
-/// one row (a 1-D gather) of 4096 to 1M reads from 4 MiB 1.25-1.58.
+/// axis: denser rows reuse the lines they read, and vector gathers win
+/// (the same page).
 inline constexpr int64_t kElementLoadsMaxDensity = 512;
 
 /// What `Auto` means for the LLVM CPU name `targetCpu` and, when known, the

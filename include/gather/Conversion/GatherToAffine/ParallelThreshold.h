@@ -13,11 +13,9 @@
 namespace mlir::gather {
 
 /// A threaded gather gives every thread at least this many bytes of the
-/// result: waking sleeping workers costs tens of microseconds (20-60 on a
-/// 2-vCPU VM), a row copy of 512 KiB about as much. Intel Xeon, 2 idle
-/// cores, threaded/serial: results of 1 MiB 1.5-1.9x faster (row gathers,
-/// gather_elements, the column gather), 512 KiB 0.6-1.6x, 256 KiB
-/// 0.3-0.6x; with a busy process on the other core, 1-4 MiB 0.89-0.99x.
+/// result: waking sleeping workers costs about what a row copy of 512 KiB
+/// takes, and a region waits for its slowest thread.
+/// Evidence: docs/decisions/kernel-cost-model.md, "Threads".
 inline constexpr int64_t kParallelMinBytesPerThread = 512 << 10;
 
 /// parallel-min-bytes for `threads` threads: kParallelMinBytesPerThread
