@@ -15,7 +15,7 @@
 #include "ResultMemory.h"
 
 #include "gather-c/Runtime.h"
-#include "gather/Conversion/ErrorHooks/ErrorHooks.h"
+#include "gather/Dialect/Gather/Utils/ErrorHooks.h"
 #include "gather/InitAll.h"
 
 #include "gather/Dialect/Gather/IR/GatherDialect.h"

@@ -25,7 +25,7 @@
 #include "KernelStore.h"
 #include "ResultMemory.h"
 
-#include "gather/Conversion/ErrorHooks/ErrorHooks.h"
+#include "gather/Dialect/Gather/Utils/ErrorHooks.h"
 #include "gather-c/Runtime.h"
 #include "gather/Conversion/GatherToAffine/GatherToAffine.h"
 #include "gather/Conversion/GatherToAffine/ParallelThreshold.h"

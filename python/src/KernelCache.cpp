@@ -10,7 +10,7 @@
 #include "KernelStore.h"
 #include "OpenMPRuntime.h"
 
-#include "gather/Conversion/ErrorHooks/ErrorHooks.h"
+#include "gather/Dialect/Gather/Utils/ErrorHooks.h"
 #include "gather/Conversion/GatherToAffine/GatherLoads.h"
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 #include "gather/Pipelines/Pipelines.h"

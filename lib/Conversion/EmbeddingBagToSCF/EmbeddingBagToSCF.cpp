@@ -30,7 +30,6 @@
 #include "gather/Conversion/EmbeddingBagToSCF/EmbeddingBagToSCF.h"
 
 #include "gather-c/Runtime.h"
-#include "gather/Conversion/ErrorHooks/ErrorHooks.h"
 #include "gather/Conversion/Passes.h"
 #include "gather/Dialect/Gather/Utils/Emitter.h"
 #include "gather/Dialect/Gather/Utils/IndexArithmetic.h"
@@ -267,11 +266,8 @@ void BagEmitter::reportRule(const Rule &rule) {
         ("gather.embedding_bag: " + rule.message));
     return;
   }
-  declareErrorHook(b, op, kShapeErrorHook);
-  func::CallOp::create(b, loc, kShapeErrorHook, TypeRange{},
-                       ValueRange{constI64(GATHER_MLIR_OP_EMBEDDING_BAG),
-                                  constI64(rule.rule), rule.dim, rule.a,
-                                  rule.b});
+  emitShapeError(b, loc, op, b.getI64IntegerAttr(rule.rule), rule.dim,
+                 rule.a, rule.b);
 }
 
 void BagEmitter::reportId(Value id) {
@@ -283,11 +279,7 @@ void BagEmitter::reportId(Value id) {
             : "gather.embedding_bag: an id selects a row of an empty table");
     return;
   }
-  declareErrorHook(b, op, kIndexErrorHook);
-  func::CallOp::create(
-      b, loc, kIndexErrorHook, TypeRange{},
-      ValueRange{constI64(GATHER_MLIR_OP_EMBEDDING_BAG), constI64(0), id,
-                 numRowsI64});
+  emitIndexError(b, loc, op, b.getI64IntegerAttr(0), id, numRowsI64);
 }
 
 Value BagEmitter::emitChecked(ArrayRef<Rule> rules) {
@@ -400,10 +392,7 @@ Value BagEmitter::emitOffsetsChecked() {
                       "within the ids"});
           return;
         }
-        declareErrorHook(b, op, kShapeErrorHook);
-        func::CallOp::create(b, loc, kShapeErrorHook, TypeRange{},
-                             ValueRange{constI64(GATHER_MLIR_OP_EMBEDDING_BAG),
-                                        rule, toI64(k), at.here, other});
+        emitShapeError(b, loc, op, rule, toI64(k), at.here, other);
       },
       [&] { return emitIdsChecked(); });
 }

@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gather-c/Runtime.h"
-#include "gather/Conversion/ErrorHooks/ErrorHooks.h"
+#include "gather/Dialect/Gather/Utils/ErrorHooks.h"
 #include "gather/Conversion/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"

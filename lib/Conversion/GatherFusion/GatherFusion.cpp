@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "gather/Conversion/ErrorHooks/ErrorHooks.h"
+#include "gather/Dialect/Gather/Utils/ErrorHooks.h"
 #include "gather/Conversion/GatherFusion/GatherFusion.h"
 
 #include "gather-c/Runtime.h"
@@ -218,18 +218,11 @@ static Value negate(OpBuilder &b, Location loc, Value value) {
 /// Calls the run-time hook for `index` of `op` when `report` holds.
 static void reportIndexError(OpBuilder &b, Location loc, GatherOp op,
                              Value report, const ResolvedAt &index) {
-  declareErrorHook(b, op, kIndexErrorHook);
   auto ifOp = scf::IfOp::create(b, loc, report);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-  Type i64 = b.getI64Type();
-  func::CallOp::create(
-      b, loc, kIndexErrorHook, TypeRange{},
-      ValueRange{arith::ConstantIntOp::create(b, loc, i64,
-                                              GATHER_MLIR_OP_GATHER),
-                 arith::ConstantIntOp::create(b, loc, i64,
-                                              op.getGatherShape()->axis),
-                 index.id, index.size});
+  emitIndexError(b, loc, op, b.getI64IntegerAttr(op.getGatherShape()->axis),
+                 index.id, index.size);
 }
 
 /// Resolves a gather of one index at the builder's insertion point: reads

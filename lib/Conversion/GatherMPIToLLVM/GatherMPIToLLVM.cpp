@@ -15,7 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gather/Conversion/Passes.h"
-#include "gather/Conversion/GatherMPIToLLVM/MPIDatatypes.h"
+#include "gather/Dialect/Gather/Utils/MPIDatatypes.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"

@@ -227,25 +227,17 @@ mlir::gather::emitGatherKernel(OpBuilder &b, Operation *op, Value data,
   auto gather = dyn_cast<GatherOpInterface>(op);
   if (!gather)
     return op->emitOpError("is not a gather op");
-  HookOpCode code = isa<GatherNDOp>(op)         ? HookOpCode::GatherND
-                    : isa<GatherElementsOp>(op) ? HookOpCode::GatherElements
-                                                : HookOpCode::Gather;
   GatherMode mode = gather.getMode();
   FailureOr<GatherShape> shape = gather.getGatherShape();
   if (failed(shape) || !shape->ranked)
     return op->emitOpError("cannot lower: the result rank is not known");
 
-  KernelEmitter emitter(b, op, code, mode, options, data, indices, out);
-  switch (code) {
-  case HookOpCode::Gather:
-    emitter.emitGather(*shape);
-    break;
-  case HookOpCode::GatherElements:
-    emitter.emitGatherElements(*shape);
-    break;
-  case HookOpCode::GatherND:
+  KernelEmitter emitter(b, op, mode, options, data, indices, out);
+  if (isa<GatherNDOp>(op))
     emitter.emitGatherND(*shape);
-    break;
-  }
+  else if (isa<GatherElementsOp>(op))
+    emitter.emitGatherElements(*shape);
+  else
+    emitter.emitGather(*shape);
   return success();
 }

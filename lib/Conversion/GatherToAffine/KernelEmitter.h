@@ -14,7 +14,7 @@
 #define LIB_CONVERSION_GATHERTOAFFINE_KERNELEMITTER_H
 
 #include "gather/Dialect/Gather/Utils/Emitter.h"
-#include "gather/Conversion/ErrorHooks/ErrorHooks.h"
+#include "gather/Dialect/Gather/Utils/ErrorHooks.h"
 #include "gather-c/Runtime.h"
 #include "gather/Conversion/GatherToAffine/GatherToAffine.h"
 #include "gather/Dialect/Gather/Utils/IndexArithmetic.h"
@@ -31,13 +31,6 @@
 #include "mlir/IR/SymbolTable.h"
 
 namespace mlir::gather::detail {
-
-/// The op codes the runtime hook receives.
-enum class HookOpCode : int64_t {
-  Gather = GATHER_MLIR_OP_GATHER,
-  GatherElements = GATHER_MLIR_OP_GATHER_ELEMENTS,
-  GatherND = GATHER_MLIR_OP_GATHER_ND
-};
 
 /// `prefix` with `j` appended: the subscripts of element j of a row.
 inline SmallVector<Value> appended(ValueRange prefix, Value j) {
@@ -89,10 +82,10 @@ struct SlicePlan {
 /// emits at the builder's current insertion point.
 class KernelEmitter : EmitterBase {
 public:
-  KernelEmitter(OpBuilder &b, Operation *op, HookOpCode opCode, GatherMode mode,
+  KernelEmitter(OpBuilder &b, Operation *op, GatherMode mode,
                 const GatherLoweringOptions &options, Value data, Value indices,
                 Value out)
-      : EmitterBase(b, op->getLoc()), op(op), opCode(opCode), mode(mode),
+      : EmitterBase(b, op->getLoc()), op(op), mode(mode),
         options(options), data(data), indices(indices), out(out) {}
 
   void emitGather(const GatherShape &shape);
@@ -414,7 +407,6 @@ private:
 
   Operation *op;
   /// Which op the validation phase reports for.
-  HookOpCode opCode;
   GatherMode mode;
   const GatherLoweringOptions &options;
   Value data, indices, out;

@@ -49,7 +49,6 @@ Value KernelEmitter::validateShapes(const GatherShape &shape) {
   }
   if (rules.empty())
     return nullptr;
-  declareErrorHook(b, op, kShapeErrorHook);
   Value ok = constBool(true);
   Value isFalse = constBool(false);
   for (const Rule &r : rules) {
@@ -62,10 +61,8 @@ Value KernelEmitter::validateShapes(const GatherShape &shape) {
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, holds, isFalse);
     // Report only the first rule that fails.
     ifThenElse(arith::AndIOp::create(b, loc, ok, broken), [&] {
-      func::CallOp::create(b, loc, kShapeErrorHook, TypeRange{},
-                           ValueRange{constI64(static_cast<int64_t>(opCode)),
-                                      constI64(r.rule), constI64(r.dim), r.a,
-                                      r.b});
+      emitShapeError(b, loc, op, b.getI64IntegerAttr(r.rule),
+                     b.getI64IntegerAttr(r.dim), r.a, r.b);
     });
     ok = arith::AndIOp::create(b, loc, ok, holds);
   }
@@ -104,15 +101,14 @@ Value KernelEmitter::validate(
   };
   if (!everyIndex && llvm::all_of(sizes, nonEmpty))
     return shapesOk;
-  declareErrorHook(b, op, kIndexErrorHook);
   SmallVector<Value> bounds(positions);
   if (!everyIndex)
     for (Value &ub : bounds)
       ub = arith::MinUIOp::create(b, loc, ub, constIndex(1));
 
-  // report = [failed, op, data dim, index, dim size], first failure wins.
+  // report = [failed, data dim, index, dim size], first failure wins.
   Type i64 = b.getI64Type();
-  auto reportType = MemRefType::get({5}, i64);
+  auto reportType = MemRefType::get({4}, i64);
   Value report = memref::AllocaOp::create(b, loc, reportType);
   Value c0 = constIndex(0);
   memref::StoreOp::create(b, loc, constI64(0), report, c0);
@@ -130,12 +126,12 @@ Value KernelEmitter::validate(
         Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                             failed, constI64(0));
         ifThenElse(first, [&] {
-          int64_t fields[] = {1, static_cast<int64_t>(opCode), c.dataDim};
+          int64_t fields[] = {1, c.dataDim};
           for (auto [pos, field] : llvm::enumerate(fields))
             memref::StoreOp::create(b, loc, constI64(field), report,
                                     constIndex(pos));
-          memref::StoreOp::create(b, loc, c.value, report, constIndex(3));
-          memref::StoreOp::create(b, loc, s, report, constIndex(4));
+          memref::StoreOp::create(b, loc, c.value, report, constIndex(2));
+          memref::StoreOp::create(b, loc, s, report, constIndex(3));
         });
       });
     }
@@ -224,10 +220,11 @@ Value KernelEmitter::validate(
   if (shapesOk)
     mustReport = arith::AndIOp::create(b, loc, failed, shapesOk);
   ifThenElse(mustReport, [&] {
-    SmallVector<Value> args;
-    for (int64_t pos = 1; pos < 5; ++pos)
-      args.push_back(memref::LoadOp::create(b, loc, report, constIndex(pos)));
-    func::CallOp::create(b, loc, kIndexErrorHook, TypeRange{}, args);
+    auto field = [&](int64_t pos) -> OpFoldResult {
+      return memref::LoadOp::create(b, loc, report, constIndex(pos))
+          .getResult();
+    };
+    emitIndexError(b, loc, op, field(1), field(2), field(3));
   });
   Value ok = arith::XOrIOp::create(b, loc, failed, constBool(true));
   return shapesOk ? arith::AndIOp::create(b, loc, ok, shapesOk).getResult()

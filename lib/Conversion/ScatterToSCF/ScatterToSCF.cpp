@@ -89,11 +89,6 @@ private:
   Value notI(Value x) {
     return arith::XOrIOp::create(b, loc, x, constBool(true));
   }
-  int64_t opCode() const {
-    return tuples     ? GATHER_MLIR_OP_SCATTER_ND
-           : elements ? GATHER_MLIR_OP_SCATTER_ELEMENTS
-                      : GATHER_MLIR_OP_SCATTER;
-  }
   void assertTrue(Value ok, const Twine &message) {
     cf::AssertOp::create(b, loc, ok, (opName + ": " + message).str());
   }
@@ -281,10 +276,8 @@ void ScatterEmitter::reportFirst(ArrayRef<Rule> rules) {
   b.setInsertionPointToStart(ifOp.thenBlock());
   reportFirst(rules.drop_front());
   b.setInsertionPointToStart(ifOp.elseBlock());
-  declareErrorHook(b, op, kShapeErrorHook);
-  func::CallOp::create(b, loc, kShapeErrorHook, TypeRange{},
-                       ValueRange{constI64(opCode()), constI64(rule.rule),
-                                  constI64(rule.dim), rule.a, rule.b});
+  emitShapeError(b, loc, op, b.getI64IntegerAttr(rule.rule),
+                 b.getI64IntegerAttr(rule.dim), rule.a, rule.b);
 }
 
 Value ScatterEmitter::combineValues(Value old, Value update) {
@@ -564,10 +557,7 @@ Value ScatterEmitter::emit() {
       auto ifOp = scf::IfOp::create(b, loc, failed, /*withElseRegion=*/false);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(ifOp.thenBlock());
-      declareErrorHook(b, op, kIndexErrorHook);
-      func::CallOp::create(
-          b, loc, kIndexErrorHook, TypeRange{},
-          ValueRange{constI64(opCode()), scan[2], scan[1], scan[3]});
+      emitIndexError(b, loc, op, scan[2], scan[1], scan[3]);
       b.setInsertionPointAfter(ifOp);
       ok = ok ? andI(ok, scan[0]) : scan[0];
     }

@@ -15,7 +15,7 @@
 
 #include "gather/Conversion/UnrankedDispatch/UnrankedDispatch.h"
 #include "gather-c/Runtime.h"
-#include "gather/Conversion/ErrorHooks/ErrorHooks.h"
+#include "gather/Dialect/Gather/Utils/ErrorHooks.h"
 #include "gather/Conversion/Passes.h"
 #include "gather/Dialect/Gather/Utils/Emitter.h"
 #include "gather/Dialect/Gather/Utils/IndexArithmetic.h"
@@ -207,14 +207,8 @@ Value RankDispatcher::emitSwitch(Value key, ArrayRef<RankCase> cases,
     scf::YieldOp::create(b, loc, results.back());
   }
   b.setInsertionPointToStart(&switchOp.getDefaultRegion().emplaceBlock());
-  declareErrorHook(b, op, kShapeErrorHook);
-  int64_t code = isa<GatherNDOp>(op)         ? GATHER_MLIR_OP_GATHER_ND
-                 : isa<GatherElementsOp>(op) ? GATHER_MLIR_OP_GATHER_ELEMENTS
-                                             : GATHER_MLIR_OP_GATHER;
-  func::CallOp::create(b, loc, kShapeErrorHook, TypeRange{},
-                       ValueRange{constI64(code), rule, constI64(maxRank),
-                                  indexValueToI64(b, loc, dataRank),
-                                  indexValueToI64(b, loc, indicesRank)});
+  emitShapeError(b, loc, op, rule, b.getI64IntegerAttr(maxRank), dataRank,
+                 indicesRank);
   // The default's empty result has the rank every case's result has, if
   // they agree, so that a later dispatch on this result knows it.
   scf::YieldOp::create(b, loc, emptyResult(commonKnownRank(results)));

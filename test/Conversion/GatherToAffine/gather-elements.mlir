@@ -46,7 +46,7 @@ func.func @gather_elements_axis_0_check(%d: tensor<3x3xf32>, %i: tensor<2x3xi64>
 /// again to report its first bad index, through the hook after the loops.
 // CHECK-LABEL: func.func @rows_checked_then_gathered
 // ROWS-LABEL: func.func @rows_checked_then_gathered
-// ROWS: %[[REPORT:.*]] = memref.alloca() : memref<5xi64>
+// ROWS: %[[REPORT:.*]] = memref.alloca() : memref<4xi64>
 // ROWS: %[[FLAG:.*]] = memref.alloca() : memref<i1>
 // ROWS: affine.for %[[ROW:.*]] = 0 to
 // ROWS:   %[[F0:.*]] = memref.load %[[REPORT]][%c0

@@ -10,7 +10,7 @@
 // CHECK-DAG: %[[DB:.*]] = bufferization.to_buffer %[[D]] read_only
 // CHECK-DAG: %[[IB:.*]] = bufferization.to_buffer %[[I]] read_only
 // CHECK-DAG: %[[OUT:.*]] = memref.alloc() : memref<3x16xf32>
-// CHECK-DAG: %[[REPORT:.*]] = memref.alloca() : memref<5xi64>
+// CHECK-DAG: %[[REPORT:.*]] = memref.alloca() : memref<4xi64>
 /// Indices are validated four vectors at a time, each -s <= i < s tested
 /// as one add and one unsigned compare; only a chunk with a bad index is
 /// rescanned one by one, to report the first.

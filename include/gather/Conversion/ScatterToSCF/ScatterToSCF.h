@@ -3,7 +3,7 @@
 #ifndef GATHER_CONVERSION_SCATTERTOSCF_SCATTERTOSCF_H
 #define GATHER_CONVERSION_SCATTERTOSCF_SCATTERTOSCF_H
 
-#include "gather/Conversion/ErrorHooks/ErrorHooks.h"
+#include "gather/Dialect/Gather/Utils/ErrorHooks.h"
 
 #include <cstdint>
 

@@ -36,9 +36,9 @@
 #include "gather/Dialect/Gather/Transforms/ShardingInterfaceImpl.h"
 
 #include "gather/Dialect/Gather/IR/GatherOps.h"
+#include "gather/Dialect/Gather/Utils/ErrorHooks.h"
 #include "gather/Dialect/Gather/Utils/IndexArithmetic.h"
-#include "gather/Conversion/ErrorHooks/ErrorHooks.h"
-#include "gather/Conversion/GatherMPIToLLVM/MPIDatatypes.h"
+#include "gather/Dialect/Gather/Utils/MPIDatatypes.h"
 #include "gather-c/Runtime.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -398,12 +398,6 @@ static SmallVector<Value> buildLocalIds(ImplicitLocOpBuilder &b, Value ids,
   bool reports = mode == GatherMode::check ||
                  (mayBeEmpty &&
                   (mode == GatherMode::clamp || mode == GatherMode::wrap));
-  if (reports)
-    declareErrorHook(b, op, kIndexErrorHook);
-  int64_t opCode = isa<GatherNDOp>(op)         ? GATHER_MLIR_OP_GATHER_ND
-                   : isa<GatherElementsOp>(op) ? GATHER_MLIR_OP_GATHER_ELEMENTS
-                   : isa<EmbeddingBagOp>(op)   ? GATHER_MLIR_OP_EMBEDDING_BAG
-                                               : GATHER_MLIR_OP_GATHER;
   auto generic = linalg::GenericOp::create(
       b, TypeRange(ValueRange(inits)), ValueRange{ids}, inits,
       SmallVector<AffineMap>(1 + inits.size(), identity),
@@ -453,10 +447,7 @@ static SmallVector<Value> buildLocalIds(ImplicitLocOpBuilder &b, Value ids,
           auto report = scf::IfOp::create(e, bad);
           OpBuilder::InsertionGuard guard(e);
           e.setInsertionPoint(report.thenBlock()->getTerminator());
-          func::CallOp::create(
-              e, kIndexErrorHook, TypeRange{},
-              ValueRange{arith::ConstantIntOp::create(e, opCode, 64), dataDim,
-                         id, size});
+          emitIndexError(e, loc, op, dataDim, id, size);
         }
         // In this shard: 0 <= global - offset < count (and, for fill, in
         // range of the whole dim). No overflow: global >= INT64_MIN + size.

@@ -1,7 +1,7 @@
 //===- MPIDatatypes.h - Element types MPI calls can carry -------*- C++ -*-===//
 
-#ifndef GATHER_CONVERSION_GATHERMPITOLLVM_MPIDATATYPES_H
-#define GATHER_CONVERSION_GATHERMPITOLLVM_MPIDATATYPES_H
+#ifndef GATHER_DIALECT_GATHER_UTILS_MPIDATATYPES_H
+#define GATHER_DIALECT_GATHER_UTILS_MPIDATATYPES_H
 
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -23,4 +23,4 @@ inline bool hasMPIDatatype(Type element) {
 
 } // namespace mlir::gather
 
-#endif // GATHER_CONVERSION_GATHERMPITOLLVM_MPIDATATYPES_H
+#endif // GATHER_DIALECT_GATHER_UTILS_MPIDATATYPES_H
