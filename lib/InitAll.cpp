@@ -12,6 +12,7 @@
 #include "gather/Dialect/Gather/Transforms/ShardingInterfaceImpl.h"
 #include "gather/Dialect/Gather/Transforms/TilingInterfaceImpl.h"
 #include "gather/Pipelines/Pipelines.h"
+#include "gather/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
 
@@ -28,5 +29,6 @@ void mlir::gather::registerAllGatherDialects(DialectRegistry &registry) {
 void mlir::gather::registerAllGatherPasses() {
   registerGatherConversionPasses();
   registerGatherTransformsPasses();
+  registerGatherGeneralTransformsPasses();
   registerGatherPipelines();
 }

@@ -11,6 +11,7 @@
 #include "gather/Conversion/GatherToAffine/GatherToAffine.h"
 #include "gather/Conversion/Passes.h"
 #include "gather/Dialect/Gather/Transforms/Passes.h"
+#include "gather/Transforms/Passes.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/BufferizationToMemRef/BufferizationToMemRef.h"

@@ -174,21 +174,6 @@ def ConvertGatherMPIToLLVM : Pass<"convert-gather-mpi-to-llvm", "ModuleOp"> {
                            "::mlir::DLTIDialect"];
 }
 
-def GatherMPIReduceInPlace : Pass<"gather-mpi-reduce-in-place"> {
-  let summary = "All-reduce a partial result in its own buffer";
-  let description = [{
-    `convert-shard-to-mpi` copies the buffer an all-reduce reduces into a
-    new one and reduces that copy in place. When the copied buffer is an
-    allocation of the same block that nothing uses after the copy (a
-    partitioned gather's local result), this pass reduces it in place
-    instead: the new buffer and the copy are removed (for a 16 MiB result,
-    the copy and the page faults of a fresh buffer cost as much as the
-    gather). The copied buffer's other users must come before the copy and
-    only read or write it (no views, calls or returns of it).
-  }];
-  let dependentDialects = ["::mlir::memref::MemRefDialect"];
-}
-
 def ConvertTensorToGather : Pass<"convert-tensor-to-gather"> {
   let summary = "Raise upstream tensor.gather into gather ops";
   let description = [{
@@ -291,70 +276,6 @@ def ConvertGatherToLinalg : Pass<"convert-gather-to-linalg"> {
   ];
 }
 
-// A module pass: the fused loops call the run-time error hooks, which it
-// declares in the module (function passes run on threads, and two of them
-// declaring a hook at once made a module with two declarations).
-def GatherFuseElementwise : Pass<"gather-fuse-elementwise",
-                                 "::mlir::ModuleOp"> {
-  let summary = "Compute elementwise consumers of gathers in the gathers' "
-                "loop, from the table rows themselves";
-  let description = [{
-    An elementwise linalg op on tensors (an elementwise `linalg.generic` or
-    `linalg.map`, or what `convert-elementwise-to-linalg` makes of arith and
-    math ops on tensors, casts included) that reads `gather.gather` results
-    is tiled by one index position with upstream's
-    `scf::tileConsumerAndFuseProducersUsingSCF`, and the gathers that only it
-    reads are fused into that loop through their `TilingInterface`. Each
-    fused gather then reads one index: it becomes the index under the op's
-    mode and a `tensor.extract_slice` of data there (a view), or zeros when
-    the mode gives none; `check`, `clamp` and `wrap` call
-    `gather_mlir_index_error` for an index that is an error, and nothing is
-    read out of bounds in any mode. So the consumer computes each result row
-    from the table row itself: the gathered values are never written to
-    memory in between. Sibling gathers with the same ids (a quantized table's
-    values, scales and zero points) fuse into one loop:
-
-    ```mlir
-    %q = gather.gather %table[%ids] : (tensor<50000x1024xi8>, tensor<16384xi64>) -> tensor<16384x1024xi8>
-    %s = gather.gather %scale[%ids] : (tensor<50000xf32>, tensor<16384xi64>) -> tensor<16384xf32>
-    %r = linalg.generic ... ins(%q, %s) ... { sitofp, mulf }
-    ```
-    becomes one `scf.for` over the 16384 ids whose body reads `%ids[i]`,
-    slices row `%table[id]` and `%scale[id]`, and runs the generic on them.
-
-    The fused gathers that may report (`check`; `clamp` and `wrap` along
-    an axis that may be empty) are checked by a serial scan of their indices
-    before the loop, over the loops their indices run along, which reports
-    the first bad one in row-major order (without a `check` gather, the
-    scan reads the first index only: along an empty axis any index is an
-    error, along the others none); the tiles then call no hook. So
-    a loop of the consumer that is empty at run time does not skip the
-    indices of a gather that does not run along it (the unfused gather
-    checks them all). When the scan cannot follow them (a reporting gather
-    keeps its kernel in the loop, two index dims past the batch dims; or
-    the reporting gathers' indices run along different loops, as in an
-    outer product of two checked gathers, whose scan would be as long as
-    the loop), each tile reports its own indices and the loop stays serial.
-
-    With `parallel`, results of at least `parallel-min-bytes` bytes get an
-    `scf.forall` instead (threads through `scf-forall-to-parallel` and
-    OpenMP), unless the loop stays serial as above.
-
-    `gather.gather_elements` and `gather.gather_nd` are not fused (their
-    kernels read elements and tuples from anywhere along the gathered dims).
-  }];
-  let dependentDialects = [
-    "::mlir::arith::ArithDialect", "::mlir::complex::ComplexDialect",
-    "::mlir::func::FuncDialect", "::mlir::linalg::LinalgDialect",
-    "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect"
-  ];
-  let options = [
-    ParallelOption<"Fused loops over large results as scf.forall">,
-    ParallelMinBytesOption<
-        "With parallel: results smaller than this keep a serial loop">,
-  ];
-}
-
 // A module pass: it declares the run-time error hooks in the module.
 def ConvertEmbeddingBagToSCF : Pass<"convert-embedding-bag-to-scf",
                                     "::mlir::ModuleOp"> {
@@ -430,51 +351,6 @@ def ConvertScatterToSCF : Pass<"convert-scatter-to-scf", "::mlir::ModuleOp"> {
         "With parallel: scatters of fewer bytes of updates run on one thread "
         "(a run-time test)">
   ];
-}
-
-def GatherPreciseMath : Pass<"gather-precise-math", "ModuleOp"> {
-  let summary = "math.expm1 and math.log1p as libm calls, which keep the "
-                "digits of small arguments";
-  let description = [{
-    Upstream's `convert-math-to-llvm` lowers `math.expm1` to `exp(x) - 1`
-    and (by default) `math.log1p` to `log(1 + x)`, which lose every digit
-    of an `x` near 0: `log1p(1e-7)` in f32 gives 1.19e-7, in f16 `expm1` of
-    1e-4 gives 0. This pass applies upstream's `convert-math-to-libm`
-    patterns to those two ops only: calls of libm's `expm1`/`log1p` (f32,
-    f64; f16 and bf16 through f32; vectors a lane at a time). Other element
-    types, and every other math op, are left as they are. `gather-to-llvm`
-    runs it before `convert-math-to-llvm`, which lowers the rest.
-  }];
-  let dependentDialects = [
-    "::mlir::arith::ArithDialect",
-    "::mlir::func::FuncDialect",
-    "::mlir::vector::VectorDialect",
-  ];
-}
-
-def GatherLegalizeMaskedMemory : Pass<"gather-legalize-masked-memory"> {
-  let summary = "Masked loads, stores, gathers and scatters of bf16 and f16 "
-                "vectors as i16 ones";
-  let description = [{
-    LLVM's masked memory intrinsics (`llvm.intr.masked.load`, `.store`,
-    `.gather`, `.scatter`, `.expandload`, `.compressstore`) on vectors of
-    bf16 or f16 become the same intrinsics on vectors of i16, with
-    `llvm.bitcast`s around them: they move the same bits. X86's instruction
-    selection cannot lower some of the bf16 ones (a masked store of a
-    `vector<64xbf16>` whose constant mask sets 33 lanes aborts LLVM 22 on
-    hosts with AVX-512 BF16), and the lowerings emit them for the last,
-    partial vector of a row. `gather-to-llvm` runs it last.
-
-    ```mlir
-    llvm.intr.masked.store %v, %p, %m {alignment = 2 : i32}
-        : vector<64xbf16>, vector<64xi1> into !llvm.ptr
-    // becomes
-    %i = llvm.bitcast %v : vector<64xbf16> to vector<64xi16>
-    llvm.intr.masked.store %i, %p, %m {alignment = 2 : i32}
-        : vector<64xi16>, vector<64xi1> into !llvm.ptr
-    ```
-  }];
-  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 #endif // GATHER_CONVERSION_PASSES_TD

@@ -3,6 +3,10 @@
 #ifndef GATHER_DIALECT_GATHER_TRANSFORMS_PASSES_H
 #define GATHER_DIALECT_GATHER_TRANSFORMS_PASSES_H
 
+#include "gather/Dialect/Gather/Transforms/GatherFusion.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"

@@ -6,98 +6,6 @@
 include "gather/Conversion/LoweringOptions.td"
 include "mlir/Pass/PassBase.td"
 
-def GatherEmitCInterface : Pass<"gather-emit-c-interface", "ModuleOp"> {
-  let summary = "Give every public function definition a C-callable wrapper";
-  let description = [{
-    Sets `llvm.emit_c_interface` on each public `func.func` with a body, so
-    that `convert-func-to-llvm` also emits `_mlir_ciface_<name>`, which takes
-    every memref as a pointer to a `StridedMemRefType` descriptor: the stable
-    ABI a C or C++ program links against.
-  }];
-}
-
-def GatherOpenMPSchedule : Pass<"gather-openmp-schedule"> {
-  let summary = "One barrier a parallel region";
-  let description = [{
-    Loops keep the static schedule upstream's `convert-scf-to-openmp` gives
-    them (one contiguous block of iterations a thread), embedding bags
-    included: handing out chunks costs a dispatch each, which made guided
-    bags 4-10% slower on AMD EPYC (Zen 5) and dynamic ones of 16 bags 30%
-    slower, against 4-6% faster guided bags on an Intel Xeon
-    (docs/Design.md).
-
-    A worksharing loop that ends its `omp.parallel` region (no reductions)
-    gets `nowait`: the region's end waits for the team, and the loop's own
-    barrier was a second wait, in which a thread that arrives first spins,
-    then sleeps (the Python package's `KMP_BLOCKTIME=100us`), until the last
-    wakes it
-    (Intel Xeon, two threads, interleaved: DLRM bags with per-sample
-    weights 427-453 us against 443-478; a recsys gather of 4096 Zipf ids,
-    1 MiB, 74-80 against 84-90; of 65536 ids 489-495 against 494-511).
-  }];
-}
-
-def GatherParallelizeLinalg : Pass<"gather-parallelize-linalg"> {
-  let summary = "Run large linalg ops on buffers as parallel loops";
-  let description = [{
-    A linalg op on buffers that no loop holds, whose outermost loop is
-    `parallel` and indexes every init (so that its iterations write apart),
-    whose body only computes (elementwise ops, the broadcasts
-    and transposes of `linalg.generic`, fills, copies), and which writes at
-    least `parallel-min-bytes` bytes becomes upstream's loop nest
-    (`linalg::linalgOpToLoops`) with its outermost `scf.for` an
-    `scf.parallel`, which `convert-scf-to-openmp` runs on threads: one
-    block of outer iterations a thread, the inner loops serial (the
-    vectorizable ones). A result whose size is known only at run time gets
-    both, chosen by its size. The rest are left to `convert-linalg-to-loops`.
-
-    `gather-to-llvm{parallel=true}` runs it before `convert-linalg-to-loops`
-    with its own `parallel-min-bytes`: elementwise ops that
-    `gather-fuse-elementwise` did not fuse into a gather's loop (or all of
-    them, with `fuse-elementwise=false`) run on threads as the gathers do.
-  }];
-  let dependentDialects = ["::mlir::arith::ArithDialect",
-                           "::mlir::memref::MemRefDialect",
-                           "::mlir::scf::SCFDialect"];
-  let options = [
-    ParallelMinBytesOption<"Linalg ops writing fewer bytes stay serial">,
-  ];
-}
-
-def GatherEliminateEmptyTensors
-    : Pass<"gather-eliminate-empty-tensors"> {
-  let summary = "Compute a result in its destination along every path";
-  let description = [{
-    Upstream's `eliminate-empty-tensors` replaces one `tensor.empty` use
-    on the way to a `bufferization.materialize_in_destination` with the
-    destination. A result made on several paths of one `tensor.empty` (the
-    branches of an `scf.if`: a computation, and zeros filled when a run-time
-    check fails) keeps its other uses, so bufferization allocates a buffer,
-    computes the result in it and copies it into the destination. This pass
-    replaces the `tensor.empty` itself when every one of its uses is on the
-    way to one `materialize_in_destination` (restrict, writable, into a
-    buffer that dominates it) through `scf.if`, `scf.forall`,
-    destination-style ops and `tensor.cast`: each path then writes the
-    destination. `gather-to-llvm` runs it before upstream's pass.
-
-    ```mlir
-    %e = tensor.empty(%n) : tensor<?xf32>
-    %r = scf.if %ok -> (tensor<?xf32>) {
-      %c = linalg.generic ... outs(%e : tensor<?xf32>) -> tensor<?xf32>
-      scf.yield %c : tensor<?xf32>
-    } else {
-      %z = linalg.fill ins(%zero : f32) outs(%e : tensor<?xf32>) -> tensor<?xf32>
-      scf.yield %z : tensor<?xf32>
-    }
-    bufferization.materialize_in_destination %r in restrict writable %out
-        : (tensor<?xf32>, memref<?xf32>) -> ()
-    // %e becomes bufferization.to_tensor %out restrict writable.
-    ```
-  }];
-  let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
-                           "::mlir::tensor::TensorDialect"];
-}
-
 def GatherShapeInference : Pass<"gather-shape-inference", "ModuleOp"> {
   let summary = "Refine tensor result types through gather ops and every op "
                 "with InferTypeOpInterface";
@@ -182,6 +90,70 @@ def GatherShardPartition : Pass<"gather-shard-partition", "ModuleOp"> {
   let dependentDialects = [
     "::mlir::shard::ShardDialect", "::mlir::linalg::LinalgDialect",
     "::mlir::scf::SCFDialect", "::mlir::func::FuncDialect"
+  ];
+}
+
+// A module pass: the fused loops call the run-time error hooks, which it
+// declares in the module (function passes run on threads, and two of them
+// declaring a hook at once made a module with two declarations).
+def GatherFuseElementwise : Pass<"gather-fuse-elementwise",
+                                 "::mlir::ModuleOp"> {
+  let summary = "Compute elementwise consumers of gathers in the gathers' "
+                "loop, from the table rows themselves";
+  let description = [{
+    An elementwise linalg op on tensors (an elementwise `linalg.generic` or
+    `linalg.map`, or what `convert-elementwise-to-linalg` makes of arith and
+    math ops on tensors, casts included) that reads `gather.gather` results
+    is tiled by one index position with upstream's
+    `scf::tileConsumerAndFuseProducersUsingSCF`, and the gathers that only it
+    reads are fused into that loop through their `TilingInterface`. Each
+    fused gather then reads one index: it becomes the index under the op's
+    mode and a `tensor.extract_slice` of data there (a view), or zeros when
+    the mode gives none; `check`, `clamp` and `wrap` call
+    `gather_mlir_index_error` for an index that is an error, and nothing is
+    read out of bounds in any mode. So the consumer computes each result row
+    from the table row itself: the gathered values are never written to
+    memory in between. Sibling gathers with the same ids (a quantized table's
+    values, scales and zero points) fuse into one loop:
+
+    ```mlir
+    %q = gather.gather %table[%ids] : (tensor<50000x1024xi8>, tensor<16384xi64>) -> tensor<16384x1024xi8>
+    %s = gather.gather %scale[%ids] : (tensor<50000xf32>, tensor<16384xi64>) -> tensor<16384xf32>
+    %r = linalg.generic ... ins(%q, %s) ... { sitofp, mulf }
+    ```
+    becomes one `scf.for` over the 16384 ids whose body reads `%ids[i]`,
+    slices row `%table[id]` and `%scale[id]`, and runs the generic on them.
+
+    The fused gathers that may report (`check`; `clamp` and `wrap` along
+    an axis that may be empty) are checked by a serial scan of their indices
+    before the loop, over the loops their indices run along, which reports
+    the first bad one in row-major order (without a `check` gather, the
+    scan reads the first index only: along an empty axis any index is an
+    error, along the others none); the tiles then call no hook. So
+    a loop of the consumer that is empty at run time does not skip the
+    indices of a gather that does not run along it (the unfused gather
+    checks them all). When the scan cannot follow them (a reporting gather
+    keeps its kernel in the loop, two index dims past the batch dims; or
+    the reporting gathers' indices run along different loops, as in an
+    outer product of two checked gathers, whose scan would be as long as
+    the loop), each tile reports its own indices and the loop stays serial.
+
+    With `parallel`, results of at least `parallel-min-bytes` bytes get an
+    `scf.forall` instead (threads through `scf-forall-to-parallel` and
+    OpenMP), unless the loop stays serial as above.
+
+    `gather.gather_elements` and `gather.gather_nd` are not fused (their
+    kernels read elements and tuples from anywhere along the gathered dims).
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::complex::ComplexDialect",
+    "::mlir::func::FuncDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect"
+  ];
+  let options = [
+    ParallelOption<"Fused loops over large results as scf.forall">,
+    ParallelMinBytesOption<
+        "With parallel: results smaller than this keep a serial loop">,
   ];
 }
 

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "gather/Conversion/Passes.h"
+#include "gather/Transforms/Passes.h"
 
 #include "mlir/Conversion/MathToLibm/MathToLibm.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -14,7 +14,7 @@
 
 namespace mlir::gather {
 #define GEN_PASS_DEF_GATHERPRECISEMATH
-#include "gather/Conversion/Passes.h.inc"
+#include "gather/Transforms/Passes.h.inc"
 } // namespace mlir::gather
 
 using namespace mlir;

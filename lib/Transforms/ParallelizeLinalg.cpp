@@ -1,7 +1,7 @@
 //===- ParallelizeLinalg.cpp - The gather-parallelize-linalg pass -*- C++ -*-===//
 
 #include "gather/Dialect/Gather/IR/GatherShapes.h"
-#include "gather/Dialect/Gather/Transforms/Passes.h"
+#include "gather/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -17,7 +17,7 @@
 
 namespace mlir::gather {
 #define GEN_PASS_DEF_GATHERPARALLELIZELINALG
-#include "gather/Dialect/Gather/Transforms/Passes.h.inc"
+#include "gather/Transforms/Passes.h.inc"
 } // namespace mlir::gather
 
 using namespace mlir;

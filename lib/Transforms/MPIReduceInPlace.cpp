@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "gather/Conversion/Passes.h"
+#include "gather/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MPI/IR/MPI.h"
@@ -18,7 +18,7 @@
 
 namespace mlir::gather {
 #define GEN_PASS_DEF_GATHERMPIREDUCEINPLACE
-#include "gather/Conversion/Passes.h.inc"
+#include "gather/Transforms/Passes.h.inc"
 } // namespace mlir::gather
 
 using namespace mlir;

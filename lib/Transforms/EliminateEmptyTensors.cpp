@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "gather/Dialect/Gather/Transforms/Passes.h"
+#include "gather/Transforms/Passes.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -17,7 +17,7 @@
 
 namespace mlir::gather {
 #define GEN_PASS_DEF_GATHERELIMINATEEMPTYTENSORS
-#include "gather/Dialect/Gather/Transforms/Passes.h.inc"
+#include "gather/Transforms/Passes.h.inc"
 } // namespace mlir::gather
 
 using namespace mlir;

@@ -14,10 +14,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "gather/Dialect/Gather/Utils/ErrorHooks.h"
-#include "gather/Conversion/GatherFusion/GatherFusion.h"
+#include "gather/Dialect/Gather/Transforms/GatherFusion.h"
 
 #include "gather-c/Runtime.h"
-#include "gather/Conversion/Passes.h"
+#include "gather/Dialect/Gather/Transforms/Passes.h"
 #include "gather/Dialect/Gather/Utils/IndexArithmetic.h"
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 
@@ -38,7 +38,7 @@
 
 namespace mlir::gather {
 #define GEN_PASS_DEF_GATHERFUSEELEMENTWISE
-#include "gather/Conversion/Passes.h.inc"
+#include "gather/Dialect/Gather/Transforms/Passes.h.inc"
 } // namespace mlir::gather
 
 using namespace mlir;

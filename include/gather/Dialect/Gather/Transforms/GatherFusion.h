@@ -1,7 +1,7 @@
 //===- GatherFusion.h - Elementwise consumers in the gather's loop -*- C++ -*-===//
 
-#ifndef GATHER_CONVERSION_GATHERFUSION_GATHERFUSION_H
-#define GATHER_CONVERSION_GATHERFUSION_GATHERFUSION_H
+#ifndef GATHER_DIALECT_GATHER_TRANSFORMS_GATHERFUSION_H
+#define GATHER_DIALECT_GATHER_TRANSFORMS_GATHERFUSION_H
 
 #include "mlir/IR/PatternMatch.h"
 
@@ -32,4 +32,4 @@ LogicalResult fuseElementwiseConsumer(RewriterBase &rewriter,
 } // namespace gather
 } // namespace mlir
 
-#endif // GATHER_CONVERSION_GATHERFUSION_GATHERFUSION_H
+#endif // GATHER_DIALECT_GATHER_TRANSFORMS_GATHERFUSION_H

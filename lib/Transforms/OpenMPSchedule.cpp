@@ -1,12 +1,12 @@
 //===- OpenMPSchedule.cpp - The gather-openmp-schedule pass -----*- C++ -*-===//
 
-#include "gather/Dialect/Gather/Transforms/Passes.h"
+#include "gather/Transforms/Passes.h"
 
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 
 namespace mlir::gather {
 #define GEN_PASS_DEF_GATHEROPENMPSCHEDULE
-#include "gather/Dialect/Gather/Transforms/Passes.h.inc"
+#include "gather/Transforms/Passes.h.inc"
 } // namespace mlir::gather
 
 using namespace mlir;

@@ -1,13 +1,13 @@
 //===- EmitCInterface.cpp - The gather-emit-c-interface pass ----*- C++ -*-===//
 
-#include "gather/Dialect/Gather/Transforms/Passes.h"
+#include "gather/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
 namespace mlir::gather {
 #define GEN_PASS_DEF_GATHEREMITCINTERFACE
-#include "gather/Dialect/Gather/Transforms/Passes.h.inc"
+#include "gather/Transforms/Passes.h.inc"
 } // namespace mlir::gather
 
 using namespace mlir;

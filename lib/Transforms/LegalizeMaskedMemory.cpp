@@ -9,13 +9,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "gather/Conversion/Passes.h"
+#include "gather/Transforms/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
 namespace mlir::gather {
 #define GEN_PASS_DEF_GATHERLEGALIZEMASKEDMEMORY
-#include "gather/Conversion/Passes.h.inc"
+#include "gather/Transforms/Passes.h.inc"
 } // namespace mlir::gather
 
 using namespace mlir;
