@@ -8,10 +8,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelJit.h"
-#include "OpenMPRuntime.h"
+#include "gather/Runtime/KernelJit.h"
+#include "gather/Runtime/OpenMPRuntime.h"
 
-#include "gather/Conversion/GatherToAffine/ParallelThreshold.h"
+#include "gather/Pipelines/Pipelines.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/StringMap.h"
@@ -33,7 +33,7 @@
 #include <optional>
 
 using namespace llvm;
-using namespace mlir::gather::python;
+using namespace mlir::gather::runtime;
 
 const HostTarget &HostTarget::get() {
   static const HostTarget host = [] {
@@ -66,7 +66,7 @@ unsigned HostTarget::vectorBits() const {
   // What LLVM's cost model takes for a fixed-width vector register: the
   // preferred vector width, where the CPU's tuning sets one.
   static const unsigned bits = [this]() -> unsigned {
-    unsigned fallback = GatherToLLVMOptions().vectorBits;
+    unsigned fallback = mlir::gather::GatherToLLVMOptions().vectorBits;
     auto machine = getMachineBuilder().createTargetMachine();
     if (!machine) {
       consumeError(machine.takeError());
@@ -88,20 +88,7 @@ unsigned HostTarget::vectorBits() const {
   return bits;
 }
 
-mlir::gather::GatherToLLVMOptions
-HostTarget::loweringOptions(bool parallel) const {
-  GatherToLLVMOptions options;
-  options.parallel = parallel;
-  options.parallelMinBytes = getHostParallelMinBytes();
-  // The lowering's own rule from target-cpu, with scalar loads where the
-  // host's microcode makes gathers slow (which only the host tells).
-  options.gatherLoads = getHostGatherLoadsOption();
-  options.targetCpu = cpu;
-  options.vectorBits = vectorBits();
-  return options;
-}
-
-void mlir::gather::python::optimizeForHost(llvm::Module &module,
+void mlir::gather::runtime::optimizeForHost(llvm::Module &module,
                                            TargetMachine *machine,
                                            unsigned optLevel) {
   // The lowering emits the loops it wants: vector chunks of a row, one
@@ -133,7 +120,7 @@ void mlir::gather::python::optimizeForHost(llvm::Module &module,
 }
 
 Expected<SmallVector<char, 0>>
-mlir::gather::python::compileToObject(ModuleOp module) {
+mlir::gather::runtime::compileToObject(ModuleOp module) {
   Expected<std::unique_ptr<TargetMachine>> machine =
       HostTarget::get().getMachineBuilder().createTargetMachine();
   if (!machine)
@@ -191,12 +178,13 @@ Expected<void *>
 KernelLinker::link(std::unique_ptr<MemoryBuffer> object, bool needsOpenMP,
                    StringRef entry) {
   if (needsOpenMP && !openMPLinked) {
-    // KernelCache loaded it, with the GIL, before reading or compiling a
-    // threaded kernel; this only makes sure no other path links it unset.
+    // KernelCache loaded it (KernelCache::prepare) before reading or
+    // compiling a threaded kernel; this only makes sure no other path
+    // links it unset.
     if (Error error = loadOpenMP())
       return std::move(error);
     auto openMP = orc::DynamicLibrarySearchGenerator::Load(
-        kOpenMPLibrary.data(), jit->getDataLayout().getGlobalPrefix());
+        getOpenMPLibrary().data(), jit->getDataLayout().getGlobalPrefix());
     if (!openMP)
       return openMP.takeError();
     jit->getMainJITDylib().addGenerator(std::move(*openMP));

@@ -1,6 +1,6 @@
 //===- KernelJit.h - Kernel objects for the host, linked in process -*- C++ -*-===//
 //
-// The Python package's kernels are object files: compiled for the host CPU
+// The runtime's kernels are object files: compiled for the host CPU
 // from a module the gather-to-llvm pipeline lowered, then linked into the
 // process by one ORC LLJIT. An object file is what KernelStore keeps on
 // disk, so a kernel compiled in one process and one read back in another go
@@ -8,10 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef GATHER_PYTHON_KERNELJIT_H
-#define GATHER_PYTHON_KERNELJIT_H
-
-#include "gather/Pipelines/Pipelines.h"
+#ifndef GATHER_RUNTIME_KERNELJIT_H
+#define GATHER_RUNTIME_KERNELJIT_H
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/SmallVector.h"
@@ -23,7 +21,7 @@
 #include <string>
 #include <utility>
 
-namespace mlir::gather::python {
+namespace mlir::gather::runtime {
 
 /// The machine kernels are compiled for: the host's triple, CPU and CPU
 /// features (as `+a,-b,...`, sorted).
@@ -34,10 +32,6 @@ struct HostTarget {
   /// What kernels are compiled with: the host, -O3 code generation, and the
   /// position-independent small code model the JIT linker takes.
   llvm::orc::JITTargetMachineBuilder getMachineBuilder() const;
-  /// gather-to-llvm's options for code that runs here: the lowering's
-  /// choices are this CPU's (the JIT compiles for the machine it runs on),
-  /// with threads when `parallel`.
-  GatherToLLVMOptions loweringOptions(bool parallel) const;
   /// The vector width LLVM's own vectorizers prefer here (its cost model's
   /// register width), which is 512 on CPUs whose 512-bit vectors are fast
   /// and 256 where LLVM tunes for 256-bit ones
@@ -50,7 +44,7 @@ struct HostTarget {
 /// LLVM's default pipeline at `optLevel` (0..3) for `machine` (null: no
 /// target's cost models), tuned for kernels the lowering already
 /// vectorized: no partial or runtime loop unrolling. Every kernel of the
-/// package goes through it, a JitModule's too.
+/// runtime goes through it (the Python package's JitModule too).
 void optimizeForHost(llvm::Module &module, llvm::TargetMachine *machine,
                      unsigned optLevel);
 
@@ -80,6 +74,6 @@ private:
   unsigned linked = 0;
 };
 
-} // namespace mlir::gather::python
+} // namespace mlir::gather::runtime
 
-#endif // GATHER_PYTHON_KERNELJIT_H
+#endif // GATHER_RUNTIME_KERNELJIT_H
