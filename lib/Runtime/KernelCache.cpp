@@ -102,6 +102,8 @@ llvm::Expected<std::pair<void *, uint32_t>> KernelCache::obtainLinked(
   if (!linker)
     return linker.takeError();
   std::string storeKey = getStoreKey(description);
+  // What a profiler calls the kernel's code.
+  std::string name = "gather_mlir " + description;
   const std::optional<std::string> &dir = environment.storeDir;
   // No MLIR until a kernel must be compiled: a kernel on disk is found by
   // its key alone (a warm first call builds no context).
@@ -116,7 +118,7 @@ llvm::Expected<std::pair<void *, uint32_t>> KernelCache::obtainLinked(
     case StoreReadResult::Found:
       uint32_t flags = entry.flags;
       llvm::Expected<void *> linked = linker->link(
-          std::move(entry.object), flags & kNeedsOpenMP, kKernelEntry);
+          std::move(entry.object), flags & kNeedsOpenMP, kKernelEntry, name);
       if (linked) {
         ++loaded;
         return std::make_pair(*linked, flags);
@@ -137,7 +139,7 @@ llvm::Expected<std::pair<void *, uint32_t>> KernelCache::obtainLinked(
       llvm::MemoryBuffer::getMemBufferCopy(
           StringRef(compiled->object.data(), compiled->object.size()),
           "gather_mlir_kernel"),
-      compiled->flags & kNeedsOpenMP, kKernelEntry);
+      compiled->flags & kNeedsOpenMP, kKernelEntry, name);
   if (!linked)
     return llvm::createStringError("cannot link the compiled kernel: " +
                                    llvm::toString(linked.takeError()));

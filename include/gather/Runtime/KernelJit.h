@@ -1,4 +1,4 @@
-//===- KernelJit.h - Kernel objects for the host, linked in process -*- C++ -*-===//
+//===- KernelJit.h - Kernel objects for the host, linked in process -------===//
 //
 // The runtime's kernels are object files: compiled for the host CPU
 // from a module the gather-to-llvm pipeline lowered, then linked into the
@@ -56,20 +56,34 @@ llvm::Expected<llvm::SmallVector<char, 0>> compileToObject(ModuleOp module);
 /// that they may define the same names). Their undefined symbols resolve to
 /// the host symbols given at creation, then to libomp's (once an object that
 /// needs it was linked: loadOpenMP), then to the process's.
+///
+/// Linked code is visible to debuggers and profilers: every object is
+/// registered with GDB's JIT interface (`__jit_debug_register_code`, which
+/// gdb and lldb read), and, when the environment sets GATHER_MLIR_PERF=1
+/// at the linker's creation, the functions of every object are appended to
+/// /tmp/perf-<pid>.map, the map of JIT code `perf report` and `perf top`
+/// read, named `<symbol> [<name given to link>]`.
 class KernelLinker {
 public:
   static llvm::Expected<std::unique_ptr<KernelLinker>>
   create(llvm::ArrayRef<std::pair<llvm::StringRef, void *>> hostSymbols);
 
-  /// Links `object` and returns the address of its symbol `entry`.
+  /// Links `object` and returns the address of its symbol `entry`. `name`
+  /// says what the object is to a profiler (a kernel's description).
   llvm::Expected<void *> link(std::unique_ptr<llvm::MemoryBuffer> object,
-                              bool needsOpenMP, llvm::StringRef entry);
+                              bool needsOpenMP, llvm::StringRef entry,
+                              llvm::StringRef name = {});
+
+  ~KernelLinker();
 
 private:
-  explicit KernelLinker(std::unique_ptr<llvm::orc::LLJIT> jit)
-      : jit(std::move(jit)) {}
+  class PerfMap;
+  KernelLinker(std::unique_ptr<llvm::orc::LLJIT> jit, PerfMap *perfMap)
+      : jit(std::move(jit)), perfMap(perfMap) {}
 
   std::unique_ptr<llvm::orc::LLJIT> jit;
+  /// Owned by the linking layer; null when GATHER_MLIR_PERF is not 1.
+  PerfMap *perfMap;
   bool openMPLinked = false;
   unsigned linked = 0;
 };
