@@ -1,22 +1,27 @@
 //===- Compiler.h - The package's MLIR context and kernel errors -*- C++ -*-===//
 //
-// One MLIRContext with every dialect, pass and translation the package needs,
-// behind one lock; diagnostics collected as mlir-opt prints them; and the
-// record of a kernel's run-time error, raised as a Python exception when the
-// kernel returns.
+// The runtime library (gather/Runtime) as the package uses it: its MLIR
+// context, with parsing and textual pipelines; its kernel cache, with the
+// GIL released while a kernel is read or compiled; a kernel's run-time
+// error, raised as a Python exception when the kernel returns; and MLIR's
+// ExecutionEngine for JitModule.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef GATHER_PYTHON_COMPILER_H
 #define GATHER_PYTHON_COMPILER_H
 
-#include "KernelJit.h"
-#include "OpenMPRuntime.h"
 #include "ResultMemory.h"
 
 #include "gather-c/Runtime.h"
 #include "gather/Dialect/Gather/Utils/ErrorHooks.h"
 #include "gather/InitAll.h"
+#include "gather/Runtime/KernelCache.h"
+#include "gather/Runtime/KernelCall.h"
+#include "gather/Runtime/KernelCompiler.h"
+#include "gather/Runtime/KernelJit.h"
+#include "gather/Runtime/KernelPolicy.h"
+#include "gather/Runtime/OpenMPRuntime.h"
 
 #include "gather/Dialect/Gather/IR/GatherDialect.h"
 
@@ -46,47 +51,8 @@
 namespace mlir::gather::python {
 
 namespace py = pybind11;
-
-/// Kernels that cannot run report through the hooks (which the JIT
-/// resolves to the functions below), and the error is raised when the call
-/// returns: IndexError for an index, ValueError for a shape.
-struct KernelErrorRecord {
-  enum Kind { None, Index, Shape } kind = None;
-  int64_t op = 0, rule = 0, dim = 0, a = 0, b = 0;
-};
-
-/// The hooks as the JIT resolves them: they record the first error of the
-/// kernel call that runs on the calling thread, or, on a thread that a
-/// threaded call's OpenMP team started, of that call (KernelCall).
-extern "C" void recordIndexError(int64_t op, int64_t dim, int64_t index,
-                                 int64_t size);
-
-extern "C" void recordShapeError(int64_t op, int64_t rule, int64_t dim,
-                                 int64_t a, int64_t b);
-
-/// One call of a kernel: a kernel that may run on libomp's threads
-/// (`openMP`) starts with libomp's workers kept off the calling thread's CPU
-/// (keepOpenMPWorkersOffCaller), and the hooks on the calling thread record
-/// into it. A `threaded` call (a kernel that may report on the threads it
-/// starts: mayReportOnOpenMPThreads) also takes the errors of threads that
-/// are no call's own, which cannot tell whose they are: threaded calls run
-/// one at a time (each uses every core; create them without the GIL, which
-/// a waiting call would otherwise hold), so they are this call's. A process
-/// forked while one ran starts with the registry unlocked.
-class KernelCall {
-public:
-  KernelCall(bool threaded, bool openMP);
-  ~KernelCall();
-  KernelCall(const KernelCall &) = delete;
-  KernelCall &operator=(const KernelCall &) = delete;
-
-  /// The error the kernel reported (kind None when it reported none).
-  KernelErrorRecord take();
-
-private:
-  KernelErrorRecord record;
-  std::unique_lock<std::mutex> oneAtATime;
-};
+// The package is the runtime's host: its names are the package's.
+using namespace mlir::gather::runtime;
 
 /// Raises `error` as a Python exception (with the GIL): IndexError for an
 /// index, ValueError for a shape; nothing for none. `opName`, when given,
@@ -131,123 +97,36 @@ inline void callWithPointers(void *fn, llvm::ArrayRef<void *> p) {
   throw pybind11::value_error("functions take at most 7 arrays");
 }
 
-/// Turns the weak default definitions of the error hooks (which print and
-/// exit) back into declarations, so the JIT resolves them to the recorders
-/// above whatever pipeline lowered the module.
-inline void takeOverErrorHooks(ModuleOp module) {
-  for (StringRef name : {kIndexErrorHook, kShapeErrorHook}) {
-    auto hook = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
-    if (!hook || hook.isExternal())
-      continue;
-    hook.getBody().dropAllReferences();
-    hook.getBody().getBlocks().clear();
-    hook.setLinkage(LLVM::Linkage::External);
-  }
-}
+/// The gather kernel of `key` (KernelCache::lookup): prepared with the GIL
+/// held, read or compiled without it; ValueError when it cannot be made.
+KernelFn lookupKernel(const KernelKey &key);
 
-/// Appends `d` and its notes as mlir-opt prints them:
-/// `<source>:3:5: error: message` (a location without a file position is
-/// printed as `loc(...)`).
-inline void appendDiagnostic(std::string &text, const Diagnostic &d) {
-  if (!text.empty())
-    text += "\n";
-  llvm::raw_string_ostream os(text);
-  Location loc = d.getLocation();
-  if (auto file = loc->findInstanceOf<FileLineColLoc>())
-    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
-       << file.getColumn() << ": ";
-  else if (!isa<UnknownLoc>(loc))
-    os << loc << ": ";
-  // In DiagnosticSeverity's order.
-  static constexpr const char *kSeverities[] = {"note", "warning", "error",
-                                                "remark"};
-  static_assert(static_cast<int>(DiagnosticSeverity::Remark) == 3);
-  os << kSeverities[static_cast<int>(d.getSeverity())] << ": ";
-  os << d.str();
-  for (const Diagnostic &note : d.getNotes())
-    appendDiagnostic(text, note);
-}
+/// KernelCache::load likewise; an exception `build` throws is raised as it
+/// is.
+KernelCache::Entry
+loadKernel(const std::string &description, bool parallel,
+           llvm::function_ref<OwningOpRef<ModuleOp>(MLIRContext &)> build);
 
-/// Collects the diagnostics emitted while it lives.
-class DiagnosticCollector {
-public:
-  explicit DiagnosticCollector(MLIRContext &context)
-      : handler(&context, [this](Diagnostic &d) {
-          appendDiagnostic(text, d);
-          return success();
-        }) {}
-  std::string take(const char *fallback) {
-    return text.empty() ? fallback : std::move(text);
-  }
-
-private:
-  std::string text;
-  ScopedDiagnosticHandler handler;
-};
-
-/// Whether `module` needs libomp: OpenMP dialect ops (which translate to
-/// `__kmpc_*` calls) or declarations of the runtime's functions.
-inline bool usesOpenMP(ModuleOp module) {
-  WalkResult found = module.walk([](Operation *op) {
-    auto fn = dyn_cast<LLVM::LLVMFuncOp>(op);
-    if (op->getName().getDialectNamespace() == "omp" ||
-        (fn && fn.getName().starts_with("__kmpc_")))
-      return WalkResult::interrupt();
-    return WalkResult::advance();
-  });
-  return found.wasInterrupted();
-}
-
-/// Whether a kernel of `module` may report an error on a thread that OpenMP
-/// starts: a call inside an `omp.parallel` region to an error hook, to a
-/// function the module defines (which may call one) or through a pointer;
-/// or a module translated already (`__kmpc_fork_call`), which cannot be
-/// read. Calls to other external functions (malloc, free) cannot report.
-inline bool mayReportOnOpenMPThreads(ModuleOp module) {
-  auto reports = [&](LLVM::CallOp call) {
-    std::optional<StringRef> callee = call.getCallee();
-    if (!callee || *callee == kIndexErrorHook || *callee == kShapeErrorHook)
-      return true;
-    auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(*callee);
-    return !fn || !fn.isExternal();
-  };
-  WalkResult found = module.walk([&](Operation *op) {
-    auto fn = dyn_cast<LLVM::LLVMFuncOp>(op);
-    if (fn && fn.getName() == "__kmpc_fork_call")
-      return WalkResult::interrupt();
-    if (!isa<omp::ParallelOp>(op))
-      return WalkResult::advance();
-    WalkResult call = op->walk([&](LLVM::CallOp c) {
-      return reports(c) ? WalkResult::interrupt() : WalkResult::advance();
-    });
-    return call.wasInterrupted() ? WalkResult::interrupt()
-                                 : WalkResult::skip();
-  });
-  return found.wasInterrupted();
-}
-
+/// The runtime's KernelCompiler, with errors as ValueError.
 class Compiler {
 public:
   static Compiler &get() {
     static Compiler *compiler = new Compiler(); // Lives until exit.
     return *compiler;
   }
-  /// Whether get() has made the compiler (its MLIRContext, every dialect):
-  /// kernels found in the caches never do.
-  static bool &created() {
-    static bool made = false;
-    return made;
-  }
+  /// Whether the runtime has made its MLIRContext: kernels found in the
+  /// caches never do.
+  static bool created() { return KernelCompiler::created(); }
 
-  MLIRContext &context() { return ctx; }
-  std::mutex &mutex() { return mu; }
+  MLIRContext &context() { return kernels.context(); }
+  std::mutex &mutex() { return kernels.mutex(); }
 
   /// Parses and verifies `source`; throws ValueError with the diagnostics.
   OwningOpRef<ModuleOp> parse(const std::string &source) {
-    DiagnosticCollector diags(ctx);
+    DiagnosticCollector diags(context());
     // Locations name the buffer, so messages read `<source>:3:5: error:`.
-    OwningOpRef<ModuleOp> module =
-        parseSourceString<ModuleOp>(source, ParserConfig(&ctx), "<source>");
+    OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
+        source, ParserConfig(&context()), "<source>");
     if (!module)
       throw py::value_error(diags.take("cannot parse the module"));
     return module;
@@ -259,7 +138,7 @@ public:
   /// (`builtin.module(canonicalize,cse)`, --pass-pipeline's form), which
   /// would otherwise be read as a nest on the modules inside this one.
   void runPipeline(ModuleOp module, const std::string &pipeline) {
-    PassManager pm(&ctx, ModuleOp::getOperationName());
+    PassManager pm(&context(), ModuleOp::getOperationName());
     std::string parseErrors;
     llvm::raw_string_ostream os(parseErrors);
     if (failed(parsePassPipeline(withoutModuleAnchor(pipeline), pm, os)))
@@ -286,31 +165,23 @@ public:
     return pipeline; // Unbalanced: the parser names the error.
   }
 
-  /// Runs `pm` on `module`; throws ValueError with the diagnostics. The
-  /// module is verified once, after the pipeline: verifying after every
-  /// pass took a third of a kernel's MLIR time
-  /// (docs/decisions/compile-time.md); a pass that
-  /// breaks the IR is still an error, named by the final verifier.
+  /// Runs `pm` on `module` (KernelCompiler::run); throws ValueError with
+  /// the diagnostics.
   void run(PassManager &pm, ModuleOp module) {
-    DiagnosticCollector diags(ctx);
-    pm.enableVerifier(false);
-    if (failed(pm.run(module)))
-      throw py::value_error(diags.take("the pipeline failed"));
-    if (failed(verify(module)))
-      throw py::value_error(
-          diags.take("the pipeline produced invalid IR"));
+    if (llvm::Error error = kernels.run(pm, module))
+      throw py::value_error(llvm::toString(std::move(error)));
   }
 
   /// JIT-compiles an LLVM-dialect module; the hooks resolve to the
   /// recorders above. Modules that use OpenMP (lowered with parallel=true)
   /// get libomp.
   std::unique_ptr<ExecutionEngine> jit(ModuleOp module, unsigned optLevel) {
-    DiagnosticCollector diags(ctx);
+    DiagnosticCollector diags(context());
     // LLVM's optimizer sees the host, as the kernels' does (KernelJit.cpp):
     // without a target machine its cost models vectorize no loop.
     static std::unique_ptr<llvm::TargetMachine> host = [] {
       auto machine =
-          python::HostTarget::get().getMachineBuilder().createTargetMachine();
+          HostTarget::get().getMachineBuilder().createTargetMachine();
       if (!machine) {
         llvm::consumeError(machine.takeError());
         return std::unique_ptr<llvm::TargetMachine>();
@@ -318,7 +189,7 @@ public:
       return std::move(*machine);
     }();
     auto optimize = [optLevel](llvm::Module *m) {
-      python::optimizeForHost(*m, host.get(), optLevel);
+      optimizeForHost(*m, host.get(), optLevel);
       return llvm::Error::success();
     };
     ExecutionEngineOptions options;
@@ -330,7 +201,7 @@ public:
     if (usesOpenMP(module)) {
       if (llvm::Error error = loadOpenMP())
         throw py::value_error(llvm::toString(std::move(error)));
-      libs.push_back(kOpenMPLibrary);
+      libs.push_back(getOpenMPLibrary());
     }
     options.sharedLibPaths = libs;
     takeOverErrorHooks(module);
@@ -367,28 +238,9 @@ public:
   }
 
 private:
-  Compiler() {
-    created() = true;
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-    registerAllPasses();
-    registerAllGatherPasses();
-    DialectRegistry registry;
-    registerAllDialects(registry);
-    registerAllExtensions(registry);
-    registerAllToLLVMIRTranslations(registry);
-    registerAllGatherDialects(registry);
-    ctx.appendDialectRegistry(registry);
-    // Other dialects load as a parsed module or a pass needs them (a
-    // kernel's pipeline loads about a third, and loading all is slow);
-    // these are the ones the package's builders create ops of.
-    ctx.loadDialect<func::FuncDialect, bufferization::BufferizationDialect,
-                    GatherDialect>();
-    ctx.disableMultithreading();
-  }
+  Compiler() : kernels(KernelCompiler::get()) {}
 
-  MLIRContext ctx;
-  std::mutex mu;
+  KernelCompiler &kernels;
 };
 
 } // namespace mlir::gather::python

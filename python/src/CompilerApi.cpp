@@ -302,7 +302,7 @@ public:
     auto lower = [&](Compiler &c, ModuleOp module) {
       PassManager pm(&c.context(), ModuleOp::getOperationName());
       buildGatherToLLVMPipeline(pm,
-                                HostTarget::get().loweringOptions(parallel));
+                                getHostLoweringOptions(parallel));
       c.run(pm, module);
     };
     return std::unique_ptr<PyJitModule>(new PyJitModule(source, 3, lower));

@@ -19,10 +19,9 @@
 
 #include "Compiler.h"
 #include "CompilerApi.h"
-#include "KernelCache.h"
 #include "NativeArrays.h"
 
-#include "gather/Conversion/GatherToAffine/ParallelThreshold.h"
+#include "gather/Runtime/KernelPolicy.h"
 #include "gather/Dialect/Gather/IR/GatherIndexing.h"
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 #include "gather/Dialect/Gather/IR/GatherShapes.h"
@@ -228,14 +227,6 @@ py::object signedIds(const std::string &function, const std::string &name,
   return py::reinterpret_steal<py::object>(view);
 }
 
-/// Whether a kernel that reduces or produces `values` f32 values runs on
-/// threads: their bytes against the host's threshold for gathers
-/// (getHostParallelMinBytes: 512 KiB a thread OpenMP starts, never with
-/// one).
-bool reducesOnThreads(int64_t values) {
-  return values * 4 >= getHostParallelMinBytes();
-}
-
 /// The key of a bag kernel: the table's element kind, its width (none:
 /// dynamic), the ids' bytes (signed ids: int64 is one key whichever of
 /// numpy's two names it has), offsets, weights, reduction, padding_idx,
@@ -285,8 +276,7 @@ cachedKernel(const Key &key, bool parallel,
   it = kernels.find(key);
   if (it != kernels.end())
     return it->second;
-  KernelCache::Entry entry =
-      KernelCache::get().load(description(), parallel, build);
+  KernelCache::Entry entry = loadKernel(description(), parallel, build);
   kernels.emplace(key, entry);
   return entry;
 }

@@ -3,11 +3,13 @@
 // pybind11 bindings over GatherMLIR's C++ API:
 //  * gather / gather_elements / gather_nd on numpy arrays: the result shape
 //    (and every ValueError) comes from the dialect's shape rules; the kernel
-//    is a gather op in a destination-passing function, lowered by the
-//    gather-to-llvm pipeline, compiled to an object for the host CPU and
-//    linked by an ORC JIT (KernelJit.h), and cached by what must differ (op,
-//    element width, index type, ranks, attributes, mode) in memory and on
-//    disk (KernelCache.h, KernelStore.h). Shapes stay dynamic, so new shapes
+//    is the runtime library's (gather/Runtime): the kernel the host's policy
+//    chooses for the call (KernelPolicy.h), a gather op in a
+//    destination-passing function lowered by the gather-to-llvm pipeline,
+//    compiled to an object for the host CPU and linked by an ORC JIT
+//    (KernelJit.h), and cached by what must differ (op, element width,
+//    index type, ranks, attributes, mode) in memory and on disk
+//    (KernelCache.h, KernelStore.h). Shapes stay dynamic, so new shapes
 //    reuse kernels.
 //    try_gather & co. are the per-call fast path: one C call, no MLIR.
 //  * Module / JitModule (CompilerApi.cpp): parse, verify, run pipelines, JIT
@@ -20,17 +22,14 @@
 #include "Compiler.h"
 #include "CompilerApi.h"
 #include "EmbeddingBags.h"
-#include "KernelCache.h"
-#include "KernelJit.h"
-#include "KernelStore.h"
 #include "ResultMemory.h"
 
 #include "gather/Dialect/Gather/Utils/ErrorHooks.h"
 #include "gather-c/Runtime.h"
 #include "gather/Conversion/GatherToAffine/GatherToAffine.h"
-#include "gather/Conversion/GatherToAffine/ParallelThreshold.h"
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 #include "gather/InitAll.h"
+#include "gather/Runtime/KernelStore.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -159,31 +158,6 @@ py::object signedIndices(OpKind kind, PyArrayObject *indices,
   return resultObject;
 }
 
-/// Whether a result of `bytes` is written with streaming stores: from the
-/// lowering's streaming-min-bytes on (rows permitting).
-bool streamsResult(int64_t bytes) {
-  static const int64_t minBytes = GatherLoweringOptions().streamingMinBytes;
-  return minBytes >= 0 && bytes >= minBytes;
-}
-
-/// Whether a check-mode gather_elements along the last axis into a caller's
-/// `out` computes into a result of its own and copies it into `out`, rather
-/// than scanning every index before it writes `out` (which stays untouched on
-/// failure either way). Its own result is validated a row at a time as the rows
-/// are gathered (validate-rows; along another axis the indices are scanned all
-/// the same), at no measurable cost; the copy moves the result's bytes, the
-/// scan reads the indices'. It pays only where the scan is serial and reads at
-/// least twice the result's bytes, more than the last-level cache keeps between
-/// calls, and only for results that are not streamed (the copy would read a
-/// streamed one back from memory). Evidence:
-/// docs/decisions/kernel-cost-model.md, "The check scan on threads".
-bool buffersCheckedOut(bool parallel, int64_t indexBytes,
-                       int64_t resultBytes) {
-  constexpr int64_t kMinIndexBytes = 16 << 20;
-  return !parallel && indexBytes >= kMinIndexBytes &&
-         indexBytes / 2 >= resultBytes && !streamsResult(resultBytes);
-}
-
 /// gather, gather_elements or gather_nd on operands that checkOperands
 /// accepts: the result shape and every ValueError come from the dialect's
 /// shape rules (on the arrays' shapes; no MLIR type is built); fills `out`
@@ -234,64 +208,24 @@ py::object runGather(OpKind kind, PyArrayObject *data, PyArrayObject *indices,
                   {data, indices});
   int64_t resultBytes =
       PyArray_NBYTES(reinterpret_cast<PyArrayObject *>(result.ptr()));
-  // Threads for results of at least the host's parallel-min-bytes (512 KiB
-  // a thread OpenMP starts here): a parallel kernel runs threads only, a
-  // smaller result gets a serial kernel, which compiles in about half the
-  // time.
-  bool parallel = resultBytes >= getHostParallelMinBytes();
-  // Rows gathered along the last axis from C-contiguous operands read as
-  // the host's choice for the axis's length and the rows' (the result's
-  // last dim) says; the flag is left out for other kernels, which have no
-  // such rows (strided operands read one element at a time anyway).
-  int64_t dataRank = PyArray_NDIM(data);
-  int64_t itemBytes = PyArray_ITEMSIZE(data);
-  bool rows = shape->readsRowsAlongLastAxis(dataRank, PyArray_NDIM(indices)) &&
-              PyArray_IS_C_CONTIGUOUS(data) &&
-              PyArray_IS_C_CONTIGUOUS(indices);
-  if (kind == OpKind::Elements && mode == GatherMode::check &&
-      result.ptr() == out && rows &&
-      buffersCheckedOut(parallel, PyArray_NBYTES(indices), resultBytes))
+  // Threads, streaming, row validation, how rows read: the runtime's
+  // policy for this host and this call.
+  GatherCall gatherCall(dataShape, shapeOf(indices));
+  gatherCall.op = kind;
+  gatherCall.mode = mode;
+  gatherCall.dataElementBytes = PyArray_ITEMSIZE(data);
+  gatherCall.indexElementBytes = PyArray_ITEMSIZE(indices);
+  gatherCall.dataContiguous = PyArray_IS_C_CONTIGUOUS(data);
+  gatherCall.indicesContiguous = PyArray_IS_C_CONTIGUOUS(indices);
+  gatherCall.shape = &*shape;
+  gatherCall.resultShape = resultShape;
+  gatherCall.intoCallerResult = result.ptr() == out;
+  GatherKernelChoice choice = chooseGatherKernel(gatherCall);
+  const KernelKey &key = choice.key;
+  if (choice.bufferResult)
     result = newArray(PyArray_DESCR(data), resultShape);
   auto *resultArray = reinterpret_cast<PyArrayObject *>(result.ptr());
-  // numpy keeps a dim times the item size within intp, zero dims or not.
-  bool elementLoads =
-      rows &&
-      getHostGatherLoads(dataShape.getDimSize(shape->axis) * itemBytes,
-                         resultShape.back() * itemBytes) ==
-          GatherLoads::Element;
-  // Streaming stores likewise: a result below streaming-min-bytes gets a
-  // kernel without the streaming copies (a fifth less code to generate);
-  // so do rows read one element an iteration, which never stream.
-  bool streaming = !elementLoads && streamsResult(resultBytes);
-  // Row validation only changes check-mode gather_elements kernels; other
-  // kernels keep one key for both kinds of result.
-  bool ownResult = !out || out == Py_None || result.ptr() != out;
-  bool validateRows =
-      ownResult && kind == OpKind::Elements && mode == GatherMode::check;
-  KernelKey key;
-  key.op = kind;
-  key.mode = static_cast<uint8_t>(mode);
-  key.dataBytes = PyArray_ITEMSIZE(data);
-  key.indexBytes = PyArray_ITEMSIZE(indices);
-  key.dataRank = dataRank;
-  key.indexRank = PyArray_NDIM(indices);
-  key.axis = shape->axis;
-  key.batchDims = shape->batchDims;
-  key.tupleSize = kind == OpKind::ND ? shape->tupleSize : 0;
-  // Short rows of data copied whole get a kernel for their length, in
-  // results large enough to pay for its compile (kStaticRowMaxBytes).
-  if (shape->readsDataRows(dataRank) && PyArray_IS_C_CONTIGUOUS(data) &&
-      resultBytes >= kStaticRowMinResultBytes &&
-      resultShape.back() * itemBytes <= kStaticRowMaxBytes)
-    key.rowLength = resultShape.back();
-  key.flags = (parallel ? KernelKey::Parallel : 0) |
-              (streaming ? KernelKey::Streaming : 0) |
-              (validateRows ? KernelKey::ValidateRows : 0) |
-              (elementLoads ? KernelKey::ElementLoads : 0) |
-              (PyArray_IS_C_CONTIGUOUS(data) ? 0 : KernelKey::StridedData) |
-              (PyArray_IS_C_CONTIGUOUS(indices) ? 0
-                                                : KernelKey::StridedIndices);
-  KernelFn kernel = KernelCache::get().lookup(key);
+  KernelFn kernel = lookupKernel(key);
 
   Descriptor d(data), i(indices), o(resultArray);
   // The kernels report on the calling thread only (a threaded check scan

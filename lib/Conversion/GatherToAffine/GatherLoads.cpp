@@ -2,8 +2,7 @@
 
 #include "gather/Conversion/GatherToAffine/GatherLoads.h"
 
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/TargetParser/Host.h"
+#include "llvm/ADT/StringRef.h"
 
 using namespace mlir::gather;
 
@@ -31,26 +30,4 @@ GatherLoads mlir::gather::resolveGatherLoads(
   return forAxis(loads == GatherLoads::AutoScalar ? GatherLoads::Scalar
                                                   : GatherLoads::Vector,
                  axisBytes, rowBytes);
-}
-
-GatherLoads mlir::gather::getHostGatherLoadsOption() {
-  // "Mitigation: Microcode" makes every gather instruction slow, which the
-  // CPU's name does not tell: auto-scalar.
-  static const GatherLoads loads = [] {
-    auto status = llvm::MemoryBuffer::getFile(
-        "/sys/devices/system/cpu/vulnerabilities/gather_data_sampling",
-        /*IsText=*/true);
-    return status && (*status)->getBuffer().contains("Microcode")
-               ? GatherLoads::AutoScalar
-               : GatherLoads::Auto;
-  }();
-  return loads;
-}
-
-GatherLoads
-mlir::gather::getHostGatherLoads(std::optional<int64_t> axisBytes,
-                                 std::optional<int64_t> rowBytes) {
-  static const std::string cpu = llvm::sys::getHostCPUName().str();
-  return resolveGatherLoads(getHostGatherLoadsOption(), cpu, axisBytes,
-                            rowBytes);
 }

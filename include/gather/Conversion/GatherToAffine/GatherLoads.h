@@ -47,17 +47,8 @@ GatherLoads resolveGatherLoads(GatherLoads loads, llvm::StringRef targetCpu,
                                std::optional<int64_t> axisBytes = {},
                                std::optional<int64_t> rowBytes = {});
 
-/// The `gather-loads` value for code compiled for the machine this process
-/// runs on (a JIT, whose `target-cpu` names it): `AutoScalar` when /sys
-/// reports the Gather Data Sampling mitigation in microcode, else `Auto`.
-/// Read once.
-GatherLoads getHostGatherLoadsOption();
-
-/// What that value resolves to here (resolveGatherLoads with the host's CPU
-/// name; never an `Auto`): Scalar on AMD Zen; elsewhere Element as
-/// resolveGatherLoads says, else Scalar under the mitigation, else Vector.
-GatherLoads getHostGatherLoads(std::optional<int64_t> axisBytes = {},
-                               std::optional<int64_t> rowBytes = {});
+// The host's value and what it resolves to for a JIT are the runtime's host
+// policy (gather/Runtime/KernelPolicy.h).
 
 } // namespace mlir::gather
 

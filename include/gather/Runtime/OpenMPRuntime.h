@@ -1,4 +1,4 @@
-//===- OpenMPRuntime.h - How the package drives libomp ----------*- C++ -*-===//
+//===- OpenMPRuntime.h - How kernels drive libomp -------------*- C++ -*-===//
 //
 // Threaded kernels run on LLVM's libomp, loaded into the process by
 // loadOpenMP before the first one is linked: its environment set before
@@ -7,24 +7,42 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef GATHER_PYTHON_OPENMPRUNTIME_H
-#define GATHER_PYTHON_OPENMPRUNTIME_H
+#ifndef GATHER_RUNTIME_OPENMPRUNTIME_H
+#define GATHER_RUNTIME_OPENMPRUNTIME_H
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
-namespace mlir::gather::python {
+#include <optional>
 
-/// The libomp that threaded kernels link against (LLVM's).
-inline constexpr llvm::StringLiteral kOpenMPLibrary = GATHER_OPENMP_LIBRARY;
+namespace mlir::gather::runtime {
 
-/// libomp in the process, as the package wants it, before anything links
+/// The libomp that threaded kernels link against (LLVM's, of the LLVM the
+/// runtime was built with).
+llvm::StringRef getOpenMPLibrary();
+
+/// The thread counts an OMP_NUM_THREADS value lists (`2`, `2,1`), or none
+/// when an item is not a count (empty, a word, a negative number), which
+/// makes libomp abort the process when it starts.
+std::optional<llvm::SmallVector<unsigned>>
+parseOpenMPThreadCounts(llvm::StringRef value);
+
+/// The team of a (not nested) OpenMP parallel loop as the environment sets
+/// it: OMP_NUM_THREADS's first count, capped by OMP_THREAD_LIMIT when that
+/// is a positive count; none when OMP_NUM_THREADS is unset, malformed or 0.
+std::optional<unsigned> getOpenMPTeamSize();
+/// The same from OMP_NUM_THREADS's counts, parsed already.
+std::optional<unsigned> getOpenMPTeamSize(llvm::ArrayRef<unsigned> counts);
+
+/// libomp in the process, as the kernels want it, before anything links
 /// code that calls it: the kernel linker for a threaded kernel (KernelCache,
 /// before a kernel is read from disk or compiled), a JitModule whose module
 /// uses OpenMP (embedding bags among them). The first call that succeeds
 /// prepares libomp's environment, loads it and places its workers; later
-/// calls do nothing. Call it with the GIL held: it reads and sets the
-/// environment.
+/// calls do nothing. It reads and sets the environment: a host with a lock
+/// over the environment (Python's GIL) holds it.
 ///
 /// The environment: KMP_BLOCKTIME is set to 100us unless it is set (workers
 /// spin that long when a loop ends, then sleep); an error, naming the
@@ -56,6 +74,6 @@ llvm::Error loadOpenMP();
 /// loadOpenMP placed the parent's.
 void keepOpenMPWorkersOffCaller();
 
-} // namespace mlir::gather::python
+} // namespace mlir::gather::runtime
 
-#endif // GATHER_PYTHON_OPENMPRUNTIME_H
+#endif // GATHER_RUNTIME_OPENMPRUNTIME_H

@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelStore.h"
+#include "gather/Runtime/KernelStore.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/Endian.h"
@@ -27,7 +27,7 @@
 #include <sys/stat.h>
 
 using namespace llvm;
-using namespace mlir::gather::python;
+using namespace mlir::gather::runtime;
 
 namespace {
 constexpr char kMagic[8] = {'G', 'M', 'L', 'I', 'R', 'K', 'R', 'N'};
@@ -38,7 +38,7 @@ constexpr size_t kChecksummedFrom = 16;
 constexpr uint64_t kMaxEntrySize = 256 << 20;
 } // namespace
 
-std::optional<std::string> mlir::gather::python::getKernelStoreDir() {
+std::optional<std::string> mlir::gather::runtime::getKernelStoreDir() {
   if (const char *dir = std::getenv("GATHER_MLIR_CACHE_DIR"))
     return *dir ? std::optional<std::string>(dir) : std::nullopt;
   SmallString<128> home;
@@ -100,7 +100,7 @@ static int findBuildId(dl_phdr_info *info, size_t, void *data) {
   return 1;
 }
 
-const std::string &mlir::gather::python::getBuildIdentity() {
+const std::string &mlir::gather::runtime::getBuildIdentity() {
   static const std::string identity = [] {
     BuildIdSearch search;
     search.address = reinterpret_cast<uintptr_t>(&findBuildId);
@@ -133,7 +133,7 @@ static SmallString<256> entryPath(StringRef dir, StringRef key) {
   return path;
 }
 
-StoreReadResult mlir::gather::python::readStoredKernel(StringRef dir,
+StoreReadResult mlir::gather::runtime::readStoredKernel(StringRef dir,
                                                        StringRef key,
                                                        StoredKernel &result) {
   SmallString<256> path = entryPath(dir, key);
@@ -173,7 +173,7 @@ StoreReadResult mlir::gather::python::readStoredKernel(StringRef dir,
   return StoreReadResult::Found;
 }
 
-bool mlir::gather::python::writeStoredKernel(StringRef dir, StringRef key,
+bool mlir::gather::runtime::writeStoredKernel(StringRef dir, StringRef key,
                                              uint32_t flags,
                                              ArrayRef<char> object) {
   std::string entry(kHeaderSize, '\0');

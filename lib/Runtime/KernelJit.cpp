@@ -8,20 +8,24 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelJit.h"
-#include "OpenMPRuntime.h"
+#include "gather/Runtime/KernelJit.h"
+#include "gather/Runtime/OpenMPRuntime.h"
 
-#include "gather/Conversion/GatherToAffine/ParallelThreshold.h"
+#include "gather/Pipelines/Pipelines.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Analysis/TargetTransformInfo.h"
+#include "llvm/ExecutionEngine/JITLink/JITLink.h"
 #include "llvm/ExecutionEngine/Orc/AbsoluteSymbols.h"
+#include "llvm/ExecutionEngine/Orc/Debugging/DebuggerSupport.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
+#include "llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
@@ -30,10 +34,14 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <mutex>
 #include <optional>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 using namespace llvm;
-using namespace mlir::gather::python;
+using namespace mlir::gather::runtime;
 
 const HostTarget &HostTarget::get() {
   static const HostTarget host = [] {
@@ -66,7 +74,7 @@ unsigned HostTarget::vectorBits() const {
   // What LLVM's cost model takes for a fixed-width vector register: the
   // preferred vector width, where the CPU's tuning sets one.
   static const unsigned bits = [this]() -> unsigned {
-    unsigned fallback = GatherToLLVMOptions().vectorBits;
+    unsigned fallback = mlir::gather::GatherToLLVMOptions().vectorBits;
     auto machine = getMachineBuilder().createTargetMachine();
     if (!machine) {
       consumeError(machine.takeError());
@@ -88,20 +96,7 @@ unsigned HostTarget::vectorBits() const {
   return bits;
 }
 
-mlir::gather::GatherToLLVMOptions
-HostTarget::loweringOptions(bool parallel) const {
-  GatherToLLVMOptions options;
-  options.parallel = parallel;
-  options.parallelMinBytes = getHostParallelMinBytes();
-  // The lowering's own rule from target-cpu, with scalar loads where the
-  // host's microcode makes gathers slow (which only the host tells).
-  options.gatherLoads = getHostGatherLoadsOption();
-  options.targetCpu = cpu;
-  options.vectorBits = vectorBits();
-  return options;
-}
-
-void mlir::gather::python::optimizeForHost(llvm::Module &module,
+void mlir::gather::runtime::optimizeForHost(llvm::Module &module,
                                            TargetMachine *machine,
                                            unsigned optLevel) {
   // The lowering emits the loops it wants: vector chunks of a row, one
@@ -133,7 +128,7 @@ void mlir::gather::python::optimizeForHost(llvm::Module &module,
 }
 
 Expected<SmallVector<char, 0>>
-mlir::gather::python::compileToObject(ModuleOp module) {
+mlir::gather::runtime::compileToObject(ModuleOp module) {
   Expected<std::unique_ptr<TargetMachine>> machine =
       HostTarget::get().getMachineBuilder().createTargetMachine();
   if (!machine)
@@ -160,6 +155,82 @@ mlir::gather::python::compileToObject(ModuleOp module) {
   return object;
 }
 
+//===----------------------------------------------------------------------===//
+// Profilers
+//===----------------------------------------------------------------------===//
+
+/// Appends the functions of every object the JIT links to perf's map of JIT
+/// code, /tmp/perf-<pid>.map (one `<start> <size> <name>` line each, in
+/// hex), which perf reads to name addresses in JIT pages. The file stays
+/// after the process exits, for `perf report`.
+class KernelLinker::PerfMap : public orc::ObjectLinkingLayer::Plugin {
+public:
+  /// The map when GATHER_MLIR_PERF=1 and the file opens; else null.
+  static std::unique_ptr<PerfMap> createFromEnvironment() {
+    const char *enabled = std::getenv("GATHER_MLIR_PERF");
+    if (!enabled || StringRef(enabled) != "1")
+      return nullptr;
+    std::string path = "/tmp/perf-" + std::to_string(::getpid()) + ".map";
+    int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
+                    0644);
+    if (fd < 0)
+      return nullptr;
+    return std::unique_ptr<PerfMap>(new PerfMap(fd));
+  }
+  ~PerfMap() override { ::close(fd); }
+
+  /// What the objects linked into `dylib` are called in the map.
+  void name(orc::JITDylib &dylib, StringRef name) {
+    std::lock_guard<std::mutex> lock(mu);
+    names[&dylib] = name.str();
+  }
+
+  void modifyPassConfig(orc::MaterializationResponsibility &mr,
+                        jitlink::LinkGraph &,
+                        jitlink::PassConfiguration &config) override {
+    std::string suffix;
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      auto it = names.find(&mr.getTargetJITDylib());
+      if (it != names.end() && !it->second.empty())
+        suffix = " [" + it->second + "]";
+    }
+    // After fixups the symbols have their final addresses.
+    config.PostFixupPasses.push_back(
+        [this, suffix](jitlink::LinkGraph &graph) {
+          std::string lines;
+          raw_string_ostream os(lines);
+          for (jitlink::Symbol *symbol : graph.defined_symbols())
+            if (symbol->isCallable() && symbol->hasName() &&
+                symbol->getSize())
+              os << format_hex_no_prefix(symbol->getAddress().getValue(), 1)
+                 << " " << format_hex_no_prefix(symbol->getSize(), 1) << " "
+                 << *symbol->getName() << suffix << "\n";
+          // One write per object: O_APPEND keeps it whole among other
+          // writers. A map that cannot be written leaves kernels unnamed.
+          ssize_t written = ::write(fd, lines.data(), lines.size());
+          (void)written;
+          return Error::success();
+        });
+  }
+
+  Error notifyFailed(orc::MaterializationResponsibility &) override {
+    return Error::success();
+  }
+  Error notifyRemovingResources(orc::JITDylib &, orc::ResourceKey) override {
+    return Error::success();
+  }
+  void notifyTransferringResources(orc::JITDylib &, orc::ResourceKey,
+                                   orc::ResourceKey) override {}
+
+private:
+  explicit PerfMap(int fd) : fd(fd) {}
+
+  int fd;
+  std::mutex mu;
+  DenseMap<orc::JITDylib *, std::string> names;
+};
+
 Expected<std::unique_ptr<KernelLinker>>
 KernelLinker::create(ArrayRef<std::pair<StringRef, void *>> hostSymbols) {
   // Kernels need no platform support (no initializers, no TLS); the
@@ -173,6 +244,18 @@ KernelLinker::create(ArrayRef<std::pair<StringRef, void *>> hostSymbols) {
     return jit.takeError();
   // Failures reach the caller as errors; nothing is printed.
   (*jit)->getExecutionSession().setErrorReporter(consumeError);
+  // Kernels in gdb's and lldb's backtraces, as MLIR's ExecutionEngine
+  // registers its code with GDB's JIT interface; a JIT without it still
+  // runs kernels.
+  if (Error error = orc::enableDebuggerSupport(**jit))
+    consumeError(std::move(error));
+  PerfMap *perfMap = nullptr;
+  if (auto *layer =
+          dyn_cast<orc::ObjectLinkingLayer>(&(*jit)->getObjLinkingLayer()))
+    if (std::unique_ptr<PerfMap> plugin = PerfMap::createFromEnvironment()) {
+      perfMap = plugin.get();
+      layer->addPlugin(std::move(plugin));
+    }
   orc::MangleAndInterner mangle((*jit)->getExecutionSession(),
                                 (*jit)->getDataLayout());
   orc::SymbolMap symbols;
@@ -184,19 +267,22 @@ KernelLinker::create(ArrayRef<std::pair<StringRef, void *>> hostSymbols) {
           orc::absoluteSymbols(std::move(symbols))))
     return std::move(error);
   return std::unique_ptr<KernelLinker>(
-      new KernelLinker(std::move(*jit)));
+      new KernelLinker(std::move(*jit), perfMap));
 }
+
+KernelLinker::~KernelLinker() = default;
 
 Expected<void *>
 KernelLinker::link(std::unique_ptr<MemoryBuffer> object, bool needsOpenMP,
-                   StringRef entry) {
+                   StringRef entry, StringRef name) {
   if (needsOpenMP && !openMPLinked) {
-    // KernelCache loaded it, with the GIL, before reading or compiling a
-    // threaded kernel; this only makes sure no other path links it unset.
+    // KernelCache loaded it (KernelCache::prepare) before reading or
+    // compiling a threaded kernel; this only makes sure no other path
+    // links it unset.
     if (Error error = loadOpenMP())
       return std::move(error);
     auto openMP = orc::DynamicLibrarySearchGenerator::Load(
-        kOpenMPLibrary.data(), jit->getDataLayout().getGlobalPrefix());
+        getOpenMPLibrary().data(), jit->getDataLayout().getGlobalPrefix());
     if (!openMP)
       return openMP.takeError();
     jit->getMainJITDylib().addGenerator(std::move(*openMP));
@@ -209,6 +295,8 @@ KernelLinker::link(std::unique_ptr<MemoryBuffer> object, bool needsOpenMP,
   if (!dylib)
     return dylib.takeError();
   dylib->addToLinkOrder(jit->getMainJITDylib());
+  if (perfMap)
+    perfMap->name(*dylib, name);
   if (Error error = jit->addObjectFile(*dylib, std::move(object)))
     return std::move(error);
   Expected<orc::ExecutorAddr> address = jit->lookup(*dylib, entry);

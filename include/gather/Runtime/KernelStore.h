@@ -1,6 +1,6 @@
 //===- KernelStore.h - Compiled kernels kept on disk ------------*- C++ -*-===//
 //
-// The Python package keeps the object file of every kernel it compiles in a
+// The runtime keeps the object file of every kernel it compiles in a
 // directory, so that a new process links it instead of compiling it again.
 // An entry is one file named after a hash of its key; its header holds the
 // whole key, the object's length and a checksum, and a file that does not
@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef GATHER_PYTHON_KERNELSTORE_H
-#define GATHER_PYTHON_KERNELSTORE_H
+#ifndef GATHER_RUNTIME_KERNELSTORE_H
+#define GATHER_RUNTIME_KERNELSTORE_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -22,7 +22,7 @@
 #include <optional>
 #include <string>
 
-namespace mlir::gather::python {
+namespace mlir::gather::runtime {
 
 /// The directory kernels are kept in: $GATHER_MLIR_CACHE_DIR if it is set
 /// (std::nullopt if it is empty: the store is off), else
@@ -30,7 +30,7 @@ namespace mlir::gather::python {
 /// every call, so a process may change it.
 std::optional<std::string> getKernelStoreDir();
 
-/// What identifies this build of the package in a key: the GNU build ID of
+/// What identifies this build of the runtime in a key: the GNU build ID of
 /// the binary this code is linked into (the lowering is linked into it
 /// too), or its path, size and modification time if it has none.
 const std::string &getBuildIdentity();
@@ -64,6 +64,6 @@ StoreReadResult readStoredKernel(llvm::StringRef dir, llvm::StringRef key,
 bool writeStoredKernel(llvm::StringRef dir, llvm::StringRef key,
                        uint32_t flags, llvm::ArrayRef<char> object);
 
-} // namespace mlir::gather::python
+} // namespace mlir::gather::runtime
 
-#endif // GATHER_PYTHON_KERNELSTORE_H
+#endif // GATHER_RUNTIME_KERNELSTORE_H

@@ -1,8 +1,7 @@
-//===- OpenMPRuntime.cpp - How the package drives libomp ------------------===//
+//===- OpenMPRuntime.cpp - How kernels drive libomp -----------------------===//
 
-#include "OpenMPRuntime.h"
+#include "gather/Runtime/OpenMPRuntime.h"
 
-#include "gather/Conversion/GatherToAffine/ParallelThreshold.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -10,6 +9,7 @@
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdint>
@@ -28,7 +28,7 @@
 
 using namespace llvm;
 using namespace mlir::gather;
-using namespace mlir::gather::python;
+using namespace mlir::gather::runtime;
 
 namespace {
 /// The most threads this process could start, and the system limit that
@@ -147,7 +147,7 @@ ThreadBudget getThreadBudget() {
   return budget;
 }
 
-/// libomp's environment as the package wants it (loadOpenMP).
+/// libomp's environment as the kernels want it (loadOpenMP).
 Error prepareOpenMPEnvironment() {
   // Worker threads spin for 100 us after a kernel's parallel loop ends,
   // then sleep, instead of spinning for libomp's default 200 ms, which
@@ -155,7 +155,7 @@ Error prepareOpenMPEnvironment() {
   // may want; sleeping at once (0) makes every call in a row wake its
   // workers (docs/decisions/kernel-cost-model.md, "libomp's block time").
   // A user's KMP_BLOCKTIME wins; so does a
-  // libomp that was loaded and initialized before the package's.
+  // libomp that was loaded and initialized before the runtime's.
   setenv("KMP_BLOCKTIME", "100us", /*overwrite=*/0);
   const char *value = std::getenv("OMP_NUM_THREADS");
   if (!value)
@@ -299,7 +299,7 @@ void placeOpenMPWorkers() {
   // The library the kernels were linked against, loaded for good by
   // loadOpenMP (this returns its handle).
   sys::DynamicLibrary openMP =
-      sys::DynamicLibrary::getPermanentLibrary(kOpenMPLibrary.data());
+      sys::DynamicLibrary::getPermanentLibrary(getOpenMPLibrary().data());
   if (!openMP.isValid())
     return;
   auto fork = reinterpret_cast<OpenMPForkCall>(
@@ -348,7 +348,44 @@ void placeOpenMPWorkers() {
 }
 } // namespace
 
-Error mlir::gather::python::loadOpenMP() {
+StringRef mlir::gather::runtime::getOpenMPLibrary() {
+  return GATHER_OPENMP_LIBRARY;
+}
+
+std::optional<SmallVector<unsigned>>
+mlir::gather::runtime::parseOpenMPThreadCounts(StringRef value) {
+  SmallVector<StringRef> items;
+  value.split(items, ',');
+  SmallVector<unsigned> counts;
+  for (StringRef item : items)
+    if (item.trim().getAsInteger(10, counts.emplace_back()))
+      return std::nullopt;
+  return counts;
+}
+
+std::optional<unsigned> mlir::gather::runtime::getOpenMPTeamSize() {
+  const char *value = std::getenv("OMP_NUM_THREADS");
+  if (!value)
+    return std::nullopt;
+  std::optional<SmallVector<unsigned>> counts = parseOpenMPThreadCounts(value);
+  if (!counts)
+    return std::nullopt;
+  return getOpenMPTeamSize(*counts);
+}
+
+std::optional<unsigned>
+mlir::gather::runtime::getOpenMPTeamSize(ArrayRef<unsigned> counts) {
+  if (counts.empty() || counts.front() == 0)
+    return std::nullopt;
+  unsigned team = counts.front();
+  unsigned limit;
+  if (const char *threadLimit = std::getenv("OMP_THREAD_LIMIT"))
+    if (!StringRef(threadLimit).trim().getAsInteger(10, limit) && limit > 0)
+      team = std::min(team, limit);
+  return team;
+}
+
+Error mlir::gather::runtime::loadOpenMP() {
   // Once loaded, no lock is taken (a child forked while another thread
   // held it could not take it).
   static std::atomic<bool> loaded{false};
@@ -361,9 +398,9 @@ Error mlir::gather::python::loadOpenMP() {
   if (Error error = prepareOpenMPEnvironment())
     return error;
   std::string why;
-  if (!sys::DynamicLibrary::getPermanentLibrary(kOpenMPLibrary.data(), &why)
+  if (!sys::DynamicLibrary::getPermanentLibrary(getOpenMPLibrary().data(), &why)
            .isValid())
-    return createStringError("cannot load libomp (" + kOpenMPLibrary.str() +
+    return createStringError("cannot load libomp (" + getOpenMPLibrary().str() +
                              "): " + why);
   placeOpenMPWorkers();
   // A forked child has other threads (libomp starts its own again).
@@ -372,7 +409,7 @@ Error mlir::gather::python::loadOpenMP() {
   return Error::success();
 }
 
-void mlir::gather::python::keepOpenMPWorkersOffCaller() {
+void mlir::gather::runtime::keepOpenMPWorkersOffCaller() {
   BoundWorkers &workers = boundWorkers();
   // A forked child's first threaded call starts libomp's workers (the
   // parallel region that records them), which the kernel would start.

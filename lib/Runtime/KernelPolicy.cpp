@@ -1,0 +1,202 @@
+//===- KernelPolicy.cpp - Which kernel a call on this host gets -----------===//
+
+#include "gather/Runtime/KernelPolicy.h"
+#include "gather/Conversion/GatherToAffine/GatherToAffine.h"
+#include "gather/Runtime/KernelJit.h"
+#include "gather/Runtime/OpenMPRuntime.h"
+
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Threading.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <limits>
+#include <string>
+
+using namespace mlir;
+using namespace mlir::gather;
+using namespace mlir::gather::runtime;
+
+//===----------------------------------------------------------------------===//
+// The host
+//===----------------------------------------------------------------------===//
+
+int64_t mlir::gather::runtime::parallelMinBytesForThreads(int64_t threads) {
+  if (threads < 2)
+    return std::numeric_limits<int64_t>::max();
+  if (threads > std::numeric_limits<int64_t>::max() /
+                    kParallelMinBytesPerThread)
+    return std::numeric_limits<int64_t>::max();
+  return kParallelMinBytesPerThread * threads;
+}
+
+int64_t mlir::gather::runtime::getHostParallelMinBytes() {
+  static const int64_t bytes = [] {
+    // libomp's team size (a malformed OMP_NUM_THREADS never reaches
+    // libomp: loadOpenMP refuses it first), else one thread per CPU of the
+    // process's affinity mask.
+    unsigned threads = getOpenMPTeamSize().value_or(
+        llvm::hardware_concurrency().compute_thread_count());
+    return parallelMinBytesForThreads(threads);
+  }();
+  return bytes;
+}
+
+GatherLoads mlir::gather::runtime::getHostGatherLoadsOption() {
+  // "Mitigation: Microcode" makes every gather instruction slow, which the
+  // CPU's name does not tell: auto-scalar.
+  static const GatherLoads loads = [] {
+    auto status = llvm::MemoryBuffer::getFile(
+        "/sys/devices/system/cpu/vulnerabilities/gather_data_sampling",
+        /*IsText=*/true);
+    return status && (*status)->getBuffer().contains("Microcode")
+               ? GatherLoads::AutoScalar
+               : GatherLoads::Auto;
+  }();
+  return loads;
+}
+
+GatherLoads
+mlir::gather::runtime::getHostGatherLoads(std::optional<int64_t> axisBytes,
+                                          std::optional<int64_t> rowBytes) {
+  static const std::string cpu = llvm::sys::getHostCPUName().str();
+  return resolveGatherLoads(getHostGatherLoadsOption(), cpu, axisBytes,
+                            rowBytes);
+}
+
+GatherToLLVMOptions
+mlir::gather::runtime::getHostLoweringOptions(bool parallel) {
+  const HostTarget &host = HostTarget::get();
+  GatherToLLVMOptions options;
+  options.parallel = parallel;
+  options.parallelMinBytes = getHostParallelMinBytes();
+  // The lowering's own rule from target-cpu, with scalar loads where the
+  // host's microcode makes gathers slow (which only the host tells).
+  options.gatherLoads = getHostGatherLoadsOption();
+  options.targetCpu = host.cpu;
+  options.vectorBits = host.vectorBits();
+  return options;
+}
+
+//===----------------------------------------------------------------------===//
+// A call
+//===----------------------------------------------------------------------===//
+
+bool mlir::gather::runtime::streamsResult(int64_t bytes) {
+  static const int64_t minBytes = GatherLoweringOptions().streamingMinBytes;
+  return minBytes >= 0 && bytes >= minBytes;
+}
+
+bool mlir::gather::runtime::buffersCheckedOut(bool parallel,
+                                              int64_t indexBytes,
+                                              int64_t resultBytes) {
+  constexpr int64_t kMinIndexBytes = 16 << 20;
+  return !parallel && indexBytes >= kMinIndexBytes &&
+         indexBytes / 2 >= resultBytes && !streamsResult(resultBytes);
+}
+
+/// The bytes of an array of `shape` and `elementBytes` (saturated).
+static int64_t bytesOf(llvm::ArrayRef<int64_t> shape, int64_t elementBytes) {
+  int64_t bytes = elementBytes;
+  for (int64_t size : shape)
+    if (llvm::MulOverflow(bytes, size, bytes))
+      return std::numeric_limits<int64_t>::max();
+  return bytes;
+}
+
+GatherKernelChoice
+mlir::gather::runtime::chooseGatherKernel(const GatherCall &call) {
+  const GatherShape &shape = *call.shape;
+  int64_t itemBytes = call.dataElementBytes;
+  int64_t resultBytes = bytesOf(call.resultShape, itemBytes);
+  int64_t indexBytes =
+      bytesOf(call.indices.getShape(), call.indexElementBytes);
+  int64_t dataRank = call.data.getRank();
+  int64_t indexRank = call.indices.getRank();
+  GatherKernelChoice choice;
+  // Threads for results of at least the host's parallel-min-bytes: a
+  // parallel kernel runs threads only, a smaller result gets a serial
+  // kernel, which compiles in about half the time.
+  bool parallel = resultBytes >= getHostParallelMinBytes();
+  // Rows gathered along the last axis from C-contiguous operands read as
+  // the host's choice for the axis's length and the rows' (the result's
+  // last dim) says; the flag is left out for other kernels, which have no
+  // such rows (strided operands read one element at a time anyway).
+  bool rows = shape.readsRowsAlongLastAxis(dataRank, indexRank) &&
+              call.dataContiguous && call.indicesContiguous;
+  choice.bufferResult = call.op == OpKind::Elements &&
+                        call.mode == GatherMode::check &&
+                        call.intoCallerResult && rows &&
+                        buffersCheckedOut(parallel, indexBytes, resultBytes);
+  bool elementLoads =
+      rows && getHostGatherLoads(call.data.getDimSize(shape.axis) * itemBytes,
+                                 call.resultShape.back() * itemBytes) ==
+                  GatherLoads::Element;
+  // Streaming stores likewise: a result below streaming-min-bytes gets a
+  // kernel without the streaming copies (a fifth less code to generate);
+  // so do rows read one element an iteration, which never stream.
+  bool streaming = !elementLoads && streamsResult(resultBytes);
+  // Row validation only changes check-mode gather_elements kernels; other
+  // kernels keep one key for both kinds of result.
+  bool ownResult = !call.intoCallerResult || choice.bufferResult;
+  bool validateRows = ownResult && call.op == OpKind::Elements &&
+                      call.mode == GatherMode::check;
+  KernelKey &key = choice.key;
+  key.op = call.op;
+  key.mode = static_cast<uint8_t>(call.mode);
+  key.dataBytes = call.dataElementBytes;
+  key.indexBytes = call.indexElementBytes;
+  key.dataRank = dataRank;
+  key.indexRank = indexRank;
+  key.axis = shape.axis;
+  key.batchDims = shape.batchDims;
+  key.tupleSize = call.op == OpKind::ND ? shape.tupleSize : 0;
+  // Short rows of data copied whole get a kernel for their length, in
+  // results large enough to pay for its compile (kStaticRowMaxBytes).
+  if (shape.readsDataRows(dataRank) && call.dataContiguous &&
+      resultBytes >= kStaticRowMinResultBytes &&
+      call.resultShape.back() * itemBytes <= kStaticRowMaxBytes)
+    key.rowLength = call.resultShape.back();
+  key.flags = (parallel ? KernelKey::Parallel : 0) |
+              (streaming ? KernelKey::Streaming : 0) |
+              (validateRows ? KernelKey::ValidateRows : 0) |
+              (elementLoads ? KernelKey::ElementLoads : 0) |
+              (call.dataContiguous ? 0 : KernelKey::StridedData) |
+              (call.indicesContiguous ? 0 : KernelKey::StridedIndices);
+  return choice;
+}
+
+bool mlir::gather::runtime::reducesOnThreads(int64_t values) {
+  return values * 4 >= getHostParallelMinBytes();
+}
+
+GatherToLLVMOptions
+mlir::gather::runtime::getKernelLoweringOptions(const KernelKey &key) {
+  // gather-to-llvm for this host, threads and row validation as the key
+  // says.
+  GatherToLLVMOptions options =
+      getHostLoweringOptions((key.flags & KernelKey::Parallel) != 0);
+  options.validateRows = (key.flags & KernelKey::ValidateRows) != 0;
+  // A parallel key is only chosen for results of at least the lowering's
+  // parallel-min-bytes, so its kernel is all threaded loops: without the
+  // serial nest beside them a new parallel kernel compiles faster
+  // (docs/decisions/compile-time.md).
+  if (options.parallel)
+    options.parallelMinBytes = 0;
+  if (!(key.flags & KernelKey::Streaming))
+    options.streamingMinBytes = -1;
+  if (key.flags & KernelKey::ElementLoads)
+    options.gatherLoads = GatherLoads::Element;
+  return options;
+}
+
+GatherToLLVMOptions
+mlir::gather::runtime::getKernelLoweringOptions(bool parallel) {
+  GatherToLLVMOptions options = getHostLoweringOptions(parallel);
+  // As a parallel gather key: every loop that may run on threads does,
+  // whatever OMP_NUM_THREADS says (the kernel's description does not name
+  // it).
+  if (parallel)
+    options.parallelMinBytes = 0;
+  return options;
+}
