@@ -93,6 +93,24 @@ static OpFoldResult sizeWithin(OpBuilder &b, Location loc, Value source,
       .getResult();
 }
 
+/// Casts the tile `result` holds to the type `sizes` give (static where
+/// they are constant), which the insert_slice of the tile into its
+/// destination expects.
+static void castTileToSizes(OpBuilder &b, Location loc, TilingResult &result,
+                            ArrayRef<OpFoldResult> sizes) {
+  SmallVector<int64_t> staticSizes;
+  SmallVector<Value> dynamicSizes;
+  dispatchIndexOpFoldResults(sizes, dynamicSizes, staticSizes);
+  Value tile = result.tiledValues[0];
+  auto expected = RankedTensorType::get(staticSizes,
+                                        getElementTypeOrSelf(tile.getType()));
+  if (expected == tile.getType())
+    return;
+  auto cast = tensor::CastOp::create(b, loc, expected, tile);
+  result.tiledOps.push_back(cast);
+  result.tiledValues[0] = cast;
+}
+
 /// Where a tile of the domain sits in the result. A static offset into a
 /// dim of static size 0 becomes a value: upstream's slice verifier rejects
 /// any static offset there, even for an empty slice (and its constant
@@ -245,18 +263,7 @@ struct GatherTiling : ResultDomainTiling<GatherTiling<OpTy>, OpTy> {
                         {tiled->getResult(0)},
                         {dataSlice.getDefiningOp(),
                          indicesSlice.getDefiningOp()}};
-    // The type the tile's sizes give (static where they are constant), which
-    // the insert_slice of the tile into its destination expects.
-    SmallVector<int64_t> staticSizes;
-    SmallVector<Value> dynamicSizes;
-    dispatchIndexOpFoldResults(sizes, dynamicSizes, staticSizes);
-    auto expected = RankedTensorType::get(staticSizes,
-                                          resultType.getElementType());
-    if (expected != tileType) {
-      auto cast = tensor::CastOp::create(b, loc, expected, tiled->getResult(0));
-      result.tiledOps.push_back(cast);
-      result.tiledValues[0] = cast;
-    }
+    castTileToSizes(b, loc, result, sizes);
     return result;
   }
 
@@ -384,17 +391,7 @@ struct EmbeddingBagTiling
         getTiledImplementation(op, b, offsets, sizes);
     if (failed(result))
       return failure();
-    SmallVector<int64_t> staticSizes;
-    SmallVector<Value> dynamicSizes;
-    dispatchIndexOpFoldResults(sizes, dynamicSizes, staticSizes);
-    auto type = RankedTensorType::get(
-        staticSizes, getElementTypeOrSelf(op->getResult(0).getType()));
-    if (result->tiledValues[0].getType() != type) {
-      auto cast = tensor::CastOp::create(b, op->getLoc(), type,
-                                         result->tiledValues[0]);
-      result->tiledOps.push_back(cast);
-      result->tiledValues[0] = cast;
-    }
+    castTileToSizes(b, op->getLoc(), *result, sizes);
     return result;
   }
 
@@ -654,21 +651,9 @@ struct EmbeddingBagTiling
                                                   at, extent, strides);
       result.tiledOps.push_back(slice);
       result.tiledValues[0] = slice;
-      inferred[0] = slice.getType();
     }
-    SmallVector<int64_t> staticSizes;
-    SmallVector<Value> dynamicSizes;
-    SmallVector<OpFoldResult> resultSizes{
-        resultBags(op, b, offsets[0], sizes[0]), sizes[1]};
-    dispatchIndexOpFoldResults(resultSizes, dynamicSizes, staticSizes);
-    auto expected =
-        RankedTensorType::get(staticSizes, resultType.getElementType());
-    if (expected != inferred[0]) {
-      auto cast =
-          tensor::CastOp::create(b, loc, expected, result.tiledValues[0]);
-      result.tiledOps.push_back(cast);
-      result.tiledValues[0] = cast;
-    }
+    castTileToSizes(b, loc, result,
+                    {resultBags(op, b, offsets[0], sizes[0]), sizes[1]});
     return result;
   }
 
