@@ -45,6 +45,7 @@
 #include "gather/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
@@ -310,11 +311,36 @@ extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size,
 /// - Negative tile sizes or thread counts in tile_using_for(all), or a
 ///   dynamic one with no handle to give it: the transform builds slices of
 ///   negative size or reads a missing operand.
+/// - tile_using_forall with every tile size 0 (no loop): it reads the
+///   bounds of a loop nest it did not build.
+/// - A schedule beside a linalg op with a dim of static size 0: upstream's
+///   linalg tiling (computeTileSizes) dereferences a missing tile size.
 /// - A tensor.dim or memref.dim whose constant index is outside its
 ///   operand's rank (undefined behavior by the ops' spec): folders and
 ///   ValueBounds read the shape at that index unchecked.
 bool hitsUpstreamBug(ModuleOp module) {
-  WalkResult walk = module.walk([](Operation *op) {
+  bool scheduled = module->hasAttr(
+      transform::TransformDialect::kWithNamedSequenceAttrName);
+  module.walk([&](ModuleOp nested) {
+    scheduled |= nested->hasAttr(
+        transform::TransformDialect::kWithNamedSequenceAttrName);
+  });
+  auto hasEmptyDim = [](Type type) {
+    auto shaped = dyn_cast<ShapedType>(type);
+    return shaped && shaped.hasRank() && llvm::is_contained(shaped.getShape(), 0);
+  };
+  WalkResult walk = module.walk([&](Operation *op) {
+    if (scheduled && isa_and_present<linalg::LinalgDialect>(op->getDialect()) &&
+        (llvm::any_of(op->getOperandTypes(), hasEmptyDim) ||
+         llvm::any_of(op->getResultTypes(), hasEmptyDim)))
+      return WalkResult::interrupt();
+    if (op->getName().getStringRef() ==
+            "transform.structured.tile_using_forall" &&
+        op->getNumOperands() == 1)
+      if (auto sizes = op->getAttrOfType<DenseI64ArrayAttr>("static_tile_sizes"))
+        if (!sizes.empty() &&
+            llvm::all_of(sizes.asArrayRef(), [](int64_t s) { return s == 0; }))
+          return WalkResult::interrupt();
     if (isa_and_present<transform::TransformDialect>(op->getDialect())) {
       if ((op->hasTrait<OpTrait::OneRegion>() && op->getNumRegions() != 1) ||
           llvm::any_of(op->getRegions(),

@@ -932,6 +932,11 @@ LogicalResult mlir::gather::verifyPartitionableShardings(Operation *op) {
     nest = getBagNest(op);
   if (!nest)
     return success();
+  // Partitioning divides and offsets these sizes: they must count.
+  if (!llvm::all_of(op->getOperandTypes(), hasCountableStaticSizes) ||
+      !llvm::all_of(op->getResultTypes(), hasCountableStaticSizes))
+    return op->emitOpError("has static sizes whose element count overflows "
+                           "int64; it cannot be partitioned");
   // The annotations as shard-partition reads them: an operand's defining
   // shard.shard, a result's only user if that is a shard.shard.
   SmallVector<Sharding, 4> operandShardings, resultShardings;
