@@ -17,19 +17,15 @@ def GatherOpenMPSchedule : Pass<"gather-openmp-schedule"> {
   let description = [{
     Loops keep the static schedule upstream's `convert-scf-to-openmp` gives
     them (one contiguous block of iterations a thread), embedding bags
-    included: handing out chunks costs a dispatch each, which made guided
-    bags 4-10% slower on AMD EPYC (Zen 5) and dynamic ones of 16 bags 30%
-    slower, against 4-6% faster guided bags on an Intel Xeon
-    (docs/Design.md).
+    included: handing out chunks costs a dispatch each, which measured
+    slower for bags on the hosts this project was tuned on.
 
     A worksharing loop that ends its `omp.parallel` region (no reductions)
     gets `nowait`: the region's end waits for the team, and the loop's own
     barrier was a second wait, in which a thread that arrives first spins,
     then sleeps (the Python package's `KMP_BLOCKTIME=100us`), until the last
-    wakes it
-    (Intel Xeon, two threads, interleaved: DLRM bags with per-sample
-    weights 427-453 us against 443-478; a recsys gather of 4096 Zipf ids,
-    1 MiB, 74-80 against 84-90; of 65536 ids 489-495 against 494-511).
+    wakes it. The measurements of both choices are in
+    docs/decisions/kernel-cost-model.md ("OpenMP schedule").
   }];
 }
 
