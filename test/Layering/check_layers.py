@@ -29,8 +29,11 @@ ORDER = {}
 for layer, _, _ in LAYERS:
     ORDER.setdefault(layer, len(ORDER))
 
-LIBRARY = re.compile(r"add_(?:mlir_\w*library|gather_conversion_library)\((\S+)")
-INCLUDE = re.compile(r'^#include "gather/([^"]+)"', re.M)
+LIBRARY = re.compile(
+    r"add_(?:mlir_\w*library|gather_conversion_library|library)\(([\w-]+)")
+TARGET_LINKS = re.compile(r"target_link_libraries\(([\w-]+)")
+LINKED = re.compile(r"\b(Gather[\w-]*)\b")
+INCLUDE = re.compile(r'^\s*#\s*include\s+"gather/([^"]+)"', re.M)
 
 
 def layer_of_path(relative):
@@ -49,16 +52,21 @@ def main():
     links = {}
     for cmake in sorted((root / "lib").rglob("CMakeLists.txt")):
         text = cmake.read_text()
+        folder = cmake.parent.relative_to(root / "lib").as_posix()
+        layer = layer_of_path(folder if folder != "." else "InitAll")
+        # Each call's arguments run to its first ")" (they hold no call).
         for match in LIBRARY.finditer(text):
-            name = match.group(1)
-            folder = cmake.parent.relative_to(root / "lib").as_posix()
-            layer = layer_of_path(folder if folder != "." else "InitAll")
-            libraries[name] = layer
-            body = text[match.end():text.index(")", text.index("LINK_LIBS", match.end()))
-                        if "LINK_LIBS" in text[match.end():] else match.end()]
-            links[name] = re.findall(r"\b(Gather\w*(?:-C)?)\b",
-                                     body.split("LINK_LIBS", 1)[-1])
+            body = text[match.end():text.index(")", match.end())]
+            libraries[match.group(1)] = layer
+            links.setdefault(match.group(1), []).extend(
+                LINKED.findall(body.split("LINK_LIBS", 1)[1])
+                if "LINK_LIBS" in body else [])
+        for match in TARGET_LINKS.finditer(text):
+            body = text[match.end():text.index(")", match.end())]
+            links.setdefault(match.group(1), []).extend(LINKED.findall(body))
     for name, linked in links.items():
+        if name not in libraries:
+            continue
         for other in linked:
             if other not in libraries or other == name:
                 continue

@@ -478,7 +478,7 @@ func.func @gather_elements_ids_split_data_whole(%data: tensor<4x8xf32>, %ids: te
 
 // -----
 
-/// Static sizes whose element count overflows int64: partitioning would
+/// Static sizes whose byte count overflows int64: partitioning would
 /// divide and offset them (upstream's partition made a linalg.fill of
 /// negative size, a gather-fuzz finding).
 shard.grid @grid(shape = 2)
@@ -486,7 +486,7 @@ shard.grid @grid(shape = 2)
 func.func @gather_uncountable_ids(%table: tensor<8x2xf32>, %ids: tensor<9223372036854775807xi64>) -> tensor<9223372036854775807x2xf32> {
   %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
   %t = shard.shard %table to %s annotate_for_users : tensor<8x2xf32>
-  // expected-error @+1 {{'gather.gather' op has static sizes whose element count overflows int64; it cannot be partitioned}}
+  // expected-error @+1 {{'gather.gather' op has static sizes whose byte count overflows int64; it cannot be partitioned}}
   %r = gather.gather %t[%ids] {axis = 0 : i64, mode = #gather<mode wrap>} : (tensor<8x2xf32>, tensor<9223372036854775807xi64>) -> tensor<9223372036854775807x2xf32>
   return %r : tensor<9223372036854775807x2xf32>
 }

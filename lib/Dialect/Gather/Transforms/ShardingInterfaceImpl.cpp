@@ -54,6 +54,8 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::gather;
 using shard::GridAxis;
@@ -932,11 +934,6 @@ LogicalResult mlir::gather::verifyPartitionableShardings(Operation *op) {
     nest = getBagNest(op);
   if (!nest)
     return success();
-  // Partitioning divides and offsets these sizes: they must count.
-  if (!llvm::all_of(op->getOperandTypes(), hasCountableStaticSizes) ||
-      !llvm::all_of(op->getResultTypes(), hasCountableStaticSizes))
-    return op->emitOpError("has static sizes whose element count overflows "
-                           "int64; it cannot be partitioned");
   // The annotations as shard-partition reads them: an operand's defining
   // shard.shard, a result's only user if that is a shard.shard.
   SmallVector<Sharding, 4> operandShardings, resultShardings;
@@ -952,6 +949,25 @@ LogicalResult mlir::gather::verifyPartitionableShardings(Operation *op) {
     resultShardings.push_back(annotation ? Sharding(annotation.getSharding())
                                          : Sharding());
   }
+  // Partitioning divides and offsets the sizes of an annotated op: its
+  // operands and results must count their bytes within int64.
+  auto countable = [](Type type) {
+    auto shaped = dyn_cast<ShapedType>(type);
+    std::optional<int64_t> bytes =
+        shaped ? getStaticSizeInBytes(shaped) : std::nullopt;
+    return hasCountableStaticSizes(type) &&
+           (!bytes || *bytes < std::numeric_limits<int64_t>::max());
+  };
+  bool annotated = llvm::any_of(operandShardings, [](const Sharding &s) {
+                     return static_cast<bool>(s);
+                   }) ||
+                   llvm::any_of(resultShardings, [](const Sharding &s) {
+                     return static_cast<bool>(s);
+                   });
+  if (annotated && (!llvm::all_of(op->getOperandTypes(), countable) ||
+                    !llvm::all_of(op->getResultTypes(), countable)))
+    return op->emitOpError("has static sizes whose byte count overflows "
+                           "int64; it cannot be partitioned");
   return checkAgreement(op, *nest, operandShardings, resultShardings);
 }
 

@@ -117,8 +117,10 @@ static void castTileToSizes(OpBuilder &b, Location loc, TilingResult &result,
 /// folder keeps such an offset a value).
 static SmallVector<OpFoldResult>
 resultTileOffsets(Operation *op, OpBuilder &b, ArrayRef<OpFoldResult> offsets) {
-  auto type = cast<RankedTensorType>(op->getResult(0).getType());
+  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
   SmallVector<OpFoldResult> result(offsets);
+  if (!type || type.getRank() != static_cast<int64_t>(offsets.size()))
+    return result;
   for (auto [d, offset] : llvm::enumerate(result))
     if (type.getDimSize(d) == 0 && isa<Attribute>(offset))
       offset = getValueOrCreateConstantIndexOp(b, op->getLoc(), offset);

@@ -52,6 +52,8 @@ static void callHook(OpBuilder &b, Location loc, Operation *op,
       continue;
     }
     Value value = cast<Value>(arg);
+    assert((value.getType().isIndex() || value.getType() == i64) &&
+           "a hook argument is an i64 or an index");
     if (value.getType().isIndex())
       value = arith::IndexCastOp::create(b, loc, i64, value);
     values.push_back(value);
