@@ -4,11 +4,8 @@ map of JIT code, /tmp/perf-<pid>.map, named after the kernel, whether the
 kernel was compiled or read from disk; every kernel object is registered
 with GDB's JIT interface. Every case runs a new interpreter."""
 
-import json
-import os
-import subprocess
-import sys
-import textwrap
+
+from test_kernel_cache import run as run_code
 
 # One gather; prints the lines of this process's perf map (None: no map)
 # and whether GDB's JIT interface lists any object.
@@ -44,14 +41,8 @@ CODE = """
 
 
 def run(env_changes):
-    env = dict(os.environ)
-    env.pop("GATHER_MLIR_PERF", None)
-    env.update(env_changes)
-    done = subprocess.run([sys.executable, "-c", textwrap.dedent(CODE)],
-                          capture_output=True, text=True, env=env,
-                          timeout=600)
-    assert done.returncode == 0, done.stderr[-3000:]
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    """CODE in a new interpreter, without GATHER_MLIR_PERF unless given."""
+    return run_code({"GATHER_MLIR_PERF": None, **env_changes}, CODE)
 
 
 def check_map(lines):
