@@ -493,6 +493,22 @@ func.func @gather_uncountable_ids(%table: tensor<8x2xf32>, %ids: tensor<92233720
 
 // -----
 
+/// A max bag of a table of no columns, split by rows: the partitioned
+/// table's "other shard" row goes in at a column offset the slice verifier
+/// accepts (a gather-fuzz finding: IR that did not verify).
+// CHECK-LABEL: func.func @bag_max_no_columns
+// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[1, %{{.*}}] [1, 0] [1, 1] : tensor<1x0xf32> into tensor<{{.*}}x0xf32>
+shard.grid @grid(shape = 2)
+
+func.func @bag_max_no_columns(%table: tensor<8x0xf16>, %ids: tensor<2x3xi64>) -> tensor<2x0xf16> {
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %t = shard.shard %table to %s annotate_for_users : tensor<8x0xf16>
+  %r = gather.embedding_bag %t[%ids] {reduction = #gather<reduction max>, mode = #gather<mode unchecked>} : (tensor<8x0xf16>, tensor<2x3xi64>) -> tensor<2x0xf16>
+  return %r : tensor<2x0xf16>
+}
+
+// -----
+
 /// A grid axis the grid does not have: upstream's verifier lets it through,
 /// and shard-partition made IR that did not verify (a gather-fuzz finding).
 shard.grid @grid(shape = 3)

@@ -886,10 +886,14 @@ struct EmbeddingBagSharding
                           b, ArrayRef<OpFoldResult>{b.getIndexAttr(1), dim},
                           element)})
                       .getResult(0);
+      // Into a table of no columns, the column offset is a value: upstream's
+      // slice verifier rejects a static offset into a dim of static size 0.
+      OpFoldResult column = b.getIndexAttr(0);
+      if (tableType.getDimSize(1) == 0)
+        column = arith::ConstantIndexOp::create(b, 0).getResult();
       table = tensor::InsertSliceOp::create(
           b, row, table,
-          ArrayRef<OpFoldResult>{b.getIndexAttr(BagRows::kOtherShard),
-                                 b.getIndexAttr(0)},
+          ArrayRef<OpFoldResult>{b.getIndexAttr(BagRows::kOtherShard), column},
           ArrayRef<OpFoldResult>{b.getIndexAttr(1), dim},
           ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
     }
