@@ -54,7 +54,8 @@ touch "$out/.start"
 
 # The open upstream findings gather-fuzz declines (a result number of 65536
 # or more, which makes the parser allocate gigabytes; the IR of
-# `hitsUpstreamBug`, files with a "// declined:" line) must be declined:
+# `usesMalformedIteratorTypes` and `hitsUpstreamBug`, files with a
+# "// declined:" line) must be declined:
 # each runs once here and must not crash.
 mkdir -p "$out/declined"
 rm -f "$out/declined"/*
