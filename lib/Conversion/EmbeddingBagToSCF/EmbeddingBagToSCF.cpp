@@ -42,14 +42,6 @@ using mlir::gather::bags::BagEmitter;
 
 namespace {
 
-/// Whether the static dims of the op's operands and result count their
-/// elements within int64 (a collapse of ids, or the strides of the table,
-/// would overflow otherwise).
-static bool hasCountableShapes(EmbeddingBagOp op) {
-  return llvm::all_of(op->getOperandTypes(), hasCountableStaticSizes) &&
-         hasCountableStaticSizes(op.getType());
-}
-
 struct EmbeddingBagToSCF : OpConversionPattern<EmbeddingBagOp> {
   EmbeddingBagToSCF(MLIRContext *context, BagErrorReport report,
                     BagForm form, int64_t prefetchDistance)
@@ -68,7 +60,7 @@ struct EmbeddingBagToSCF : OpConversionPattern<EmbeddingBagOp> {
         return rewriter.notifyMatchFailure(op, "needs ranked operands");
     if (!isa<RankedTensorType>(op.getType()))
       return rewriter.notifyMatchFailure(op, "needs a ranked result");
-    if (!hasCountableShapes(op))
+    if (!hasCountableStaticSizes(op))
       return rewriter.notifyMatchFailure(
           op, "static sizes whose element count overflows int64");
     BagEmitter emitter(rewriter, op, adaptor.getWeight(), adaptor.getIds(),
@@ -98,7 +90,7 @@ struct ConvertEmbeddingBagToSCFPass
                       "and result (refine them with gather-shape-inference)");
         return WalkResult::interrupt();
       }
-      if (!hasCountableShapes(op)) {
+      if (!hasCountableStaticSizes(op)) {
         op->emitError("convert-embedding-bag-to-scf: static sizes whose "
                       "element count overflows int64");
         return WalkResult::interrupt();

@@ -88,6 +88,21 @@ bool mlir::gather::hasCountableStaticSizes(Type type) {
   return getCheckedNumElements(sizes).has_value();
 }
 
+bool mlir::gather::hasCountableStaticSizes(Operation *op) {
+  return llvm::all_of(op->getOperandTypes(),
+                      [](Type t) { return hasCountableStaticSizes(t); }) &&
+         llvm::all_of(op->getResultTypes(),
+                      [](Type t) { return hasCountableStaticSizes(t); });
+}
+
+bool mlir::gather::hasCountableStaticBytes(Type type) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  std::optional<int64_t> bytes =
+      shaped ? getStaticSizeInBytes(shaped) : std::nullopt;
+  return hasCountableStaticSizes(type) &&
+         (!bytes || *bytes < std::numeric_limits<int64_t>::max());
+}
+
 static constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
 
 /// `a + b` for `a, b >= 0`, saturating at INT64_MAX.

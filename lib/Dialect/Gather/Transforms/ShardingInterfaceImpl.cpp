@@ -36,6 +36,7 @@
 #include "gather/Dialect/Gather/Transforms/ShardingInterfaceImpl.h"
 
 #include "gather/Dialect/Gather/IR/GatherOps.h"
+#include "gather/Dialect/Gather/Utils/Emitter.h"
 #include "gather/Dialect/Gather/Utils/ErrorHooks.h"
 #include "gather/Dialect/Gather/Utils/IndexArithmetic.h"
 #include "gather/Dialect/Gather/Utils/MPIDatatypes.h"
@@ -54,7 +55,6 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 
-#include <limits>
 
 using namespace mlir;
 using namespace mlir::gather;
@@ -886,11 +886,8 @@ struct EmbeddingBagSharding
                           b, ArrayRef<OpFoldResult>{b.getIndexAttr(1), dim},
                           element)})
                       .getResult(0);
-      // Into a table of no columns, the column offset is a value: upstream's
-      // slice verifier rejects a static offset into a dim of static size 0.
-      OpFoldResult column = b.getIndexAttr(0);
-      if (tableType.getDimSize(1) == 0)
-        column = arith::ConstantIndexOp::create(b, 0).getResult();
+      OpFoldResult column = sliceOffsetInto(b, b.getLoc(), b.getIndexAttr(0),
+                                            tableType.getDimSize(1));
       table = tensor::InsertSliceOp::create(
           b, row, table,
           ArrayRef<OpFoldResult>{b.getIndexAttr(BagRows::kOtherShard), column},
@@ -955,19 +952,10 @@ LogicalResult mlir::gather::verifyPartitionableShardings(Operation *op) {
   }
   // Partitioning divides and offsets the sizes of an annotated op: its
   // operands and results must count their bytes within int64.
-  auto countable = [](Type type) {
-    auto shaped = dyn_cast<ShapedType>(type);
-    std::optional<int64_t> bytes =
-        shaped ? getStaticSizeInBytes(shaped) : std::nullopt;
-    return hasCountableStaticSizes(type) &&
-           (!bytes || *bytes < std::numeric_limits<int64_t>::max());
-  };
-  bool annotated = llvm::any_of(operandShardings, [](const Sharding &s) {
-                     return static_cast<bool>(s);
-                   }) ||
-                   llvm::any_of(resultShardings, [](const Sharding &s) {
-                     return static_cast<bool>(s);
-                   });
+  auto isSet = [](const Sharding &s) { return static_cast<bool>(s); };
+  bool annotated = llvm::any_of(operandShardings, isSet) ||
+                   llvm::any_of(resultShardings, isSet);
+  auto countable = [](Type t) { return hasCountableStaticBytes(t); };
   if (annotated && (!llvm::all_of(op->getOperandTypes(), countable) ||
                     !llvm::all_of(op->getResultTypes(), countable)))
     return op->emitOpError("has static sizes whose byte count overflows "

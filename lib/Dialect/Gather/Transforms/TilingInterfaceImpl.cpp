@@ -28,6 +28,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gather/Dialect/Gather/Transforms/TilingInterfaceImpl.h"
+#include "gather/Dialect/Gather/Utils/Emitter.h"
 
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 
@@ -111,10 +112,8 @@ static void castTileToSizes(OpBuilder &b, Location loc, TilingResult &result,
   result.tiledValues[0] = cast;
 }
 
-/// Where a tile of the domain sits in the result. A static offset into a
-/// dim of static size 0 becomes a value: upstream's slice verifier rejects
-/// any static offset there, even for an empty slice (and its constant
-/// folder keeps such an offset a value).
+/// Where a tile of the domain sits in the result (sliceOffsetInto each of
+/// its dims).
 static SmallVector<OpFoldResult>
 resultTileOffsets(Operation *op, OpBuilder &b, ArrayRef<OpFoldResult> offsets) {
   auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
@@ -122,8 +121,7 @@ resultTileOffsets(Operation *op, OpBuilder &b, ArrayRef<OpFoldResult> offsets) {
   if (!type || type.getRank() != static_cast<int64_t>(offsets.size()))
     return result;
   for (auto [d, offset] : llvm::enumerate(result))
-    if (type.getDimSize(d) == 0 && isa<Attribute>(offset))
-      offset = getValueOrCreateConstantIndexOp(b, op->getLoc(), offset);
+    offset = sliceOffsetInto(b, op->getLoc(), offset, type.getDimSize(d));
   return result;
 }
 
@@ -408,7 +406,7 @@ struct EmbeddingBagTiling
       return failure();
     // A tile's dynamic bag count hides static sizes no lowering can count:
     // once the count folds back, the collapsed ids' size would wrap.
-    if (!llvm::all_of(op->getOperandTypes(), hasCountableStaticSizes))
+    if (!hasCountableStaticSizes(op))
       return op->emitOpError("has static sizes whose element count overflows "
                              "int64; it cannot be tiled or lowered");
     Location loc = op->getLoc();

@@ -42,3 +42,11 @@ Value mlir::gather::createIfElse(OpBuilder &b, Location loc, Type type,
   scf::YieldOp::create(b, loc, otherwise());
   return ifOp.getResult(0);
 }
+
+OpFoldResult mlir::gather::sliceOffsetInto(OpBuilder &b, Location loc,
+                                           OpFoldResult offset,
+                                           int64_t dimSize) {
+  if (dimSize != 0 || isa<Value>(offset))
+    return offset;
+  return getValueOrCreateConstantIndexOp(b, loc, offset);
+}

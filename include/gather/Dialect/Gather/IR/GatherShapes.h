@@ -174,6 +174,13 @@ std::optional<int64_t> getStaticSizeInBytes(ShapedType type);
 /// that collapse or stride over such dims refuse them.
 bool hasCountableStaticSizes(Type type);
 
+/// hasCountableStaticSizes for every operand and result of `op`.
+bool hasCountableStaticSizes(Operation *op);
+
+/// hasCountableStaticSizes, and for a static shape also its bytes within
+/// int64_t (getStaticSizeInBytes does not saturate).
+bool hasCountableStaticBytes(Type type);
+
 /// A result's reified `sizes` in the form of its declared `type`: the static
 /// dims as the type's sizes (attributes), the dynamic ones as values, so
 /// that a destination built from them (tensor::getOrCreateDestination)

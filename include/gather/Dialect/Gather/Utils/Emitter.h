@@ -23,6 +23,13 @@ constexpr int64_t kCacheLineBytes = 64;
 Value createIfElse(OpBuilder &b, Location loc, Type type, Value cond,
                    function_ref<Value()> then, function_ref<Value()> otherwise);
 
+/// A slice's `offset` into a dim of static size `dimSize`: as given, but
+/// a value where the dim is statically empty. Upstream's slice verifier
+/// rejects any static offset into a dim of size 0, even for an empty slice
+/// (its constant folder keeps such an offset a value).
+OpFoldResult sliceOffsetInto(OpBuilder &b, Location loc, OpFoldResult offset,
+                             int64_t dimSize);
+
 class EmitterBase {
 protected:
   EmitterBase(OpBuilder &b, Location loc) : b(b), loc(loc) {}
