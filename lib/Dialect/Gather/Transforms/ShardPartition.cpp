@@ -48,7 +48,7 @@ static LogicalResult verifySplitAxes(func::FuncOp func) {
         shard::getGridOrNull(sharding, sharding.getGridAttr(), symbolTable);
     if (!grid)
       return WalkResult::advance();
-    for (shard::GridAxesAttr axes : sharding.getSplitAxes().getAxes())
+    for (shard::GridAxesAttr axes : sharding.getSplitAxes().getAxes()) {
       for (shard::GridAxis axis : axes.asArrayRef())
         if (axis < 0 || axis >= grid.getRank()) {
           sharding.emitOpError("uses grid axis ")
@@ -56,12 +56,11 @@ static LogicalResult verifySplitAxes(func::FuncOp func) {
               << grid.getRank() << " does not have";
           return WalkResult::interrupt();
         }
-    for (shard::GridAxesAttr axes : sharding.getSplitAxes().getAxes()) {
-      if (shard::collectiveProcessGroupSize(axes.asArrayRef(), grid) != 0)
-        continue;
-      sharding.emitOpError("splits a dim over grid axes of size 0, which "
-                           "hold no process");
-      return WalkResult::interrupt();
+      if (shard::collectiveProcessGroupSize(axes.asArrayRef(), grid) == 0) {
+        sharding.emitOpError("splits a dim over grid axes of size 0, which "
+                             "hold no process");
+        return WalkResult::interrupt();
+      }
     }
     return WalkResult::advance();
   });
