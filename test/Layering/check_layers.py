@@ -12,21 +12,22 @@ import re
 import sys
 from pathlib import Path
 
-# (layer, folder under lib/ or include/gather/, library), most basic first.
+# (layer, folder under lib/ or include/gather/), most basic first. A
+# library's layer is its folder's.
 LAYERS = [
-    ("dialect", "Dialect/Gather/IR", "GatherDialect"),
-    ("dialect utilities", "Dialect/Gather/Utils", "GatherDialectUtils"),
-    ("transforms", "Dialect/Gather/Transforms", "GatherTransforms"),
-    ("transforms", "Transforms", "GatherGeneralTransforms"),
-    ("transform ops", "Dialect/Gather/TransformOps", "GatherTransformOps"),
-    ("conversions", "Conversion", None),
-    ("pipelines", "Pipelines", "GatherPipelines"),
-    ("registration", "InitAll", "GatherInitAll"),
-    ("runtime", "Runtime", "GatherRuntime"),
-    ("hosts", "CAPI", "GatherMLIR-C"),
+    ("dialect", "Dialect/Gather/IR"),
+    ("dialect utilities", "Dialect/Gather/Utils"),
+    ("transforms", "Dialect/Gather/Transforms"),
+    ("transforms", "Transforms"),
+    ("transform ops", "Dialect/Gather/TransformOps"),
+    ("conversions", "Conversion"),
+    ("pipelines", "Pipelines"),
+    ("registration", "InitAll"),
+    ("runtime", "Runtime"),
+    ("hosts", "CAPI"),
 ]
 ORDER = {}
-for layer, _, _ in LAYERS:
+for layer, _ in LAYERS:
     ORDER.setdefault(layer, len(ORDER))
 
 LIBRARY = re.compile(
@@ -38,7 +39,7 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+"gather/([^"]+)"', re.M)
 
 def layer_of_path(relative):
     """The layer of a path under lib/ or include/gather/, or None."""
-    for layer, folder, _ in LAYERS:
+    for layer, folder in LAYERS:
         if relative == folder or relative.startswith(folder + "/") or \
                 relative.startswith(folder + "."):
             return layer
