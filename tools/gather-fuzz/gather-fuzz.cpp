@@ -245,9 +245,18 @@ void checkLowered(ModuleOp lowered) {
 /// Whether `op` is a transform schedule: a transform op, or a module of
 /// them (`transform.with_named_sequence`).
 bool isSchedule(Operation *op) {
-  return isa<transform::TransformDialect>(op->getDialect()) ||
+  return isa_and_present<transform::TransformDialect>(op->getDialect()) ||
          (isa<ModuleOp>(op) &&
           op->hasAttr(transform::TransformDialect::kWithNamedSequenceAttrName));
+}
+
+/// Whether `module` holds a transform schedule.
+bool hasSchedule(ModuleOp module) {
+  return module
+      ->walk([](Operation *op) {
+        return isSchedule(op) ? WalkResult::interrupt() : WalkResult::advance();
+      })
+      .wasInterrupted();
 }
 
 /// Removes the transform schedules from `module`, leaving the payload.
@@ -341,75 +350,77 @@ extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size,
   return text.size();
 }
 
+/// A transform op that takes a body but has none: NamedSequenceOp's
+/// verifier reads the missing block.
+bool isBodilessTransform(Operation *op) {
+  return isa_and_present<transform::TransformDialect>(op->getDialect()) &&
+         ((op->hasTrait<OpTrait::OneRegion>() && op->getNumRegions() != 1) ||
+          llvm::any_of(op->getRegions(),
+                       [](Region &region) { return region.empty(); }));
+}
+
+/// tile_using_for(all) with a negative tile size or thread count, or a
+/// dynamic one with no handle to give it (the transform builds slices of
+/// negative size or reads a missing operand), or tile_using_forall with
+/// every tile size 0 (it reads the bounds of a loop nest it did not build).
+bool hasBadTileSizes(Operation *op) {
+  StringRef name = op->getName().getStringRef();
+  if (!name.starts_with("transform.structured.tile_using_for"))
+    return false;
+  bool handles = op->getNumOperands() > 1;
+  for (StringRef attr :
+       {"static_sizes", "static_tile_sizes", "static_num_threads"})
+    if (auto sizes = op->getAttrOfType<DenseI64ArrayAttr>(attr))
+      for (int64_t size : sizes.asArrayRef())
+        if (ShapedType::isDynamic(size) ? !handles : size < 0)
+          return true;
+  auto tiles = op->getAttrOfType<DenseI64ArrayAttr>("static_tile_sizes");
+  return name == "transform.structured.tile_using_forall" && !handles &&
+         tiles && !tiles.empty() &&
+         llvm::all_of(tiles.asArrayRef(), [](int64_t s) { return s == 0; });
+}
+
+/// A linalg op with a dim of static size 0: upstream's linalg tiling
+/// (computeTileSizes) dereferences a missing tile size.
+bool isLinalgWithEmptyDim(Operation *op) {
+  auto hasEmptyDim = [](Type type) {
+    auto shaped = dyn_cast<ShapedType>(type);
+    return shaped && shaped.hasRank() &&
+           llvm::is_contained(shaped.getShape(), 0);
+  };
+  return isa_and_present<linalg::LinalgDialect>(op->getDialect()) &&
+         (llvm::any_of(op->getOperandTypes(), hasEmptyDim) ||
+          llvm::any_of(op->getResultTypes(), hasEmptyDim));
+}
+
+/// A tensor.dim or memref.dim whose constant index is outside its
+/// operand's rank (undefined behavior by the ops' spec): folders and
+/// ValueBounds read the shape at that index unchecked. The IR is not
+/// verified yet: a generic-form dim op may lack its operands.
+bool isDimPastRank(Operation *op) {
+  if (op->getNumOperands() != 2 || !isa<tensor::DimOp, memref::DimOp>(op))
+    return false;
+  std::optional<int64_t> index = getConstantIntValue(op->getOperand(1));
+  auto shaped = dyn_cast<ShapedType>(op->getOperand(0).getType());
+  return index && shaped && shaped.hasRank() &&
+         (*index < 0 || *index >= shaped.getRank());
+}
+
 /// Whether `module` holds IR on which upstream code (MLIR 22.1.8) crashes
 /// or makes invalid IR before anything of ours decides: stock `mlir-opt-22`
 /// fails the same way on a linalg payload. Each has a reproducer in
 /// test/fuzz-crashes/upstream-*.mlir. Such inputs are declined.
-/// - A transform op that takes a body but has none: NamedSequenceOp's
-///   verifier reads the missing block.
-/// - Negative tile sizes or thread counts in tile_using_for(all), or a
-///   dynamic one with no handle to give it: the transform builds slices of
-///   negative size or reads a missing operand.
-/// - tile_using_forall with every tile size 0 (no loop): it reads the
-///   bounds of a loop nest it did not build.
-/// - A schedule beside a linalg op with a dim of static size 0: upstream's
-///   linalg tiling (computeTileSizes) dereferences a missing tile size.
-/// - A tensor.dim or memref.dim whose constant index is outside its
-///   operand's rank (undefined behavior by the ops' spec): folders and
-///   ValueBounds read the shape at that index unchecked.
 bool hitsUpstreamBug(ModuleOp module) {
-  bool scheduled = module->hasAttr(
-      transform::TransformDialect::kWithNamedSequenceAttrName);
-  module.walk([&](ModuleOp nested) {
-    scheduled |= nested->hasAttr(
-        transform::TransformDialect::kWithNamedSequenceAttrName);
-  });
-  auto hasEmptyDim = [](Type type) {
-    auto shaped = dyn_cast<ShapedType>(type);
-    return shaped && shaped.hasRank() && llvm::is_contained(shaped.getShape(), 0);
-  };
-  WalkResult walk = module.walk([&](Operation *op) {
-    if (scheduled && isa_and_present<linalg::LinalgDialect>(op->getDialect()) &&
-        (llvm::any_of(op->getOperandTypes(), hasEmptyDim) ||
-         llvm::any_of(op->getResultTypes(), hasEmptyDim)))
-      return WalkResult::interrupt();
-    if (op->getName().getStringRef() ==
-            "transform.structured.tile_using_forall" &&
-        op->getNumOperands() == 1)
-      if (auto sizes = op->getAttrOfType<DenseI64ArrayAttr>("static_tile_sizes"))
-        if (!sizes.empty() &&
-            llvm::all_of(sizes.asArrayRef(), [](int64_t s) { return s == 0; }))
-          return WalkResult::interrupt();
-    if (isa_and_present<transform::TransformDialect>(op->getDialect())) {
-      if ((op->hasTrait<OpTrait::OneRegion>() && op->getNumRegions() != 1) ||
-          llvm::any_of(op->getRegions(),
-                       [](Region &region) { return region.empty(); }))
-        return WalkResult::interrupt();
-      if (op->getName().getStringRef().starts_with(
-              "transform.structured.tile_using_for"))
-        for (StringRef name :
-             {"static_sizes", "static_tile_sizes", "static_num_threads"})
-          if (auto sizes = op->getAttrOfType<DenseI64ArrayAttr>(name))
-            for (int64_t size : sizes.asArrayRef())
-              if (ShapedType::isDynamic(size) ? op->getNumOperands() == 1
-                                              : size < 0)
-                return WalkResult::interrupt();
-    }
-    // Unverified IR: a generic-form dim op may lack its operands.
-    std::optional<int64_t> index;
-    Type source;
-    if (op->getNumOperands() != 2 ||
-        !isa<tensor::DimOp, memref::DimOp>(op))
-      return WalkResult::advance();
-    index = getConstantIntValue(op->getOperand(1));
-    source = op->getOperand(0).getType();
-    if (auto shaped = dyn_cast_if_present<ShapedType>(source))
-      if (index && shaped.hasRank() &&
-          (*index < 0 || *index >= shaped.getRank()))
-        return WalkResult::interrupt();
-    return WalkResult::advance();
-  });
-  return walk.wasInterrupted();
+  bool scheduled = hasSchedule(module);
+  return module
+      ->walk([&](Operation *op) {
+        return isBodilessTransform(op) || hasBadTileSizes(op) ||
+                       isDimPastRank(op) ||
+                       (scheduled && isLinalgWithEmptyDim(op))
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
 }
 
 /// LLVM's BumpPtrAllocator poisons the slabs it allocates when its header is
@@ -450,11 +461,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // The pipelines below take the payload; a schedule runs on its own
   // clone at the end.
   OwningOpRef<ModuleOp> scheduled;
-  if (module->walk([](Operation *op) {
-              return isSchedule(op) ? WalkResult::interrupt()
-                                    : WalkResult::advance();
-            })
-          .wasInterrupted()) {
+  if (hasSchedule(*module)) {
     scheduled = module->clone();
     eraseSchedules(*module);
     if (failed(verify(*module)))
