@@ -455,58 +455,78 @@ py::object embeddingBag(const std::string &function, py::handle input,
     throw py::value_error(function +
                           ": mode must be one of sum, mean, max, not " +
                           std::string(py::repr(reduction)));
-  if (PyArray_NDIM(arrayOf(table)) != 2)
-    throw py::value_error(function + ": weight must be 2-D [num, dim], not of "
-                                     "shape " +
-                          shapeText(shapeOf(arrayOf(table))));
-  int64_t num = PyArray_DIM(arrayOf(table), 0);
   py::object given = asArray(input);
-  if (PyArray_NDIM(arrayOf(given)) == 0)
-    throw py::value_error(function + ": input must be 1-D (with offsets) or "
-                                     "2-D [bags, n], not a scalar");
   int truth = PyObject_IsTrue(includeLastOffset.ptr());
   if (truth < 0)
     throw py::error_already_set();
   bool lastOffset = truth;
   py::object bagOffsets;
-  if (!offsets.is_none())
+  if (!offsets.is_none()) {
     bagOffsets = asArray(offsets);
+    if (!isInteger(arrayOf(bagOffsets)))
+      throw py::type_error(function +
+                           ": offsets must have an integer dtype, not " +
+                           dtypeText(arrayOf(bagOffsets)));
+  }
+  py::object weights;
+  if (!perSampleWeights.is_none())
+    weights = asArray(perSampleWeights);
+  std::optional<int64_t> padding;
+  if (!paddingIdx.is_none()) {
+    PyObject *p = paddingIdx.ptr();
+    if (PyBool_Check(p) || !(PyLong_Check(p) || PyArray_IsScalar(p, Integer)))
+      throw py::type_error(function + ": padding_idx must be an integer, not " +
+                           std::string(py::str(
+                               paddingIdx.get_type().attr("__name__"))));
+    py::int_ value(py::reinterpret_borrow<py::object>(p));
+    int overflow;
+    long long v = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
+    if (overflow)
+      throw py::value_error(function + ": padding_idx " +
+                            std::string(py::str(value)) +
+                            " does not fit in int64");
+    padding = v;
+  }
+
+  // The dialect's bag rules, in torch's names.
+  auto shapeView = [](const py::object &array) -> std::optional<ShapeView> {
+    if (!array)
+      return std::nullopt;
+    return ShapeView(shapeOf(arrayOf(array)));
+  };
+  BagOperandShapes bagShapes{*shapeView(table), *shapeView(given)};
+  bagShapes.offsets = shapeView(bagOffsets);
+  bagShapes.perSampleWeights = shapeView(weights);
+  bagShapes.includeLastOffset = lastOffset;
+  bagShapes.sum = bagReduction == "sum";
+  bagShapes.paddingIdx = padding;
+  std::string error;
+  auto capture = [&](const Twine &message) {
+    error = message.str();
+    return failure();
+  };
+  FailureOr<int64_t> bags = inferEmbeddingBagCount(
+      bagShapes, capture, BagNames{"input", "mode='sum'"});
+  if (failed(bags))
+    throw py::value_error(function + ": " + error);
+  int64_t num = PyArray_DIM(arrayOf(table), 0);
+
   // Ids in no bag (from the last offset on with include_last_offset, every
   // one when there is no offset) are never read by the kernel (a last
   // offset that breaks a rule is an error below).
   std::optional<int64_t> readIds;
   if (bagOffsets) {
     PyArrayObject *o = arrayOf(bagOffsets);
-    if (isInteger(o) && PyArray_NDIM(o) == 1 && PyArray_DIM(o, 0) == 0)
+    if (PyArray_DIM(o, 0) == 0)
       readIds = 0;
-    else if (lastOffset && isInteger(o) && PyArray_NDIM(o) == 1)
+    else if (lastOffset)
       readIds = plainInt(bagOffsets[py::int_(PyArray_DIM(o, 0) - 1)]);
   }
   py::object ids = signedIds(function, "input", "gather.embedding_bag",
                              given, num, mode, readIds);
-  ArrayRef<int64_t> idsShape = shapeOf(arrayOf(ids));
-  if (offsets.is_none()) {
-    if (idsShape.size() != 2)
-      throw py::value_error(function + ": input must be 2-D [bags, n] "
-                                       "without offsets, not of shape " +
-                            shapeText(idsShape));
-    if (lastOffset)
-      throw py::value_error(function + ": include_last_offset needs offsets "
-                                       "(1-D input)");
-  } else {
-    if (idsShape.size() != 1)
-      throw py::value_error(function + ": input must be 1-D with offsets, "
-                                       "not of shape " +
-                            shapeText(idsShape));
-    PyArrayObject *o = arrayOf(bagOffsets);
-    if (!isInteger(o))
-      throw py::type_error(function +
-                           ": offsets must have an integer dtype, not " +
-                           dtypeText(o));
-    if (PyArray_NDIM(o) != 1)
-      throw py::value_error(function + ": offsets must be 1-D, not of shape " +
-                            shapeText(shapeOf(o)));
-    if (PyArray_DESCR(o)->kind == 'u' && PyArray_ITEMSIZE(o) == 8) {
+  if (bagOffsets) {
+    if (PyArray_DESCR(arrayOf(bagOffsets))->kind == 'u' &&
+        PyArray_ITEMSIZE(arrayOf(bagOffsets)) == 8) {
       // uint64 (no safe cast to int64): values past INT64_MAX are past
       // the end of any ids; the others read as int64.
       py::object values = contiguous(bagOffsets, NPY_UINT64);
@@ -525,20 +545,10 @@ py::object embeddingBag(const std::string &function, py::handle input,
     } else {
       bagOffsets = contiguous(bagOffsets, NPY_INT64);
     }
-    if (lastOffset && PyArray_SIZE(arrayOf(bagOffsets)) == 0)
-      throw py::value_error(function +
-                            ": include_last_offset needs at least one offset");
   }
 
   int valueType = rowwiseBits ? NPY_FLOAT : tableType;
-  py::object weights;
-  if (!perSampleWeights.is_none()) {
-    if (bagReduction != "sum")
-      throw py::value_error(function +
-                            ": per_sample_weights is only supported with "
-                            "mode='sum', not " +
-                            std::string(py::repr(reduction)));
-    weights = asArray(perSampleWeights);
+  if (weights) {
     PyArrayObject *w = arrayOf(weights);
     PyArray_Descr *valueDescr = PyArray_DescrFromType(valueType);
     auto valueDtype = py::reinterpret_steal<py::object>(
@@ -548,32 +558,7 @@ py::object embeddingBag(const std::string &function, py::handle input,
       throw py::type_error(function + ": per_sample_weights must have " +
                            (rowwiseBits ? "dtype " : "weight's dtype ") +
                            strOf(valueDtype.ptr()) + ", not " + dtypeText(w));
-    if (shapeOf(w) != idsShape)
-      throw py::value_error(function +
-                            ": per_sample_weights must have input's shape " +
-                            shapeText(idsShape) + ", not " +
-                            shapeText(shapeOf(w)));
     weights = contiguous(weights, valueType);
-  }
-
-  std::optional<int64_t> padding;
-  if (!paddingIdx.is_none()) {
-    PyObject *p = paddingIdx.ptr();
-    if (PyBool_Check(p) || !(PyLong_Check(p) || PyArray_IsScalar(p, Integer)))
-      throw py::type_error(function + ": padding_idx must be an integer, not " +
-                           std::string(py::str(
-                               paddingIdx.get_type().attr("__name__"))));
-    py::int_ value(py::reinterpret_borrow<py::object>(p));
-    int overflow;
-    long long v = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
-    if (overflow || v < -num || v >= num)
-      throw py::value_error(function + ": padding_idx " +
-                            std::string(py::str(value)) +
-                            " is out of range [" + std::to_string(-num) +
-                            ", " + std::to_string(num - 1) +
-                            "] for a table of " + std::to_string(num) +
-                            " rows");
-    padding = v;
   }
 
   std::optional<int64_t> width;
@@ -607,12 +592,10 @@ py::object embeddingBag(const std::string &function, py::handle input,
     operands.push_back(arrayOf(bagOffsets));
   if (weights)
     operands.push_back(arrayOf(weights));
-  int64_t bags = bagOffsets ? PyArray_SIZE(arrayOf(bagOffsets)) - lastOffset
-                            : idsShape[0];
   PyArray_Descr *resultDtype = PyArray_DescrFromType(valueType);
   py::object result;
   try {
-    result = resultArray(function, resultDtype, {bags, values}, out.ptr(),
+    result = resultArray(function, resultDtype, {*bags, values}, out.ptr(),
                          operands);
   } catch (...) {
     Py_DECREF(resultDtype);
@@ -636,15 +619,24 @@ py::object gatherBlockQuantized(py::handle data, py::handle indices,
   auto repr = [](py::handle h) { return std::string(py::repr(h)); };
   // Integers (numpy's too) equal to `v`, not floats or bools that are.
   auto equals = [](py::handle h, int64_t v) { return plainInt(h) == v; };
+  // The layout's rules are the dialect's (a block-quantized bag table);
+  // a value that is no integer breaks them as a wrong integer would.
   std::optional<int64_t> bits = plainInt(bitsArg);
-  if (!bits || (*bits != 2 && *bits != 4 && *bits != 8))
-    throw py::value_error(function + ": bits must be 2, 4 or 8, not " +
-                          repr(bitsArg));
   std::optional<int64_t> blockSize = plainInt(blockSizeArg);
-  if (!blockSize || *blockSize < 16 || !llvm::isPowerOf2_64(*blockSize))
+  std::string error;
+  auto capture = [&](const Twine &message) {
+    error = message.str();
+    return failure();
+  };
+  if (!bits)
+    throw py::value_error(function + ": bits must be 8, 4 or 2, not " +
+                          repr(bitsArg));
+  if (!blockSize)
     throw py::value_error(function +
                           ": block_size must be a power of two >= 16, not " +
                           repr(blockSizeArg));
+  if (failed(BlockLayout::get(*bits, *blockSize, capture, "bits")))
+    throw py::value_error(function + ": " + error);
   py::object table = asArray(data);
   if (PyArray_TYPE(arrayOf(table)) != NPY_UBYTE)
     throw py::type_error(function + ": data must be uint8 (packed values), "

@@ -237,10 +237,10 @@ def test_errors():
                        "18446744073709551615 is out of range"):
         g.gather_block_quantized(data, np.array([2**64 - 1], np.uint64),
                                  scales, block_size=16)
-    with pytest.raises(ValueError, match="bits must be 2, 4 or 8"):
+    with pytest.raises(ValueError, match="bits must be 8, 4 or 2"):
         g.gather_block_quantized(data, [0], scales, block_size=16, bits=3)
     # bits is an integer: a float is named (it used to reach a shape error).
-    with pytest.raises(ValueError, match=r"bits must be 2, 4 or 8, not 4\.0"):
+    with pytest.raises(ValueError, match=r"bits must be 8, 4 or 2, not 4\.0"):
         g.gather_block_quantized(data, [0], scales, block_size=16, bits=4.0)
     with pytest.raises(ValueError, match="block_size must be a power of two"):
         g.gather_block_quantized(data, [0], scales, block_size=24)

@@ -372,7 +372,8 @@ def test_tables_of_either_byte_order():
 def test_errors():
     table = np.zeros((5, 3), np.float32)
     # A scalar is no bag (torch: "input has to be 1D or 2D Tensor").
-    with pytest.raises(ValueError, match="input must be 1-D .* not a scalar"):
+    with pytest.raises(ValueError, match="input must be 1-D with offsets, "
+                       "but is a scalar"):
         g.embedding_bag(np.int64(1), table, [0])
     with pytest.raises(IndexError, match=r"gather.embedding_bag: index 7 is "
                        r"out of range \[-5, 4\] for data dimension 0 of size 5"):
@@ -414,8 +415,8 @@ def test_errors():
                        "weight's dtype float32, not float64"):
         g.embedding_bag([0], table, [0], mode="sum",
                         per_sample_weights=np.ones(1))
-    with pytest.raises(ValueError, match="per_sample_weights must have "
-                       r"input's shape \(2,\)"):
+    with pytest.raises(ValueError, match="per_sample_weights must have the "
+                       "shape of input"):
         g.embedding_bag([0, 1], table, [0], mode="sum",
                         per_sample_weights=np.ones(3, np.float32))
     with pytest.raises(ValueError, match=r"padding_idx 5 is out of range "

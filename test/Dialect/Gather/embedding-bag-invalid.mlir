@@ -1,7 +1,7 @@
 // RUN: gather-opt %s -split-input-file -verify-diagnostics
 
 func.func @table_rank(%t: tensor<8xf32>, %i: tensor<2x3xi64>) {
-  // expected-error @+1 {{'gather.embedding_bag' op weight must be a 2-D tensor [num, dim], but is of rank 1}}
+  // expected-error @+1 {{'gather.embedding_bag' op weight must be 2-D [num, dim], but has rank 1}}
   %0 = gather.embedding_bag %t[%i] : (tensor<8xf32>, tensor<2x3xi64>) -> tensor<2x8xf32>
   return
 }
@@ -25,7 +25,7 @@ func.func @ids_rank_with_offsets(%t: tensor<8x4xf32>, %i: tensor<2x3xi64>, %o: t
 // -----
 
 func.func @ids_rank_without_offsets(%t: tensor<8x4xf32>, %i: tensor<6xi64>) {
-  // expected-error @+1 {{'gather.embedding_bag' op ids must be 2-D [bags, n] (fixed-length bags) without offsets}}
+  // expected-error @+1 {{'gather.embedding_bag' op ids must be 2-D [bags, n] without offsets (fixed-length bags)}}
   %0 = gather.embedding_bag %t[%i] : (tensor<8x4xf32>, tensor<6xi64>) -> tensor<6x4xf32>
   return
 }

@@ -60,14 +60,12 @@ static FailureOr<TableLayout> tableLayout(EmbeddingBagOp::Adaptor op,
     layout.rowwise = RowwiseLayout{static_cast<int64_t>(*rowBits)};
   }
   if (scales) {
-    if (*blockBits != 8 && *blockBits != 4 && *blockBits != 2)
-      return fail("block_bits must be 8, 4 or 2, not " +
-                  Twine(static_cast<int64_t>(*blockBits)));
-    auto size = static_cast<int64_t>(*blockSize);
-    if (size < 16 || !llvm::isPowerOf2_64(*blockSize))
-      return fail("block_size must be a power of two >= 16, not " +
-                  Twine(size));
-    layout.block = BlockLayout{static_cast<int64_t>(*blockBits), size};
+    FailureOr<BlockLayout> block = BlockLayout::get(
+        static_cast<int64_t>(*blockBits), static_cast<int64_t>(*blockSize),
+        emitError);
+    if (failed(block))
+      return failure();
+    layout.block = *block;
   }
   bool quantized = rowBits || scales;
   if (!quantized && !isa<FloatType>(element))
@@ -92,11 +90,24 @@ static FailureOr<BagShape> embeddingBagShape(EmbeddingBagOp::Adaptor op,
       (void)emitError(msg);
     return failure();
   };
-  auto weight = dyn_cast<RankedTensorType>(op.getWeight().getType());
-  if (!weight || weight.getRank() != 2)
-    return fail("weight must be a 2-D tensor [num, dim], but is " +
-                Twine(weight ? "of rank " + Twine(weight.getRank()).str()
-                             : "unranked"));
+  // Operands that are not even shaped (type inference runs before the
+  // verifier) read as unranked, which every rule rejects.
+  auto shapeOf = [](Value v) -> std::optional<ShapeView> {
+    if (!v)
+      return std::nullopt;
+    auto type = dyn_cast<ShapedType>(v.getType());
+    return type ? ShapeView::get(type) : ShapeView::getUnranked();
+  };
+  BagOperandShapes operands{*shapeOf(op.getWeight()), *shapeOf(op.getIds())};
+  operands.offsets = shapeOf(op.getOffsets());
+  operands.perSampleWeights = shapeOf(op.getPerSampleWeights());
+  operands.includeLastOffset = op.getIncludeLastOffset();
+  operands.sum = op.getReduction() == BagReduction::sum;
+  operands.paddingIdx = op.getPaddingIdx();
+  FailureOr<int64_t> bags = inferEmbeddingBagCount(operands, emitError);
+  if (failed(bags))
+    return failure();
+  auto weight = cast<RankedTensorType>(op.getWeight().getType());
   FailureOr<TableLayout> layout =
       tableLayout(op, weight.getElementType(), emitError);
   if (failed(layout))
@@ -150,53 +161,17 @@ static FailureOr<BagShape> embeddingBagShape(EmbeddingBagOp::Adaptor op,
                           "-bit zero points need " + Twine(bytes))))
       return failure();
   }
-  auto ids = dyn_cast<RankedTensorType>(op.getIds().getType());
-  Value offsetsValue = op.getOffsets();
-  int64_t wantIdsRank = offsetsValue ? 1 : 2;
-  if (!ids || ids.getRank() != wantIdsRank)
-    return fail(offsetsValue
-                    ? "ids must be 1-D with offsets"
-                    : "ids must be 2-D [bags, n] (fixed-length bags) "
-                      "without offsets");
-  int64_t bags = ids.getDimSize(0);
-  if (offsetsValue) {
-    auto offsets = dyn_cast<RankedTensorType>(offsetsValue.getType());
-    if (!offsets || offsets.getRank() != 1)
-      return fail("offsets must be 1-D");
-    bags = offsets.getDimSize(0);
-    if (op.getIncludeLastOffset() && !ShapedType::isDynamic(bags)) {
-      if (bags == 0)
-        return fail("include_last_offset needs at least one offset (the "
-                    "end of the last bag)");
-      --bags;
-    } else if (op.getIncludeLastOffset()) {
-      bags = ShapedType::kDynamic;
-    }
-  } else if (op.getIncludeLastOffset()) {
-    return fail("include_last_offset needs offsets");
-  }
-  if (Value weights = op.getPerSampleWeights()) {
-    if (op.getReduction() != BagReduction::sum)
-      return fail("per_sample_weights is only supported with reduction sum");
-    auto type = dyn_cast<RankedTensorType>(weights.getType());
-    if (!type || failed(verifyCompatibleShape(type, ids)))
-      return fail("per_sample_weights must have the shape of ids");
-    if (type.getElementType() != valueType)
-      return fail(layout->rowwise
-                      ? Twine("per_sample_weights must be f32 with a "
-                              "row-wise quantized table")
-                  : layout->block
-                      ? Twine("per_sample_weights must have the element "
-                              "type of scales")
-                      : Twine("per_sample_weights must have the element "
-                              "type of weight"));
-  }
-  if (std::optional<int64_t> pad = op.getPaddingIdx();
-      pad && !ShapedType::isDynamic(num) && (*pad < -num || *pad >= num))
-    return fail("padding_idx " + Twine(*pad) + " is out of range [" +
-                Twine(-num) + ", " + Twine(num - 1) + "] for a table of " +
-                Twine(num) + " rows");
-  return BagShape{bags, dim, valueType};
+  if (Value weights = op.getPerSampleWeights();
+      weights && getElementTypeOrSelf(weights.getType()) != valueType)
+    return fail(layout->rowwise
+                    ? Twine("per_sample_weights must be f32 with a "
+                            "row-wise quantized table")
+                : layout->block
+                    ? Twine("per_sample_weights must have the element "
+                            "type of scales")
+                    : Twine("per_sample_weights must have the element "
+                            "type of weight"));
+  return BagShape{*bags, dim, valueType};
 }
 
 LogicalResult EmbeddingBagOp::verify() {

@@ -471,3 +471,90 @@ mlir::gather::asReifiedSizesOf(OpBuilder &b, Location loc,
             : OpFoldResult(b.getIndexAttr(type.getDimSize(d))));
   return reified;
 }
+
+//===----------------------------------------------------------------------===//
+// Embedding bags
+//===----------------------------------------------------------------------===//
+
+/// " but has rank N" or " but is unranked", for a shape that must have
+/// another rank.
+static std::string rankText(ShapeView shape) {
+  if (!shape.hasRank())
+    return ", but is unranked";
+  if (shape.getRank() == 0)
+    return ", but is a scalar";
+  return ", but has rank " + std::to_string(shape.getRank());
+}
+
+FailureOr<int64_t>
+mlir::gather::inferEmbeddingBagCount(const BagOperandShapes &operands,
+                                     ShapeErrorFn emitError,
+                                     const BagNames &names) {
+  auto fail = [&](const Twine &msg) -> FailureOr<int64_t> {
+    if (emitError)
+      (void)emitError(msg);
+    return failure();
+  };
+  const ShapeView &weight = operands.weight, &ids = operands.ids;
+  if (!weight.hasRank() || weight.getRank() != 2)
+    return fail("weight must be 2-D [num, dim]" + rankText(weight));
+  int64_t num = weight.getDimSize(0);
+  const std::optional<ShapeView> &offsets = operands.offsets;
+  if (offsets && (!ids.hasRank() || ids.getRank() != 1))
+    return fail(names.ids + " must be 1-D with offsets" + rankText(ids));
+  if (!offsets && (!ids.hasRank() || ids.getRank() != 2))
+    return fail(names.ids + " must be 2-D [bags, n] without offsets " +
+                "(fixed-length bags)" + rankText(ids));
+  int64_t bags = ids.getDimSize(0);
+  if (!offsets) {
+    if (operands.includeLastOffset)
+      return fail("include_last_offset needs offsets (1-D " + names.ids +
+                  ")");
+  } else {
+    if (!offsets->hasRank() || offsets->getRank() != 1)
+      return fail("offsets must be 1-D" + rankText(*offsets));
+    bags = offsets->getDimSize(0);
+    if (operands.includeLastOffset && bags == 0)
+      return fail("include_last_offset needs at least one offset (the end "
+                  "of the last bag)");
+    if (operands.includeLastOffset && !ShapedType::isDynamic(bags))
+      --bags;
+  }
+  if (const std::optional<ShapeView> &weights = operands.perSampleWeights) {
+    if (!operands.sum)
+      return fail("per_sample_weights is only supported with " +
+                  names.sumReduction);
+    bool compatible = weights->hasRank() &&
+                      weights->getRank() == ids.getRank() &&
+                      llvm::all_of_zip(weights->getShape(), ids.getShape(),
+                                       [](int64_t a, int64_t b) {
+                                         return ShapedType::isDynamic(a) ||
+                                                ShapedType::isDynamic(b) ||
+                                                a == b;
+                                       });
+    if (!compatible)
+      return fail("per_sample_weights must have the shape of " + names.ids);
+  }
+  if (std::optional<int64_t> pad = operands.paddingIdx;
+      pad && !ShapedType::isDynamic(num) && (*pad < -num || *pad >= num))
+    return fail("padding_idx " + Twine(*pad) + " is out of range [" +
+                Twine(-num) + ", " + Twine(num - 1) + "] for a table of " +
+                Twine(num) + " rows");
+  return bags;
+}
+
+FailureOr<BlockLayout> BlockLayout::get(int64_t bits, int64_t blockSize,
+                                        ShapeErrorFn emitError,
+                                        StringRef bitsName) {
+  auto fail = [&](const Twine &msg) -> FailureOr<BlockLayout> {
+    if (emitError)
+      (void)emitError(msg);
+    return failure();
+  };
+  if (bits != 8 && bits != 4 && bits != 2)
+    return fail(bitsName + " must be 8, 4 or 2, not " + Twine(bits));
+  if (blockSize < 16 || !llvm::isPowerOf2_64(blockSize))
+    return fail("block_size must be a power of two >= 16, not " +
+                Twine(blockSize));
+  return BlockLayout{bits, blockSize};
+}

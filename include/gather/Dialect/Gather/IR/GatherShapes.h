@@ -220,6 +220,38 @@ getOperandShapes(Type data, Type indices, ShapeErrorFn emitError);
 /// dimension) an error rather than a defined result.
 bool modeRejectsEmptyDims(GatherMode mode);
 
+/// What a host calls an embedding bag's ids and its sum reduction in the
+/// messages of the bag rules: the IR's names, or torch's (`input`,
+/// `mode='sum'`).
+struct BagNames {
+  StringRef ids = "ids";
+  StringRef sumReduction = "reduction sum";
+};
+
+/// The operand shapes and attributes the rules of `gather.embedding_bag`
+/// read, but for its table's layout and element types.
+struct BagOperandShapes {
+  BagOperandShapes(ShapeView weight, ShapeView ids)
+      : weight(weight), ids(ids) {}
+
+  ShapeView weight, ids;
+  std::optional<ShapeView> offsets, perSampleWeights;
+  bool includeLastOffset = false;
+  /// Whether the reduction is sum (the only one per_sample_weights takes).
+  bool sum = true;
+  std::optional<int64_t> paddingIdx;
+};
+
+/// Rules of the embedding bag's operand shapes: weight 2-D [num, dim]; ids
+/// 1-D with offsets, 2-D [bags, n] without; offsets 1-D, and at least one
+/// with include_last_offset, which needs them; per_sample_weights only with
+/// sum, shaped like ids; padding_idx in [-num, num). Returns the number of
+/// bags (kDynamic when only the run time knows it). The verifier and the
+/// Python package both call it.
+FailureOr<int64_t> inferEmbeddingBagCount(const BagOperandShapes &operands,
+                                          ShapeErrorFn emitError,
+                                          const BagNames &names = {});
+
 /// FBGEMM's row-wise quantized layout of an embedding table (the table of a
 /// gather.embedding_bag with rowwise_bits): each row of bytes holds its
 /// `bits`-bit values (two a byte, low nibble first, for 4 bits), then its
@@ -256,6 +288,12 @@ struct RowwiseLayout {
 /// the values.
 struct BlockLayout {
   int64_t bits, blockSize;
+
+  /// The layout of `bits`-bit values (2, 4 or 8) in blocks of `blockSize`
+  /// (a power of two >= 16), or a report naming the attribute `bitsName`.
+  static FailureOr<BlockLayout> get(int64_t bits, int64_t blockSize,
+                                    ShapeErrorFn emitError,
+                                    StringRef bitsName = "block_bits");
 
   int64_t valuesPerByte() const { return 8 / bits; }
   /// The values in a row of `bytes` bytes (kDynamic for kDynamic; the
