@@ -2,8 +2,8 @@
 
 #include "gather/InitAll.h"
 
-#include "gather/Conversion/GatherToAffine/BufferizableOpInterfaceImpl.h"
-#include "gather/Conversion/GatherToAffine/GatherToAffine.h"
+#include "gather/Conversion/GatherToLoops/BufferizableOpInterfaceImpl.h"
+#include "gather/Conversion/GatherToLoops/GatherToLoops.h"
 #include "gather/Conversion/Passes.h"
 #include "gather/Dialect/Gather/IR/GatherDialect.h"
 #include "gather/Dialect/Gather/TransformOps/GatherTransformOps.h"

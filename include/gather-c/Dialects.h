@@ -24,7 +24,7 @@ MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(Gather, gather);
 MLIR_CAPI_EXPORTED void
 mlirGatherRegisterDialects(MlirDialectRegistry registry);
 
-/// Registers the gather passes (convert-gather-to-affine,
+/// Registers the gather passes (convert-gather-to-loops,
 /// gather-shape-inference, gather-emit-c-interface) and the gather-to-llvm
 /// pipeline with the global registry, for mlirParsePassPipeline.
 MLIR_CAPI_EXPORTED void mlirGatherRegisterPasses(void);

@@ -8,7 +8,7 @@
 
 #include "gather/Pipelines/Pipelines.h"
 
-#include "gather/Conversion/GatherToAffine/GatherToAffine.h"
+#include "gather/Conversion/GatherToLoops/GatherToLoops.h"
 #include "gather/Conversion/Passes.h"
 #include "gather/Dialect/Gather/Transforms/Passes.h"
 #include "gather/Transforms/Passes.h"
@@ -87,7 +87,7 @@ void buildPipeline(OpPassManager &pm, const Options &options) {
   GatherDispatchUnrankedOptions dispatch;
   dispatch.maxRank = options.maxUnrankedRank;
   pm.addPass(createGatherDispatchUnranked(dispatch));
-  pm.addPass(createConvertGatherToAffine(loweringOptionsOf(options)));
+  pm.addPass(createConvertGatherToLoops(loweringOptionsOf(options)));
   // A partitioned module (shard-partition's output): its collectives and
   // process indices become mpi ops on buffers, before bufferization.
   pm.addPass(createConvertShardToMPIPass());

@@ -1,7 +1,7 @@
 //===- KernelPolicy.cpp - Which kernel a call on this host gets -----------===//
 
 #include "gather/Runtime/KernelPolicy.h"
-#include "gather/Conversion/GatherToAffine/GatherToAffine.h"
+#include "gather/Conversion/GatherToLoops/GatherToLoops.h"
 #include "gather/Runtime/KernelJit.h"
 #include "gather/Runtime/OpenMPRuntime.h"
 

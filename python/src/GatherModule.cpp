@@ -26,7 +26,7 @@
 
 #include "gather/Dialect/Gather/Utils/ErrorHooks.h"
 #include "gather-c/Runtime.h"
-#include "gather/Conversion/GatherToAffine/GatherToAffine.h"
+#include "gather/Conversion/GatherToLoops/GatherToLoops.h"
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 #include "gather/InitAll.h"
 #include "gather/Runtime/KernelStore.h"

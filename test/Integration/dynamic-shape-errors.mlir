@@ -8,7 +8,7 @@
 // RUN: not %mlir_run -e shape_before_index %t.mlir 2>&1 | FileCheck %s --check-prefix=FIRST
 // RUN: not %mlir_run -e static_result %t.mlir 2>&1 | FileCheck %s --check-prefix=RESULT
 // RUN: %mlir_run -e shapes_that_hold %t.mlir | FileCheck %s --check-prefix=OK
-// RUN: gather-opt %s --convert-gather-to-affine | FileCheck %s --check-prefix=IR
+// RUN: gather-opt %s --convert-gather-to-loops | FileCheck %s --check-prefix=IR
 
 /// Shape rules the verifier skips for dynamic dims are checked at run time,
 /// before anything is read, in every mode but unchecked: the error names the

@@ -3,7 +3,7 @@
 // RUN: gather-opt %s --gather-to-llvm="gather-loads=element" | %run_main | FileCheck %s
 // RUN: gather-opt %s --gather-to-llvm="parallel=true parallel-min-bytes=0" | %run_main_omp | FileCheck %s
 /// The same module with the gather ops bufferized by One-Shot Bufferize
-/// (BufferizableOpInterface) instead of convert-gather-to-affine.
+/// (BufferizableOpInterface) instead of convert-gather-to-loops.
 // RUN: gather-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --gather-to-llvm | %run_main | FileCheck %s
 
 // Dynamic shapes (the kernels see only `?` dims), zero-size dimensions and

@@ -1,6 +1,6 @@
 // RUN: gather-opt %s --split-input-file --convert-gather-to-linalg -o /dev/null
 // RUN: gather-opt %s --split-input-file --convert-embedding-bag-to-scf -o /dev/null
-// RUN: gather-opt %s --split-input-file --convert-gather-to-affine -o /dev/null
+// RUN: gather-opt %s --split-input-file --convert-gather-to-loops -o /dev/null
 // RUN: gather-opt %s --split-input-file --gather-to-llvm -o /dev/null
 // RUN: gather-opt %s --split-input-file --gather-to-llvm="parallel=true" -o /dev/null
 

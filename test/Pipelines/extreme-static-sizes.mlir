@@ -1,7 +1,7 @@
 // RUN: gather-opt %s --split-input-file --canonicalize -o /dev/null
 // RUN: gather-opt %s --split-input-file --gather-shape-inference -o /dev/null
-// RUN: gather-opt %s --split-input-file --convert-gather-to-affine -o /dev/null
-// RUN: gather-opt %s --split-input-file --convert-gather-to-affine="parallel=true" -o /dev/null
+// RUN: gather-opt %s --split-input-file --convert-gather-to-loops -o /dev/null
+// RUN: gather-opt %s --split-input-file --convert-gather-to-loops="parallel=true" -o /dev/null
 // RUN: gather-opt %s --split-input-file --gather-to-llvm -o /dev/null
 
 // Static sizes at the edges (empty dims, dims whose products overflow

@@ -2,7 +2,7 @@
 // RUN: gather-opt %s --gather-to-llvm --split-input-file | FileCheck %s
 
 // The run-time rank dispatch of unranked operands through the whole
-// pipeline (its cases: test/Conversion/GatherToAffine/unranked.mlir).
+// pipeline (its cases: test/Conversion/GatherToLoops/unranked.mlir).
 
 /// A gather-fuzz finding: an unranked operand whose rank a tensor.cast
 /// chain states (here %0, rank 2, cast to tensor<*xf32> by shape inference)

@@ -41,7 +41,7 @@ def test_parse_errors_are_value_errors_with_diagnostics():
 def test_run_pipelines():
     m = Module(ROWS).run("canonicalize,cse")
     assert "gather.gather" in str(m)
-    m.run("convert-gather-to-affine")
+    m.run("convert-gather-to-loops")
     assert "affine.for" in str(m) and "gather.gather" not in str(m)
     with pytest.raises(ValueError, match="invalid pipeline"):
         Module(ROWS).run("no-such-pass")

@@ -9,7 +9,7 @@
 //   --convert-tensor-to-gather (mode from the hash)
 //   --convert-gather-to-linalg, then --canonicalize
 //   --convert-embedding-bag-to-scf, then --canonicalize
-//   --gather-dispatch-unranked --convert-gather-to-affine (options from the
+//   --gather-dispatch-unranked --convert-gather-to-loops (options from the
 //   hash), then --canonicalize
 //   --gather-to-llvm (options picked from a hash of the input)
 //   --canonicalize, then --gather-to-llvm (constants that folding exposes
@@ -39,7 +39,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gather/InitAll.h"
-#include "gather/Conversion/GatherToAffine/GatherToAffine.h"
+#include "gather/Conversion/GatherToLoops/GatherToLoops.h"
 #include "gather/Conversion/Passes.h"
 #include "gather/Dialect/Gather/Transforms/Passes.h"
 #include "gather/Pipelines/Pipelines.h"
@@ -544,7 +544,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     gather::GatherDispatchUnrankedOptions dispatch;
     dispatch.maxRank = options.maxUnrankedRank;
     pm.addPass(gather::createGatherDispatchUnranked(dispatch));
-    pm.addPass(gather::createConvertGatherToAffine(
+    pm.addPass(gather::createConvertGatherToLoops(
         gather::loweringOptionsOf(options)));
     pm.addPass(createCanonicalizerPass());
   });

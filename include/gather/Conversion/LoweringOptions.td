@@ -1,7 +1,7 @@
 //===- LoweringOptions.td - Options the lowerings share ----*- tablegen -*-===//
 //
 // The one home of the lowering options' names, defaults and descriptions:
-// convert-gather-to-affine, gather-dispatch-unranked,
+// convert-gather-to-loops, gather-dispatch-unranked,
 // convert-embedding-bag-to-scf and gather-fuse-elementwise declare theirs
 // from these, and the gather-to-llvm pipeline (Pipelines/Passes.td) takes
 // them all and forwards them.
@@ -21,7 +21,7 @@ class ParallelMinBytesOption<string description>
     : Option<"parallelMinBytes", "parallel-min-bytes", "int64_t",
              /*default=*/"8 << 20", description>;
 
-// convert-gather-to-affine's options (GatherLoweringOptions in C++).
+// convert-gather-to-loops's options (GatherLoweringOptions in C++).
 defvar GatherLoweringOptionList = [
   Option<"vectorize", "vectorize", "bool", /*default=*/"true",
          "Move contiguous slices with vector operations">,

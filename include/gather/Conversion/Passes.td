@@ -5,8 +5,8 @@
 
 include "gather/Conversion/LoweringOptions.td"
 
-def ConvertGatherToAffine : Pass<"convert-gather-to-affine", "ModuleOp"> {
-  let summary = "Lower gather ops to affine loop nests with vector transfers";
+def ConvertGatherToLoops : Pass<"convert-gather-to-loops", "ModuleOp"> {
+  let summary = "Lower gather ops to loop nests (affine, scf, vector, memref)";
   let description = [{
     Rewrites every `gather.gather`, `gather.gather_elements` and
     `gather.gather_nd` on ranked tensors into a loop nest on memrefs

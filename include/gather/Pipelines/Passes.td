@@ -24,7 +24,7 @@ def GatherToLLVM : Pass<"gather-to-llvm", "ModuleOp"> {
        consumers computed in the loop of the gathers they read),
        `gather-dispatch-unranked` (option `max-unranked-rank`: gathers on
        unranked operands switch on their run-time ranks),
-       `convert-gather-to-affine` (the gather ops become loop nests; the
+       `convert-gather-to-loops` (the gather ops become loop nests; the
        options it shares), `convert-shard-to-mpi` and
        `gather-mpi-reduce-in-place` (a partitioned module's collectives);
     2. empty tensor elimination, `one-shot-bufferize` with function

@@ -107,7 +107,7 @@ struct KernelKey {
   /// The kernel as a module: a function of three memrefs (data and indices
   /// of the key's ranks, in their layouts, of dynamic sizes but rowLength;
   /// the result), which reads the first two as tensors, gathers, and
-  /// materializes the result in the third (convert-gather-to-affine
+  /// materializes the result in the third (convert-gather-to-loops
   /// computes it there). Data moves as integers of its width: a gather only
   /// moves bits. The result's rank and static sizes come from the op's
   /// shape rules. Null when those rules reject the key's ranks and

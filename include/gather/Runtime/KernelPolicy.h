@@ -13,7 +13,7 @@
 #ifndef GATHER_RUNTIME_KERNELPOLICY_H
 #define GATHER_RUNTIME_KERNELPOLICY_H
 
-#include "gather/Conversion/GatherToAffine/GatherLoads.h"
+#include "gather/Conversion/GatherToLoops/GatherLoads.h"
 #include "gather/Dialect/Gather/IR/GatherShapes.h"
 #include "gather/Pipelines/Pipelines.h"
 #include "gather/Runtime/KernelKey.h"

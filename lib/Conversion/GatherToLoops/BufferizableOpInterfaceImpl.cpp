@@ -3,7 +3,7 @@
 // A gather reads both operands and writes only a new buffer, so it never
 // forces a copy of an operand. Bufferizing it emits its loop nest directly
 // (as upstream's tensor.generate emits its body), through the same
-// emitGatherKernel that convert-gather-to-affine uses, with that pass's
+// emitGatherKernel that convert-gather-to-loops uses, with that pass's
 // default options: this model lives with the lowering (registered by
 // registerAllGatherDialects), so the dialect's own libraries do not depend
 // on a conversion. gather-to-llvm lowers the ops before bufferizing, with
@@ -11,9 +11,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "gather/Conversion/GatherToAffine/BufferizableOpInterfaceImpl.h"
+#include "gather/Conversion/GatherToLoops/BufferizableOpInterfaceImpl.h"
 
-#include "gather/Conversion/GatherToAffine/GatherToAffine.h"
+#include "gather/Conversion/GatherToLoops/GatherToLoops.h"
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"

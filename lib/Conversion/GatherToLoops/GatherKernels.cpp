@@ -3,7 +3,7 @@
 // The one place that knows how a gather op becomes loops on memrefs: the
 // three ops' loop nests, built from the KernelEmitter's parts (see
 // KernelEmitter.h for which file holds which). Both the
-// convert-gather-to-affine patterns and the One-Shot Bufferize model of the
+// convert-gather-to-loops patterns and the One-Shot Bufferize model of the
 // ops call emitGatherKernel.
 //
 // Every kernel has the same two phases:
@@ -43,11 +43,11 @@ void KernelEmitter::emitGather(const GatherShape &shape) {
       validateShapes(shape));
   // Along the last axis with an index dimension innermost, each result row
   // reads one data row at the positions of one index row.
-  int64_t lanes = shape.readsRowsAlongLastAxis(r, q) ? gatherRowLanes() : 0;
+  int64_t lanes = shape.readsRowsAlongLastAxis(r, q) ? planner.gatherRowLanes() : 0;
   if (lanes) {
     return guarded(ok, [&] {
       SmallVector<Value> ubs = dims(out, 0, a + q - bd);
-      SlicePlan plan = planGatherRows(ubs.back(), axisSize);
+      SlicePlan plan = planner.gatherRows(ubs.back(), axisSize);
       rowNest(ubs, [&](ValueRange ivs, Value n, Value start) {
         SmallVector<Value> indexPrefix(ivs.take_front(bd));
         indexPrefix.append(ivs.begin() + a, ivs.end());
@@ -60,11 +60,11 @@ void KernelEmitter::emitGather(const GatherShape &shape) {
   guarded(ok, [&] {
     // Loop over the result's leading dims: data[:axis] then indices[b:].
     SmallVector<Value> ubs = dims(out, 0, a + q - bd);
-    SlicePlan plan = planSlices(a + 1, a + q - bd);
+    SlicePlan plan = planner.slices(a + 1, a + q - bd);
     // The innermost loop walks indices when there is an index dim past
     // the batch dims; then slices can be prefetched ahead along it.
     if (q > bd)
-      planPrefetch(plan, axisSize);
+      planner.prefetch(plan, axisSize);
     auto indexAt = [&](ValueRange ivs) {
       SmallVector<Value> at(ivs.take_front(bd));
       at.append(ivs.begin() + a, ivs.end());
@@ -98,9 +98,9 @@ void KernelEmitter::emitGatherElements(const GatherShape &shape) {
   // Along the last axis, a result row reads one data row at the positions
   // of one index row; validate-rows checks the indices as it gathers.
   bool lastAxis = shape.readsRowsAlongLastAxis(r, r);
-  int64_t lanes = lastAxis ? gatherRowLanes() : 0;
+  int64_t lanes = lastAxis ? planner.gatherRowLanes() : 0;
   SlicePlan rows =
-      lanes ? planGatherRows(ubs.back(), axisSize) : elementPlan();
+      lanes ? planner.gatherRows(ubs.back(), axisSize) : planner.elements();
   auto rowAt = [&](ValueRange ivs, Value badFlag) {
     gatherRow(rows, ivs, ivs, ivs, ubs.back(), axisSize, lanes, badFlag);
   };
@@ -116,7 +116,7 @@ void KernelEmitter::emitGatherElements(const GatherShape &shape) {
       guarded(ok, [&] { rowPieces(ubs.back(), rowPiece); });
     };
     emitPlanned(
-        ubs.size() == 1 ? planParallel() : nullptr, scanThenPieces,
+        ubs.size() == 1 ? planner.parallel(out) : nullptr, scanThenPieces,
         [&] { gatherCheckedRows(shape, ubs, axisSize, components, rowAt); });
     return finishStreaming(rows);
   }
@@ -130,7 +130,7 @@ void KernelEmitter::emitGatherElements(const GatherShape &shape) {
       Subscript s = resolve(readIndex(ivs), axisSize);
       SmallVector<Value> at(ivs);
       at[a] = s.index;
-      copySlice(elementPlan(), at, ivs, s.valid);
+      copySlice(planner.elements(), at, ivs, s.valid);
     });
   });
 }
@@ -153,11 +153,11 @@ void KernelEmitter::emitGatherND(const GatherShape &shape) {
   Value ok =
       validate(dims(indices, 0, q - 1), sizes, tuple, validateShapes(shape));
   guarded(ok, [&] {
-    SlicePlan plan = planSlices(bd + k, q - 1);
+    SlicePlan plan = planner.slices(bd + k, q - 1);
     SmallVector<Value> ubs = dims(out, 0, q - 1);
     // The innermost loop walks index tuples unless they are all batch.
     if (q - 1 > bd)
-      planPrefetch(plan, sizes);
+      planner.prefetch(plan, sizes);
     parallelNest(ubs, [&](ValueRange ivs) {
       prefetchAhead(plan, ivs, ubs.back(), [&](ValueRange ahead) {
         SmallVector<Value> prefix(ahead.take_front(bd));
@@ -197,7 +197,7 @@ void KernelEmitter::gatherCheckedRows(
         });
       });
     };
-    emitPlanned(positions.size() > 1 ? planParallel() : nullptr, threaded,
+    emitPlanned(positions.size() > 1 ? planner.parallel(out) : nullptr, threaded,
                 byRows);
   });
 }

@@ -1,6 +1,6 @@
 //===- GatherLoads.cpp - How row gathers read data --------------*- C++ -*-===//
 
-#include "gather/Conversion/GatherToAffine/GatherLoads.h"
+#include "gather/Conversion/GatherToLoops/GatherLoads.h"
 
 #include "llvm/ADT/StringRef.h"
 

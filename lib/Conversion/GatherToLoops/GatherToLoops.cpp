@@ -1,4 +1,4 @@
-//===- GatherToAffine.cpp - The convert-gather-to-affine pass ---*- C++ -*-===//
+//===- GatherToLoops.cpp - The convert-gather-to-loops pass ---*- C++ -*-===//
 //
 // Tensor-level patterns around emitGatherKernel: operands become read-only
 // buffers, the result a fresh allocation; One-Shot Bufferize later folds the
@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "gather/Conversion/GatherToAffine/GatherToAffine.h"
+#include "gather/Conversion/GatherToLoops/GatherToLoops.h"
 #include "gather/Conversion/EmbeddingBagToSCF/EmbeddingBagToSCF.h"
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 #include "gather/Dialect/Gather/Utils/Lowering.h"
@@ -14,7 +14,7 @@
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::gather {
-#define GEN_PASS_DEF_CONVERTGATHERTOAFFINE
+#define GEN_PASS_DEF_CONVERTGATHERTOLOOPS
 #include "gather/Conversion/Passes.h.inc"
 } // namespace mlir::gather
 
@@ -121,8 +121,8 @@ template <typename OpTy> struct GatherLikeToAffine : OpConversionPattern<OpTy> {
   GatherLoweringOptions options;
 };
 
-struct ConvertGatherToAffinePass
-    : gather::impl::ConvertGatherToAffineBase<ConvertGatherToAffinePass> {
+struct ConvertGatherToLoopsPass
+    : gather::impl::ConvertGatherToLoopsBase<ConvertGatherToLoopsPass> {
   using Base::Base;
   // Reads the options (protected members of Base).
   template <typename From>
@@ -147,7 +147,7 @@ struct ConvertGatherToAffinePass
     ConversionTarget target(*context);
     target.addIllegalDialect<GatherDialect>();
     RewritePatternSet patterns(context);
-    populateGatherToAffinePatterns(patterns, loweringOptionsOf(*this));
+    populateGatherToLoopsPatterns(patterns, loweringOptionsOf(*this));
     // Embedding bags are loops on tensors, as in gather-to-llvm.
     populateEmbeddingBagToSCFPatterns(
         patterns, BagErrorReport::Hooks, BagForm::BagLoops,
@@ -159,7 +159,7 @@ struct ConvertGatherToAffinePass
 };
 } // namespace
 
-void mlir::gather::populateGatherToAffinePatterns(
+void mlir::gather::populateGatherToLoopsPatterns(
     RewritePatternSet &patterns, const GatherLoweringOptions &options) {
   patterns
       .add<GatherLikeToAffine<GatherOp>, GatherLikeToAffine<GatherElementsOp>,

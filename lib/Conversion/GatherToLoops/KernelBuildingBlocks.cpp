@@ -57,14 +57,14 @@ void KernelEmitter::parallelNest(ArrayRef<Value> ubs,
                                  function_ref<void(ValueRange)> body) {
   ifNoneEmpty(innerBounds(ubs), [&] {
     emitPlanned(
-        ubs.empty() ? nullptr : planParallel(),
+        ubs.empty() ? nullptr : planner.parallel(out),
         [&] { threadedNest(ubs, body); }, [&] { loopNest(ubs, body); });
   });
 }
 
 /// Pieces a single row is split into for threads: whole cache lines and
 /// vectors of any element type (from 4 KiB), and enough of them to balance
-/// the threads of a row worth threading (planParallel: 512 KiB a thread).
+/// the threads of a row worth threading (KernelPlanner::parallel).
 static constexpr int64_t kRowPieceElements = 4096;
 
 void KernelEmitter::rowNest(
@@ -77,7 +77,7 @@ void KernelEmitter::rowNest(
     });
   }
   emitPlanned(
-      planParallel(), [&] { rowPieces(n, row); },
+      planner.parallel(out), [&] { rowPieces(n, row); },
       [&] { row({}, n, nullptr); });
 }
 

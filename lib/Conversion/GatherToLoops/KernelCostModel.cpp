@@ -1,4 +1,4 @@
-//===- KernelCostModel.cpp - How phase 2 moves data -------------*- C++ -*-===//
+//===- KernelCostModel.cpp - KernelPlanner: how phase 2 moves data -------===//
 //
 // The one place that decides between ways of moving the same data, from
 // what is known when the kernel is emitted (element type, static sizes,
@@ -13,8 +13,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelEmitter.h"
+#include "KernelPlanner.h"
 
+#include "gather/Dialect/Gather/IR/GatherShapes.h"
 #include "gather/Dialect/Gather/Utils/IndexArithmetic.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -43,12 +44,96 @@ static int64_t bytesOf(int64_t count, Type element) {
   return bytes;
 }
 
-Value KernelEmitter::sizeInBytes(Value memref) {
+Value KernelPlanner::sizeInBytes(Value memref) {
   auto type = cast<MemRefType>(memref.getType());
   Value bytes = constIndex(getElementSizeInBytes(type.getElementType()));
   for (Value size : dims(memref, 0, type.getRank()))
     bytes = b.createOrFold<arith::MulIOp>(loc, bytes, size);
   return bytes;
+}
+
+int64_t KernelPlanner::vectorLanes(Type element) const {
+  if (!options.vectorize)
+    return 0;
+  // Only byte-multiple scalars have the same layout in a vector as in memory
+  // (i1 vectors pack bits); complex values are structs.
+  if (!element.isIntOrFloat())
+    return 0;
+  unsigned bits = element.getIntOrFloatBitWidth();
+  if (bits < 8 || bits > 64 || !llvm::isPowerOf2_32(bits))
+    return 0;
+  int64_t lanes = options.vectorBits / bits;
+  return lanes >= 2 ? lanes : 0;
+}
+
+int64_t KernelPlanner::gatherRowLanes() const {
+  Type element = cast<MemRefType>(data.getType()).getElementType();
+  if (!hasUnitInnerStride(data) || !hasUnitInnerStride(indices) ||
+      !hasUnitInnerStride(out))
+    return 0;
+  return vectorLanes(element);
+}
+
+SlicePlan KernelPlanner::slices(int64_t dataFrom, int64_t outFrom) {
+  auto contiguous = [](Value v) {
+    return cast<MemRefType>(v.getType()).getLayout().isIdentity();
+  };
+  // A group collapses to a valid type only when its static sizes are all
+  // non-zero (a 0 beside a ? has no collapsed size: the slice is empty
+  // anyway) and their product fits in int64.
+  auto collapsible = [](Value v, int64_t from) {
+    int64_t product = 1;
+    for (int64_t size :
+         cast<MemRefType>(v.getType()).getShape().drop_front(from)) {
+      if (size == 0)
+        return false;
+      if (!ShapedType::isDynamic(size) &&
+          llvm::MulOverflow(product, size, product))
+        return false;
+    }
+    return true;
+  };
+  int64_t rank = cast<MemRefType>(data.getType()).getRank();
+  int64_t outRank = cast<MemRefType>(out.getType()).getRank();
+  SlicePlan plan = elements();
+  if (rank - dataFrom < 2 || !contiguous(data) || !contiguous(out) ||
+      !collapsible(data, dataFrom) || !collapsible(out, outFrom)) {
+    plan.extents = dims(data, dataFrom, rank);
+  } else {
+    auto collapse = [&](Value memref, int64_t from, int64_t r) -> Value {
+      SmallVector<ReassociationIndices> groups;
+      for (int64_t d = 0; d < from; ++d)
+        groups.push_back({d});
+      groups.emplace_back(llvm::to_vector(llvm::seq<int64_t>(from, r)));
+      return memref::CollapseShapeOp::create(b, loc, memref, groups);
+    };
+    plan.data = collapse(data, dataFrom, rank);
+    plan.out = collapse(out, outFrom, outRank);
+    plan.extents = {dim(plan.data, dataFrom)};
+  }
+  if (!plan.extents.empty())
+    streamingStores(plan);
+  return plan;
+}
+
+// How a row reads data: vector gathers where the target's are fast, scalar
+// loads where they are slow, one element an iteration for sparse rows of
+// long axes (GatherLoads.h). Evidence: docs/decisions/kernel-cost-model.md,
+// "How rows read data: gather-loads".
+SlicePlan KernelPlanner::gatherRows(Value rowLength, Value axisSize) {
+  Type element = cast<MemRefType>(data.getType()).getElementType();
+  auto bytes = [&](Value size) -> std::optional<int64_t> {
+    if (std::optional<int64_t> count = getConstantIntValue(size))
+      return bytesOf(*count, element);
+    return std::nullopt;
+  };
+  SlicePlan plan = elements();
+  plan.extents = {rowLength};
+  plan.rowLoads = resolveGatherLoads(options.gatherLoads, options.targetCpu,
+                                     bytes(axisSize), bytes(rowLength));
+  if (plan.rowLoads != GatherLoads::Element)
+    streamingStores(plan);
+  return plan;
 }
 
 // Threads: a parallel region costs from a few microseconds (workers
@@ -57,7 +142,7 @@ Value KernelEmitter::sizeInBytes(Value memref) {
 // for its slowest thread). Only results large enough to take milliseconds
 // on one thread are split, and only index arrays that large are scanned on
 // threads in check mode.
-Value KernelEmitter::planParallel(Value memref) {
+Value KernelPlanner::parallel(Value memref) {
   if (!options.parallel)
     return nullptr;
   std::optional<int64_t> bytes =
@@ -72,7 +157,7 @@ Value KernelEmitter::planParallel(Value memref) {
                                        constIndex(options.parallelMinBytes));
 }
 
-void KernelEmitter::planStreamingStores(SlicePlan &plan) {
+void KernelPlanner::streamingStores(SlicePlan &plan) {
   Value rowLength = plan.extents.back();
   Type element = cast<MemRefType>(out.getType()).getElementType();
   int64_t lanes = vectorLanes(element);
@@ -97,7 +182,7 @@ void KernelEmitter::planStreamingStores(SlicePlan &plan) {
   // start vector-aligned), and whether the result's elements are aligned to
   // their size (then one masked vector reaches an aligned address in every
   // row).
-  Value total = resultBytes();
+  Value total = sizeInBytes(out);
   auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, plan.out);
   Value pointer =
       memref::ExtractAlignedPointerAsIndexOp::create(b, loc, plan.out);
@@ -136,35 +221,6 @@ void KernelEmitter::planStreamingStores(SlicePlan &plan) {
       b, loc, large, arith::AndIOp::create(b, loc, longRows, aligned));
 }
 
-Value KernelEmitter::rowAddress(const SlicePlan &plan, ValueRange prefix) {
-  Value offset = constIndex(0);
-  for (auto [p, stride] : llvm::zip(prefix, plan.outStrides))
-    offset = arith::AddIOp::create(b, loc, offset,
-                                   arith::MulIOp::create(b, loc, p, stride));
-  return arith::AddIOp::create(
-      b, loc, plan.outBase,
-      arith::MulIOp::create(
-          b, loc, offset,
-          constIndex(getElementSizeInBytes(
-              cast<MemRefType>(out.getType()).getElementType()))));
-}
-
-// How a row reads data: vector gathers where the target's are fast, scalar
-// loads where they are slow, one element an iteration for sparse rows of
-// long axes (GatherLoads.h). Evidence: docs/decisions/kernel-cost-model.md,
-// "How rows read data: gather-loads".
-GatherLoads KernelEmitter::resolveRowLoads(Value axisSize,
-                                           Value rowLength) const {
-  Type element = cast<MemRefType>(data.getType()).getElementType();
-  auto bytes = [&](Value size) -> std::optional<int64_t> {
-    if (std::optional<int64_t> count = getConstantIntValue(size))
-      return bytesOf(*count, element);
-    return std::nullopt;
-  };
-  return resolveGatherLoads(options.gatherLoads, options.targetCpu,
-                            bytes(axisSize), bytes(rowLength));
-}
-
 /// Slices longer than this (eight cache lines) are left to the hardware
 /// prefetcher, which streams within a row...
 static constexpr int64_t kMaxPrefetchSliceBytes = 512;
@@ -173,8 +229,8 @@ static constexpr int64_t kMaxPrefetchSliceBytes = 512;
 /// the latency of the row's first miss (docs/decisions/kernel-cost-model.md).
 static constexpr int64_t kRowPrefetchDistance = 2;
 
-void KernelEmitter::planPrefetch(SlicePlan &plan,
-                                 ArrayRef<Value> indexedSizes) {
+void KernelPlanner::prefetch(SlicePlan &plan,
+                             ArrayRef<Value> indexedSizes) {
   if (plan.extents.empty())
     return;
   // At least a byte: elements of i0 take none, and the row test divides.
@@ -225,57 +281,6 @@ void KernelEmitter::planPrefetch(SlicePlan &plan,
         b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::sgt, size,
                                       constI64(0)));
   plan.prefetching = worth;
-}
-
-void KernelEmitter::prefetchAhead(
-    const SlicePlan &plan, ValueRange ivs, Value ub,
-    function_ref<SmallVector<Value>(ValueRange)> slicePrefix) {
-  if (!plan.prefetching || getConstantIntValue(plan.prefetching) == 0)
-    return;
-  Value next = arith::AddIOp::create(b, loc, ivs.back(),
-                                     constIndex(plan.prefetchDistance));
-  Value inRange = arith::AndIOp::create(
-      b, loc, plan.prefetching,
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, next, ub));
-  ifThenElse(inRange, [&] {
-    SmallVector<Value> ahead(ivs);
-    ahead.back() = next;
-    SmallVector<Value> at = slicePrefix(ahead);
-    auto type = cast<MemRefType>(plan.data.getType());
-    while (static_cast<int64_t>(at.size()) < type.getRank())
-      at.push_back(constIndex(0));
-    // A line of each of the row's first prefetchBytes (plan.prefetching
-    // holds only for rows of twice that), else the first line.
-    int64_t perLine = std::max<int64_t>(
-        1, kCacheLineBytes /
-               std::max<int64_t>(
-                   1, getElementSizeInBytes(type.getElementType())));
-    int64_t lines =
-        std::max<int64_t>(1, plan.prefetchBytes / kCacheLineBytes);
-    Value rowStart = at.back();
-    for (int64_t line = 0; line < lines; ++line) {
-      if (line > 0)
-        at.back() = b.createOrFold<arith::AddIOp>(loc, rowStart,
-                                                  constIndex(line * perLine));
-      memref::PrefetchOp::create(b, loc, plan.data, at, b.getBoolAttr(false),
-                                 b.getI32IntegerAttr(3), b.getBoolAttr(true));
-    }
-  });
-}
-
-Value KernelEmitter::clampedSubscript(Value i, Value s) {
-  return arith::IndexCastOp::create(
-      b, loc, b.getIndexType(),
-      resolveIndex(b, loc, GatherMode::clamp, i, s).index);
-}
-
-void KernelEmitter::finishStreaming(const SlicePlan &plan) {
-  // Streaming stores are weakly ordered: a fence before the caller hands
-  // the result on (a lock-free flag would not order them). Worker threads
-  // of a parallel loop are ordered by the barrier that ends it.
-  emitPlanned(plan.streaming, [&] {
-    LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::seq_cst);
-  });
 }
 
 namespace {

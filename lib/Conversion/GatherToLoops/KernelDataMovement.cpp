@@ -8,28 +8,16 @@
 
 #include "gather/Dialect/Gather/Utils/IndexArithmetic.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
 using namespace mlir;
 using namespace mlir::gather;
 using namespace mlir::gather::detail;
 
-int64_t KernelEmitter::vectorLanes(Type element) const {
-  if (!options.vectorize)
-    return 0;
-  // Only byte-multiple scalars have the same layout in a vector as in memory
-  // (i1 vectors pack bits); complex values are structs.
-  if (!element.isIntOrFloat())
-    return 0;
-  unsigned bits = element.getIntOrFloatBitWidth();
-  if (bits < 8 || bits > 64 || !llvm::isPowerOf2_32(bits))
-    return 0;
-  int64_t lanes = options.vectorBits / bits;
-  return lanes >= 2 ? lanes : 0;
-}
-
 void KernelEmitter::copyRow(const SlicePlan &plan, ValueRange dataPrefix,
                             ValueRange outPrefix, Value n, bool zeros) {
   Type element = cast<MemRefType>(out.getType()).getElementType();
-  int64_t lanes = vectorLanes(element);
+  int64_t lanes = planner.vectorLanes(element);
   // A static row gets vectors no longer than itself.
   if (std::optional<int64_t> staticN = getConstantIntValue(n))
     lanes = std::min<int64_t>(lanes, llvm::bit_floor(uint64_t(*staticN)));
@@ -45,7 +33,7 @@ void KernelEmitter::copyRow(const SlicePlan &plan, ValueRange dataPrefix,
   auto cached = [&] {
     copyRowCached(plan, dataPrefix, outPrefix, n, lanes, zeros);
   };
-  if (zeros || lanes != vectorLanes(element))
+  if (zeros || lanes != planner.vectorLanes(element))
     return cached();
   emitPlanned(
       plan.streaming,
@@ -67,48 +55,6 @@ void KernelEmitter::copyRowCached(const SlicePlan &plan,
                                  appended(dataPrefix, j), mask);
     storeRowVector(plan, v, appended(outPrefix, j), mask, /*streaming=*/false);
   });
-}
-
-SlicePlan KernelEmitter::planSlices(int64_t dataFrom, int64_t outFrom) {
-  auto contiguous = [](Value v) {
-    return cast<MemRefType>(v.getType()).getLayout().isIdentity();
-  };
-  // A group collapses to a valid type only when its static sizes are all
-  // non-zero (a 0 beside a ? has no collapsed size: the slice is empty
-  // anyway) and their product fits in int64.
-  auto collapsible = [](Value v, int64_t from) {
-    int64_t product = 1;
-    for (int64_t size :
-         cast<MemRefType>(v.getType()).getShape().drop_front(from)) {
-      if (size == 0)
-        return false;
-      if (!ShapedType::isDynamic(size) &&
-          llvm::MulOverflow(product, size, product))
-        return false;
-    }
-    return true;
-  };
-  int64_t rank = cast<MemRefType>(data.getType()).getRank();
-  int64_t outRank = cast<MemRefType>(out.getType()).getRank();
-  SlicePlan plan = elementPlan();
-  if (rank - dataFrom < 2 || !contiguous(data) || !contiguous(out) ||
-      !collapsible(data, dataFrom) || !collapsible(out, outFrom)) {
-    plan.extents = dims(data, dataFrom, rank);
-  } else {
-    auto collapse = [&](Value memref, int64_t from, int64_t r) -> Value {
-      SmallVector<ReassociationIndices> groups;
-      for (int64_t d = 0; d < from; ++d)
-        groups.push_back({d});
-      groups.emplace_back(llvm::to_vector(llvm::seq<int64_t>(from, r)));
-      return memref::CollapseShapeOp::create(b, loc, memref, groups);
-    };
-    plan.data = collapse(data, dataFrom, rank);
-    plan.out = collapse(out, outFrom, outRank);
-    plan.extents = {dim(plan.data, dataFrom)};
-  }
-  if (!plan.extents.empty())
-    planStreamingStores(plan);
-  return plan;
 }
 
 void KernelEmitter::forEachAlignedChunk(
@@ -205,23 +151,6 @@ void KernelEmitter::copySlice(const SlicePlan &plan, ValueRange dataPrefix,
       valid, [&] { copy(false); }, [&] { copy(true); });
 }
 
-int64_t KernelEmitter::gatherRowLanes() {
-  Type element = cast<MemRefType>(data.getType()).getElementType();
-  if (!hasUnitInnerStride(data) || !hasUnitInnerStride(indices) ||
-      !hasUnitInnerStride(out))
-    return 0;
-  return vectorLanes(element);
-}
-
-SlicePlan KernelEmitter::planGatherRows(Value rowLength, Value axisSize) {
-  SlicePlan plan = elementPlan();
-  plan.extents = {rowLength};
-  plan.rowLoads = resolveRowLoads(axisSize, rowLength);
-  if (plan.rowLoads != GatherLoads::Element)
-    planStreamingStores(plan);
-  return plan;
-}
-
 void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
                               ValueRange indexPrefix, ValueRange outPrefix,
                               Value n, Value axisSize, int64_t lanes,
@@ -251,21 +180,21 @@ void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
     if (!badFlag) {
       Subscript s = clamped ? resolve(i, axisSize, subscriptMode)
                             : resolve(i, axisSize);
-      return copySlice(elementPlan(), appended(dataPrefix, s.index),
+      return copySlice(planner.elements(), appended(dataPrefix, s.index),
                        at(outPrefix, j), s.valid);
     }
     ifThenElse(
         outOfRange(i, axisSize), [&] { setFlag(badFlag); },
         [&] {
           Subscript s = resolve(i, axisSize);
-          copySlice(elementPlan(), appended(dataPrefix, s.index),
+          copySlice(planner.elements(), appended(dataPrefix, s.index),
                     at(outPrefix, j), nullptr);
         });
   };
   if (lanes == 0)
     return forLoop(n, 1, [&](Value j) { one(j, /*clamped=*/false); });
   GatherLoads loads = plan.rowLoads;
-  assert(loads != GatherLoads::Auto && "rows planned by planGatherRows");
+  assert(loads != GatherLoads::Auto && "rows planned by KernelPlanner::gatherRows");
   // One element an iteration (GatherLoads::Element): index, subscript, load
   // and store each scalar.
   auto elementRow = [&] {
@@ -432,4 +361,68 @@ void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
   ifThenElse(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
                                    axisSize, constI64(0)),
              fullRow, emptyRow);
+}
+
+Value KernelEmitter::rowAddress(const SlicePlan &plan, ValueRange prefix) {
+  Value offset = constIndex(0);
+  for (auto [p, stride] : llvm::zip(prefix, plan.outStrides))
+    offset = arith::AddIOp::create(b, loc, offset,
+                                   arith::MulIOp::create(b, loc, p, stride));
+  return arith::AddIOp::create(
+      b, loc, plan.outBase,
+      arith::MulIOp::create(
+          b, loc, offset,
+          constIndex(getElementSizeInBytes(
+              cast<MemRefType>(out.getType()).getElementType()))));
+}
+
+void KernelEmitter::prefetchAhead(
+    const SlicePlan &plan, ValueRange ivs, Value ub,
+    function_ref<SmallVector<Value>(ValueRange)> slicePrefix) {
+  if (!plan.prefetching || getConstantIntValue(plan.prefetching) == 0)
+    return;
+  Value next = arith::AddIOp::create(b, loc, ivs.back(),
+                                     constIndex(plan.prefetchDistance));
+  Value inRange = arith::AndIOp::create(
+      b, loc, plan.prefetching,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, next, ub));
+  ifThenElse(inRange, [&] {
+    SmallVector<Value> ahead(ivs);
+    ahead.back() = next;
+    SmallVector<Value> at = slicePrefix(ahead);
+    auto type = cast<MemRefType>(plan.data.getType());
+    while (static_cast<int64_t>(at.size()) < type.getRank())
+      at.push_back(constIndex(0));
+    // A line of each of the row's first prefetchBytes (plan.prefetching
+    // holds only for rows of twice that), else the first line.
+    int64_t perLine = std::max<int64_t>(
+        1, kCacheLineBytes /
+               std::max<int64_t>(
+                   1, getElementSizeInBytes(type.getElementType())));
+    int64_t lines =
+        std::max<int64_t>(1, plan.prefetchBytes / kCacheLineBytes);
+    Value rowStart = at.back();
+    for (int64_t line = 0; line < lines; ++line) {
+      if (line > 0)
+        at.back() = b.createOrFold<arith::AddIOp>(loc, rowStart,
+                                                  constIndex(line * perLine));
+      memref::PrefetchOp::create(b, loc, plan.data, at, b.getBoolAttr(false),
+                                 b.getI32IntegerAttr(3), b.getBoolAttr(true));
+    }
+  });
+}
+
+Value KernelEmitter::clampedSubscript(Value i, Value s) {
+  return arith::IndexCastOp::create(
+      b, loc, b.getIndexType(),
+      resolveIndex(b, loc, GatherMode::clamp, i, s).index);
+}
+
+void KernelEmitter::finishStreaming(const SlicePlan &plan) {
+  // Streaming stores are weakly ordered: a fence before the caller hands
+  // the result on (a lock-free flag would not order them). Worker threads
+  // of a parallel loop are ordered by the barrier that ends it.
+  emitPlanned(plan.streaming, [&] {
+    LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::seq_cst);
+  });
 }

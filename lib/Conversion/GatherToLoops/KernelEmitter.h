@@ -1,22 +1,23 @@
 //===- KernelEmitter.h - The emitter of gather loop nests -------*- C++ -*-===//
 //
-// Private to lib/Conversion/GatherToAffine: the class that emits one gather
+// Private to lib/Conversion/GatherToLoops: the class that emits one gather
 // kernel, shared by the files that implement it by concern:
 //   KernelBuildingBlocks.cpp  loops, loads and stores, index arithmetic
 //   KernelValidation.cpp      phase 1: run-time shape rules, index checks
 //   KernelDataMovement.cpp    phase 2: rows, slices, vector gathers
-//   KernelCostModel.cpp       which way phase 2 moves data, and when
+//   KernelCostModel.cpp       the plans phase 2 follows (KernelPlanner.h)
 //   GatherKernels.cpp         the three ops' loop nests, emitGatherKernel
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef LIB_CONVERSION_GATHERTOAFFINE_KERNELEMITTER_H
-#define LIB_CONVERSION_GATHERTOAFFINE_KERNELEMITTER_H
+#ifndef LIB_CONVERSION_GATHERTOLOOPS_KERNELEMITTER_H
+#define LIB_CONVERSION_GATHERTOLOOPS_KERNELEMITTER_H
 
-#include "gather/Dialect/Gather/Utils/Emitter.h"
+#include "KernelPlanner.h"
+
 #include "gather/Dialect/Gather/Utils/ErrorHooks.h"
 #include "gather-c/Runtime.h"
-#include "gather/Conversion/GatherToAffine/GatherToAffine.h"
+#include "gather/Conversion/GatherToLoops/GatherToLoops.h"
 #include "gather/Dialect/Gather/Utils/IndexArithmetic.h"
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 
@@ -54,39 +55,17 @@ struct Subscript {
   Value valid;
 };
 
-/// How a kernel moves its slices: the cost model's choices, computed once
-/// before the loops (planSlices, planPrefetch) and read by the data movement.
-struct SlicePlan {
-  /// What copySlice reads and writes: the kernel's data and out, or views
-  /// of them with the slice dims collapsed into one row.
-  Value data, out;
-  /// The sizes of a slice's dims after the prefix (none: one element).
-  SmallVector<Value> extents;
-  /// i1: rows are written with non-temporal stores (null: never).
-  Value streaming;
-  /// With `streaming`: out's base address in bytes and its strides, from
-  /// which rowAddress finds a row's alignment.
-  Value outBase;
-  SmallVector<Value> outStrides;
-  /// i1: slices are prefetched prefetchDistance positions ahead (null:
-  /// never), prefetchBytes of each (its first line when 0).
-  Value prefetching;
-  int64_t prefetchDistance = 0;
-  int64_t prefetchBytes = 0;
-  /// How rows gathered along the last axis read data (planGatherRows:
-  /// resolveRowLoads; Auto in other plans).
-  GatherLoads rowLoads = GatherLoads::Auto;
-};
-
 /// Emits one kernel. Holds the builder and the op's operands; every helper
 /// emits at the builder's current insertion point.
-class KernelEmitter : EmitterBase {
+class KernelEmitter : MemRefEmitterBase {
 public:
   KernelEmitter(OpBuilder &b, Operation *op, GatherMode mode,
                 const GatherLoweringOptions &options, Value data, Value indices,
                 Value out)
-      : EmitterBase(b, op->getLoc()), op(op), mode(mode),
-        options(options), data(data), indices(indices), out(out) {}
+      : MemRefEmitterBase(b, op->getLoc()),
+        planner(b, op->getLoc(), options, data, indices, out), op(op),
+        mode(mode), options(options), data(data), indices(indices),
+        out(out) {}
 
   void emitGather(const GatherShape &shape);
   void emitGatherElements(const GatherShape &shape);
@@ -146,17 +125,6 @@ private:
         b, loc,
         affine::makeComposedFoldedAffineApply(b, loc, s0 - s0 % lanes, {n}));
   }
-  Value dim(Value memref, int64_t d) {
-    return getValueOrCreateConstantIndexOp(
-        b, loc, memref::getMixedSize(b, loc, memref, d));
-  }
-  SmallVector<Value> dims(Value memref, int64_t from, int64_t to) {
-    SmallVector<Value> result;
-    for (int64_t d = from; d < to; ++d)
-      result.push_back(dim(memref, d));
-    return result;
-  }
-
   /// for iv = 0 to ub step `step`: body(iv). affine.for when the bound is a
   /// valid affine symbol, scf.for otherwise; scf.parallel if `parallel`.
   void forLoop(Value ub, int64_t step, function_ref<void(Value)> body,
@@ -167,14 +135,14 @@ private:
   /// loopNest whose outermost loop is an scf.parallel.
   void threadedNest(ArrayRef<Value> ubs, function_ref<void(ValueRange)> body);
   /// loopNest whose outermost loop is parallel when the cost model says so
-  /// (planParallel), else serial; both when it is decided at run time: for
+  /// (planner.parallel), else serial; both when it is decided at run time: for
   /// the gather phase, where iterations write disjoint results.
   void parallelNest(ArrayRef<Value> ubs, function_ref<void(ValueRange)> body);
   /// Rows of `ubs.back()` elements at every position of the outer `ubs`:
   /// row(ivs, n, start) handles elements [start, start + n) of the row at
   /// `ivs` (start null: from 0). The outer nest is a parallelNest; a single
   /// row (no outer dims) is split into pieces of kRowPieceElements that
-  /// run on threads as planParallel says.
+  /// run on threads as planner.parallel says.
   void rowNest(ArrayRef<Value> ubs,
                function_ref<void(ValueRange, Value, Value)> row);
   /// The single row of length `n` in pieces of kRowPieceElements on
@@ -192,7 +160,7 @@ private:
   /// if (cond) then() else otherwise().
   void ifThenElse(Value cond, function_ref<void()> then,
                   function_ref<void()> otherwise = nullptr);
-  /// The emission of a plan (planParallel, ...): only `then` when `plan` is
+  /// The emission of a plan (planner.parallel, ...): only `then` when `plan` is
   /// the constant true, only `otherwise` when it is null (never) or the
   /// constant false, else both, chosen at run time.
   void emitPlanned(Value plan, function_ref<void()> then,
@@ -303,38 +271,21 @@ private:
                      ValueRange outPrefix, Value n, int64_t lanes, bool zeros);
   /// A row of `n` results along the innermost dimension of both `indices`
   /// and `out`, each reading `data` along its innermost dimension (gather
-  /// along the last axis, gather_elements along the last axis). With `lanes`,
-  /// as plan.rowLoads says (`plan` from planGatherRows): vectors of indices
-  /// become in-bounds subscripts
-  /// at once, the elements are read with vector.gather or one scalar load a
-  /// lane and stored as vectors (non-temporal ones where `plan` streams,
-  /// planGatherRows); or (GatherLoads::Element) one element an iteration,
-  /// its subscript clamped as the vectors' are. With `lanes` 0, one element
-  /// at a time. With `badFlag`
-  /// (check mode, indices not yet validated), an index out of range sets
-  /// the memref<i1> `badFlag` instead of failing.
-  /// With `start`, the row's positions j are elements start + j of the
-  /// index and out rows (a piece of a row: rowNest).
+  /// along the last axis, gather_elements along the last axis). With
+  /// `lanes`, as plan.rowLoads says (`plan` from planner.gatherRows):
+  /// vectors of indices become in-bounds subscripts at once, the elements
+  /// are read with vector.gather or one scalar load a lane and stored as
+  /// vectors (non-temporal ones where `plan` streams); or
+  /// (GatherLoads::Element) one element an iteration, its subscript clamped
+  /// as the vectors' are. With `lanes` 0, one element at a time. With
+  /// `badFlag` (check mode, indices not yet validated), an index out of
+  /// range sets the memref<i1> `badFlag` instead of failing. With `start`,
+  /// the row's positions j are elements start + j of the index and out rows
+  /// (a piece of a row: rowNest).
   void gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
                  ValueRange indexPrefix, ValueRange outPrefix, Value n,
                  Value axisSize, int64_t lanes, Value badFlag = nullptr,
                  Value start = nullptr);
-  /// Lanes for gatherRow, or 0 when the row does not vectorize.
-  int64_t gatherRowLanes();
-  /// Lanes per vector for the element type, or 0 when it does not vectorize.
-  int64_t vectorLanes(Type element) const;
-  /// The plan of slices that are data dims [dataFrom, r) and out dims
-  /// [outFrom, R): when both are contiguous, viewed as one row so short
-  /// trailing dims still fill whole vectors; the cost model chooses how
-  /// rows are stored. No prefetching (planPrefetch).
-  SlicePlan planSlices(int64_t dataFrom, int64_t outFrom);
-  /// The plan of one-element slices of data and out (gather_elements).
-  SlicePlan elementPlan() const {
-    SlicePlan plan;
-    plan.data = data;
-    plan.out = out;
-    return plan;
-  }
   /// copyRow with non-temporal stores (forEachAlignedChunk).
   void copyRowStreaming(const SlicePlan &plan, ValueRange dataPrefix,
                         ValueRange outPrefix, Value n, int64_t lanes);
@@ -354,46 +305,13 @@ private:
   /// with `streaming`, else plainly.
   void storeRowVector(const SlicePlan &plan, Value v, ValueRange at,
                       Value mask, bool streaming);
-  /// The plan of rows gathered along the last axis (gatherRow) from a data
-  /// axis of `axisSize` elements: their length is the result's last
-  /// dimension, `rowLength`; how they read (resolveRowLoads) and whether
-  /// they stream is planned (never for rows read one element an iteration,
-  /// which store scalars).
-  SlicePlan planGatherRows(Value rowLength, Value axisSize);
   /// Called after the gather loops: orders `plan`'s streaming stores before
   /// what the caller does next.
   void finishStreaming(const SlicePlan &plan);
 
-  //===--- Cost model (KernelCostModel.cpp) -------------------------------===//
-
-  /// Whether `plan`'s rows (its last extent) are written with streaming
-  /// stores: sets plan.streaming, an i1 computed once, before the loops
-  /// (null: never), and the out metadata rowAddress reads.
-  void planStreamingStores(SlicePlan &plan);
   /// The address of plan.out[prefix, 0] in bytes (of plan.out[prefix] for
   /// a whole subscript), for alignment.
   Value rowAddress(const SlicePlan &plan, ValueRange prefix);
-  /// How rows of `rowLength` elements (index) gathered along a data axis of
-  /// `axisSize` elements (i64) read (options.gatherLoads resolved: never
-  /// Auto).
-  GatherLoads resolveRowLoads(Value axisSize, Value rowLength) const;
-  /// Whether loops over `memref` (the result for the gather loops, the
-  /// indices for check mode's scan) run on threads: with options.parallel,
-  /// when it has at least options.parallelMinBytes bytes. An i1 (a constant
-  /// when the sizes are static), or null: never.
-  Value planParallel(Value memref);
-  Value planParallel() { return planParallel(out); }
-  /// The size of `memref` in bytes (index), computed at the insertion point.
-  Value sizeInBytes(Value memref);
-  Value resultBytes() { return sizeInBytes(out); }
-  /// Whether and how `plan`'s slices are prefetched ahead: short slices
-  /// (options.prefetchDistance) or the first bytes of long rows
-  /// (options.rowPrefetchBytes). Sets plan.prefetching, an i1 computed
-  /// once, before the loops (null: never), and the distance and bytes.
-  /// `indexedSizes` are the sizes (i64) of the data dims the indices select
-  /// along: none may be empty.
-  void planPrefetch(SlicePlan &plan, ArrayRef<Value> indexedSizes);
-
   /// Inside the loops over index positions `ivs`, whose innermost runs to
   /// `ub`: prefetches the slice that the position plan.prefetchDistance
   /// further along the innermost loop reads (when there is one and
@@ -405,6 +323,8 @@ private:
   /// An index value clamped into a dimension of size `s` (> 0), as an index.
   Value clampedSubscript(Value i, Value s);
 
+  /// The cost model's plans (KernelPlanner.h).
+  KernelPlanner planner;
   Operation *op;
   /// Which op the validation phase reports for.
   GatherMode mode;
@@ -414,12 +334,6 @@ private:
   bool checkingSlab = false;
 };
 
-/// Whether the innermost dimension of `memref` has unit stride.
-inline bool hasUnitInnerStride(Value memref) {
-  auto type = cast<MemRefType>(memref.getType());
-  return type.getRank() > 0 && type.isLastDimUnitStride();
-}
-
 } // namespace mlir::gather::detail
 
-#endif // LIB_CONVERSION_GATHERTOAFFINE_KERNELEMITTER_H
+#endif // LIB_CONVERSION_GATHERTOLOOPS_KERNELEMITTER_H

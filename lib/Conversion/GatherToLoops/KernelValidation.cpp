@@ -76,7 +76,7 @@ int64_t KernelEmitter::checkLanes(int64_t tuple) const {
   if (!hasUnitInnerStride(indices))
     return 0;
   auto indicesType = cast<MemRefType>(indices.getType());
-  int64_t lanes = vectorLanes(indicesType.getElementType()) * kCheckUnroll;
+  int64_t lanes = planner.vectorLanes(indicesType.getElementType()) * kCheckUnroll;
   return lanes - lanes % tuple;
 }
 
@@ -183,7 +183,7 @@ Value KernelEmitter::validate(
   // its bad rows, and the first flagged slab is scanned again for the
   // report.
   Value threads = everyIndex && !eachRow && bounds.size() > 1 && !checkingSlab
-                      ? planParallel(indices)
+                      ? planner.parallel(indices)
                       : nullptr;
   auto threaded = [&] {
     auto flagRow = [&](ValueRange prefix, Value flag) {

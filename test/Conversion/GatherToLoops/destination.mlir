@@ -1,4 +1,4 @@
-// RUN: gather-opt %s --convert-gather-to-affine --canonicalize --split-input-file | FileCheck %s
+// RUN: gather-opt %s --convert-gather-to-loops --canonicalize --split-input-file | FileCheck %s
 
 /// A result stored into a caller's buffer is computed in that buffer: no
 /// allocation, no copy.

@@ -1,7 +1,7 @@
-// RUN: gather-opt %s --convert-gather-to-affine="gather-loads=vector" --canonicalize --cse --split-input-file | FileCheck %s
-// RUN: gather-opt %s --convert-gather-to-affine="validate-rows=true gather-loads=vector" --split-input-file | FileCheck %s --check-prefix=ROWS
-// RUN: gather-opt %s --convert-gather-to-affine="validate-rows=true gather-loads=scalar" --split-input-file | FileCheck %s --check-prefix=SCALAR-ROWS
-// RUN: gather-opt %s --convert-gather-to-affine="validate-rows=true parallel=true parallel-min-bytes=0 gather-loads=scalar" --split-input-file | FileCheck %s --check-prefix=THREAD-ROWS
+// RUN: gather-opt %s --convert-gather-to-loops="gather-loads=vector" --canonicalize --cse --split-input-file | FileCheck %s
+// RUN: gather-opt %s --convert-gather-to-loops="validate-rows=true gather-loads=vector" --split-input-file | FileCheck %s --check-prefix=ROWS
+// RUN: gather-opt %s --convert-gather-to-loops="validate-rows=true gather-loads=scalar" --split-input-file | FileCheck %s --check-prefix=SCALAR-ROWS
+// RUN: gather-opt %s --convert-gather-to-loops="validate-rows=true parallel=true parallel-min-bytes=0 gather-loads=scalar" --split-input-file | FileCheck %s --check-prefix=THREAD-ROWS
 
 /// Along the innermost axis each row is one vector.gather per chunk (one
 /// chunk an iteration): the indices load as a vector, normalize lane-wise,

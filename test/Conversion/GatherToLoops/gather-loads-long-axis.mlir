@@ -1,13 +1,13 @@
-// RUN: gather-opt %s --convert-gather-to-affine | FileCheck %s
-// RUN: gather-opt %s --convert-gather-to-affine="target-cpu=sapphirerapids" | FileCheck %s
-// RUN: gather-opt %s --convert-gather-to-affine="target-cpu=znver4" | FileCheck %s --check-prefix=ZEN
-// RUN: gather-opt %s --convert-gather-to-affine="gather-loads=vector" | FileCheck %s --check-prefix=VECTOR
-// RUN: gather-opt %s --convert-gather-to-affine="gather-loads=scalar" | FileCheck %s --check-prefix=SCALAR
-// RUN: gather-opt %s --convert-gather-to-affine="gather-loads=element" | FileCheck %s --check-prefix=ELEMENT
-// RUN: gather-opt %s --convert-gather-to-affine="gather-loads=auto-scalar target-cpu=sapphirerapids" | FileCheck %s --check-prefix=AUTO-SCALAR
-// RUN: gather-opt %s --convert-gather-to-affine="gather-loads=auto-scalar target-cpu=znver5" | FileCheck %s --check-prefix=ZEN
-// RUN: gather-opt %s --convert-gather-to-affine="streaming-min-bytes=0" | FileCheck %s --check-prefix=STREAM
-// RUN: gather-opt %s --convert-gather-to-affine="streaming-min-bytes=0 gather-loads=vector" | FileCheck %s --check-prefix=STREAM-VECTOR
+// RUN: gather-opt %s --convert-gather-to-loops | FileCheck %s
+// RUN: gather-opt %s --convert-gather-to-loops="target-cpu=sapphirerapids" | FileCheck %s
+// RUN: gather-opt %s --convert-gather-to-loops="target-cpu=znver4" | FileCheck %s --check-prefix=ZEN
+// RUN: gather-opt %s --convert-gather-to-loops="gather-loads=vector" | FileCheck %s --check-prefix=VECTOR
+// RUN: gather-opt %s --convert-gather-to-loops="gather-loads=scalar" | FileCheck %s --check-prefix=SCALAR
+// RUN: gather-opt %s --convert-gather-to-loops="gather-loads=element" | FileCheck %s --check-prefix=ELEMENT
+// RUN: gather-opt %s --convert-gather-to-loops="gather-loads=auto-scalar target-cpu=sapphirerapids" | FileCheck %s --check-prefix=AUTO-SCALAR
+// RUN: gather-opt %s --convert-gather-to-loops="gather-loads=auto-scalar target-cpu=znver5" | FileCheck %s --check-prefix=ZEN
+// RUN: gather-opt %s --convert-gather-to-loops="streaming-min-bytes=0" | FileCheck %s --check-prefix=STREAM
+// RUN: gather-opt %s --convert-gather-to-loops="streaming-min-bytes=0 gather-loads=vector" | FileCheck %s --check-prefix=STREAM-VECTOR
 
 /// `gather-loads=auto` reads rows gathered from a static data axis of 128 KiB
 /// or more one element an iteration when they read at most one element in

@@ -1,9 +1,9 @@
-// RUN: gather-opt %s --convert-gather-to-affine="gather-loads=vector" | FileCheck %s --check-prefix=VECTOR
-// RUN: gather-opt %s --convert-gather-to-affine="gather-loads=scalar" | FileCheck %s --check-prefix=SCALAR
-// RUN: gather-opt %s --convert-gather-to-affine | FileCheck %s --check-prefix=VECTOR
-// RUN: gather-opt %s --convert-gather-to-affine="target-cpu=znver4" | FileCheck %s --check-prefix=SCALAR
-// RUN: gather-opt %s --convert-gather-to-affine="target-cpu=sapphirerapids" | FileCheck %s --check-prefix=VECTOR
-// RUN: gather-opt %s --gather-to-llvm="target-cpu=znver5" --mlir-print-ir-after=convert-gather-to-affine -o /dev/null 2>&1 | FileCheck %s --check-prefix=SCALAR
+// RUN: gather-opt %s --convert-gather-to-loops="gather-loads=vector" | FileCheck %s --check-prefix=VECTOR
+// RUN: gather-opt %s --convert-gather-to-loops="gather-loads=scalar" | FileCheck %s --check-prefix=SCALAR
+// RUN: gather-opt %s --convert-gather-to-loops | FileCheck %s --check-prefix=VECTOR
+// RUN: gather-opt %s --convert-gather-to-loops="target-cpu=znver4" | FileCheck %s --check-prefix=SCALAR
+// RUN: gather-opt %s --convert-gather-to-loops="target-cpu=sapphirerapids" | FileCheck %s --check-prefix=VECTOR
+// RUN: gather-opt %s --gather-to-llvm="target-cpu=znver5" --mlir-print-ir-after=convert-gather-to-loops -o /dev/null 2>&1 | FileCheck %s --check-prefix=SCALAR
 
 /// Rows along the last axis compute subscripts a vector at a time and read
 /// data with vector gathers, or with one scalar load per lane where gathers

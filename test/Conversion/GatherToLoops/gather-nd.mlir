@@ -1,4 +1,4 @@
-// RUN: gather-opt %s --convert-gather-to-affine --canonicalize --cse --split-input-file | FileCheck %s
+// RUN: gather-opt %s --convert-gather-to-loops --canonicalize --cse --split-input-file | FileCheck %s
 
 /// Each tuple component is read, normalized against its own dimension and
 /// validated; the slice after the tuple moves as vectors; fill combines the

@@ -1,5 +1,5 @@
-// RUN: gather-opt %s --convert-gather-to-affine="gather-loads=vector" --canonicalize --cse --split-input-file | FileCheck %s
-// RUN: gather-opt %s --convert-gather-to-affine="vectorize=false" --canonicalize --cse --split-input-file | FileCheck %s --check-prefix=SCALAR
+// RUN: gather-opt %s --convert-gather-to-loops="gather-loads=vector" --canonicalize --cse --split-input-file | FileCheck %s
+// RUN: gather-opt %s --convert-gather-to-loops="vectorize=false" --canonicalize --cse --split-input-file | FileCheck %s --check-prefix=SCALAR
 
 /// check mode: a validation pass over every index reports the first bad one
 /// through the runtime hook; the gather runs only if none was bad. Rows move

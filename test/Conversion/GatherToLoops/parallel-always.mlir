@@ -1,4 +1,4 @@
-// RUN: gather-opt %s --convert-gather-to-affine="parallel=true parallel-min-bytes=0 gather-loads=vector" --canonicalize --cse | FileCheck %s
+// RUN: gather-opt %s --convert-gather-to-loops="parallel=true parallel-min-bytes=0 gather-loads=vector" --canonicalize --cse | FileCheck %s
 
 /// parallel-min-bytes=0 puts every size on threads: the threaded nests
 /// only, with no run-time test of a size and no serial copy of the loops

@@ -1,4 +1,4 @@
-// RUN: gather-opt %s --convert-gather-to-affine="parallel=true gather-loads=vector" --canonicalize --cse --split-input-file | FileCheck %s
+// RUN: gather-opt %s --convert-gather-to-loops="parallel=true gather-loads=vector" --canonicalize --cse --split-input-file | FileCheck %s
 
 /// One-dimensional indices are validated serially (one row: the first bad
 /// index is the first found); the gather's outermost loop runs its

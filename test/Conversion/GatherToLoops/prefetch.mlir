@@ -1,6 +1,6 @@
-// RUN: gather-opt %s --convert-gather-to-affine="prefetch-distance=16 streaming-min-bytes=-1" --split-input-file | FileCheck %s
-// RUN: gather-opt %s --convert-gather-to-affine --split-input-file | FileCheck %s --check-prefix=ROWS
-// RUN: gather-opt %s --convert-gather-to-affine="row-prefetch-bytes=0" --split-input-file | FileCheck %s --check-prefix=OFF
+// RUN: gather-opt %s --convert-gather-to-loops="prefetch-distance=16 streaming-min-bytes=-1" --split-input-file | FileCheck %s
+// RUN: gather-opt %s --convert-gather-to-loops --split-input-file | FileCheck %s --check-prefix=ROWS
+// RUN: gather-opt %s --convert-gather-to-loops="row-prefetch-bytes=0" --split-input-file | FileCheck %s --check-prefix=OFF
 
 // OFF-NOT: memref.prefetch
 

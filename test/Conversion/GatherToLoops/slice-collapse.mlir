@@ -1,4 +1,4 @@
-// RUN: gather-opt %s --convert-gather-to-affine --split-input-file | FileCheck %s
+// RUN: gather-opt %s --convert-gather-to-loops --split-input-file | FileCheck %s
 
 /// Contiguous trailing slices collapse into one row only when the collapsed
 /// type is valid: the IR after the pass verifies in every case.

@@ -1,5 +1,5 @@
-// RUN: gather-opt %s --convert-gather-to-affine --split-input-file | FileCheck %s
-// RUN: gather-opt %s --convert-gather-to-affine="streaming-min-bytes=-1" --split-input-file | FileCheck %s --check-prefix=NEVER
+// RUN: gather-opt %s --convert-gather-to-loops --split-input-file | FileCheck %s
+// RUN: gather-opt %s --convert-gather-to-loops="streaming-min-bytes=-1" --split-input-file | FileCheck %s --check-prefix=NEVER
 
 /// Rows of a result whose size is known only at run time: one test before
 /// the loops (result bytes >= 40 MiB, rows >= 256 bytes when every row

@@ -1,4 +1,4 @@
-// RUN: gather-opt %s --convert-gather-to-affine | FileCheck %s
+// RUN: gather-opt %s --convert-gather-to-loops | FileCheck %s
 /// Ranked operands with an unranked result: the kernel computes the ranked
 /// result and casts it.
 // CHECK-LABEL: func.func @unranked_result

@@ -1,4 +1,4 @@
-// RUN: gather-opt %s --convert-gather-to-affine="gather-loads=vector" | FileCheck %s
+// RUN: gather-opt %s --convert-gather-to-loops="gather-loads=vector" | FileCheck %s
 
 /// wrap: indices in [-s, s) only need the normalization; the remainder runs
 /// only for a vector (or scalar) with an index outside: a division by a

@@ -1,7 +1,7 @@
 //===- GatherLoads.h - How row gathers read data ----------------*- C++ -*-===//
 
-#ifndef GATHER_CONVERSION_GATHERTOAFFINE_GATHERLOADS_H
-#define GATHER_CONVERSION_GATHERTOAFFINE_GATHERLOADS_H
+#ifndef GATHER_CONVERSION_GATHERTOLOOPS_GATHERLOADS_H
+#define GATHER_CONVERSION_GATHERTOLOOPS_GATHERLOADS_H
 
 #include "llvm/ADT/StringRef.h"
 
@@ -52,4 +52,4 @@ GatherLoads resolveGatherLoads(GatherLoads loads, llvm::StringRef targetCpu,
 
 } // namespace mlir::gather
 
-#endif // GATHER_CONVERSION_GATHERTOAFFINE_GATHERLOADS_H
+#endif // GATHER_CONVERSION_GATHERTOLOOPS_GATHERLOADS_H

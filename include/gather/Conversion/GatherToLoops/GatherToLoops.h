@@ -1,15 +1,15 @@
-//===- GatherToAffine.h - Lower gather ops to affine/vector -----*- C++ -*-===//
+//===- GatherToLoops.h - Lower gather ops to loop nests --------*- C++ -*-===//
 //
 // The kernel-emission API (emitGatherKernel and its options) and the
-// patterns of convert-gather-to-affine, on ranked operands (unranked ones
+// patterns of convert-gather-to-loops, on ranked operands (unranked ones
 // are gather-dispatch-unranked's, UnrankedDispatch/). The error hooks the
 // kernels call are in ErrorHooks/ErrorHooks.h; how rows read data in
 // GatherLoads.h.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef GATHER_CONVERSION_GATHERTOAFFINE_GATHERTOAFFINE_H
-#define GATHER_CONVERSION_GATHERTOAFFINE_GATHERTOAFFINE_H
+#ifndef GATHER_CONVERSION_GATHERTOLOOPS_GATHERTOLOOPS_H
+#define GATHER_CONVERSION_GATHERTOLOOPS_GATHERTOLOOPS_H
 
 #include "gather/Conversion/Passes.h"
 
@@ -21,10 +21,10 @@ class DialectRegistry;
 class RewritePatternSet;
 namespace gather {
 
-/// How the loop nests are emitted: the options of convert-gather-to-affine,
+/// How the loop nests are emitted: the options of convert-gather-to-loops,
 /// whose TableGen definition (Passes.td) is the one home of their defaults
 /// and descriptions.
-using GatherLoweringOptions = ConvertGatherToAffineOptions;
+using GatherLoweringOptions = ConvertGatherToLoopsOptions;
 
 /// The lowering options of `from`, anything that declares them
 /// (GatherLoweringOptionList in LoweringOptions.td: the pass itself,
@@ -63,10 +63,10 @@ void registerStreamingFenceExternalModel(DialectRegistry &registry);
 /// Patterns that rewrite tensor gather ops into bufferization.to_buffer, a
 /// memref.alloc, the loop nest, and bufferization.to_tensor, for One-Shot
 /// Bufferize to fold away.
-void populateGatherToAffinePatterns(RewritePatternSet &patterns,
+void populateGatherToLoopsPatterns(RewritePatternSet &patterns,
                                     const GatherLoweringOptions &options = {});
 
 } // namespace gather
 } // namespace mlir
 
-#endif // GATHER_CONVERSION_GATHERTOAFFINE_GATHERTOAFFINE_H
+#endif // GATHER_CONVERSION_GATHERTOLOOPS_GATHERTOLOOPS_H

@@ -1,0 +1,126 @@
+//===- KernelPlanner.h - The cost model of gather kernels -------*- C++ -*-===//
+//
+// Private to lib/Conversion/GatherToLoops: the plans a kernel follows (how
+// slices move, how rows read, what runs on threads), built once before the
+// loops by KernelPlanner (KernelCostModel.cpp) and read by the emitter's
+// data movement. The planner never calls the emitter.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LIB_CONVERSION_GATHERTOLOOPS_KERNELPLANNER_H
+#define LIB_CONVERSION_GATHERTOLOOPS_KERNELPLANNER_H
+
+#include "gather/Conversion/GatherToLoops/GatherToLoops.h"
+#include "gather/Dialect/Gather/Utils/Emitter.h"
+
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+namespace mlir::gather::detail {
+
+/// An EmitterBase for memref kernels: the sizes of memref dims.
+class MemRefEmitterBase : protected EmitterBase {
+protected:
+  using EmitterBase::EmitterBase;
+
+  Value dim(Value memref, int64_t d) {
+    return getValueOrCreateConstantIndexOp(
+        b, loc, memref::getMixedSize(b, loc, memref, d));
+  }
+  SmallVector<Value> dims(Value memref, int64_t from, int64_t to) {
+    SmallVector<Value> result;
+    for (int64_t d = from; d < to; ++d)
+      result.push_back(dim(memref, d));
+    return result;
+  }
+};
+
+/// How a kernel moves its slices: the cost model's choices, computed once
+/// before the loops and read by the data movement.
+struct SlicePlan {
+  /// What copySlice reads and writes: the kernel's data and out, or views
+  /// of them with the slice dims collapsed into one row.
+  Value data, out;
+  /// The sizes of a slice's dims after the prefix (none: one element).
+  SmallVector<Value> extents;
+  /// i1: rows are written with non-temporal stores (null: never).
+  Value streaming;
+  /// With `streaming`: out's base address in bytes and its strides, from
+  /// which rowAddress finds a row's alignment.
+  Value outBase;
+  SmallVector<Value> outStrides;
+  /// i1: slices are prefetched prefetchDistance positions ahead (null:
+  /// never), prefetchBytes of each (its first line when 0).
+  Value prefetching;
+  int64_t prefetchDistance = 0;
+  int64_t prefetchBytes = 0;
+  /// How rows gathered along the last axis read data (gatherRows:
+  /// resolveGatherLoads; Auto in other plans).
+  GatherLoads rowLoads = GatherLoads::Auto;
+};
+
+/// Builds the plans of one kernel over `data`, `indices` and `out`. Each
+/// choice has a lowering option that overrides it; where sizes are dynamic,
+/// a plan is an i1 computed at the builder's insertion point.
+class KernelPlanner : MemRefEmitterBase {
+public:
+  KernelPlanner(OpBuilder &b, Location loc,
+                const GatherLoweringOptions &options, Value data,
+                Value indices, Value out)
+      : MemRefEmitterBase(b, loc), options(options), data(data),
+        indices(indices), out(out) {}
+
+  /// The plan of slices that are data dims [dataFrom, r) and out dims
+  /// [outFrom, R): when both are contiguous, viewed as one row so short
+  /// trailing dims still fill whole vectors; streaming stores as planned.
+  /// No prefetching (prefetch).
+  SlicePlan slices(int64_t dataFrom, int64_t outFrom);
+  /// The plan of rows gathered along the last axis (gatherRow) from a data
+  /// axis of `axisSize` elements: their length is the result's last
+  /// dimension, `rowLength`; how they read and whether they stream (never
+  /// for rows read one element an iteration, which store scalars).
+  SlicePlan gatherRows(Value rowLength, Value axisSize);
+  /// The plan of one-element slices of data and out (gather_elements).
+  SlicePlan elements() const {
+    SlicePlan plan;
+    plan.data = data;
+    plan.out = out;
+    return plan;
+  }
+  /// Whether and how `plan`'s slices are prefetched ahead: short slices
+  /// (options.prefetchDistance) or the first bytes of long rows
+  /// (options.rowPrefetchBytes). Sets plan.prefetching, the distance and
+  /// the bytes. `indexedSizes` are the sizes (i64) of the data dims the
+  /// indices select along: none may be empty.
+  void prefetch(SlicePlan &plan, ArrayRef<Value> indexedSizes);
+  /// Whether loops over `memref` (the result for the gather loops, the
+  /// indices for check mode's scan) run on threads: with options.parallel,
+  /// when it has at least options.parallelMinBytes bytes. An i1 (a constant
+  /// when the sizes are static), or null: never.
+  Value parallel(Value memref);
+  /// Lanes per vector for the element type, or 0 when it does not vectorize.
+  int64_t vectorLanes(Type element) const;
+  /// Lanes for gatherRow, or 0 when the row does not vectorize.
+  int64_t gatherRowLanes() const;
+
+private:
+  /// Sets plan.streaming for `plan`'s rows (its last extent) and the out
+  /// metadata rowAddress reads.
+  void streamingStores(SlicePlan &plan);
+  /// The size of `memref` in bytes (index), computed at the insertion point.
+  Value sizeInBytes(Value memref);
+
+  const GatherLoweringOptions &options;
+  Value data, indices, out;
+};
+
+/// Whether the innermost dimension of `memref` has unit stride.
+inline bool hasUnitInnerStride(Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  return type.getRank() > 0 && type.isLastDimUnitStride();
+}
+
+} // namespace mlir::gather::detail
+
+#endif // LIB_CONVERSION_GATHERTOLOOPS_KERNELPLANNER_H
