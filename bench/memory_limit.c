@@ -18,8 +18,8 @@ void nt_copy(char *dst, const char *src, size_t bytes, int threads) {
   char *to = dst + head;
   const char *from = src + head;
   long lines = (long)((bytes - head) / 64);
-#pragma omp parallel for num_threads(threads) schedule(static) \
-    if (bytes >= (1 << 20))
+#pragma omp parallel for num_threads(threads)                                  \
+    schedule(static) if (bytes >= (1 << 20))
   for (long i = 0; i < lines; ++i) {
     line_half a, b;
     memcpy(&a, from + 64 * i, 32);

@@ -2,13 +2,13 @@
 
 #include "gather/InitAll.h"
 
+#include "gather/Conversion/GatherMPIToLLVM/MPIMemoryEffects.h"
 #include "gather/Conversion/GatherToLoops/BufferizableOpInterfaceImpl.h"
 #include "gather/Conversion/GatherToLoops/GatherToLoops.h"
 #include "gather/Conversion/Passes.h"
 #include "gather/Dialect/Gather/IR/GatherDialect.h"
 #include "gather/Dialect/Gather/TransformOps/GatherTransformOps.h"
 #include "gather/Dialect/Gather/Transforms/Passes.h"
-#include "gather/Conversion/GatherMPIToLLVM/MPIMemoryEffects.h"
 #include "gather/Dialect/Gather/Transforms/ShardingInterfaceImpl.h"
 #include "gather/Dialect/Gather/Transforms/TilingInterfaceImpl.h"
 #include "gather/Pipelines/Pipelines.h"

@@ -10,6 +10,7 @@ set -euo pipefail
 PACKAGES=(
   # Toolchain and LLVM/MLIR 22.
   cmake ninja-build ccache clang-22 lld-22 llvm-22-dev llvm-22-tools
+  clang-format-22
   libmlir-22-dev mlir-22-tools libomp-22-dev
   # Sanitizer and libFuzzer runtimes (GATHER_ENABLE_SANITIZERS, scripts/fuzz.sh).
   libclang-rt-22-dev

@@ -52,6 +52,9 @@ config.substitutions.append(("%llvm_prefix", os.path.dirname(config.llvm_lib_dir
 config.substitutions.append(("%gather_obj_root", config.gather_obj_root))
 config.substitutions.append(("%llvm_lib_dir", config.llvm_lib_dir))
 config.substitutions.append(("%python", host_env + config.python_executable))
+# Before %clang, which is a prefix of it (test/Style).
+config.substitutions.append(("%clang_format",
+                             os.path.join(config.llvm_tools_dir, "clang-format")))
 config.substitutions.append(("%clangxx", os.path.join(config.llvm_tools_dir, "clang++") + sanitize_link))
 config.substitutions.append(("%clang", os.path.join(config.llvm_tools_dir, "clang") + sanitize_link))
 config.substitutions.append(("%mlir_include_dir", config.mlir_include_dir))

@@ -35,9 +35,8 @@ static KernelErrorRecord gatherRows(const float (&table)[4][3],
     llvm::errs() << message << "\n";
     return failure();
   };
-  FailureOr<GatherShape> shape =
-      inferGatherShape(tableView, idsView, /*axis=*/0, /*batchDims=*/0, mode,
-                       emitError);
+  FailureOr<GatherShape> shape = inferGatherShape(
+      tableView, idsView, /*axis=*/0, /*batchDims=*/0, mode, emitError);
   if (failed(shape))
     std::exit(1);
   SmallVector<int64_t> resultShape = shape->getStaticShape(tableView, idsView);
@@ -61,11 +60,11 @@ static KernelErrorRecord gatherRows(const float (&table)[4][3],
       reinterpret_cast<int32_t *>(const_cast<float *>(&table[0][0]));
   auto *resultBits = reinterpret_cast<int32_t *>(&result[0][0]);
   auto *idsData = const_cast<int64_t *>(ids);
-  StridedMemRefType<int32_t, 2> tableRef{tableBits, tableBits, 0, {4, 3},
-                                         {3, 1}};
+  StridedMemRefType<int32_t, 2> tableRef{
+      tableBits, tableBits, 0, {4, 3}, {3, 1}};
   StridedMemRefType<int64_t, 1> idsRef{idsData, idsData, 0, {2}, {1}};
-  StridedMemRefType<int32_t, 2> resultRef{resultBits, resultBits, 0, {2, 3},
-                                          {3, 1}};
+  StridedMemRefType<int32_t, 2> resultRef{
+      resultBits, resultBits, 0, {2, 3}, {3, 1}};
   KernelCall record(/*threaded=*/false,
                     /*openMP=*/choice.key.flags & KernelKey::Parallel);
   (*kernel)(&tableRef, &idsRef, &resultRef);
@@ -91,7 +90,7 @@ int main() {
   llvm::outs() << "check: " << error.message() << "\n";
 
   KernelCache &cache = KernelCache::get();
-  llvm::outs() << "kernels: " << cache.compiled << " compiled, "
-               << cache.loaded << " loaded\n";
+  llvm::outs() << "kernels: " << cache.compiled << " compiled, " << cache.loaded
+               << " loaded\n";
   return 0;
 }

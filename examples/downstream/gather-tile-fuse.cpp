@@ -1,4 +1,4 @@
-//===- gather-tile-fuse.cpp - Tile a consumer and fuse its gather -*- C++ -*-===//
+//===- gather-tile-fuse.cpp - Tile a consumer, fuse its gather --*- C++ -*-===//
 //
 // What a compiler that schedules with upstream's C++ API does with the
 // installed GatherMLIR: tiles an elementwise consumer of a gather with

@@ -1,4 +1,4 @@
-//===- host.cpp - Run the sharded embedding kernels under mpirun -*- C++ -*-===//
+//===- host.cpp - Sharded embedding kernels under mpirun --------*- C++ -*-===//
 //
 // The host of run.sh: each process allocates only its rows of the table
 // (rows [rank * ROWS / N, (rank + 1) * ROWS / N)), fills them, and calls the
@@ -148,8 +148,8 @@ int main(int argc, char **argv) {
   if (rank == 0) {
     double tableMiB = ROWS * DIM * sizeof(float) / 1048576.0;
     std::printf("N=%d: table %lldx%lld f32 (%.0f MiB), %.0f MiB per process\n",
-                size, static_cast<long long>(ROWS),
-                static_cast<long long>(DIM), tableMiB, tableMiB / size);
+                size, static_cast<long long>(ROWS), static_cast<long long>(DIM),
+                tableMiB, tableMiB / size);
     for (int p = 0; p < size; ++p)
       std::printf("  rank %d: rows [%lld, %lld), peak resident %.0f MiB\n", p,
                   static_cast<long long>(p * rows),

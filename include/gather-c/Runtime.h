@@ -1,4 +1,4 @@
-/*===- gather-c/Runtime.h - The run-time error hooks of lowered gathers -*- C -*-===*\
+/*===- gather-c/Runtime.h - Error hooks of lowered gathers --------*- C -*-===*\
 |*                                                                            *|
 |* A lowered gather that cannot run (a `check`-mode index out of range, an    *|
 |* index along an empty dimension in `clamp`/`wrap` mode, or operand shapes   *|
@@ -50,7 +50,7 @@ enum {
 #define GATHER_MLIR_UNSIGNED_INDEX_ERROR_FORMAT                                \
   "%s: index %" PRIu64 GATHER_MLIR_INDEX_ERROR_RANGE_FORMAT
 #define GATHER_MLIR_INDEX_ERROR_RANGE_FORMAT                                   \
-  " is out of range [%" PRId64 ", %" PRId64 "] for data dimension %" PRId64   \
+  " is out of range [%" PRId64 ", %" PRId64 "] for data dimension %" PRId64    \
   " of size %" PRId64
 /* op name, index, data dim */
 #define GATHER_MLIR_EMPTY_DIM_ERROR_FORMAT                                     \
@@ -97,49 +97,52 @@ enum {
 };
 
 #define GATHER_MLIR_BATCH_DIM_ERROR_FORMAT                                     \
-  "%s: batch dimension %" PRId64 " has size %" PRId64                         \
-  " in data but %" PRId64 " in indices"
+  "%s: batch dimension %" PRId64 " has size %" PRId64 " in data but %" PRId64  \
+  " in indices"
 #define GATHER_MLIR_ELEMENTS_DIM_ERROR_FORMAT                                  \
-  "%s: indices dimension %" PRId64 " has size %" PRId64                       \
+  "%s: indices dimension %" PRId64 " has size %" PRId64                        \
   ", larger than data dimension %" PRId64 " of size %" PRId64
 #define GATHER_MLIR_RESULT_DIM_ERROR_FORMAT                                    \
-  "%s: result dimension %" PRId64 " has size %" PRId64                        \
+  "%s: result dimension %" PRId64 " has size %" PRId64                         \
   ", but the operands give %" PRId64
 #define GATHER_MLIR_RANK_LIMIT_ERROR_FORMAT                                    \
-  "%s: unranked operands of rank %" PRId64 " (data) and %" PRId64             \
+  "%s: unranked operands of rank %" PRId64 " (data) and %" PRId64              \
   " (indices) exceed the maximum rank %" PRId64 " the lowering dispatches on"
 #define GATHER_MLIR_RANKS_ERROR_FORMAT                                         \
-  "%s: data of rank %" PRId64 " and indices of rank %" PRId64                 \
+  "%s: data of rank %" PRId64 " and indices of rank %" PRId64                  \
   " do not satisfy the op's rank rules for its attributes"
 
 #define GATHER_MLIR_OFFSETS_COUNT_ERROR_FORMAT                                 \
-  "%s: include_last_offset needs at least one offset, but offsets has %" PRId64 \
-  " entries"
+  "%s: include_last_offset needs at least one offset, but offsets has "        \
+  "%" PRId64 " entries"
 #define GATHER_MLIR_OFFSETS_FIRST_ERROR_FORMAT                                 \
   "%s: offsets[0] is %" PRId64 ", but the first bag must start at 0"
 #define GATHER_MLIR_OFFSETS_ORDER_ERROR_FORMAT                                 \
-  "%s: offsets[%" PRId64 "] is %" PRId64 ", less than offsets[%" PRId64       \
+  "%s: offsets[%" PRId64 "] is %" PRId64 ", less than offsets[%" PRId64        \
   "] = %" PRId64 " (offsets must be non-decreasing)"
+/* clang-format would split "ids" to fit the line. */
+/* clang-format off */
 #define GATHER_MLIR_OFFSETS_END_ERROR_FORMAT                                   \
   "%s: offsets[%" PRId64 "] is %" PRId64 ", past the end of the %" PRId64     \
   " ids"
+/* clang-format on */
 #define GATHER_MLIR_SAMPLE_WEIGHTS_DIM_ERROR_FORMAT                            \
-  "%s: per_sample_weights dimension %" PRId64 " has size %" PRId64            \
+  "%s: per_sample_weights dimension %" PRId64 " has size %" PRId64             \
   ", but ids has %" PRId64
 
 #define GATHER_MLIR_ROW_BYTES_ERROR_FORMAT                                     \
-  "%s: rows of %" PRId64 " bytes are shorter than the %" PRId64               \
+  "%s: rows of %" PRId64 " bytes are shorter than the %" PRId64                \
   " bytes of their scale and bias (a row-wise quantized table)"
 
 #define GATHER_MLIR_SCALES_DIM_ERROR_FORMAT                                    \
-  "%s: scales dimension %" PRId64 " has size %" PRId64                        \
+  "%s: scales dimension %" PRId64 " has size %" PRId64                         \
   ", but the table needs %" PRId64
 #define GATHER_MLIR_ZERO_POINTS_DIM_ERROR_FORMAT                               \
-  "%s: zero_points dimension %" PRId64 " has size %" PRId64                   \
+  "%s: zero_points dimension %" PRId64 " has size %" PRId64                    \
   ", but the table needs %" PRId64
 
 #define GATHER_MLIR_UPDATES_DIM_ERROR_FORMAT                                   \
-  "%s: updates dimension %" PRId64 " has size %" PRId64                       \
+  "%s: updates dimension %" PRId64 " has size %" PRId64                        \
   ", but dest and indices give %" PRId64
 
 /** The op's name for an `op` code. */
@@ -223,8 +226,7 @@ gatherMlirShapeMessage(int64_t rule) {
       {GATHER_MLIR_RULE_SAMPLE_WEIGHTS_DIM,
        GATHER_MLIR_SAMPLE_WEIGHTS_DIM_ERROR_FORMAT, "dab"},
       {GATHER_MLIR_RULE_ROW_BYTES, GATHER_MLIR_ROW_BYTES_ERROR_FORMAT, "ab"},
-      {GATHER_MLIR_RULE_SCALES_DIM, GATHER_MLIR_SCALES_DIM_ERROR_FORMAT,
-       "dab"},
+      {GATHER_MLIR_RULE_SCALES_DIM, GATHER_MLIR_SCALES_DIM_ERROR_FORMAT, "dab"},
       {GATHER_MLIR_RULE_ZERO_POINTS_DIM,
        GATHER_MLIR_ZERO_POINTS_DIM_ERROR_FORMAT, "dab"},
       {GATHER_MLIR_RULE_UPDATES_DIM, GATHER_MLIR_UPDATES_DIM_ERROR_FORMAT,

@@ -14,8 +14,8 @@
 #include "gather/Transforms/Passes.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
-#include "mlir/Conversion/BufferizationToMemRef/BufferizationToMemRef.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/BufferizationToMemRef/BufferizationToMemRef.h"
 #include "mlir/Conversion/ComplexToLLVM/ComplexToLLVM.h"
 #include "mlir/Conversion/ComplexToStandard/ComplexToStandard.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -183,8 +183,7 @@ void buildPipeline(OpPassManager &pm, const Options &options) {
 
 /// gather-to-llvm as a pass: its options are declared with those of the
 /// passes it runs (Passes.td), and it runs them as a dynamic pipeline.
-struct GatherToLLVMPass
-    : gather::impl::GatherToLLVMBase<GatherToLLVMPass> {
+struct GatherToLLVMPass : gather::impl::GatherToLLVMBase<GatherToLLVMPass> {
   using Base::Base;
   // Both read the options (protected members of Base).
   template <typename Options>

@@ -79,8 +79,8 @@ llvm::Expected<KernelCache::Entry> KernelCache::load(
     llvm::function_ref<OwningOpRef<ModuleOp>(MLIRContext &)> build,
     const Environment &environment) {
   std::lock_guard<std::mutex> lock(mu);
-  auto linked = obtainLinked(
-      environment, description, [&]() -> llvm::Expected<Compiled> {
+  auto linked =
+      obtainLinked(environment, description, [&]() -> llvm::Expected<Compiled> {
         KernelCompiler &compiler = KernelCompiler::get();
         std::lock_guard<std::mutex> lock(compiler.mutex());
         OwningOpRef<ModuleOp> module = build(compiler.context());
@@ -132,8 +132,8 @@ llvm::Expected<std::pair<void *, uint32_t>> KernelCache::obtainLinked(
   if (!compiled)
     return compiled.takeError();
   ++this->compiled;
-  if (dir && writeStoredKernel(*dir, storeKey, compiled->flags,
-                               compiled->object))
+  if (dir &&
+      writeStoredKernel(*dir, storeKey, compiled->flags, compiled->object))
     ++stored;
   llvm::Expected<void *> linked = linker->link(
       llvm::MemoryBuffer::getMemBufferCopy(
@@ -152,8 +152,8 @@ std::string KernelCache::getStoreKey(const std::string &description) {
          getBuildIdentity() + "\nllvm " LLVM_VERSION_STRING "\ntriple " +
          host.triple + "\ncpu " + host.cpu + "\nfeatures " + host.features +
          "\ngather-loads " +
-         std::to_string(static_cast<int>(getHostGatherLoads())) +
-         "\nkernel " + description + "\n";
+         std::to_string(static_cast<int>(getHostGatherLoads())) + "\nkernel " +
+         description + "\n";
 }
 
 llvm::Expected<KernelCache::Compiled>
@@ -170,9 +170,9 @@ KernelCache::compileModule(ModuleOp module,
   DiagnosticCollector diags(compiler.context());
   llvm::Expected<SmallVector<char, 0>> object = compileToObject(module);
   if (!object)
-    return llvm::createStringError("cannot compile the kernel: " +
-                                   llvm::toString(object.takeError()) + "\n" +
-                                   diags.take(""));
+    return llvm::createStringError(
+        "cannot compile the kernel: " + llvm::toString(object.takeError()) +
+        "\n" + diags.take(""));
   return Compiled{std::move(*object), flags};
 }
 

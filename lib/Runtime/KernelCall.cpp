@@ -38,14 +38,13 @@ void recordError(const KernelErrorRecord &error) {
 } // namespace
 
 void mlir::gather::runtime::recordIndexError(int64_t op, int64_t dim,
-                                             int64_t index,
-                                 int64_t size) {
+                                             int64_t index, int64_t size) {
   recordError({KernelErrorRecord::Index, op, 0, dim, index, size});
 }
 
 void mlir::gather::runtime::recordShapeError(int64_t op, int64_t rule,
-                                             int64_t dim,
-                                 int64_t a, int64_t b) {
+                                             int64_t dim, int64_t a,
+                                             int64_t b) {
   recordError({KernelErrorRecord::Shape, op, rule, dim, a, b});
 }
 

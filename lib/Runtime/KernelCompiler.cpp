@@ -2,8 +2,8 @@
 
 #include "gather/Runtime/KernelCompiler.h"
 
-#include "gather/Dialect/Gather/Utils/ErrorHooks.h"
 #include "gather/Dialect/Gather/IR/GatherDialect.h"
+#include "gather/Dialect/Gather/Utils/ErrorHooks.h"
 #include "gather/InitAll.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -110,8 +110,7 @@ bool mlir::gather::runtime::mayReportOnOpenMPThreads(ModuleOp module) {
     WalkResult call = op->walk([&](LLVM::CallOp c) {
       return reports(c) ? WalkResult::interrupt() : WalkResult::advance();
     });
-    return call.wasInterrupted() ? WalkResult::interrupt()
-                                 : WalkResult::skip();
+    return call.wasInterrupted() ? WalkResult::interrupt() : WalkResult::skip();
   });
   return found.wasInterrupted();
 }

@@ -97,8 +97,8 @@ unsigned HostTarget::vectorBits() const {
 }
 
 void mlir::gather::runtime::optimizeForHost(llvm::Module &module,
-                                           TargetMachine *machine,
-                                           unsigned optLevel) {
+                                            TargetMachine *machine,
+                                            unsigned optLevel) {
   // The lowering emits the loops it wants: vector chunks of a row, one
   // element or one row an iteration. LLVM's partial and runtime unrolling
   // of them doubled the IR that code generation (loop strength reduction
@@ -171,8 +171,8 @@ public:
     if (!enabled || StringRef(enabled) != "1")
       return nullptr;
     std::string path = "/tmp/perf-" + std::to_string(::getpid()) + ".map";
-    int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
-                    0644);
+    int fd =
+        ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (fd < 0)
       return nullptr;
     return std::unique_ptr<PerfMap>(new PerfMap(fd));
@@ -196,22 +196,20 @@ public:
         suffix = " [" + it->second + "]";
     }
     // After fixups the symbols have their final addresses.
-    config.PostFixupPasses.push_back(
-        [this, suffix](jitlink::LinkGraph &graph) {
-          std::string lines;
-          raw_string_ostream os(lines);
-          for (jitlink::Symbol *symbol : graph.defined_symbols())
-            if (symbol->isCallable() && symbol->hasName() &&
-                symbol->getSize())
-              os << format_hex_no_prefix(symbol->getAddress().getValue(), 1)
-                 << " " << format_hex_no_prefix(symbol->getSize(), 1) << " "
-                 << *symbol->getName() << suffix << "\n";
-          // One write per object: O_APPEND keeps it whole among other
-          // writers. A map that cannot be written leaves kernels unnamed.
-          ssize_t written = ::write(fd, lines.data(), lines.size());
-          (void)written;
-          return Error::success();
-        });
+    config.PostFixupPasses.push_back([this, suffix](jitlink::LinkGraph &graph) {
+      std::string lines;
+      raw_string_ostream os(lines);
+      for (jitlink::Symbol *symbol : graph.defined_symbols())
+        if (symbol->isCallable() && symbol->hasName() && symbol->getSize())
+          os << format_hex_no_prefix(symbol->getAddress().getValue(), 1) << " "
+             << format_hex_no_prefix(symbol->getSize(), 1) << " "
+             << *symbol->getName() << suffix << "\n";
+      // One write per object: O_APPEND keeps it whole among other
+      // writers. A map that cannot be written leaves kernels unnamed.
+      ssize_t written = ::write(fd, lines.data(), lines.size());
+      (void)written;
+      return Error::success();
+    });
   }
 
   Error notifyFailed(orc::MaterializationResponsibility &) override {
@@ -272,9 +270,9 @@ KernelLinker::create(ArrayRef<std::pair<StringRef, void *>> hostSymbols) {
 
 KernelLinker::~KernelLinker() = default;
 
-Expected<void *>
-KernelLinker::link(std::unique_ptr<MemoryBuffer> object, bool needsOpenMP,
-                   StringRef entry, StringRef name) {
+Expected<void *> KernelLinker::link(std::unique_ptr<MemoryBuffer> object,
+                                    bool needsOpenMP, StringRef entry,
+                                    StringRef name) {
   if (needsOpenMP && !openMPLinked) {
     // KernelCache loaded it (KernelCache::prepare) before reading or
     // compiling a threaded kernel; this only makes sure no other path

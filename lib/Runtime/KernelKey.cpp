@@ -28,9 +28,8 @@ OwningOpRef<ModuleOp> KernelKey::build(MLIRContext &ctx) const {
   GatherMode gatherMode = static_cast<GatherMode>(mode);
   ShapeView dataView(dataShape), indexView(indexShape);
   FailureOr<GatherShape> shape =
-      op == OpKind::Gather
-          ? inferGatherShape(dataView, indexView, axis, batchDims,
-                             gatherMode, noError)
+      op == OpKind::Gather ? inferGatherShape(dataView, indexView, axis,
+                                              batchDims, gatherMode, noError)
       : op == OpKind::Elements
           ? inferGatherElementsShape(dataView, indexView, axis, gatherMode,
                                      noError)
@@ -38,8 +37,7 @@ OwningOpRef<ModuleOp> KernelKey::build(MLIRContext &ctx) const {
                                noError);
   if (failed(shape))
     return nullptr;
-  SmallVector<int64_t> resultShape =
-      shape->getStaticShape(dataView, indexView);
+  SmallVector<int64_t> resultShape = shape->getStaticShape(dataView, indexView);
   auto memrefOf = [&](ArrayRef<int64_t> sizes, Type type, bool strided) {
     MemRefLayoutAttrInterface layout;
     if (strided && !sizes.empty())
@@ -54,8 +52,7 @@ OwningOpRef<ModuleOp> KernelKey::build(MLIRContext &ctx) const {
   b.setInsertionPointToEnd(module->getBody());
   auto fn = func::FuncOp::create(b, loc, "kernel",
                                  b.getFunctionType({dm, im, om}, {}));
-  fn->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
-              b.getUnitAttr());
+  fn->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(), b.getUnitAttr());
   Block *body = fn.addEntryBlock();
   b.setInsertionPointToStart(body);
   auto tensorOf = [&](Value memref) {
@@ -69,16 +66,14 @@ OwningOpRef<ModuleOp> KernelKey::build(MLIRContext &ctx) const {
   Value result;
   switch (op) {
   case OpKind::Gather:
-    result = GatherOp::create(b, loc, data, indices, axis, batchDims,
-                              gatherMode);
+    result =
+        GatherOp::create(b, loc, data, indices, axis, batchDims, gatherMode);
     break;
   case OpKind::Elements:
-    result = GatherElementsOp::create(b, loc, data, indices, axis,
-                                      gatherMode);
+    result = GatherElementsOp::create(b, loc, data, indices, axis, gatherMode);
     break;
   case OpKind::ND:
-    result = GatherNDOp::create(b, loc, data, indices, batchDims,
-                                gatherMode);
+    result = GatherNDOp::create(b, loc, data, indices, batchDims, gatherMode);
     break;
   }
   auto sink = bufferization::MaterializeInDestinationOp::create(

@@ -24,8 +24,8 @@ using namespace mlir::gather::runtime;
 int64_t mlir::gather::runtime::parallelMinBytesForThreads(int64_t threads) {
   if (threads < 2)
     return std::numeric_limits<int64_t>::max();
-  if (threads > std::numeric_limits<int64_t>::max() /
-                    kParallelMinBytesPerThread)
+  if (threads >
+      std::numeric_limits<int64_t>::max() / kParallelMinBytesPerThread)
     return std::numeric_limits<int64_t>::max();
   return kParallelMinBytesPerThread * threads;
 }
@@ -87,8 +87,7 @@ bool mlir::gather::runtime::streamsResult(int64_t bytes) {
   return minBytes >= 0 && bytes >= minBytes;
 }
 
-bool mlir::gather::runtime::buffersCheckedOut(bool parallel,
-                                              int64_t indexBytes,
+bool mlir::gather::runtime::buffersCheckedOut(bool parallel, int64_t indexBytes,
                                               int64_t resultBytes) {
   constexpr int64_t kMinIndexBytes = 16 << 20;
   return !parallel && indexBytes >= kMinIndexBytes &&
@@ -109,8 +108,7 @@ mlir::gather::runtime::chooseGatherKernel(const GatherCall &call) {
   const GatherShape &shape = *call.shape;
   int64_t itemBytes = call.dataElementBytes;
   int64_t resultBytes = bytesOf(call.resultShape, itemBytes);
-  int64_t indexBytes =
-      bytesOf(call.indices.getShape(), call.indexElementBytes);
+  int64_t indexBytes = bytesOf(call.indices.getShape(), call.indexElementBytes);
   int64_t dataRank = call.data.getRank();
   int64_t indexRank = call.indices.getRank();
   GatherKernelChoice choice;

@@ -134,8 +134,8 @@ static SmallString<256> entryPath(StringRef dir, StringRef key) {
 }
 
 StoreReadResult mlir::gather::runtime::readStoredKernel(StringRef dir,
-                                                       StringRef key,
-                                                       StoredKernel &result) {
+                                                        StringRef key,
+                                                        StoredKernel &result) {
   SmallString<256> path = entryPath(dir, key);
   uint64_t size;
   if (sys::fs::file_size(path, size))
@@ -174,8 +174,8 @@ StoreReadResult mlir::gather::runtime::readStoredKernel(StringRef dir,
 }
 
 bool mlir::gather::runtime::writeStoredKernel(StringRef dir, StringRef key,
-                                             uint32_t flags,
-                                             ArrayRef<char> object) {
+                                              uint32_t flags,
+                                              ArrayRef<char> object) {
   std::string entry(kHeaderSize, '\0');
   std::memcpy(entry.data(), kMagic, sizeof(kMagic));
   using namespace llvm::support;

@@ -66,8 +66,7 @@ std::optional<uint64_t> readSystemThreads() {
   SmallVector<StringRef> fields;
   StringRef(*text).split(fields, ' ');
   uint64_t total;
-  if (fields.size() < 4 ||
-      fields[3].split('/').second.getAsInteger(10, total))
+  if (fields.size() < 4 || fields[3].split('/').second.getAsInteger(10, total))
     return std::nullopt;
   return total;
 }
@@ -314,8 +313,7 @@ void placeOpenMPWorkers() {
     // threads are the ones they run on.
     workers.threads.assign(maxThreads() - 1, 0);
     static OpenMPIdent ident;
-    fork(&ident, 1, reinterpret_cast<OpenMPMicrotask>(recordWorker),
-         &workers);
+    fork(&ident, 1, reinterpret_cast<OpenMPMicrotask>(recordWorker), &workers);
   }
   llvm::erase(workers.threads, 0);
   if (workers.threads.empty())

@@ -45,8 +45,8 @@ static bool collectPaths(Value value, SmallPtrSetImpl<Operation *> &empties,
     if (!ifOp.elseBlock())
       return false;
     for (Block *block : {ifOp.thenBlock(), ifOp.elseBlock()})
-      if (!follow(&block->getTerminator()->getOpOperand(
-              result.getResultNumber())))
+      if (!follow(
+              &block->getTerminator()->getOpOperand(result.getResultNumber())))
         return false;
     return true;
   }
@@ -65,18 +65,16 @@ struct GatherEliminateEmptyTensorsPass
   void runOnOperation() override {
     DominanceInfo dominance(getOperation());
     SmallVector<bufferization::MaterializeInDestinationOp> sinks;
-    getOperation()->walk(
-        [&](bufferization::MaterializeInDestinationOp sink) {
-          sinks.push_back(sink);
-        });
+    getOperation()->walk([&](bufferization::MaterializeInDestinationOp sink) {
+      sinks.push_back(sink);
+    });
     for (bufferization::MaterializeInDestinationOp sink : sinks) {
       auto buffer = dyn_cast<MemRefType>(sink.getDest().getType());
       if (!buffer || !sink.getRestrict() || !sink.getWritable())
         continue;
       SmallPtrSet<Operation *, 2> empties;
       SmallPtrSet<OpOperand *, 8> uses;
-      if (!collectPaths(sink.getSource(), empties, uses) ||
-          empties.size() != 1)
+      if (!collectPaths(sink.getSource(), empties, uses) || empties.size() != 1)
         continue;
       auto empty = cast<tensor::EmptyOp>(*empties.begin());
       if (!llvm::all_of(empty->getUses(),

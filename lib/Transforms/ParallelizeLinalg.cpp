@@ -1,4 +1,4 @@
-//===- ParallelizeLinalg.cpp - The gather-parallelize-linalg pass -*- C++ -*-===//
+//===- ParallelizeLinalg.cpp - gather-parallelize-linalg --------*- C++ -*-===//
 
 #include "gather/Dialect/Gather/IR/GatherShapes.h"
 #include "gather/Transforms/Passes.h"
@@ -29,8 +29,7 @@ namespace {
 /// insertion point).
 OpFoldResult writtenBytes(OpBuilder &b, linalg::LinalgOp op) {
   Location loc = op.getLoc();
-  auto combine = [&](OpFoldResult x, OpFoldResult y,
-                     bool add) -> OpFoldResult {
+  auto combine = [&](OpFoldResult x, OpFoldResult y, bool add) -> OpFoldResult {
     std::optional<int64_t> cx = getConstantIntValue(x),
                            cy = getConstantIntValue(y);
     if (cx && cy) {

@@ -5,8 +5,8 @@
 using namespace mlir::gather::python;
 
 void mlir::gather::python::raiseKernelError(const KernelErrorRecord &e,
-                                             const char *opName,
-                                             const std::string &position) {
+                                            const char *opName,
+                                            const std::string &position) {
   if (e.kind == KernelErrorRecord::None)
     return;
   std::string text = e.message();

@@ -1,4 +1,4 @@
-//===- Compiler.h - The package's MLIR context and kernel errors -*- C++ -*-===//
+//===- Compiler.h - The package's context and kernel errors -----*- C++ -*-===//
 //
 // The runtime library (gather/Runtime) as the package uses it: its MLIR
 // context, with parsing and textual pipelines; its kernel cache, with the
@@ -82,8 +82,8 @@ inline void callWithPointers(void *fn, llvm::ArrayRef<void *> p) {
   case 4:
     return reinterpret_cast<void (*)(P, P, P, P)>(fn)(p[0], p[1], p[2], p[3]);
   case 5:
-    return reinterpret_cast<void (*)(P, P, P, P, P)>(fn)(p[0], p[1], p[2],
-                                                         p[3], p[4]);
+    return reinterpret_cast<void (*)(P, P, P, P, P)>(fn)(p[0], p[1], p[2], p[3],
+                                                         p[4]);
   case 6:
     return reinterpret_cast<void (*)(P, P, P, P, P, P)>(fn)(p[0], p[1], p[2],
                                                             p[3], p[4], p[5]);

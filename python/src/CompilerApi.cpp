@@ -100,8 +100,8 @@ Type elementTypeOf(MLIRContext &ctx, const py::dtype &dtype) {
 OwningOpRef<ModuleOp> mlir::gather::python::buildEmbeddingBagModule(
     MLIRContext &ctx, const std::string &name, Type table,
     std::optional<int64_t> rowWidth, Type ids, int64_t idsRank,
-    std::optional<int64_t> bagLength, bool offsets, Type weights,
-    Type scales, bool zeroPoints, const std::string &reduction,
+    std::optional<int64_t> bagLength, bool offsets, Type weights, Type scales,
+    bool zeroPoints, const std::string &reduction,
     std::optional<int64_t> paddingIdx, bool includeLastOffset,
     const std::string &mode, std::optional<int64_t> rowwiseBits,
     std::optional<int64_t> blockBits, std::optional<int64_t> blockSize) {
@@ -121,17 +121,15 @@ OwningOpRef<ModuleOp> mlir::gather::python::buildEmbeddingBagModule(
   Location loc = b.getUnknownLoc();
   OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
   auto tensor = [&](int64_t rank, Type element) {
-    return RankedTensorType::get(SmallVector<int64_t>(rank,
-                                                      ShapedType::kDynamic),
-                                 element);
+    return RankedTensorType::get(
+        SmallVector<int64_t>(rank, ShapedType::kDynamic), element);
   };
   RankedTensorType idsType = tensor(idsRank, ids);
   if (bagLength)
     idsType = RankedTensorType::get({ShapedType::kDynamic, *bagLength},
                                     idsType.getElementType());
   auto tableType = RankedTensorType::get(
-      {ShapedType::kDynamic, rowWidth.value_or(ShapedType::kDynamic)},
-      table);
+      {ShapedType::kDynamic, rowWidth.value_or(ShapedType::kDynamic)}, table);
   SmallVector<Type> inputs{tableType, idsType};
   if (offsets)
     inputs.push_back(tensor(1, b.getI64Type()));
@@ -169,8 +167,8 @@ OwningOpRef<ModuleOp> mlir::gather::python::buildEmbeddingBagModule(
     throw py::value_error(diags.take("embedding_bag_module"));
   auto resultType = cast<RankedTensorType>(inferred.front());
   bag.getResult().setType(resultType);
-  auto buffer = MemRefType::get(resultType.getShape(),
-                                resultType.getElementType());
+  auto buffer =
+      MemRefType::get(resultType.getShape(), resultType.getElementType());
   Value out = body->addArgument(buffer, loc);
   fn.setFunctionType(
       b.getFunctionType(llvm::to_vector(body->getArgumentTypes()), {}));
@@ -204,9 +202,9 @@ PyModule embeddingBagModule(
   };
   return PyModule(buildEmbeddingBagModule(
       ctx, name, elementTypeOf(ctx, table), rowWidth, elementTypeOf(ctx, ids),
-      idsRank, bagLength, offsets, typeOf(weights), typeOf(scales),
-      zeroPoints, reduction, paddingIdx, includeLastOffset, mode, rowwiseBits,
-      blockBits, blockSize));
+      idsRank, bagLength, offsets, typeOf(weights), typeOf(scales), zeroPoints,
+      reduction, paddingIdx, includeLastOffset, mode, rowwiseBits, blockBits,
+      blockSize));
 }
 
 /// numpy dtype of an MLIR element type.
@@ -297,12 +295,10 @@ public:
 
   /// `source` lowered by gather-to-llvm for this host (`parallel`: threads),
   /// the pipeline built through the C++ API.
-  static std::unique_ptr<PyJitModule> forHost(PyModule &source,
-                                              bool parallel) {
+  static std::unique_ptr<PyJitModule> forHost(PyModule &source, bool parallel) {
     auto lower = [&](Compiler &c, ModuleOp module) {
       PassManager pm(&c.context(), ModuleOp::getOperationName());
-      buildGatherToLLVMPipeline(pm,
-                                getHostLoweringOptions(parallel));
+      buildGatherToLLVMPipeline(pm, getHostLoweringOptions(parallel));
       c.run(pm, module);
     };
     return std::unique_ptr<PyJitModule>(new PyJitModule(source, 3, lower));
@@ -352,8 +348,8 @@ private:
       if (entry)
         fn.entry = *entry;
       else
-        errors += "\nfunction '" + name +
-                  "': " + llvm::toString(entry.takeError());
+        errors +=
+            "\nfunction '" + name + "': " + llvm::toString(entry.takeError());
     }
     if (!errors.empty())
       throw py::value_error("cannot compile the module: unresolved symbols " +
@@ -375,8 +371,8 @@ public:
     std::vector<py::array> arrays;
     std::vector<std::vector<int64_t>> descriptors;
     for (auto [i, arg] : llvm::enumerate(args)) {
-      arrays.push_back(checkArgument(
-          name + "() argument " + std::to_string(i), arg, fn.args[i]));
+      arrays.push_back(checkArgument(name + "() argument " + std::to_string(i),
+                                     arg, fn.args[i]));
       descriptors.push_back(argumentDescriptor(arrays.back(), fn.args[i]));
     }
     std::vector<int64_t> result;
@@ -436,10 +432,10 @@ private:
     size_t params = 0;
     for (const ArrayType &a : fn.args)
       params += 3 + 2 * a.rank();
-    bool ok = lowered && wrapper &&
-              wrapper.getNumArguments() ==
-                  fn.args.size() + (fn.result ? 1 : 0) &&
-              lowered.getNumArguments() == params;
+    bool ok =
+        lowered && wrapper &&
+        wrapper.getNumArguments() == fn.args.size() + (fn.result ? 1 : 0) &&
+        lowered.getNumArguments() == params;
     if (ok && fn.result) {
       auto descriptor = dyn_cast<LLVM::LLVMStructType>(
           lowered.getFunctionType().getReturnType());
@@ -468,9 +464,9 @@ private:
     if (type.getNumResults() == 1)
       fn.result = ArrayType::get(type.getResult(0), name);
     if (fn.args.size() + type.getNumResults() > kMaxPointers)
-      throw py::value_error("function '" + name.str() + "' takes more than " +
-                            std::to_string(kMaxPointers - type.getNumResults()) +
-                            " arrays");
+      throw py::value_error(
+          "function '" + name.str() + "' takes more than " +
+          std::to_string(kMaxPointers - type.getNumResults()) + " arrays");
     functions[name.str()] = std::move(fn);
   }
 
@@ -486,9 +482,9 @@ private:
                             " must be C-contiguous (np.ascontiguousarray)");
     py::array a = py::array::ensure(arg, py::array::c_style);
     if (!a)
-      throw py::type_error(what + " must be an array, not " +
-                           std::string(py::str(arg.get_type().attr(
-                               "__name__"))));
+      throw py::type_error(
+          what + " must be an array, not " +
+          std::string(py::str(arg.get_type().attr("__name__"))));
     if (a.ndim() != type.rank())
       throw py::value_error(what + " must have rank " +
                             std::to_string(type.rank()) + ", not " +
@@ -507,8 +503,8 @@ private:
     for (auto [want, have] : llvm::zip(type.strides, strides))
       if (!ShapedType::isDynamic(want) && want != have)
         throw py::value_error(what + " must have strides " +
-                              tupleText(type.strides) +
-                              " (in elements), not " + tupleText(strides));
+                              tupleText(type.strides) + " (in elements), not " +
+                              tupleText(strides));
     return a;
   }
 
@@ -516,7 +512,7 @@ private:
   /// order (numpy's may differ along dims of size 1), and the offset its
   /// type fixes, if any, with the aligned pointer moved back by as much.
   static std::vector<int64_t> argumentDescriptor(const py::array &a,
-                                           const ArrayType &type) {
+                                                 const ArrayType &type) {
     int64_t rank = a.ndim();
     SmallVector<int64_t> shape(a.shape(), a.shape() + rank);
     SmallVector<int64_t> strides = cStrides(shape);
@@ -607,13 +603,11 @@ A parsed MLIR module (any registered dialect, including gather).
 
   m.def("embedding_bag_module", &embeddingBagModule, py::arg("name"),
         py::arg("table"), py::arg("row_width"), py::arg("ids"),
-        py::arg("ids_rank"),
-        py::arg("bag_length"), py::arg("offsets"),
+        py::arg("ids_rank"), py::arg("bag_length"), py::arg("offsets"),
         py::arg("per_sample_weights"), py::arg("scales"),
         py::arg("zero_points"), py::arg("reduction"), py::arg("padding_idx"),
         py::arg("include_last_offset"), py::arg("mode"),
-        py::arg("rowwise_bits"), py::arg("block_bits"),
-        py::arg("block_size"),
+        py::arg("rowwise_bits"), py::arg("block_bits"), py::arg("block_size"),
         "The module of one gather.embedding_bag kernel, built (not parsed): "
         "`name`'s arguments are the table (of `row_width` columns, or "
         "any), the ids, the optional operands that are given (dtypes) and "
@@ -630,9 +624,8 @@ return None or one new array:
     jit = JitModule(Module(text))
     out = jit.call("f", a, b)
 )doc")
-      .def(py::init<PyModule &, const std::string &, int>(),
-           py::arg("module"), py::arg("pipeline") = "gather-to-llvm",
-           py::arg("opt_level") = 3,
+      .def(py::init<PyModule &, const std::string &, int>(), py::arg("module"),
+           py::arg("pipeline") = "gather-to-llvm", py::arg("opt_level") = 3,
            "Lower a copy of `module` with `pipeline` and JIT-compile every "
            "public function at `opt_level` (0..3); ValueError for pipeline "
            "errors, a bad opt_level or unresolved symbols.")

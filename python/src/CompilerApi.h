@@ -1,4 +1,4 @@
-//===- CompilerApi.h - gather_mlir.compiler's Module and JitModule -*- C++ -*-===//
+//===- CompilerApi.h - compiler.Module and JitModule ------------*- C++ -*-===//
 
 #ifndef GATHER_PYTHON_COMPILERAPI_H
 #define GATHER_PYTHON_COMPILERAPI_H

@@ -21,10 +21,10 @@
 #include "CompilerApi.h"
 #include "NativeArrays.h"
 
-#include "gather/Runtime/KernelPolicy.h"
 #include "gather/Dialect/Gather/IR/GatherIndexing.h"
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 #include "gather/Dialect/Gather/IR/GatherShapes.h"
+#include "gather/Runtime/KernelPolicy.h"
 
 #include <pybind11/stl.h>
 
@@ -97,8 +97,8 @@ std::optional<int64_t> plainInt(py::handle value) {
   if (PyBool_Check(value.ptr()) || !PyIndex_Check(value.ptr()))
     return std::nullopt;
   int overflow;
-  py::object index = py::reinterpret_steal<py::object>(
-      PyNumber_Index(value.ptr()));
+  py::object index =
+      py::reinterpret_steal<py::object>(PyNumber_Index(value.ptr()));
   if (!index)
     throw py::error_already_set();
   long long v = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
@@ -158,9 +158,9 @@ std::string indexErrorText(const std::string &op, const std::string &index,
   if (num == 0)
     return op + ": index " + index +
            " selects along data dimension 0, which is empty (size 0)";
-  return op + ": index " + index + " is out of range [" +
-         std::to_string(-num) + ", " + std::to_string(num - 1) +
-         "] for data dimension 0 of size " + std::to_string(num);
+  return op + ": index " + index + " is out of range [" + std::to_string(-num) +
+         ", " + std::to_string(num - 1) + "] for data dimension 0 of size " +
+         std::to_string(num);
 }
 
 /// The ids of `input` (argument `name` of `function`, read along data
@@ -194,8 +194,8 @@ py::object signedIds(const std::string &function, const std::string &name,
     // The id the kernel's error would name, the first out of range (check;
     // clamp and wrap on an empty table: the first), is named here when it
     // is one of those the kernel will not see.
-    const uint64_t *read = in + std::clamp<int64_t>(readIds.value_or(count),
-                                                    0, count);
+    const uint64_t *read =
+        in + std::clamp<int64_t>(readIds.value_or(count), 0, count);
     const uint64_t *bad = read;
     if (mode == GatherMode::check)
       bad = std::find_if(in, read, [&](uint64_t v) {
@@ -205,9 +205,9 @@ py::object signedIds(const std::string &function, const std::string &name,
              (mode == GatherMode::clamp || mode == GatherMode::wrap))
       bad = in;
     if (bad != read && isBig(*bad))
-      throw py::index_error(
-          indexErrorText(op, std::to_string(*bad), num) + ", at " +
-          elementText(name, arrayOf(values), bad - in));
+      throw py::index_error(indexErrorText(op, std::to_string(*bad), num) +
+                            ", at " +
+                            elementText(name, arrayOf(values), bad - in));
     PyObject *copy = PyArray_NewCopy(arrayOf(values), NPY_CORDER);
     if (!copy)
       throw py::error_already_set();
@@ -220,8 +220,8 @@ py::object signedIds(const std::string &function, const std::string &name,
                    : static_cast<uint64_t>(INT64_MAX);
   }
   // Read as int64: the values are below 2^63 now.
-  PyObject *view = PyArray_View(arrayOf(values),
-                                PyArray_DescrFromType(NPY_INT64), nullptr);
+  PyObject *view =
+      PyArray_View(arrayOf(values), PyArray_DescrFromType(NPY_INT64), nullptr);
   if (!view)
     throw py::error_already_set();
   return py::reinterpret_steal<py::object>(view);
@@ -245,8 +245,7 @@ struct BagKey {
 
   auto fields() const {
     return std::tie(table, width, idBytes, offsets, weights, reduction,
-                    paddingIdx, includeLastOffset, mode, parallel,
-                    rowwiseBits);
+                    paddingIdx, includeLastOffset, mode, parallel, rowwiseBits);
   }
   bool operator<(const BagKey &other) const {
     return fields() < other.fields();
@@ -339,9 +338,9 @@ struct BlockKey {
 KernelCache::Entry blockKernel(const BlockKey &k) {
   auto description = [&] {
     return "gather_block_quantized row_bytes " + std::to_string(k.rowBytes) +
-           " ids " + std::to_string(k.idBytes) + "B scales " +
-           k.scales.text() + " bits " + std::to_string(k.bits) +
-           " block " + std::to_string(k.blockSize) + " zero_points " +
+           " ids " + std::to_string(k.idBytes) + "B scales " + k.scales.text() +
+           " bits " + std::to_string(k.bits) + " block " +
+           std::to_string(k.blockSize) + " zero_points " +
            std::to_string(k.zeroPoints) + " mode " +
            stringifyGatherMode(k.mode).str() + " parallel " +
            std::to_string(k.parallel);
@@ -378,9 +377,8 @@ Descriptor cDescriptor(PyArrayObject *a) {
 /// when they differ (see resultArray) and returns `out`, else returns
 /// `result`.
 py::object callKernel(const KernelCache::Entry &kernel,
-                      ArrayRef<PyArrayObject *> operands,
-                      PyArrayObject *target, const py::object &result,
-                      py::handle out, int64_t idBytes,
+                      ArrayRef<PyArrayObject *> operands, PyArrayObject *target,
+                      const py::object &result, py::handle out, int64_t idBytes,
                       const char *opName = nullptr,
                       const char *idsName = nullptr) {
   SmallVector<Descriptor, 5> descriptors;
@@ -430,8 +428,9 @@ py::object embeddingBag(const std::string &function, py::handle input,
   // A bfloat16 table comes as its int16 view (so do per_sample_weights and
   // `out`, which must have its dtype, and the result).
   if (bfloat16 && (rowwiseBits || tableType != NPY_INT16))
-    throw py::type_error(function + ": a bfloat16 weight must come as its "
-                                    "int16 view, not " +
+    throw py::type_error(function +
+                         ": a bfloat16 weight must come as its "
+                         "int16 view, not " +
                          dtypeText(arrayOf(table)));
   const ElementKind tableElement =
       bfloat16 ? kBFloat16 : elementKindOf(tableDtype);
@@ -475,9 +474,9 @@ py::object embeddingBag(const std::string &function, py::handle input,
   if (!paddingIdx.is_none()) {
     PyObject *p = paddingIdx.ptr();
     if (PyBool_Check(p) || !(PyLong_Check(p) || PyArray_IsScalar(p, Integer)))
-      throw py::type_error(function + ": padding_idx must be an integer, not " +
-                           std::string(py::str(
-                               paddingIdx.get_type().attr("__name__"))));
+      throw py::type_error(
+          function + ": padding_idx must be an integer, not " +
+          std::string(py::str(paddingIdx.get_type().attr("__name__"))));
     py::int_ value(py::reinterpret_borrow<py::object>(p));
     int overflow;
     long long v = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
@@ -522,8 +521,8 @@ py::object embeddingBag(const std::string &function, py::handle input,
     else if (lastOffset)
       readIds = plainInt(bagOffsets[py::int_(PyArray_DIM(o, 0) - 1)]);
   }
-  py::object ids = signedIds(function, "input", "gather.embedding_bag",
-                             given, num, mode, readIds);
+  py::object ids = signedIds(function, "input", "gather.embedding_bag", given,
+                             num, mode, readIds);
   if (bagOffsets) {
     if (PyArray_DESCR(arrayOf(bagOffsets))->kind == 'u' &&
         PyArray_ITEMSIZE(arrayOf(bagOffsets)) == 8) {
@@ -533,10 +532,9 @@ py::object embeddingBag(const std::string &function, py::handle input,
       auto *v = static_cast<const uint64_t *>(PyArray_DATA(arrayOf(values)));
       for (npy_intp i = 0, n = PyArray_SIZE(arrayOf(values)); i < n; ++i)
         if (v[i] > static_cast<uint64_t>(INT64_MAX))
-          throw py::value_error(function +
-                                ": offsets must not be past the end of the " +
-                                std::to_string(PyArray_SIZE(arrayOf(ids))) +
-                                " ids");
+          throw py::value_error(
+              function + ": offsets must not be past the end of the " +
+              std::to_string(PyArray_SIZE(arrayOf(ids))) + " ids");
       PyObject *view = PyArray_View(arrayOf(values),
                                     PyArray_DescrFromType(NPY_INT64), nullptr);
       if (!view)
@@ -581,11 +579,10 @@ py::object embeddingBag(const std::string &function, py::handle input,
   }
   int64_t idCount = PyArray_SIZE(arrayOf(ids));
   bool parallel = reducesOnThreads(idCount * values);
-  KernelCache::Entry kernel = bagKernel(
-      BagKey{tableElement, width,
-             static_cast<int>(PyArray_ITEMSIZE(arrayOf(ids))),
-             !!bagOffsets, !!weights, bagReduction, padding, lastOffset,
-             mode, parallel, rowwiseBits});
+  KernelCache::Entry kernel = bagKernel(BagKey{
+      tableElement, width, static_cast<int>(PyArray_ITEMSIZE(arrayOf(ids))),
+      !!bagOffsets, !!weights, bagReduction, padding, lastOffset, mode,
+      parallel, rowwiseBits});
 
   SmallVector<PyArrayObject *, 4> operands{arrayOf(table), arrayOf(ids)};
   if (bagOffsets)
@@ -639,8 +636,9 @@ py::object gatherBlockQuantized(py::handle data, py::handle indices,
     throw py::value_error(function + ": " + error);
   py::object table = asArray(data);
   if (PyArray_TYPE(arrayOf(table)) != NPY_UBYTE)
-    throw py::type_error(function + ": data must be uint8 (packed values), "
-                                    "not " +
+    throw py::type_error(function +
+                         ": data must be uint8 (packed values), "
+                         "not " +
                          dtypeText(arrayOf(table)));
   // Data of rank r >= 2 (ONNX Runtime's), gathered along axis 0 and
   // quantized along the last: each of its dims between holds rows of the
@@ -648,17 +646,18 @@ py::object gatherBlockQuantized(py::handle data, py::handle indices,
   SmallVector<int64_t, 4> dataShape(shapeOf(arrayOf(table)));
   int64_t rank = dataShape.size();
   if (rank < 2)
-    throw py::value_error(function + ": data must have at least 2 "
-                                     "dimensions (gathered along the first, "
-                                     "quantized along the last), not shape " +
+    throw py::value_error(function +
+                          ": data must have at least 2 "
+                          "dimensions (gathered along the first, "
+                          "quantized along the last), not shape " +
                           shapeText(dataShape));
   if (!equals(gatherAxis, 0) && !equals(gatherAxis, -rank))
     throw py::value_error(function + ": gather_axis must be 0 (or " +
-                          std::to_string(-rank) + "), not " +
-                          repr(gatherAxis));
+                          std::to_string(-rank) + "), not " + repr(gatherAxis));
   if (!equals(quantizeAxis, rank - 1) && !equals(quantizeAxis, -1))
-    throw py::value_error(function + ": quantize_axis must be the last axis "
-                                     "(" +
+    throw py::value_error(function +
+                          ": quantize_axis must be the last axis "
+                          "(" +
                           std::to_string(rank - 1) + " or -1), not " +
                           repr(quantizeAxis));
   int64_t num = dataShape.front();
@@ -680,8 +679,9 @@ py::object gatherBlockQuantized(py::handle data, py::handle indices,
   PyArray_Descr *scaleDescr = PyArray_DESCR(arrayOf(scaleArray));
   // Any byte order: the contiguous copy below is in the machine's.
   if (scaleDescr->type_num != NPY_FLOAT && scaleDescr->type_num != NPY_HALF)
-    throw py::type_error(function + ": scales must be float32 or float16, "
-                                    "not " +
+    throw py::type_error(function +
+                         ": scales must be float32 or float16, "
+                         "not " +
                          dtypeText(arrayOf(scaleArray)));
   int scaleType = scaleDescr->type_num;
   ElementKind scaleElement = elementKindOf(scaleDescr);
@@ -734,8 +734,7 @@ py::object gatherBlockQuantized(py::handle data, py::handle indices,
     py::object given = contiguous(ids, NPY_INT64);
     const auto *in = static_cast<const int64_t *>(PyArray_DATA(arrayOf(given)));
     npy_intp expandedSize = count * inner;
-    PyObject *expanded =
-        PyArray_SimpleNew(1, &expandedSize, NPY_INT64);
+    PyObject *expanded = PyArray_SimpleNew(1, &expandedSize, NPY_INT64);
     if (!expanded)
       throw py::error_already_set();
     ids = py::reinterpret_steal<py::object>(expanded);
@@ -744,8 +743,8 @@ py::object gatherBlockQuantized(py::handle data, py::handle indices,
       std::optional<int64_t> row = resolveIndex(
           in[k], num, mode == GatherMode::unchecked ? GatherMode::check : mode);
       if (!row && mode != GatherMode::fill && mode != GatherMode::unchecked)
-        throw py::index_error(indexErrorText(function, std::to_string(in[k]),
-                                             num));
+        throw py::index_error(
+            indexErrorText(function, std::to_string(in[k]), num));
       for (int64_t m = 0; m < inner; ++m)
         rows[k * inner + m] = row ? *row * inner + m : INT64_MAX;
     }
@@ -756,18 +755,16 @@ py::object gatherBlockQuantized(py::handle data, py::handle indices,
   ids = asMatrix(ids, count, 1);
 
   table = asMatrix(packedBytes(table), num * inner, rowBytes);
-  scaleArray =
-      asMatrix(contiguous(scaleArray, scaleType), num * inner, blocks);
+  scaleArray = asMatrix(contiguous(scaleArray, scaleType), num * inner, blocks);
   SmallVector<PyArrayObject *, 4> operands{arrayOf(table), arrayOf(ids),
-                                            arrayOf(scaleArray)};
+                                           arrayOf(scaleArray)};
   if (zp) {
     zp = asMatrix(packedBytes(zp), num * inner, zpBytes);
     operands.push_back(arrayOf(zp));
   }
   KernelCache::Entry kernel = blockKernel(BlockKey{
-      rowBytes, static_cast<int>(PyArray_ITEMSIZE(arrayOf(ids))),
-      scaleElement, *bits, *blockSize, !!zp, kernelMode,
-      reducesOnThreads(count * width)});
+      rowBytes, static_cast<int>(PyArray_ITEMSIZE(arrayOf(ids))), scaleElement,
+      *bits, *blockSize, !!zp, kernelMode, reducesOnThreads(count * width)});
   PyArray_Descr *resultDescr = PyArray_DescrFromType(scaleType);
   auto resultDtype = py::reinterpret_steal<py::object>(
       reinterpret_cast<PyObject *>(resultDescr));
@@ -794,9 +791,8 @@ void mlir::gather::python::bindEmbeddingBags(py::module_ &m) {
         "name `function`. Returns `out` or a new array.");
   m.def("gather_block_quantized", &gatherBlockQuantized, py::arg("data"),
         py::arg("indices"), py::arg("scales"), py::arg("zero_points"),
-        py::arg("gather_axis"), py::arg("quantize_axis"),
-        py::arg("block_size"), py::arg("bits"), py::arg("mode"),
-        py::arg("out"),
+        py::arg("gather_axis"), py::arg("quantize_axis"), py::arg("block_size"),
+        py::arg("bits"), py::arg("mode"), py::arg("out"),
         "gather_mlir.gather_block_quantized on arrays and array-likes "
         "(torch tensors viewed as arrays by the caller). Returns `out` or a "
         "new array.");

@@ -24,10 +24,10 @@
 #include "EmbeddingBags.h"
 #include "ResultMemory.h"
 
-#include "gather/Dialect/Gather/Utils/ErrorHooks.h"
 #include "gather-c/Runtime.h"
 #include "gather/Conversion/GatherToLoops/GatherToLoops.h"
 #include "gather/Dialect/Gather/IR/GatherOps.h"
+#include "gather/Dialect/Gather/Utils/ErrorHooks.h"
 #include "gather/InitAll.h"
 #include "gather/Runtime/KernelStore.h"
 
@@ -86,9 +86,9 @@ void checkOperands(const std::string &op, const py::array &data,
       !index.attr("isnative").cast<bool>())
     throw py::type_error(op + ": indices must be native integers, not " +
                          std::string(py::str(index)));
-  for (auto [name, a] : {std::pair<const char *, const py::array &>{
-                             "data", data},
-                         {"indices", indices}})
+  for (auto [name, a] :
+       {std::pair<const char *, const py::array &>{"data", data},
+        {"indices", indices}})
     for (py::ssize_t i = 0; i < a.ndim(); ++i)
       if (a.strides(i) % a.itemsize())
         throw py::value_error(op + ": " + name +
@@ -108,8 +108,9 @@ py::object signedIndices(OpKind kind, PyArrayObject *indices,
                          GatherMode mode) {
   int itemsize = PyArray_ITEMSIZE(indices);
   if (itemsize < 8) {
-    PyArray_Descr *wider = PyArray_DescrFromType(
-        itemsize == 1 ? NPY_INT16 : itemsize == 2 ? NPY_INT32 : NPY_INT64);
+    PyArray_Descr *wider = PyArray_DescrFromType(itemsize == 1   ? NPY_INT16
+                                                 : itemsize == 2 ? NPY_INT32
+                                                                 : NPY_INT64);
     PyObject *cast = PyArray_CastToType(indices, wider, 0); // steals `wider`
     if (!cast)
       throw py::error_already_set();
@@ -121,9 +122,9 @@ py::object signedIndices(OpKind kind, PyArrayObject *indices,
   if (!source)
     throw py::error_already_set();
   py::object sourceObject = py::reinterpret_steal<py::object>(source);
-  PyObject *result = PyArray_NewLikeArray(
-      reinterpret_cast<PyArrayObject *>(source), NPY_CORDER,
-      PyArray_DescrFromType(NPY_INT64), 0);
+  PyObject *result =
+      PyArray_NewLikeArray(reinterpret_cast<PyArrayObject *>(source),
+                           NPY_CORDER, PyArray_DescrFromType(NPY_INT64), 0);
   if (!result)
     throw py::error_already_set();
   py::object resultObject = py::reinterpret_steal<py::object>(result);
@@ -139,11 +140,11 @@ py::object signedIndices(OpKind kind, PyArrayObject *indices,
     uint64_t v = in[i];
     bool outOfRange = v >= static_cast<uint64_t>(size);
     if ((mode == GatherMode::check && outOfRange) ||
-        (size == 0 && (mode == GatherMode::clamp || mode == GatherMode::wrap))) {
+        (size == 0 &&
+         (mode == GatherMode::clamp || mode == GatherMode::wrap))) {
       char message[256];
-      gatherMlirFormatUnsignedIndexError(message, sizeof(message),
-                                         static_cast<int64_t>(kind), dim, v,
-                                         size);
+      gatherMlirFormatUnsignedIndexError(
+          message, sizeof(message), static_cast<int64_t>(kind), dim, v, size);
       throw py::index_error(message);
     }
     if (v <= static_cast<uint64_t>(INT64_MAX))
@@ -203,9 +204,8 @@ py::object runGather(OpKind kind, PyArrayObject *data, PyArrayObject *indices,
     indices = reinterpret_cast<PyArrayObject *>(converted.ptr());
   }
 
-  py::object result =
-      resultArray(opName(kind), PyArray_DESCR(data), resultShape, out,
-                  {data, indices});
+  py::object result = resultArray(opName(kind), PyArray_DESCR(data),
+                                  resultShape, out, {data, indices});
   int64_t resultBytes =
       PyArray_NBYTES(reinterpret_cast<PyArrayObject *>(result.ptr()));
   // Threads, streaming, row validation, how rows read: the runtime's
@@ -241,8 +241,8 @@ py::object runGather(OpKind kind, PyArrayObject *data, PyArrayObject *indices,
   }
   raiseKernelError(reported);
   if (out && out != Py_None && result.ptr() != out) {
-    if (PyArray_CopyInto(reinterpret_cast<PyArrayObject *>(out),
-                         resultArray) < 0)
+    if (PyArray_CopyInto(reinterpret_cast<PyArrayObject *>(out), resultArray) <
+        0)
       throw py::error_already_set();
     return py::reinterpret_borrow<py::object>(out);
   }
@@ -392,10 +392,10 @@ PYBIND11_MODULE(_native, m) {
                std::optional<py::object> out) {
           GatherMode gatherMode = modeOf(mode, opName(kind));
           checkOperands(opName(kind), data, indices);
-          return runGather(
-              kind, reinterpret_cast<PyArrayObject *>(data.ptr()),
-              reinterpret_cast<PyArrayObject *>(indices.ptr()), axis,
-              batchDims, gatherMode, out ? out->ptr() : nullptr);
+          return runGather(kind, reinterpret_cast<PyArrayObject *>(data.ptr()),
+                           reinterpret_cast<PyArrayObject *>(indices.ptr()),
+                           axis, batchDims, gatherMode,
+                           out ? out->ptr() : nullptr);
         },
         py::arg("data"), py::arg("indices"), py::arg("axis"),
         py::arg("batch_dims"), py::arg("mode"), py::arg("out"), doc);
@@ -496,8 +496,8 @@ PYBIND11_MODULE(_native, m) {
                            reinterpret_cast<PyArray_Descr *>(dtype.ptr()),
                            shape, out.ptr(), arrays);
       },
-      py::arg("function"), py::arg("shape"), py::arg("dtype"),
-      py::arg("out"), py::arg("operands"),
+      py::arg("function"), py::arg("shape"), py::arg("dtype"), py::arg("out"),
+      py::arg("operands"),
       "The array `function`'s kernel writes its result (`shape`, `dtype`) "
       "into: `out` (None or a numpy array) itself, or a new array (large "
       "ones from the reused result memory) when there is none or it "

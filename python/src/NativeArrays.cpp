@@ -44,8 +44,8 @@ GatherMode python::modeOf(py::handle name, const char *function,
   }
   std::string names;
   for (uint32_t m = 0; m <= getMaxEnumValForGatherMode(); ++m)
-    names += (m ? ", " : "") +
-             stringifyGatherMode(static_cast<GatherMode>(m)).str();
+    names +=
+        (m ? ", " : "") + stringifyGatherMode(static_cast<GatherMode>(m)).str();
   throw py::value_error((function ? std::string(function) + ": " : "") +
                         argument + " must be one of " + names + ", not " +
                         std::string(py::repr(name)));
@@ -105,8 +105,8 @@ py::object python::newArray(PyArray_Descr *dtype, ArrayRef<int64_t> shape) {
   } else {
     // The handler is numpy's per-context setting: set it for this one
     // allocation and put the caller's back.
-    static PyObject *handler = PyCapsule_New(getResultMemoryHandler(),
-                                             "mem_handler", nullptr);
+    static PyObject *handler =
+        PyCapsule_New(getResultMemoryHandler(), "mem_handler", nullptr);
     if (!handler)
       throw py::error_already_set();
     PyObject *previous = PyDataMem_SetHandler(handler);
@@ -133,16 +133,16 @@ std::string python::shapeText(ArrayRef<int64_t> shape) {
 }
 
 py::object python::resultArray(const std::string &op, PyArray_Descr *dtype,
-                       ArrayRef<int64_t> resultShape, PyObject *out,
-                       ArrayRef<PyArrayObject *> operands) {
+                               ArrayRef<int64_t> resultShape, PyObject *out,
+                               ArrayRef<PyArrayObject *> operands) {
   if (!out || out == Py_None)
     return newArray(dtype, resultShape);
   if (!PyArray_Check(out))
     throw py::type_error(
         op + ": out must be a numpy array or a torch tensor, not " +
-        std::string(py::str(py::handle(reinterpret_cast<PyObject *>(
-                                           Py_TYPE(out)))
-                                .attr("__name__"))));
+        std::string(
+            py::str(py::handle(reinterpret_cast<PyObject *>(Py_TYPE(out)))
+                        .attr("__name__"))));
   auto *array = reinterpret_cast<PyArrayObject *>(out);
   if (!PyArray_EquivTypes(PyArray_DESCR(array), dtype))
     throw py::type_error(

@@ -96,7 +96,8 @@ void *allocateZeroed(void *ctx, size_t n, size_t elementSize) {
     return nullptr;
   size_t size = n * elementSize;
   if (size < static_cast<size_t>(kResultMemoryMinBytes))
-    return std::calloc(std::max<size_t>(n, 1), std::max<size_t>(elementSize, 1));
+    return std::calloc(std::max<size_t>(n, 1),
+                       std::max<size_t>(elementSize, 1));
   void *p = allocate(ctx, size);
   if (p)
     std::memset(p, 0, size);

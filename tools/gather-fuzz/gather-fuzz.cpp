@@ -1,4 +1,4 @@
-//===- gather-fuzz.cpp - libFuzzer target for the gather compiler -*- C++ -*-===//
+//===- gather-fuzz.cpp - libFuzzer target of the compiler -------*- C++ -*-===//
 //
 // Input: MLIR text. It is parsed with the upstream dialects and the gather
 // dialect registered (as gather-opt registers them), verified, and then each
@@ -38,10 +38,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "gather/InitAll.h"
 #include "gather/Conversion/GatherToLoops/GatherToLoops.h"
 #include "gather/Conversion/Passes.h"
 #include "gather/Dialect/Gather/Transforms/Passes.h"
+#include "gather/InitAll.h"
 #include "gather/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -88,10 +88,9 @@ constexpr size_t kMaxInputBytes = 16 * 1024;
 /// report its crashes) in upstream dialects the gather pipeline never sees.
 const llvm::StringSet<> &pipelineDialects() {
   static const llvm::StringSet<> names = {
-      "builtin", "func",   "arith",   "tensor",  "bufferization",
-      "memref",  "linalg", "affine",  "scf",     "cf",
-      "vector",  "complex", "index",  "math",    "ub",
-      "gather",  "shard",  "transform"};
+      "builtin", "func",   "arith", "tensor", "bufferization", "memref",
+      "linalg",  "affine", "scf",   "cf",     "vector",        "complex",
+      "index",   "math",   "ub",    "gather", "shard",         "transform"};
   return names;
 }
 
@@ -130,7 +129,8 @@ bool usesHugeResultNumber(llvm::StringRef text) {
 bool usesMalformedIteratorTypes(llvm::StringRef text) {
   for (size_t at = text.find("iterator_types"); at != llvm::StringRef::npos;
        at = text.find("iterator_types", at + 1)) {
-    llvm::StringRef rest = text.drop_front(at + strlen("iterator_types")).ltrim();
+    llvm::StringRef rest =
+        text.drop_front(at + strlen("iterator_types")).ltrim();
     if (!rest.consume_front("="))
       continue;
     rest = rest.ltrim();
@@ -230,8 +230,7 @@ void checkLowered(ModuleOp lowered) {
       return;
     auto is16BitFloats = [](Type type) {
       auto vector = dyn_cast<VectorType>(type);
-      return vector &&
-             isa<BFloat16Type, Float16Type>(vector.getElementType());
+      return vector && isa<BFloat16Type, Float16Type>(vector.getElementType());
     };
     if (llvm::any_of(op->getOperandTypes(), is16BitFloats) ||
         llvm::any_of(op->getResultTypes(), is16BitFloats)) {
@@ -300,10 +299,19 @@ bool onlyPipelineDialects(ModuleOp module) {
 
 /// Numbers that break shape and index arithmetic: zero, one, powers of two
 /// whose products overflow int64, the int64 extremes, and a dynamic dim.
-constexpr const char *kInterestingNumbers[] = {
-    "0", "1", "2", "3", "-1", "-2", "?", "65536", "2147483648",
-    "4294967296", "4611686018427387904", "9223372036854775807",
-    "-9223372036854775808"};
+constexpr const char *kInterestingNumbers[] = {"0",
+                                               "1",
+                                               "2",
+                                               "3",
+                                               "-1",
+                                               "-2",
+                                               "?",
+                                               "65536",
+                                               "2147483648",
+                                               "4294967296",
+                                               "4611686018427387904",
+                                               "9223372036854775807",
+                                               "-9223372036854775808"};
 
 } // namespace
 
@@ -544,8 +552,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     gather::GatherDispatchUnrankedOptions dispatch;
     dispatch.maxRank = options.maxUnrankedRank;
     pm.addPass(gather::createGatherDispatchUnranked(dispatch));
-    pm.addPass(gather::createConvertGatherToLoops(
-        gather::loweringOptionsOf(options)));
+    pm.addPass(
+        gather::createConvertGatherToLoops(gather::loweringOptionsOf(options)));
     pm.addPass(createCanonicalizerPass());
   });
   auto lowering = [&](PassManager &pm) {
@@ -568,8 +576,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     eraseSchedules(*transformed);
     if (failed(verify(*transformed)))
       return 0;
-    if (OwningOpRef<ModuleOp> lowered =
-            runOnClone(ctx, *transformed, lowering))
+    if (OwningOpRef<ModuleOp> lowered = runOnClone(ctx, *transformed, lowering))
       checkLowered(*lowered);
   }
   return 0;

@@ -4,8 +4,8 @@
 #define GATHER_CONVERSION_PASSES_H
 
 #include "gather/Conversion/EmbeddingBagToSCF/EmbeddingBagToSCF.h"
-#include "gather/Conversion/GatherToLoops/GatherLoads.h"
 #include "gather/Conversion/GatherToLinalg/GatherToLinalg.h"
+#include "gather/Conversion/GatherToLoops/GatherLoads.h"
 #include "gather/Conversion/ScatterToSCF/ScatterToSCF.h"
 #include "gather/Conversion/TensorToGather/TensorToGather.h"
 #include "gather/Conversion/UnrankedDispatch/UnrankedDispatch.h"

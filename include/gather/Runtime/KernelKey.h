@@ -88,7 +88,8 @@ struct KernelKey {
   uint64_t hash() const {
     uint64_t w[2];
     std::memcpy(w, this, sizeof(w));
-    uint64_t h = (w[0] ^ (w[1] * 0x9e3779b97f4a7c15ULL)) * 0xbf58476d1ce4e5b9ULL;
+    uint64_t h =
+        (w[0] ^ (w[1] * 0x9e3779b97f4a7c15ULL)) * 0xbf58476d1ce4e5b9ULL;
     return h ^ (h >> 31);
   }
 

@@ -88,8 +88,7 @@ bool streamsResult(int64_t bytes);
 /// and the result is not streamed (the copy would read it back from
 /// memory). Evidence: docs/decisions/kernel-cost-model.md, "The check scan
 /// on threads".
-bool buffersCheckedOut(bool parallel, int64_t indexBytes,
-                       int64_t resultBytes);
+bool buffersCheckedOut(bool parallel, int64_t indexBytes, int64_t resultBytes);
 
 /// A gather, gather_elements or gather_nd a host is about to run.
 struct GatherCall {

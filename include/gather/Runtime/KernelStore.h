@@ -61,8 +61,8 @@ StoreReadResult readStoredKernel(llvm::StringRef dir, llvm::StringRef key,
 /// Writes the entry for `key` atomically, creating `dir` if needed; false if
 /// that failed (an unwritable directory is not an error: the kernel is only
 /// not kept).
-bool writeStoredKernel(llvm::StringRef dir, llvm::StringRef key,
-                       uint32_t flags, llvm::ArrayRef<char> object);
+bool writeStoredKernel(llvm::StringRef dir, llvm::StringRef key, uint32_t flags,
+                       llvm::ArrayRef<char> object);
 
 } // namespace mlir::gather::runtime
 

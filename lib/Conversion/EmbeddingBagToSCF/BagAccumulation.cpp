@@ -1,4 +1,5 @@
-//===- BagAccumulation.cpp - Rows reduced in vector chunks ------------------===//
+//===- BagAccumulation.cpp - Rows reduced in vector chunks
+//------------------===//
 
 #include "BagEmitter.h"
 
@@ -21,10 +22,10 @@ BagEmitter::quantizedChunk(Value row, Value d0, Value scale, bool inBounds) {
   // The chunk's bytes; past the row's end (the last chunk) 0. Lanes past
   // the values read the scale and bias, and are never written.
   auto bytesType = VectorType::get({lanes / perByte}, i8);
-  Value col = perByte == 1 ? d0
-                           : arith::DivUIOp::create(b, loc, d0,
-                                                    constIndex(perByte))
-                                 .getResult();
+  Value col =
+      perByte == 1
+          ? d0
+          : arith::DivUIOp::create(b, loc, d0, constIndex(perByte)).getResult();
   Value q = vector::TransferReadOp::create(
       b, loc, bytesType, weight, ValueRange{row, col},
       arith::ConstantIntOp::create(b, loc, i8, 0), ArrayRef<bool>{inBounds});
@@ -33,19 +34,18 @@ BagEmitter::quantizedChunk(Value row, Value d0, Value scale, bool inBounds) {
     // The chunk lies in one block (chunks are at most a block long): its
     // scale, and its zero point (slot blk mod perByte of byte blk /
     // perByte, or the middle of the range).
-    Value blk = arith::DivUIOp::create(b, loc, d0,
-                                       constIndex(block->blockSize));
-    Value rowScale = widen(
-        tensor::ExtractOp::create(b, loc, scales, ValueRange{row, blk}));
+    Value blk =
+        arith::DivUIOp::create(b, loc, d0, constIndex(block->blockSize));
+    Value rowScale =
+        widen(tensor::ExtractOp::create(b, loc, scales, ValueRange{row, blk}));
     Value zero;
     if (zeroPoints) {
       Value byte = tensor::ExtractOp::create(
           b, loc, zeroPoints,
-          ValueRange{row, arith::DivUIOp::create(b, loc, blk,
-                                                 constIndex(perByte))});
+          ValueRange{row,
+                     arith::DivUIOp::create(b, loc, blk, constIndex(perByte))});
       Value slot = arith::IndexCastOp::create(
-          b, loc, i8,
-          arith::RemUIOp::create(b, loc, blk, constIndex(perByte)));
+          b, loc, i8, arith::RemUIOp::create(b, loc, blk, constIndex(perByte)));
       Value shift = arith::MulIOp::create(
           b, loc, slot, arith::ConstantIntOp::create(b, loc, i8, bits));
       Value value = arith::AndIOp::create(
@@ -67,10 +67,10 @@ BagEmitter::quantizedChunk(Value row, Value d0, Value scale, bool inBounds) {
   Value raw = vector::TransferReadOp::create(
       b, loc, VectorType::get({trailer}, i8), weight, ValueRange{row, at},
       arith::ConstantIntOp::create(b, loc, i8, 0), ArrayRef<bool>{true});
-  Type scaleType = layout->scaleBits() == 32 ? Type(b.getF32Type())
-                                             : Type(b.getF16Type());
-  Value pair = vector::BitCastOp::create(
-      b, loc, VectorType::get({2}, scaleType), raw);
+  Type scaleType =
+      layout->scaleBits() == 32 ? Type(b.getF32Type()) : Type(b.getF16Type());
+  Value pair =
+      vector::BitCastOp::create(b, loc, VectorType::get({2}, scaleType), raw);
   Value rowScale = widen(vector::ExtractOp::create(b, loc, pair, 0));
   Value bias = widen(vector::ExtractOp::create(b, loc, pair, 1));
   if (scale) {
@@ -86,14 +86,15 @@ Value BagEmitter::unpack(Value bytes, int64_t bits) {
   auto type = cast<VectorType>(bytes.getType());
   auto splatI8 = [&](int64_t v) {
     return arith::ConstantOp::create(
-        b, loc, DenseElementsAttr::get(type, b.getIntegerAttr(b.getI8Type(), v)));
+        b, loc,
+        DenseElementsAttr::get(type, b.getIntegerAttr(b.getI8Type(), v)));
   };
   // Slot k of each byte: (byte >> k * bits) & mask.
   auto slot = [&](int64_t k) -> Value {
-    Value shifted = k == 0 ? bytes
-                           : arith::ShRUIOp::create(b, loc, bytes,
-                                                    splatI8(k * bits))
-                                 .getResult();
+    Value shifted =
+        k == 0 ? bytes
+               : arith::ShRUIOp::create(b, loc, bytes, splatI8(k * bits))
+                     .getResult();
     if ((k + 1) * bits == 8)
       return shifted;
     return arith::AndIOp::create(b, loc, shifted, splatI8((1 << bits) - 1));
@@ -106,8 +107,8 @@ Value BagEmitter::unpack(Value bytes, int64_t bits) {
       vector::InterleaveOp::create(b, loc, slot(1), slot(3)));
 }
 
-BagEmitter::Sums BagEmitter::addRow(Sums a, Value row, Value d0,
-                                    Value scale, bool inBounds) {
+BagEmitter::Sums BagEmitter::addRow(Sums a, Value row, Value d0, Value scale,
+                                    bool inBounds) {
   Value x;
   if (layout || block) {
     auto [q, rowScale, bias] = quantizedChunk(row, d0, scale, inBounds);
@@ -167,8 +168,8 @@ Value BagEmitter::finalize(Sums sums, Value count) {
   }
   if (reduction != BagReduction::sum)
     a = arith::SelectOp::create(
-        b, loc, cmp(arith::CmpIPredicate::eq, count, constIndex(0)),
-        splat(0.0), a);
+        b, loc, cmp(arith::CmpIPredicate::eq, count, constIndex(0)), splat(0.0),
+        a);
   if (valueType != acc)
     a = arith::TruncFOp::create(
         b, loc, VectorType::get(chunkType.getShape(), valueType), a);
@@ -200,10 +201,10 @@ void BagEmitter::prefetchRow(Value j, Value d0, int64_t values) {
   int64_t colBytes = getElementSizeInBytes(element);
   int64_t perCol = valuesPerColumn();
   int64_t cols = llvm::divideCeil(values, perCol);
-  Value firstCol = perCol == 1 ? d0
-                               : arith::DivUIOp::create(b, loc, d0,
-                                                        constIndex(perCol))
-                                     .getResult();
+  Value firstCol =
+      perCol == 1
+          ? d0
+          : arith::DivUIOp::create(b, loc, d0, constIndex(perCol)).getResult();
   Value lastCol = arith::MaxSIOp::create(
       b, loc, arith::SubIOp::create(b, loc, rowCols, constIndex(1)),
       constIndex(0));
@@ -276,14 +277,14 @@ Value BagEmitter::bagChunk(Value d0, Value start, Value end, bool inBounds,
         ResolvedIndex r = rowIds ? ResolvedIndex{id, Value()}
                                  : resolveIndex(b, loc, mode, id, numRowsI64);
         Value valid = r.valid;
-        if (!rowIds && (mode == GatherMode::check ||
-                        mode == GatherMode::unchecked)) {
+        if (!rowIds &&
+            (mode == GatherMode::check || mode == GatherMode::unchecked)) {
           valid = isIndexInRange(b, loc, r.index, numRowsI64);
           if (bad)
-            badOut.push_back(arith::OrIOp::create(
-                b, loc, carried.back(),
-                isIndexInRange(b, loc, r.index, numRowsI64,
-                               /*outside=*/true)));
+            badOut.push_back(
+                arith::OrIOp::create(b, loc, carried.back(),
+                                     isIndexInRange(b, loc, r.index, numRowsI64,
+                                                    /*outside=*/true)));
         }
         Value skip;
         if (paddingRow) {
@@ -364,10 +365,9 @@ Value BagEmitter::idsAreRows(Value start, Value end) {
             b, loc, flagsType,
             ValueRange{arith::SubIOp::create(b, loc, end, j)});
         Value some = vector::TransferReadOp::create(
-            b, loc, idsType, ids, ValueRange{j},
-            b.getMultiDimIdentityMap(1),
-            arith::ConstantOp::create(
-                b, loc, b.getZeroAttr(idsType.getElementType())),
+            b, loc, idsType, ids, ValueRange{j}, b.getMultiDimIdentityMap(1),
+            arith::ConstantOp::create(b, loc,
+                                      b.getZeroAttr(idsType.getElementType())),
             mask, b.getBoolArrayAttr({true}));
         Value outside = arith::AndIOp::create(
             b, loc, mask,

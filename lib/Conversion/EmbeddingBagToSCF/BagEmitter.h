@@ -16,14 +16,14 @@
 
 #include "gather-c/Runtime.h"
 #include "gather/Conversion/Passes.h"
+#include "gather/Dialect/Gather/IR/GatherOps.h"
 #include "gather/Dialect/Gather/Utils/Emitter.h"
 #include "gather/Dialect/Gather/Utils/IndexArithmetic.h"
 #include "gather/Dialect/Gather/Utils/Lowering.h"
-#include "gather/Dialect/Gather/IR/GatherOps.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
-#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -53,13 +53,12 @@ struct Rule {
 class BagEmitter : EmitterBase {
 public:
   BagEmitter(OpBuilder &b, EmbeddingBagOp op, Value weight, Value ids,
-             Value offsets, Value sampleWeights, Value scales,
-             Value zeroPoints, BagErrorReport report, BagForm form,
-             int64_t prefetchDistance)
+             Value offsets, Value sampleWeights, Value scales, Value zeroPoints,
+             BagErrorReport report, BagForm form, int64_t prefetchDistance)
       : EmitterBase(b, op.getLoc()), op(op), report(report), form(form),
-        prefetchDistance(prefetchDistance), weight(weight),
-        ids(ids), offsets(offsets), sampleWeights(sampleWeights),
-        scales(scales), zeroPoints(zeroPoints),
+        prefetchDistance(prefetchDistance), weight(weight), ids(ids),
+        offsets(offsets), sampleWeights(sampleWeights), scales(scales),
+        zeroPoints(zeroPoints),
         element(cast<RankedTensorType>(weight.getType()).getElementType()),
         valueType(op.getValueType()), acc(op.getAccumulatorType()),
         layout(op.getRowwiseLayout()), block(op.getBlockLayout()),
@@ -191,7 +190,7 @@ private:
   /// The values a column of the table holds: a byte's of a quantized
   /// table, else one.
   int64_t valuesPerColumn() const {
-    return layout ? layout->valuesPerByte()
+    return layout  ? layout->valuesPerByte()
            : block ? block->valuesPerByte()
                    : 1;
   }

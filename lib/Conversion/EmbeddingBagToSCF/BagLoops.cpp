@@ -1,4 +1,5 @@
-//===- BagLoops.cpp - The loops over bags and ids ---------------------------===//
+//===- BagLoops.cpp - The loops over bags and ids
+//---------------------------===//
 
 #include "BagEmitter.h"
 
@@ -137,17 +138,16 @@ Value BagEmitter::compute() {
               // (The bag has ids: its last one's prefetch is defined.)
               Value scanned = end;
               if (weightBuffer)
-                scanned = arith::AddIOp::create(
-                    b, loc,
-                    prefetchedAt(arith::SubIOp::create(b, loc, end,
-                                                       constIndex(1))),
-                    constIndex(1));
+                scanned =
+                    arith::AddIOp::create(b, loc,
+                                          prefetchedAt(arith::SubIOp::create(
+                                              b, loc, end, constIndex(1))),
+                                          constIndex(1));
               return idsAreRows(start, scanned);
             },
             [&] { return arith::ConstantIntOp::create(b, loc, i1, 0); });
-        auto split = scf::IfOp::create(b, loc,
-                                       ValueRange(carriedInit).getTypes(),
-                                       rowsOnly, true);
+        auto split = scf::IfOp::create(
+            b, loc, ValueRange(carriedInit).getTypes(), rowsOnly, true);
         {
           OpBuilder::InsertionGuard g(b);
           b.setInsertionPointToStart(split.thenBlock());
@@ -175,9 +175,8 @@ Value BagEmitter::compute() {
         }
         auto terminator = scf::InParallelOp::create(b, loc);
         b.setInsertionPointToStart(terminator.getBody());
-        tensor::ParallelInsertSliceOp::create(b, loc, done[0],
-                                              shared, offsetsAt, sizes,
-                                              strides);
+        tensor::ParallelInsertSliceOp::create(b, loc, done[0], shared,
+                                              offsetsAt, sizes, strides);
         if (flag)
           tensor::ParallelInsertSliceOp::create(
               b, loc, flag, args[2], ArrayRef<OpFoldResult>{bag},
@@ -265,20 +264,17 @@ Value BagEmitter::emit() {
       auto type = cast<RankedTensorType>(operand.getType());
       for (auto [d, size] : llvm::enumerate(want)) {
         std::optional<int64_t> known = getConstantIntValue(size);
-        if (!type.isDynamicDim(d) && known &&
-            *known == type.getDimSize(d))
+        if (!type.isDynamicDim(d) && known && *known == type.getDimSize(d))
           continue;
         Value have = tensorDim(operand, d);
         rules.push_back({cmp(arith::CmpIPredicate::eq, have, size), rule,
-                         constI64(d), toI64(have), toI64(size),
-                         message.str()});
+                         constI64(d), toI64(have), toI64(size), message.str()});
       }
     };
     shapeRules(scales, {numRows, blocks}, GATHER_MLIR_RULE_SCALES_DIM,
                "scales must have a row per row and a column per block");
     if (zeroPoints)
-      shapeRules(zeroPoints,
-                 {numRows, ceilDiv(blocks, block->valuesPerByte())},
+      shapeRules(zeroPoints, {numRows, ceilDiv(blocks, block->valuesPerByte())},
                  GATHER_MLIR_RULE_ZERO_POINTS_DIM,
                  "zero_points must have a row per row and its blocks' bytes");
   }
@@ -315,11 +311,10 @@ Value BagEmitter::emit() {
     bags = numOffsets;
     if (op.getIncludeLastOffset()) {
       if (check)
-        rules.push_back({cmp(arith::CmpIPredicate::ne, numOffsets,
-                             constIndex(0)),
-                         GATHER_MLIR_RULE_OFFSETS_COUNT, constI64(0),
-                         toI64(numOffsets), constI64(0),
-                         "include_last_offset needs at least one offset"});
+        rules.push_back(
+            {cmp(arith::CmpIPredicate::ne, numOffsets, constIndex(0)),
+             GATHER_MLIR_RULE_OFFSETS_COUNT, constI64(0), toI64(numOffsets),
+             constI64(0), "include_last_offset needs at least one offset"});
       // max(n - 1, 0): an unchecked empty offsets gives no bag.
       bags = arith::SubIOp::create(
           b, loc, arith::MaxUIOp::create(b, loc, numOffsets, constIndex(1)),
@@ -344,9 +339,8 @@ Value BagEmitter::emit() {
   if (std::optional<int64_t> pad = op.getPaddingIdx()) {
     // Negative counts from the end; one out of range matches no row.
     Value p = constI64(*pad);
-    paddingRow = *pad < 0 ? arith::AddIOp::create(b, loc, p, numRowsI64)
-                                .getResult()
-                          : p;
+    paddingRow =
+        *pad < 0 ? arith::AddIOp::create(b, loc, p, numRowsI64).getResult() : p;
   }
   // One destination for every outcome, so that the checks' branches yield
   // the same buffer.
@@ -355,9 +349,10 @@ Value BagEmitter::emit() {
   // operands' may be known statically only now, and differ.
   SmallVector<OpFoldResult> sizes;
   for (auto [d, size] : llvm::enumerate(actual))
-    sizes.push_back(resultType.isDynamicDim(d)
-                        ? getAsOpFoldResult(size)
-                        : OpFoldResult(b.getIndexAttr(resultType.getDimSize(d))));
+    sizes.push_back(
+        resultType.isDynamicDim(d)
+            ? getAsOpFoldResult(size)
+            : OpFoldResult(b.getIndexAttr(resultType.getDimSize(d))));
   init = tensor::EmptyOp::create(b, loc, sizes, valueType);
   Value result = emitChecked(rules);
   if (result.getType() != resultType)

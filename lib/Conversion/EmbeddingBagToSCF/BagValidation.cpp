@@ -1,4 +1,5 @@
-//===- BagValidation.cpp - The bags' run-time rules -------------------------===//
+//===- BagValidation.cpp - The bags' run-time rules
+//-------------------------===//
 
 #include "BagEmitter.h"
 
@@ -31,13 +32,13 @@ Value BagEmitter::guarded(Value ok, function_ref<void()> onError,
 
 void BagEmitter::reportRule(const Rule &rule) {
   if (report == BagErrorReport::Asserts) {
-    cf::AssertOp::create(
-        b, loc, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 0),
-        ("gather.embedding_bag: " + rule.message));
+    cf::AssertOp::create(b, loc,
+                         arith::ConstantIntOp::create(b, loc, b.getI1Type(), 0),
+                         ("gather.embedding_bag: " + rule.message));
     return;
   }
-  emitShapeError(b, loc, op, b.getI64IntegerAttr(rule.rule), rule.dim,
-                 rule.a, rule.b);
+  emitShapeError(b, loc, op, b.getI64IntegerAttr(rule.rule), rule.dim, rule.a,
+                 rule.b);
 }
 
 void BagEmitter::reportId(Value id) {
@@ -70,20 +71,19 @@ BagEmitter::OffsetRules BagEmitter::offsetRules(Value k) {
   Value previous = toI64(extract(offsets, previousAt));
   Value notFirst = arith::XOrIOp::create(
       b, loc, first, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
-  return {here, previous,
-          arith::AndIOp::create(
-              b, loc, first, cmp(arith::CmpIPredicate::ne, here, constI64(0))),
-          arith::AndIOp::create(
-              b, loc, notFirst,
-              cmp(arith::CmpIPredicate::slt, here, previous))};
+  return {
+      here, previous,
+      arith::AndIOp::create(b, loc, first,
+                            cmp(arith::CmpIPredicate::ne, here, constI64(0))),
+      arith::AndIOp::create(b, loc, notFirst,
+                            cmp(arith::CmpIPredicate::slt, here, previous))};
 }
 
 Value BagEmitter::assertedThrough(Value values,
                                   function_ref<Value(ValueRange, Value)> okAt,
                                   StringRef message) {
   auto type = cast<RankedTensorType>(values.getType());
-  SmallVector<OpFoldResult> sizes =
-      tensor::getMixedSizes(b, loc, values);
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, values);
   Value empty = tensor::EmptyOp::create(b, loc, sizes, type.getElementType());
   AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
   auto generic = linalg::GenericOp::create(
@@ -129,8 +129,7 @@ Value BagEmitter::emitOffsetsChecked() {
   // The first k that breaks a rule (numOffsets if none): offsets[0] == 0,
   // offsets[k] >= offsets[k - 1], offsets[k] <= numIds.
   auto loop = scf::ForOp::create(
-      b, loc, constIndex(0), numOffsets, constIndex(1),
-      ValueRange{numOffsets},
+      b, loc, constIndex(0), numOffsets, constIndex(1), ValueRange{numOffsets},
       [&](OpBuilder &nested, Location, Value k, ValueRange args) {
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPoint(nested.getInsertionBlock(),
@@ -140,8 +139,8 @@ Value BagEmitter::emitOffsetsChecked() {
             b, loc, arith::OrIOp::create(b, loc, at.notZero, at.decreasing),
             cmp(arith::CmpIPredicate::sgt, at.here, numIdsI64));
         Value none = cmp(arith::CmpIPredicate::eq, args[0], numOffsets);
-        Value found = select(arith::AndIOp::create(b, loc, none, bad), k,
-                             args[0]);
+        Value found =
+            select(arith::AndIOp::create(b, loc, none, bad), k, args[0]);
         scf::YieldOp::create(b, loc, found);
       });
   Value k = loop.getResult(0);
@@ -185,8 +184,7 @@ Value BagEmitter::emitIdsChecked() {
   if (mode != GatherMode::check) {
     // clamp and wrap pick a row for every id, unless there is none.
     Value ok = arith::OrIOp::create(
-        b, loc, none,
-        cmp(arith::CmpIPredicate::ne, numRowsI64, constI64(0)));
+        b, loc, none, cmp(arith::CmpIPredicate::ne, numRowsI64, constI64(0)));
     return guarded(
         ok, [&] { reportId(idAt(constIndex(0))); }, [&] { return compute(); });
   }
@@ -252,10 +250,9 @@ Value BagEmitter::checkedResult(Value computed, Value flags) {
             OpBuilder::InsertionGuard g(b);
             b.setInsertionPoint(nested.getInsertionBlock(),
                                 nested.getInsertionPoint());
-            scf::YieldOp::create(
-                b, loc,
-                ValueRange{arith::OrIOp::create(b, loc, args[0],
-                                                extract(flags, bag))});
+            scf::YieldOp::create(b, loc,
+                                 ValueRange{arith::OrIOp::create(
+                                     b, loc, args[0], extract(flags, bag))});
           });
       return cmp(arith::CmpIPredicate::ne, any.getResult(0),
                  arith::ConstantIntOp::create(b, loc, i8, 0));
@@ -285,8 +282,7 @@ std::pair<Value, Value> BagEmitter::bagBounds(Value bag) {
     // The next offset, or the end of the ids after the last bag.
     Value hasNext = cmp(arith::CmpIPredicate::ult, next, numOffsets);
     Value at = arith::MinUIOp::create(
-        b, loc, next,
-        arith::SubIOp::create(b, loc, numOffsets, constIndex(1)));
+        b, loc, next, arith::SubIOp::create(b, loc, numOffsets, constIndex(1)));
     end = select(hasNext, toIndex(toI64(extract(offsets, at))), numIds);
   } else {
     start = arith::MulIOp::create(b, loc, bag, bagLength);
@@ -296,8 +292,8 @@ std::pair<Value, Value> BagEmitter::bagBounds(Value bag) {
   // read out of the ids.
   start = arith::MinSIOp::create(
       b, loc, arith::MaxSIOp::create(b, loc, start, constIndex(0)), numIds);
-  end = arith::MinSIOp::create(b, loc, arith::MaxSIOp::create(b, loc, end, start),
-                               numIds);
+  end = arith::MinSIOp::create(
+      b, loc, arith::MaxSIOp::create(b, loc, end, start), numIds);
   return {start, end};
 }
 

@@ -43,13 +43,13 @@ using mlir::gather::bags::BagEmitter;
 namespace {
 
 struct EmbeddingBagToSCF : OpConversionPattern<EmbeddingBagOp> {
-  EmbeddingBagToSCF(MLIRContext *context, BagErrorReport report,
-                    BagForm form, int64_t prefetchDistance)
+  EmbeddingBagToSCF(MLIRContext *context, BagErrorReport report, BagForm form,
+                    int64_t prefetchDistance)
       : OpConversionPattern(context), report(report), form(form),
         prefetchDistance(prefetchDistance) {
-    assert((form != BagForm::Elementwise ||
-            report == BagErrorReport::Asserts) &&
-           "the elementwise form checks with cf.assert");
+    assert(
+        (form != BagForm::Elementwise || report == BagErrorReport::Asserts) &&
+        "the elementwise form checks with cf.assert");
   }
 
   LogicalResult
@@ -65,8 +65,8 @@ struct EmbeddingBagToSCF : OpConversionPattern<EmbeddingBagOp> {
           op, "static sizes whose element count overflows int64");
     BagEmitter emitter(rewriter, op, adaptor.getWeight(), adaptor.getIds(),
                        adaptor.getOffsets(), adaptor.getPerSampleWeights(),
-                       adaptor.getScales(), adaptor.getZeroPoints(),
-                       report, form, prefetchDistance);
+                       adaptor.getScales(), adaptor.getZeroPoints(), report,
+                       form, prefetchDistance);
     rewriter.replaceOp(op, emitter.emit());
     return success();
   }
@@ -104,8 +104,8 @@ struct ConvertEmbeddingBagToSCFPass
     RewritePatternSet patterns(context);
     populateEmbeddingBagToSCFPatterns(patterns, BagErrorReport::Hooks,
                                       BagForm::BagLoops, prefetchDistance);
-    if (failed(applyLoweringPatterns(getOperation(), target,
-                                     std::move(patterns))))
+    if (failed(
+            applyLoweringPatterns(getOperation(), target, std::move(patterns))))
       signalPassFailure();
   }
 };

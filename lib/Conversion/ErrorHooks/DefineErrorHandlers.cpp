@@ -8,8 +8,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "gather-c/Runtime.h"
-#include "gather/Dialect/Gather/Utils/ErrorHooks.h"
 #include "gather/Conversion/Passes.h"
+#include "gather/Dialect/Gather/Utils/ErrorHooks.h"
 
 #include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"

@@ -46,8 +46,9 @@ constexpr StringLiteral kMapAttrName = "dlti.map";
 static void foldWholeSplits(ModuleOp module) {
   module.walk([](mpi::CommSplitOp split) {
     if (split.getRetval() || !matchPattern(split.getColor(), m_Constant()) ||
-        !llvm::all_of(split.getNewcomm().getUsers(),
-                      [](Operation *user) { return isa<mpi::AllReduceOp>(user); }))
+        !llvm::all_of(split.getNewcomm().getUsers(), [](Operation *user) {
+          return isa<mpi::AllReduceOp>(user);
+        }))
       return;
     split.getNewcomm().replaceAllUsesWith(split.getComm());
     split.erase();
@@ -100,9 +101,9 @@ struct CommSplitFreed : ConvertOpToLLVMPattern<mpi::CommSplitOp> {
       cell = LLVM::AllocaOp::create(rewriter, loc, ptr, i32, one);
     }
     Value comm = LLVM::TruncOp::create(rewriter, loc, i32, adaptor.getComm());
-    LLVM::CallOp::create(rewriter, loc, *splitFn,
-                         ValueRange{comm, adaptor.getColor(), adaptor.getKey(),
-                                    cell});
+    LLVM::CallOp::create(
+        rewriter, loc, *splitFn,
+        ValueRange{comm, adaptor.getColor(), adaptor.getKey(), cell});
     Value newComm = LLVM::ZExtOp::create(
         rewriter, loc, i64, LLVM::LoadOp::create(rewriter, loc, i32, cell));
     if (last) {
@@ -186,9 +187,9 @@ struct ConvertGatherMPIToLLVMPass
         return signalPassFailure();
       }
     } else {
-      entries.push_back(DataLayoutEntryAttr::get(
-          StringAttr::get(ctx, kImplementationKey),
-          StringAttr::get(ctx, "MPICH")));
+      entries.push_back(
+          DataLayoutEntryAttr::get(StringAttr::get(ctx, kImplementationKey),
+                                   StringAttr::get(ctx, "MPICH")));
       module->setAttr(kMapAttrName, MapAttr::get(ctx, entries));
     }
 

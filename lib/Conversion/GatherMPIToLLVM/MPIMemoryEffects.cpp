@@ -22,9 +22,10 @@ namespace {
 template <typename OpTy>
 struct LibraryStateEffects
     : MemoryEffectOpInterface::ExternalModel<LibraryStateEffects<OpTy>, OpTy> {
-  void getEffects(Operation *op,
-                  SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
-                      &effects) const {
+  void
+  getEffects(Operation *op,
+             SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+                 &effects) const {
     effects.emplace_back(MemoryEffects::Write::get());
     effects.emplace_back(MemoryEffects::Read::get());
     if (auto allReduce = dyn_cast<mpi::AllReduceOp>(op)) {

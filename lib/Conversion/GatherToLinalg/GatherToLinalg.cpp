@@ -22,10 +22,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "gather/Conversion/Passes.h"
+#include "gather/Dialect/Gather/IR/GatherOps.h"
 #include "gather/Dialect/Gather/Utils/Emitter.h"
 #include "gather/Dialect/Gather/Utils/IndexArithmetic.h"
 #include "gather/Dialect/Gather/Utils/Lowering.h"
-#include "gather/Dialect/Gather/IR/GatherOps.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -157,8 +157,8 @@ void LinalgGatherEmitter::assertNotEmpty() {
 
 Value LinalgGatherEmitter::checkIndices(ArrayRef<Value> sizes) {
   // No index, nothing to check.
-  return unlessEmpty(indices, [&] { return indices; },
-                     [&] { return checkAll(sizes); });
+  return unlessEmpty(
+      indices, [&] { return indices; }, [&] { return checkAll(sizes); });
 }
 
 Value LinalgGatherEmitter::unlessEmpty(Value shaped,
@@ -359,8 +359,8 @@ struct ConvertGatherToLinalgPass
     target.addIllegalDialect<GatherDialect>();
     RewritePatternSet patterns(context);
     populateGatherToLinalgPatterns(patterns);
-    if (failed(applyLoweringPatterns(getOperation(), target,
-                                     std::move(patterns))))
+    if (failed(
+            applyLoweringPatterns(getOperation(), target, std::move(patterns))))
       signalPassFailure();
   }
 };

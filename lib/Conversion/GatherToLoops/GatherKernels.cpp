@@ -43,7 +43,8 @@ void KernelEmitter::emitGather(const GatherShape &shape) {
       validateShapes(shape));
   // Along the last axis with an index dimension innermost, each result row
   // reads one data row at the positions of one index row.
-  int64_t lanes = shape.readsRowsAlongLastAxis(r, q) ? planner.gatherRowLanes() : 0;
+  int64_t lanes =
+      shape.readsRowsAlongLastAxis(r, q) ? planner.gatherRowLanes() : 0;
   if (lanes) {
     return guarded(ok, [&] {
       SmallVector<Value> ubs = dims(out, 0, a + q - bd);
@@ -51,8 +52,8 @@ void KernelEmitter::emitGather(const GatherShape &shape) {
       rowNest(ubs, [&](ValueRange ivs, Value n, Value start) {
         SmallVector<Value> indexPrefix(ivs.take_front(bd));
         indexPrefix.append(ivs.begin() + a, ivs.end());
-        gatherRow(plan, ivs.take_front(a), indexPrefix, ivs, n, axisSize,
-                  lanes, /*badFlag=*/nullptr, start);
+        gatherRow(plan, ivs.take_front(a), indexPrefix, ivs, n, axisSize, lanes,
+                  /*badFlag=*/nullptr, start);
       });
       finishStreaming(plan);
     });
@@ -73,8 +74,7 @@ void KernelEmitter::emitGather(const GatherShape &shape) {
     parallelNest(ubs, [&](ValueRange ivs) {
       prefetchAhead(plan, ivs, ubs.back(), [&](ValueRange ahead) {
         SmallVector<Value> prefix(ahead.take_front(a));
-        prefix.push_back(
-            clampedSubscript(readIndex(indexAt(ahead)), axisSize));
+        prefix.push_back(clampedSubscript(readIndex(indexAt(ahead)), axisSize));
         return prefix;
       });
       Subscript s = resolve(readIndex(indexAt(ivs)), axisSize);
@@ -145,8 +145,8 @@ void KernelEmitter::emitGatherND(const GatherShape &shape) {
   auto tuple = [&](ValueRange ivs) {
     SmallVector<IndexComponent> components;
     for (int64_t c = 0; c < k; ++c) {
-      components.push_back({readIndex(appended(ivs, constIndex(c))),
-                            sizes[c], shape.indexedDim(c)});
+      components.push_back({readIndex(appended(ivs, constIndex(c))), sizes[c],
+                            shape.indexedDim(c)});
     }
     return components;
   };
@@ -197,8 +197,8 @@ void KernelEmitter::gatherCheckedRows(
         });
       });
     };
-    emitPlanned(positions.size() > 1 ? planner.parallel(out) : nullptr, threaded,
-                byRows);
+    emitPlanned(positions.size() > 1 ? planner.parallel(out) : nullptr,
+                threaded, byRows);
   });
 }
 

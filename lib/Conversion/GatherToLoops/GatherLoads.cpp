@@ -20,9 +20,10 @@ static GatherLoads forAxis(GatherLoads cpu, std::optional<int64_t> axisBytes,
   return cpu;
 }
 
-GatherLoads mlir::gather::resolveGatherLoads(
-    GatherLoads loads, llvm::StringRef targetCpu,
-    std::optional<int64_t> axisBytes, std::optional<int64_t> rowBytes) {
+GatherLoads mlir::gather::resolveGatherLoads(GatherLoads loads,
+                                             llvm::StringRef targetCpu,
+                                             std::optional<int64_t> axisBytes,
+                                             std::optional<int64_t> rowBytes) {
   if (loads != GatherLoads::Auto && loads != GatherLoads::AutoScalar)
     return loads;
   if (isZen(targetCpu))

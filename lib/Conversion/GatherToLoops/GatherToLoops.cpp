@@ -132,8 +132,7 @@ struct ConvertGatherToLoopsPass
     MLIRContext *context = &getContext();
     // Loop nests need ranks: gather-dispatch-unranked gives them.
     if (failed(checkRankedOperands(
-            getOperation(), getArgument(),
-            "run gather-dispatch-unranked first",
+            getOperation(), getArgument(), "run gather-dispatch-unranked first",
             [](Operation *op) { return isa<GatherOpInterface>(op); })))
       return signalPassFailure();
     WalkResult uncountable = getOperation()->walk([&](GatherNDOp op) {
@@ -152,8 +151,8 @@ struct ConvertGatherToLoopsPass
     populateEmbeddingBagToSCFPatterns(
         patterns, BagErrorReport::Hooks, BagForm::BagLoops,
         ConvertEmbeddingBagToSCFOptions().prefetchDistance);
-    if (failed(applyLoweringPatterns(getOperation(), target,
-                                     std::move(patterns))))
+    if (failed(
+            applyLoweringPatterns(getOperation(), target, std::move(patterns))))
       signalPassFailure();
   }
 };

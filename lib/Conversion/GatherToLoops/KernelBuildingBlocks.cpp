@@ -67,8 +67,8 @@ void KernelEmitter::parallelNest(ArrayRef<Value> ubs,
 /// the threads of a row worth threading (KernelPlanner::parallel).
 static constexpr int64_t kRowPieceElements = 4096;
 
-void KernelEmitter::rowNest(
-    ArrayRef<Value> ubs, function_ref<void(ValueRange, Value, Value)> row) {
+void KernelEmitter::rowNest(ArrayRef<Value> ubs,
+                            function_ref<void(ValueRange, Value, Value)> row) {
   ArrayRef<Value> outer = ubs.drop_back();
   Value n = ubs.back();
   if (!outer.empty()) {
@@ -212,9 +212,9 @@ void KernelEmitter::forEachChunk(Value n, int64_t lanes,
         scf::YieldOp::create(b, loc, constBool(false));
         return ifOp.getResult(0);
       };
-      auto wayLoop = scf::WhileOp::create(
-          b, loc, TypeRange{indexType, b.getI1Type()},
-          ValueRange{from, holdsAt(from)});
+      auto wayLoop =
+          scf::WhileOp::create(b, loc, TypeRange{indexType, b.getI1Type()},
+                               ValueRange{from, holdsAt(from)});
       OpBuilder::InsertionGuard guard(b);
       Block *before = b.createBlock(&wayLoop.getBefore(), {},
                                     {indexType, b.getI1Type()}, {loc, loc});
@@ -240,8 +240,7 @@ void KernelEmitter::forEachChunk(Value n, int64_t lanes,
   auto tail = [&] {
     Value rest = b.createOrFold<arith::SubIOp>(loc, n, full);
     auto maskType = VectorType::get({lanes}, b.getI1Type());
-    chunk(at(full), vector::CreateMaskOp::create(b, loc, maskType, rest),
-          rest);
+    chunk(at(full), vector::CreateMaskOp::create(b, loc, maskType, rest), rest);
   };
   if (staticN)
     return tail();

@@ -163,8 +163,9 @@ void KernelPlanner::streamingStores(SlicePlan &plan) {
   int64_t lanes = vectorLanes(element);
   // The fence after the loops is an llvm.fence with memory effects
   // (registerStreamingFenceExternalModel).
-  std::optional<RegisteredOperationName> fence = RegisteredOperationName::lookup(
-      LLVM::FenceOp::getOperationName(), b.getContext());
+  std::optional<RegisteredOperationName> fence =
+      RegisteredOperationName::lookup(LLVM::FenceOp::getOperationName(),
+                                      b.getContext());
   if (options.streamingMinBytes < 0 || lanes < 2 ||
       !hasUnitInnerStride(plan.data) || !hasUnitInnerStride(plan.out) ||
       !fence || !fence->hasInterface<MemoryEffectOpInterface>())
@@ -186,14 +187,13 @@ void KernelPlanner::streamingStores(SlicePlan &plan) {
   auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, plan.out);
   Value pointer =
       memref::ExtractAlignedPointerAsIndexOp::create(b, loc, plan.out);
-  plan.outBase = arith::AddIOp::create(
-      b, loc, pointer,
-      arith::MulIOp::create(b, loc, metadata.getOffset(),
-                            constIndex(bytesPerElement)));
+  plan.outBase =
+      arith::AddIOp::create(b, loc, pointer,
+                            arith::MulIOp::create(b, loc, metadata.getOffset(),
+                                                  constIndex(bytesPerElement)));
   plan.outStrides = llvm::to_vector_of<Value>(metadata.getStrides());
-  Value large =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, total,
-                            constIndex(options.streamingMinBytes));
+  Value large = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, total,
+                                      constIndex(options.streamingMinBytes));
   // Every row starts vector-aligned when the base and the outer strides are
   // multiples of a vector's bytes.
   Value offsets = plan.outBase;
@@ -214,8 +214,7 @@ void KernelPlanner::streamingStores(SlicePlan &plan) {
                               constIndex(kMinMisalignedStreamingRowBytes)));
   Value aligned = arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::eq,
-      arith::RemUIOp::create(b, loc, plan.outBase,
-                             constIndex(bytesPerElement)),
+      arith::RemUIOp::create(b, loc, plan.outBase, constIndex(bytesPerElement)),
       constIndex(0));
   plan.streaming = arith::AndIOp::create(
       b, loc, large, arith::AndIOp::create(b, loc, longRows, aligned));
@@ -229,8 +228,7 @@ static constexpr int64_t kMaxPrefetchSliceBytes = 512;
 /// the latency of the row's first miss (docs/decisions/kernel-cost-model.md).
 static constexpr int64_t kRowPrefetchDistance = 2;
 
-void KernelPlanner::prefetch(SlicePlan &plan,
-                             ArrayRef<Value> indexedSizes) {
+void KernelPlanner::prefetch(SlicePlan &plan, ArrayRef<Value> indexedSizes) {
   if (plan.extents.empty())
     return;
   // At least a byte: elements of i0 take none, and the row test divides.
@@ -258,18 +256,16 @@ void KernelPlanner::prefetch(SlicePlan &plan,
   int64_t firstBytes = options.rowPrefetchBytes;
   int64_t minRow = llvm::divideCeil(2 * firstBytes, elementBytes);
   std::optional<int64_t> row = getConstantIntValue(plan.extents.back());
-  bool longRows =
-      !shortSlices && firstBytes > 0 && (!row || *row >= minRow);
+  bool longRows = !shortSlices && firstBytes > 0 && (!row || *row >= minRow);
   Value worth;
   if (shortSlices) {
-    worth = b.createOrFold<arith::CmpIOp>(
-        loc, arith::CmpIPredicate::ule, bytes,
-        constIndex(kMaxPrefetchSliceBytes));
+    worth = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ule, bytes,
+                                          constIndex(kMaxPrefetchSliceBytes));
     plan.prefetchDistance = options.prefetchDistance;
   } else if (longRows) {
-    worth = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::uge,
-                                          plan.extents.back(),
-                                          constIndex(minRow));
+    worth =
+        b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::uge,
+                                      plan.extents.back(), constIndex(minRow));
     plan.prefetchDistance = kRowPrefetchDistance;
     plan.prefetchBytes = firstBytes;
   } else {
@@ -288,9 +284,10 @@ namespace {
 struct FenceMemoryEffects
     : MemoryEffectOpInterface::ExternalModel<FenceMemoryEffects,
                                              LLVM::FenceOp> {
-  void getEffects(Operation *op,
-                  SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
-                      &effects) const {
+  void
+  getEffects(Operation *op,
+             SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+                 &effects) const {
     effects.emplace_back(MemoryEffects::Read::get());
     effects.emplace_back(MemoryEffects::Write::get());
   }

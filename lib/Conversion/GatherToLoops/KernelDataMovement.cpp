@@ -37,13 +37,12 @@ void KernelEmitter::copyRow(const SlicePlan &plan, ValueRange dataPrefix,
     return cached();
   emitPlanned(
       plan.streaming,
-      [&] { copyRowStreaming(plan, dataPrefix, outPrefix, n, lanes); },
-      cached);
+      [&] { copyRowStreaming(plan, dataPrefix, outPrefix, n, lanes); }, cached);
 }
 
-void KernelEmitter::copyRowCached(const SlicePlan &plan,
-                                  ValueRange dataPrefix, ValueRange outPrefix,
-                                  Value n, int64_t lanes, bool zeros) {
+void KernelEmitter::copyRowCached(const SlicePlan &plan, ValueRange dataPrefix,
+                                  ValueRange outPrefix, Value n, int64_t lanes,
+                                  bool zeros) {
   Type element = cast<MemRefType>(out.getType()).getElementType();
   auto vectorType = VectorType::get({lanes}, element);
   // A vector an iteration: unrolled blocks of four were no faster on long
@@ -51,8 +50,8 @@ void KernelEmitter::copyRowCached(const SlicePlan &plan,
   // (docs/decisions/compile-time.md).
   forEachChunk(n, lanes, [&](Value j, Value mask, Value) {
     Value v = zeros ? zero(vectorType)
-                    : loadVector(plan.data, vectorType,
-                                 appended(dataPrefix, j), mask);
+                    : loadVector(plan.data, vectorType, appended(dataPrefix, j),
+                                 mask);
     storeRowVector(plan, v, appended(outPrefix, j), mask, /*streaming=*/false);
   });
 }
@@ -69,10 +68,10 @@ void KernelEmitter::forEachAlignedChunk(
   // bytes) / element bytes, fewer than a vector.
   Value misalignment = arith::AndIOp::create(
       b, loc,
-      arith::SubIOp::create(b, loc, constIndex(0),
-                            rowAddress(plan, start ? appended(outPrefix, start)
-                                                   : SmallVector<Value>(
-                                                         outPrefix))),
+      arith::SubIOp::create(
+          b, loc, constIndex(0),
+          rowAddress(plan, start ? appended(outPrefix, start)
+                                 : SmallVector<Value>(outPrefix))),
       constIndex(vectorBytes - 1));
   Value head = arith::MinUIOp::create(
       b, loc,
@@ -120,11 +119,13 @@ void KernelEmitter::copyRowStreaming(const SlicePlan &plan,
                                      int64_t lanes) {
   Type element = cast<MemRefType>(out.getType()).getElementType();
   auto vectorType = VectorType::get({lanes}, element);
-  forEachAlignedChunk(plan, outPrefix, n, lanes,
-                      [&](Value j, Value mask, Value) {
-    Value v = loadVector(plan.data, vectorType, appended(dataPrefix, j), mask);
-    storeRowVector(plan, v, appended(outPrefix, j), mask, /*streaming=*/true);
-  });
+  forEachAlignedChunk(
+      plan, outPrefix, n, lanes, [&](Value j, Value mask, Value) {
+        Value v =
+            loadVector(plan.data, vectorType, appended(dataPrefix, j), mask);
+        storeRowVector(plan, v, appended(outPrefix, j), mask,
+                       /*streaming=*/true);
+      });
 }
 
 void KernelEmitter::copySlice(const SlicePlan &plan, ValueRange dataPrefix,
@@ -147,8 +148,7 @@ void KernelEmitter::copySlice(const SlicePlan &plan, ValueRange dataPrefix,
   };
   if (!valid)
     return copy(false);
-  ifThenElse(
-      valid, [&] { copy(false); }, [&] { copy(true); });
+  ifThenElse(valid, [&] { copy(false); }, [&] { copy(true); });
 }
 
 void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
@@ -157,9 +157,9 @@ void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
                               Value badFlag, Value start) {
   // Position j of the row at `prefix` (an index or out row).
   auto at = [&](ValueRange prefix, Value j) {
-    return appended(prefix, start ? arith::AddIOp::create(b, loc, start, j)
-                                        .getResult()
-                                  : j);
+    return appended(prefix,
+                    start ? arith::AddIOp::create(b, loc, start, j).getResult()
+                          : j);
   };
   // Subscripts of a non-empty row always name an element of it: check and
   // unchecked clamp the normalized index (a no-op on the indices they
@@ -169,17 +169,17 @@ void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
   // a write to the indices during the call (a data race, or an output
   // that aliases them against the operands' `restrict`) could come in
   // between.
-  GatherMode subscriptMode = mode == GatherMode::check ||
-                                     mode == GatherMode::unchecked
-                                 ? GatherMode::clamp
-                                 : mode;
+  GatherMode subscriptMode =
+      mode == GatherMode::check || mode == GatherMode::unchecked
+          ? GatherMode::clamp
+          : mode;
   // Element j alone; a bad index (badFlag given) is flagged and not read.
   // `clamped`: subscripts as subscriptMode says (a non-empty row).
   auto one = [&](Value j, bool clamped) {
     Value i = readIndex(at(indexPrefix, j));
     if (!badFlag) {
-      Subscript s = clamped ? resolve(i, axisSize, subscriptMode)
-                            : resolve(i, axisSize);
+      Subscript s =
+          clamped ? resolve(i, axisSize, subscriptMode) : resolve(i, axisSize);
       return copySlice(planner.elements(), appended(dataPrefix, s.index),
                        at(outPrefix, j), s.valid);
     }
@@ -194,7 +194,8 @@ void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
   if (lanes == 0)
     return forLoop(n, 1, [&](Value j) { one(j, /*clamped=*/false); });
   GatherLoads loads = plan.rowLoads;
-  assert(loads != GatherLoads::Auto && "rows planned by KernelPlanner::gatherRows");
+  assert(loads != GatherLoads::Auto &&
+         "rows planned by KernelPlanner::gatherRows");
   // One element an iteration (GatherLoads::Element): index, subscript, load
   // and store each scalar.
   auto elementRow = [&] {
@@ -212,8 +213,7 @@ void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
   // A vector of the row, or with `mask` a part of it: the lanes outside
   // read index 0 (in bounds once the row is not empty) and store nothing.
   auto chunk = [&](Value j, Value mask, bool streaming) {
-    Value raw =
-        loadVector(indices, indexType, at(indexPrefix, j), mask);
+    Value raw = loadVector(indices, indexType, at(indexPrefix, j), mask);
     Value i = indexValueToI64(b, loc, raw);
     ResolvedIndex r = resolveIndex(b, loc, subscriptMode, i, axisSize);
     if (badFlag) {
@@ -225,9 +225,10 @@ void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
     if (vectorGathers) {
       Value lanesRead = r.valid;
       if (mask)
-        lanesRead = lanesRead ? arith::AndIOp::create(b, loc, lanesRead, mask)
-                                    .getResult()
-                              : mask;
+        lanesRead =
+            lanesRead
+                ? arith::AndIOp::create(b, loc, lanesRead, mask).getResult()
+                : mask;
       if (!lanesRead)
         lanesRead = vector::ConstantMaskOp::create(b, loc, maskType,
                                                    ArrayRef<int64_t>{lanes});
@@ -350,16 +351,15 @@ void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
   // validation already), unchecked is undefined: nothing is read.
   auto emptyRow = [&] {
     if (mode == GatherMode::fill)
-      return forLoop(n, 1, [&](Value j) {
-        store(zero(element), out, at(outPrefix, j));
-      });
+      return forLoop(
+          n, 1, [&](Value j) { store(zero(element), out, at(outPrefix, j)); });
     if (badFlag)
       ifThenElse(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, n,
                                        constIndex(0)),
                  [&] { setFlag(badFlag); });
   };
-  ifThenElse(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
-                                   axisSize, constI64(0)),
+  ifThenElse(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, axisSize,
+                                   constI64(0)),
              fullRow, emptyRow);
 }
 
@@ -396,11 +396,9 @@ void KernelEmitter::prefetchAhead(
     // A line of each of the row's first prefetchBytes (plan.prefetching
     // holds only for rows of twice that), else the first line.
     int64_t perLine = std::max<int64_t>(
-        1, kCacheLineBytes /
-               std::max<int64_t>(
-                   1, getElementSizeInBytes(type.getElementType())));
-    int64_t lines =
-        std::max<int64_t>(1, plan.prefetchBytes / kCacheLineBytes);
+        1, kCacheLineBytes / std::max<int64_t>(1, getElementSizeInBytes(
+                                                      type.getElementType())));
+    int64_t lines = std::max<int64_t>(1, plan.prefetchBytes / kCacheLineBytes);
     Value rowStart = at.back();
     for (int64_t line = 0; line < lines; ++line) {
       if (line > 0)

@@ -15,11 +15,11 @@
 
 #include "KernelPlanner.h"
 
-#include "gather/Dialect/Gather/Utils/ErrorHooks.h"
 #include "gather-c/Runtime.h"
 #include "gather/Conversion/GatherToLoops/GatherToLoops.h"
-#include "gather/Dialect/Gather/Utils/IndexArithmetic.h"
 #include "gather/Dialect/Gather/IR/GatherOps.h"
+#include "gather/Dialect/Gather/Utils/ErrorHooks.h"
+#include "gather/Dialect/Gather/Utils/IndexArithmetic.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -64,8 +64,7 @@ public:
                 Value out)
       : MemRefEmitterBase(b, op->getLoc()),
         planner(b, op->getLoc(), options, data, indices, out), op(op),
-        mode(mode), options(options), data(data), indices(indices),
-        out(out) {}
+        mode(mode), options(options), data(data), indices(indices), out(out) {}
 
   void emitGather(const GatherShape &shape);
   void emitGatherElements(const GatherShape &shape);
@@ -295,16 +294,16 @@ private:
   /// for the rest, whose full vectors are aligned (and go to `fast` as in
   /// forEachChunk). With `start`, the row begins at element `start` of
   /// `outPrefix`'s row (j counts from there).
-  void forEachAlignedChunk(const SlicePlan &plan, ValueRange outPrefix,
-                           Value n, int64_t lanes,
+  void forEachAlignedChunk(const SlicePlan &plan, ValueRange outPrefix, Value n,
+                           int64_t lanes,
                            function_ref<void(Value, Value, Value)> chunk,
                            Value start = nullptr,
                            ArrayRef<FastChunk> fast = {});
   /// Stores vector `v` of a row of `plan.out` at `at`: masked with `mask`,
   /// else non-temporal (and aligned: forEachAlignedChunk's full vectors)
   /// with `streaming`, else plainly.
-  void storeRowVector(const SlicePlan &plan, Value v, ValueRange at,
-                      Value mask, bool streaming);
+  void storeRowVector(const SlicePlan &plan, Value v, ValueRange at, Value mask,
+                      bool streaming);
   /// Called after the gather loops: orders `plan`'s streaming stores before
   /// what the caller does next.
   void finishStreaming(const SlicePlan &plan);

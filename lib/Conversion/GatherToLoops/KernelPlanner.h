@@ -66,8 +66,8 @@ struct SlicePlan {
 class KernelPlanner : MemRefEmitterBase {
 public:
   KernelPlanner(OpBuilder &b, Location loc,
-                const GatherLoweringOptions &options, Value data,
-                Value indices, Value out)
+                const GatherLoweringOptions &options, Value data, Value indices,
+                Value out)
       : MemRefEmitterBase(b, loc), options(options), data(data),
         indices(indices), out(out) {}
 

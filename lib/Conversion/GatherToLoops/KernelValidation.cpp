@@ -10,7 +10,6 @@ using namespace mlir;
 using namespace mlir::gather;
 using namespace mlir::gather::detail;
 
-
 Value KernelEmitter::validateShapes(const GatherShape &shape) {
   if (mode == GatherMode::unchecked)
     return nullptr;
@@ -27,12 +26,10 @@ Value KernelEmitter::validateShapes(const GatherShape &shape) {
   auto needsTest = [](MemRefType x, int64_t dx, MemRefType y, int64_t dy) {
     return x.isDynamicDim(dx) || y.isDynamicDim(dy);
   };
-  for (const OperandDimRule &r :
-       shape.getRunTimeRules(dataType, indicesType))
-    rules.push_back({r.atMost ? GATHER_MLIR_RULE_ELEMENTS_DIM
-                              : GATHER_MLIR_RULE_BATCH_DIM,
-                     r.dataDim, dimI64(data, r.dataDim),
-                     dimI64(indices, r.indicesDim)});
+  for (const OperandDimRule &r : shape.getRunTimeRules(dataType, indicesType))
+    rules.push_back(
+        {r.atMost ? GATHER_MLIR_RULE_ELEMENTS_DIM : GATHER_MLIR_RULE_BATCH_DIM,
+         r.dataDim, dimI64(data, r.dataDim), dimI64(indices, r.indicesDim)});
   // The result buffer has the size the operands give: its static dims, and
   // every dim of a destination that is not an allocation sized from them.
   bool sizedFromOperands = out.getDefiningOp<memref::AllocOp>() != nullptr;
@@ -76,7 +73,8 @@ int64_t KernelEmitter::checkLanes(int64_t tuple) const {
   if (!hasUnitInnerStride(indices))
     return 0;
   auto indicesType = cast<MemRefType>(indices.getType());
-  int64_t lanes = planner.vectorLanes(indicesType.getElementType()) * kCheckUnroll;
+  int64_t lanes =
+      planner.vectorLanes(indicesType.getElementType()) * kCheckUnroll;
   return lanes - lanes % tuple;
 }
 
@@ -150,10 +148,8 @@ Value KernelEmitter::validate(
       !bounds.empty() && !sizes.empty() &&
       ((tupleDims == 0 && sizes.size() == 1) ||
        (tupleDims == 1 && indicesType.getLayout().isIdentity() &&
-        indicesType.getShape().back() ==
-            static_cast<int64_t>(sizes.size())));
-  int64_t lanes =
-      everyIndex && rowsOfIndices ? checkLanes(sizes.size()) : 0;
+        indicesType.getShape().back() == static_cast<int64_t>(sizes.size())));
+  int64_t lanes = everyIndex && rowsOfIndices ? checkLanes(sizes.size()) : 0;
   auto noFailure = [&] {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                  memref::LoadOp::create(b, loc, report, c0),
@@ -163,8 +159,7 @@ Value KernelEmitter::validate(
     // Positions [from, from + count) of the row at `prefix`, one at a time.
     auto checkEach = [&](Value from, Value count) {
       forLoop(count, 1, [&](Value t) {
-        checkAt(
-            appended(prefix, b.createOrFold<arith::AddIOp>(loc, from, t)));
+        checkAt(appended(prefix, b.createOrFold<arith::AddIOp>(loc, from, t)));
       });
     };
     // Vectors at a time; a chunk with a bad index is rescanned one position
@@ -231,8 +226,8 @@ Value KernelEmitter::validate(
                   : ok;
 }
 
-void KernelEmitter::checkRow(ValueRange prefix, Value n,
-                             ArrayRef<Value> sizes, int64_t lanes,
+void KernelEmitter::checkRow(ValueRange prefix, Value n, ArrayRef<Value> sizes,
+                             int64_t lanes,
                              function_ref<void(Value, Value)> badChunk) {
   auto indicesType = cast<MemRefType>(indices.getType());
   auto indexType = VectorType::get({lanes}, indicesType.getElementType());
@@ -288,9 +283,8 @@ void KernelEmitter::checkRow(ValueRange prefix, Value n,
   });
 }
 
-void KernelEmitter::threadedSlabs(
-    ArrayRef<Value> positions, CheckedRowFn rowAt,
-    function_ref<void(ArrayRef<Value>)> recheck) {
+void KernelEmitter::threadedSlabs(ArrayRef<Value> positions, CheckedRowFn rowAt,
+                                  function_ref<void(ArrayRef<Value>)> recheck) {
   // No index at all: no row to handle, and no slab a subview could name.
   if (llvm::is_contained(cast<MemRefType>(indices.getType()).getShape(), 0))
     return;
@@ -299,8 +293,7 @@ void KernelEmitter::threadedSlabs(
   Value c0 = constIndex(0);
   Value slabs = positions.front();
   Value slabsI64 = arith::IndexCastOp::create(b, loc, i64, slabs);
-  Value firstBad =
-      memref::AllocaOp::create(b, loc, MemRefType::get({1}, i64));
+  Value firstBad = memref::AllocaOp::create(b, loc, MemRefType::get({1}, i64));
   memref::StoreOp::create(b, loc, slabsI64, firstBad, c0);
   forLoop(
       slabs, 1,
@@ -311,8 +304,8 @@ void KernelEmitter::threadedSlabs(
         // scf.execute_region kept as it is): when a loop of one slab folds
         // away, its body lands in whatever holds the loop, an scf.if or an
         // scf.index_switch case, whose regions must stay one block.
-        auto region =
-            scf::ExecuteRegionOp::create(b, loc, TypeRange{}, /*no_inline=*/true);
+        auto region = scf::ExecuteRegionOp::create(b, loc, TypeRange{},
+                                                   /*no_inline=*/true);
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPointToStart(&region.getRegion().emplaceBlock());
         scf::YieldOp::create(b, loc);
@@ -320,15 +313,14 @@ void KernelEmitter::threadedSlabs(
         auto scope = memref::AllocaScopeOp::create(b, loc, TypeRange{});
         b.setInsertionPointToStart(&scope.getBodyRegion().emplaceBlock());
         Value flag = newFlag();
-        loopNest(
-            positions.drop_front().drop_back(),
-            [&](ValueRange prefix) {
-              Value clean =
-                  arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                        isSet(flag), constBool(false));
-              ifThenElse(clean, [&] { rowAt(prefix, flag); });
-            },
-            {slab});
+        loopNest(positions.drop_front().drop_back(),
+                 [&](ValueRange prefix) {
+                   Value clean =
+                       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                             isSet(flag), constBool(false));
+                   ifThenElse(clean, [&] { rowAt(prefix, flag); });
+                 },
+                 {slab});
         ifThenElse(isSet(flag), [&] {
           memref::AtomicRMWOp::create(
               b, loc, arith::AtomicRMWKind::mins,

@@ -1,4 +1,4 @@
-//===- ScatterToSCF.cpp - Lower the scatters to loops on tensors -*- C++ -*-===//
+//===- ScatterToSCF.cpp - The scatters as loops on tensors ------*- C++ -*-===//
 //
 // gather.scatter, gather.scatter_elements and gather.scatter_nd on tensors
 // become, in upstream ops only:
@@ -97,12 +97,11 @@ private:
   /// Builds `body` inside an scf.for nest from `lows` to `sizes`
   /// (row-major) that carries `init`; it runs only when `enabled` (null:
   /// always).
-  SmallVector<Value>
-  forEachPosition(ArrayRef<Value> lows, ArrayRef<Value> sizes,
-                  ValueRange init, Value enabled,
-                  function_ref<SmallVector<Value>(ValueRange ivs,
-                                                  ValueRange carried)>
-                      body);
+  SmallVector<Value> forEachPosition(
+      ArrayRef<Value> lows, ArrayRef<Value> sizes, ValueRange init,
+      Value enabled,
+      function_ref<SmallVector<Value>(ValueRange ivs, ValueRange carried)>
+          body);
   /// The scan of step 2: whether every index is valid, and the first bad
   /// one's value, data dim and that dim's size (i64). With asserts, asserts
   /// each index instead and returns no value.
@@ -145,23 +144,23 @@ SmallVector<Rule> ScatterEmitter::runTimeRules() {
   if (mode == GatherMode::unchecked)
     return rules;
   for (const OperandDimRule &r : shape.getRunTimeRules(destType, indicesType)) {
-    Value a = tensorDim(dest, r.dataDim), bSize = tensorDim(indices, r.indicesDim);
-    Value ok = cmp(r.atMost ? arith::CmpIPredicate::ule
-                            : arith::CmpIPredicate::eq,
-                   bSize, a);
+    Value a = tensorDim(dest, r.dataDim),
+          bSize = tensorDim(indices, r.indicesDim);
+    Value ok =
+        cmp(r.atMost ? arith::CmpIPredicate::ule : arith::CmpIPredicate::eq,
+            bSize, a);
     rules.push_back(
         {ok,
          r.atMost ? GATHER_MLIR_RULE_ELEMENTS_DIM : GATHER_MLIR_RULE_BATCH_DIM,
          r.dataDim, indexToI64(a), indexToI64(bSize),
-         r.atMost ? "indices dimension " + std::to_string(r.indicesDim) +
-                        " is larger than dest dimension " +
-                        std::to_string(r.dataDim)
-                  : "batch dimension " + std::to_string(r.dataDim) +
-                        " has different sizes in dest and indices"});
+         r.atMost
+             ? "indices dimension " + std::to_string(r.indicesDim) +
+                   " is larger than dest dimension " + std::to_string(r.dataDim)
+             : "batch dimension " + std::to_string(r.dataDim) +
+                   " has different sizes in dest and indices"});
   }
   SmallVector<int64_t> expected = shape.getStaticShape(destType, indicesType);
-  SmallVector<OpFoldResult> sizes =
-      shape.getMixedSizes(b, loc, dest, indices);
+  SmallVector<OpFoldResult> sizes = shape.getMixedSizes(b, loc, dest, indices);
   for (auto [d, want] : llvm::enumerate(expected)) {
     if (!ShapedType::isDynamic(want) && !updatesType.isDynamicDim(d))
       continue; // The verifier compared them.
@@ -178,8 +177,7 @@ SmallVector<Rule> ScatterEmitter::runTimeRules() {
 }
 
 SmallVector<Value> ScatterEmitter::forEachPosition(
-    ArrayRef<Value> lows, ArrayRef<Value> sizes, ValueRange init,
-    Value enabled,
+    ArrayRef<Value> lows, ArrayRef<Value> sizes, ValueRange init, Value enabled,
     function_ref<SmallVector<Value>(ValueRange, ValueRange)> body) {
   // An empty inner dim would still walk the outer ones (2^40 x 0 runs for
   // hours): an outer loop of one iteration (none when a size is 0 or the
@@ -224,47 +222,48 @@ SmallVector<Value> ScatterEmitter::scanIndices() {
   if (!asserts)
     init = {constBool(true), constI64(0), constI64(0), constI64(0)};
   SmallVector<Value> lows(sizes.size(), constIndex(0));
-  return forEachPosition(lows, sizes, init, Value(),
-                         [&](ValueRange ivs, ValueRange carried) {
-    SmallVector<Value> state = llvm::to_vector(carried);
-    SmallVector<Value> at = llvm::to_vector(ivs);
-    if (tuples)
-      at.push_back(Value());
-    for (int64_t c = 0; c < shape.tupleSize; ++c) {
-      if (tuples)
-        at.back() = constIndex(c);
-      Value i = toI64(tensor::ExtractOp::create(b, loc, indices, at));
-      Value s = axisSizes[c];
-      Value bad =
-          mode == GatherMode::check
-              ? isIndexInRange(b, loc, normalizeIndex(b, loc, i, s), s,
-                               /*outside=*/true)
-              : cmp(arith::CmpIPredicate::eq, s, constI64(0));
-      int64_t d = shape.indexedDim(c);
-      if (asserts) {
-        int64_t size = destType.getDimSize(d);
-        std::string range =
-            mode != GatherMode::check ? "selects along dest dimension " +
-                                            std::to_string(d) +
-                                            ", which is empty (size 0)"
-            : ShapedType::isDynamic(size)
-                ? "is out of range [-size, size - 1] for dest dimension " +
-                      std::to_string(d) + " of dynamic size"
-                : "is out of range [" + std::to_string(-size) + ", " +
-                      std::to_string(size - 1) + "] for dest dimension " +
-                      std::to_string(d) + " of size " + std::to_string(size);
-        assertTrue(notI(bad), "an index " + range);
-        continue;
-      }
-      // The first bad index in row-major order is the one reported.
-      Value first = andI(state[0], bad);
-      state[1] = select(first, i, state[1]);
-      state[2] = select(first, constI64(d), state[2]);
-      state[3] = select(first, s, state[3]);
-      state[0] = andI(state[0], notI(bad));
-    }
-    return state;
-  });
+  return forEachPosition(
+      lows, sizes, init, Value(), [&](ValueRange ivs, ValueRange carried) {
+        SmallVector<Value> state = llvm::to_vector(carried);
+        SmallVector<Value> at = llvm::to_vector(ivs);
+        if (tuples)
+          at.push_back(Value());
+        for (int64_t c = 0; c < shape.tupleSize; ++c) {
+          if (tuples)
+            at.back() = constIndex(c);
+          Value i = toI64(tensor::ExtractOp::create(b, loc, indices, at));
+          Value s = axisSizes[c];
+          Value bad =
+              mode == GatherMode::check
+                  ? isIndexInRange(b, loc, normalizeIndex(b, loc, i, s), s,
+                                   /*outside=*/true)
+                  : cmp(arith::CmpIPredicate::eq, s, constI64(0));
+          int64_t d = shape.indexedDim(c);
+          if (asserts) {
+            int64_t size = destType.getDimSize(d);
+            std::string range =
+                mode != GatherMode::check
+                    ? "selects along dest dimension " + std::to_string(d) +
+                          ", which is empty (size 0)"
+                : ShapedType::isDynamic(size)
+                    ? "is out of range [-size, size - 1] for dest dimension " +
+                          std::to_string(d) + " of dynamic size"
+                    : "is out of range [" + std::to_string(-size) + ", " +
+                          std::to_string(size - 1) + "] for dest dimension " +
+                          std::to_string(d) + " of size " +
+                          std::to_string(size);
+            assertTrue(notI(bad), "an index " + range);
+            continue;
+          }
+          // The first bad index in row-major order is the one reported.
+          Value first = andI(state[0], bad);
+          state[1] = select(first, i, state[1]);
+          state[2] = select(first, constI64(d), state[2]);
+          state[3] = select(first, s, state[3]);
+          state[0] = andI(state[0], notI(bad));
+        }
+        return state;
+      });
 }
 
 void ScatterEmitter::reportFirst(ArrayRef<Rule> rules) {
@@ -343,9 +342,9 @@ static Value convertElements(OpBuilder &b, Location loc, Value tensor,
 Value ScatterEmitter::scatterAll(Value ok) {
   Type element = destType.getElementType();
   // f16 and bf16 sums and products combine in f32, rounded once per element.
-  bool widened = (element.isF16() || element.isBF16()) &&
-                 (combine == ScatterCombine::add ||
-                  combine == ScatterCombine::mul);
+  bool widened =
+      (element.isF16() || element.isBF16()) &&
+      (combine == ScatterCombine::add || combine == ScatterCombine::mul);
   accElement = widened ? Type(b.getF32Type()) : element;
   Value acc = dest;
   if (widened)
@@ -353,7 +352,8 @@ Value ScatterEmitter::scatterAll(Value ok) {
         b, loc, dest,
         tensor::EmptyOp::create(b, loc, tensor::getMixedSizes(b, loc, dest),
                                 accElement));
-  Value result = threads ? applyOnThreads(acc, ok) : apply(acc, ok, Value(), Value());
+  Value result =
+      threads ? applyOnThreads(acc, ok) : apply(acc, ok, Value(), Value());
   if (!widened)
     return result;
   // Rounded into dest itself, so the scatter stays in place.
@@ -371,14 +371,14 @@ Value ScatterEmitter::applyOnThreads(Value acc, Value ok) {
     bytes = arith::MulIOp::create(b, loc, bytes, tensorDim(updates, d));
   Value large = cmp(arith::CmpIPredicate::uge, bytes,
                     constIndex(std::max<int64_t>(parallelMinBytes, 1)));
-  Value maxThreads = arith::IndexCastOp::create(
-      b, loc, b.getIndexType(), callMaxThreads());
+  Value maxThreads =
+      arith::IndexCastOp::create(b, loc, b.getIndexType(), callMaxThreads());
   Value ranges = arith::MinUIOp::create(
       b, loc, select(large, maxThreads, constIndex(1)), rows);
   ranges = arith::MaxUIOp::create(b, loc, ranges, constIndex(1));
-  auto forall = scf::ForallOp::create(
-      b, loc, ArrayRef<OpFoldResult>{ranges}, ValueRange{acc},
-      /*mapping=*/std::nullopt);
+  auto forall = scf::ForallOp::create(b, loc, ArrayRef<OpFoldResult>{ranges},
+                                      ValueRange{acc},
+                                      /*mapping=*/std::nullopt);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(forall.getTerminator());
   Value t = forall.getInductionVar(0);
@@ -396,12 +396,12 @@ Value ScatterEmitter::applyOnThreads(Value acc, Value ok) {
       strides(r, b.getIndexAttr(1));
   offsets[0] = lo;
   sizes[0] = arith::SubIOp::create(b, loc, hi, lo).getResult();
-  Value slice = tensor::ExtractSliceOp::create(b, loc, shared, offsets, sizes,
-                                               strides);
+  Value slice =
+      tensor::ExtractSliceOp::create(b, loc, shared, offsets, sizes, strides);
   Value updated = apply(slice, ok, lo, hi);
   b.setInsertionPointToStart(forall.getTerminator().getBody());
-  tensor::ParallelInsertSliceOp::create(b, loc, updated, shared, offsets,
-                                        sizes, strides);
+  tensor::ParallelInsertSliceOp::create(b, loc, updated, shared, offsets, sizes,
+                                        strides);
   return forall.getResult(0);
 }
 
@@ -524,10 +524,10 @@ Value ScatterEmitter::apply(Value acc, Value ok, Value lo, Value hi) {
     return SmallVector<Value>{createIfElse(b, loc, current.getType(), valid,
                                            inner, [&] { return current; })};
   };
-  SmallVector<Value> result = forEachPosition(
-      ArrayRef<Value>(lows).take_front(split),
-      ArrayRef<Value>(sizes).take_front(split), ValueRange{acc}, enabled,
-      outer);
+  SmallVector<Value> result =
+      forEachPosition(ArrayRef<Value>(lows).take_front(split),
+                      ArrayRef<Value>(sizes).take_front(split), ValueRange{acc},
+                      enabled, outer);
   return result[0];
 }
 
@@ -601,8 +601,8 @@ struct ConvertScatterToSCFPass
     RewritePatternSet patterns(&getContext());
     populateScatterToSCFPatterns(patterns, ErrorReport::Hooks,
                                  {parallel, parallelMinBytes});
-    if (failed(applyLoweringPatterns(getOperation(), target,
-                                     std::move(patterns))))
+    if (failed(
+            applyLoweringPatterns(getOperation(), target, std::move(patterns))))
       signalPassFailure();
   }
 };

@@ -15,11 +15,11 @@
 
 #include "gather/Conversion/UnrankedDispatch/UnrankedDispatch.h"
 #include "gather-c/Runtime.h"
-#include "gather/Dialect/Gather/Utils/ErrorHooks.h"
 #include "gather/Conversion/Passes.h"
-#include "gather/Dialect/Gather/Utils/Emitter.h"
-#include "gather/Dialect/Gather/Utils/IndexArithmetic.h"
 #include "gather/Dialect/Gather/IR/GatherOps.h"
+#include "gather/Dialect/Gather/Utils/Emitter.h"
+#include "gather/Dialect/Gather/Utils/ErrorHooks.h"
+#include "gather/Dialect/Gather/Utils/IndexArithmetic.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -126,9 +126,8 @@ private:
           SmallVector<int64_t>(*rank, ShapedType::kDynamic), element)};
     SmallVector<RankedTensorType> result;
     for (int64_t r = from; r <= maxRank; ++r)
-      result.push_back(
-          RankedTensorType::get(SmallVector<int64_t>(r, ShapedType::kDynamic),
-                                element));
+      result.push_back(RankedTensorType::get(
+          SmallVector<int64_t>(r, ShapedType::kDynamic), element));
     return result;
   }
   /// `indices` with its last dimension `k`.
@@ -288,9 +287,8 @@ struct GatherDispatchUnrankedPass
 
   void runOnOperation() override {
     if (maxRank < 0 || maxRank > 8) {
-      emitError(getOperation().getLoc())
-          << "max-rank must be in [0, 8], got "
-          << static_cast<int64_t>(maxRank);
+      emitError(getOperation().getLoc()) << "max-rank must be in [0, 8], got "
+                                         << static_cast<int64_t>(maxRank);
       return signalPassFailure();
     }
     dispatchUnrankedGathers(getOperation(), maxRank);

@@ -64,7 +64,7 @@ void registerStreamingFenceExternalModel(DialectRegistry &registry);
 /// memref.alloc, the loop nest, and bufferization.to_tensor, for One-Shot
 /// Bufferize to fold away.
 void populateGatherToLoopsPatterns(RewritePatternSet &patterns,
-                                    const GatherLoweringOptions &options = {});
+                                   const GatherLoweringOptions &options = {});
 
 } // namespace gather
 } // namespace mlir

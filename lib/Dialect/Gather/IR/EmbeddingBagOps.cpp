@@ -32,9 +32,8 @@ struct TableLayout {
 
 /// The layout the attributes and operands name, checked against the
 /// table's element type `element`.
-static FailureOr<TableLayout> tableLayout(EmbeddingBagOp::Adaptor op,
-                                          Type element,
-                                          ShapeErrorFn emitError) {
+static FailureOr<TableLayout>
+tableLayout(EmbeddingBagOp::Adaptor op, Type element, ShapeErrorFn emitError) {
   auto fail = [&](const Twine &msg) {
     if (emitError)
       (void)emitError(msg);
@@ -60,9 +59,9 @@ static FailureOr<TableLayout> tableLayout(EmbeddingBagOp::Adaptor op,
     layout.rowwise = RowwiseLayout{static_cast<int64_t>(*rowBits)};
   }
   if (scales) {
-    FailureOr<BlockLayout> block = BlockLayout::get(
-        static_cast<int64_t>(*blockBits), static_cast<int64_t>(*blockSize),
-        emitError);
+    FailureOr<BlockLayout> block =
+        BlockLayout::get(static_cast<int64_t>(*blockBits),
+                         static_cast<int64_t>(*blockSize), emitError);
     if (failed(block))
       return failure();
     layout.block = *block;
@@ -163,9 +162,8 @@ static FailureOr<BagShape> embeddingBagShape(EmbeddingBagOp::Adaptor op,
   }
   if (Value weights = op.getPerSampleWeights();
       weights && getElementTypeOrSelf(weights.getType()) != valueType)
-    return fail(layout->rowwise
-                    ? Twine("per_sample_weights must be f32 with a "
-                            "row-wise quantized table")
+    return fail(layout->rowwise ? Twine("per_sample_weights must be f32 with a "
+                                        "row-wise quantized table")
                 : layout->block
                     ? Twine("per_sample_weights must have the element "
                             "type of scales")
@@ -230,8 +228,8 @@ OpFoldResult EmbeddingBagOp::fold(FoldAdaptor) {
   auto type = dyn_cast<RankedTensorType>(getType());
   auto weight = dyn_cast<RankedTensorType>(getWeight().getType());
   auto ids = dyn_cast<RankedTensorType>(getIds().getType());
-  if (!type || !type.hasStaticShape() || !weight ||
-      weight.isDynamicDim(1) || !ids)
+  if (!type || !type.hasStaticShape() || !weight || weight.isDynamicDim(1) ||
+      !ids)
     return {};
   for (Value operand : {getPerSampleWeights(), getScales(), getZeroPoints()})
     if (operand && !cast<ShapedType>(operand.getType()).hasStaticShape())
@@ -248,8 +246,8 @@ OpFoldResult EmbeddingBagOp::fold(FoldAdaptor) {
   }
   if (!noIdInBags)
     return {};
-  return DenseElementsAttr::get(
-      type, FloatAttr::get(type.getElementType(), 0.0));
+  return DenseElementsAttr::get(type,
+                                FloatAttr::get(type.getElementType(), 0.0));
 }
 
 bool EmbeddingBagOp::isCompatibleReturnTypes(TypeRange lhs, TypeRange rhs) {
@@ -315,9 +313,9 @@ OpFoldResult EmbeddingBagOp::getRowValues(OpBuilder &b, Location loc) {
   // scale and bias (an error the lowering reports) holds no value.
   Value values = arith::MaxSIOp::create(
       b, loc,
-      arith::SubIOp::create(b, loc, cast<Value>(bytes),
-                            arith::ConstantIndexOp::create(
-                                b, loc, layout->trailerBytes())),
+      arith::SubIOp::create(
+          b, loc, cast<Value>(bytes),
+          arith::ConstantIndexOp::create(b, loc, layout->trailerBytes())),
       arith::ConstantIndexOp::create(b, loc, 0));
   if (layout->valuesPerByte() != 1)
     values = arith::MulIOp::create(

@@ -182,9 +182,10 @@ struct GatherToExtractSlice : OpRewritePattern<GatherOp> {
       return rewriter.notifyMatchFailure(op, "data has a 0-size dimension");
     // A slice's linear offset must fit int64 (the lowering of its view
     // computes it): data whose static sizes alone overflow stays a gather.
-    SmallVector<int64_t> staticSizes = llvm::map_to_vector(
-        data.getShape(),
-        [](int64_t d) { return ShapedType::isDynamic(d) ? int64_t(1) : d; });
+    SmallVector<int64_t> staticSizes =
+        llvm::map_to_vector(data.getShape(), [](int64_t d) {
+          return ShapedType::isDynamic(d) ? int64_t(1) : d;
+        });
     if (!getCheckedNumElements(staticSizes))
       return rewriter.notifyMatchFailure(op, "data's size overflows int64");
     int64_t a = shape->axis, s = data.getDimSize(a);

@@ -112,9 +112,10 @@ std::optional<BadIndex> mlir::gather::findBadConstantIndex(Operation *op) {
                               view->indices, *indices);
 }
 
-std::optional<BadIndex> mlir::gather::findBadConstantIndex(
-    const GatherShape &shape, GatherMode mode, ShapedType data,
-    ShapedType indicesType, const ConstantIndices &indices) {
+std::optional<BadIndex>
+mlir::gather::findBadConstantIndex(const GatherShape &shape, GatherMode mode,
+                                   ShapedType data, ShapedType indicesType,
+                                   const ConstantIndices &indices) {
   if (mode != GatherMode::check || !shape.ranked || !data.hasRank() ||
       !indicesType.hasStaticShape())
     return std::nullopt;

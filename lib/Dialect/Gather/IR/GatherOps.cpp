@@ -21,8 +21,8 @@ using namespace mlir::gather;
 // Per-op shape rules, read from an adaptor
 //===----------------------------------------------------------------------===//
 
-static FailureOr<GatherShape> computeShape(GatherOp::Adaptor op,
-                                           ShapeView data, ShapeView indices,
+static FailureOr<GatherShape> computeShape(GatherOp::Adaptor op, ShapeView data,
+                                           ShapeView indices,
                                            ShapeErrorFn emitError) {
   return inferGatherShape(data, indices, static_cast<int64_t>(op.getAxis()),
                           static_cast<int64_t>(op.getBatchDims()), op.getMode(),
@@ -47,8 +47,7 @@ static FailureOr<GatherShape> computeShape(GatherNDOp::Adaptor op,
 
 /// The rules on operand types `data` and `indices`, which must be tensors.
 template <typename AdaptorT>
-static FailureOr<GatherShape> computeShape(AdaptorT op, Type data,
-                                           Type indices,
+static FailureOr<GatherShape> computeShape(AdaptorT op, Type data, Type indices,
                                            ShapeErrorFn emitError) {
   auto shapes = getOperandShapes(data, indices, emitError);
   if (failed(shapes))
@@ -152,8 +151,8 @@ static LogicalResult reifyGatherLike(OpTy op, OpBuilder &builder,
       computeShape(typename OpTy::Adaptor(op), nullptr);
   if (failed(shape) || !shape->ranked)
     return failure();
-  SmallVector<OpFoldResult> sizes = shape->getMixedSizes(
-      builder, op.getLoc(), op.getData(), op.getIndices());
+  SmallVector<OpFoldResult> sizes =
+      shape->getMixedSizes(builder, op.getLoc(), op.getData(), op.getIndices());
   // The declared result may be less static than the operands (or, checked
   // when the op runs, more): the sizes take its form.
   if (auto type = dyn_cast<RankedTensorType>(op.getType()))

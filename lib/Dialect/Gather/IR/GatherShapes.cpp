@@ -1,7 +1,7 @@
 //===- GatherShapes.cpp - Shape rules of the gather ops ---------*- C++ -*-===//
 //
-// Every rule of docs/Semantics.md that the operand shapes decide is checked here,
-// once, on ShapeViews; the forms taking types check that the operands are
+// Every rule of docs/Semantics.md that the operand shapes decide is checked
+// here, once, on ShapeViews; the forms taking types check that the operands are
 // tensors and read their shapes. See GatherShapes.h for who uses them.
 //
 //===----------------------------------------------------------------------===//
@@ -71,9 +71,9 @@ std::optional<int64_t> mlir::gather::getStaticSizeInBytes(ShapedType type) {
     return std::nullopt;
   std::optional<int64_t> count = getCheckedNumElements(type.getShape());
   int64_t bytes;
-  if (!count || llvm::MulOverflow(*count,
-                                  getElementSizeInBytes(type.getElementType()),
-                                  bytes))
+  if (!count ||
+      llvm::MulOverflow(*count, getElementSizeInBytes(type.getElementType()),
+                        bytes))
     return std::numeric_limits<int64_t>::max();
   return bytes;
 }
@@ -82,9 +82,10 @@ bool mlir::gather::hasCountableStaticSizes(Type type) {
   auto shaped = dyn_cast<ShapedType>(type);
   if (!shaped || !shaped.hasRank())
     return true;
-  SmallVector<int64_t> sizes = llvm::map_to_vector(
-      shaped.getShape(),
-      [](int64_t d) { return ShapedType::isDynamic(d) ? 1 : d; });
+  SmallVector<int64_t> sizes =
+      llvm::map_to_vector(shaped.getShape(), [](int64_t d) {
+        return ShapedType::isDynamic(d) ? 1 : d;
+      });
   return getCheckedNumElements(sizes).has_value();
 }
 
@@ -508,8 +509,7 @@ mlir::gather::inferEmbeddingBagCount(const BagOperandShapes &operands,
   int64_t bags = ids.getDimSize(0);
   if (!offsets) {
     if (operands.includeLastOffset)
-      return fail("include_last_offset needs offsets (1-D " + names.ids +
-                  ")");
+      return fail("include_last_offset needs offsets (1-D " + names.ids + ")");
   } else {
     if (!offsets->hasRank() || offsets->getRank() != 1)
       return fail("offsets must be 1-D" + rankText(*offsets));
@@ -524,14 +524,13 @@ mlir::gather::inferEmbeddingBagCount(const BagOperandShapes &operands,
     if (!operands.sum)
       return fail("per_sample_weights is only supported with " +
                   names.sumReduction);
-    bool compatible = weights->hasRank() &&
-                      weights->getRank() == ids.getRank() &&
-                      llvm::all_of_zip(weights->getShape(), ids.getShape(),
-                                       [](int64_t a, int64_t b) {
-                                         return ShapedType::isDynamic(a) ||
-                                                ShapedType::isDynamic(b) ||
-                                                a == b;
-                                       });
+    bool compatible =
+        weights->hasRank() && weights->getRank() == ids.getRank() &&
+        llvm::all_of_zip(weights->getShape(), ids.getShape(),
+                         [](int64_t a, int64_t b) {
+                           return ShapedType::isDynamic(a) ||
+                                  ShapedType::isDynamic(b) || a == b;
+                         });
     if (!compatible)
       return fail("per_sample_weights must have the shape of " + names.ids);
   }

@@ -28,8 +28,8 @@ static FailureOr<GatherShape> computeShape(ScatterOp op, ShapeView dest,
                           emitError);
 }
 
-static FailureOr<GatherShape> computeShape(ScatterElementsOp op,
-                                           ShapeView dest, ShapeView indices,
+static FailureOr<GatherShape> computeShape(ScatterElementsOp op, ShapeView dest,
+                                           ShapeView indices,
                                            ShapeErrorFn emitError) {
   return inferGatherElementsShape(dest, indices,
                                   static_cast<int64_t>(op.getAxis()),

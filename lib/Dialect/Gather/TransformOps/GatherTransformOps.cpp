@@ -14,20 +14,20 @@ using namespace mlir;
 #define GET_OP_CLASSES
 #include "gather/Dialect/Gather/TransformOps/GatherTransformOps.cpp.inc"
 
-DiagnosedSilenceableFailure transform::FuseConsumerIntoLoopOp::apply(
-    transform::TransformRewriter &rewriter,
-    transform::TransformResults &results, transform::TransformState &state) {
+DiagnosedSilenceableFailure
+transform::FuseConsumerIntoLoopOp::apply(transform::TransformRewriter &rewriter,
+                                         transform::TransformResults &results,
+                                         transform::TransformState &state) {
   auto consumers = llvm::to_vector(state.getPayloadOps(getConsumer()));
   auto loops = llvm::to_vector(state.getPayloadOps(getLoop()));
   if (consumers.size() != 1 || loops.size() != 1)
-    return emitDefiniteFailure()
-           << "expects one consumer and one loop, got " << consumers.size()
-           << " and " << loops.size();
+    return emitDefiniteFailure() << "expects one consumer and one loop, got "
+                                 << consumers.size() << " and " << loops.size();
   auto consumer = dyn_cast<TilingInterface>(consumers.front());
   if (!consumer) {
-    DiagnosedSilenceableFailure diag =
-        emitSilenceableError() << "the consumer does not implement "
-                                  "TilingInterface";
+    DiagnosedSilenceableFailure diag = emitSilenceableError()
+                                       << "the consumer does not implement "
+                                          "TilingInterface";
     diag.attachNote(consumers.front()->getLoc()) << "consumer";
     return diag;
   }
@@ -37,8 +37,8 @@ DiagnosedSilenceableFailure transform::FuseConsumerIntoLoopOp::apply(
       gather::fuseConsumerIntoLoop(rewriter, consumer, loops.front(), why);
   if (failed(fused)) {
     DiagnosedSilenceableFailure diag =
-        emitSilenceableError() << "cannot fuse the consumer into the loop: "
-                               << why;
+        emitSilenceableError()
+        << "cannot fuse the consumer into the loop: " << why;
     diag.attachNote(consumers.front()->getLoc()) << "consumer";
     return diag;
   }

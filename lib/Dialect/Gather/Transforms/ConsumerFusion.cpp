@@ -61,9 +61,9 @@ static FailureOr<TilePlan> planTile(OpBuilder &b, TilingInterface consumer,
   plan.resultOffsets.resize(numResults);
   plan.resultSizes.resize(numResults);
   for (unsigned r = 0; r < numResults; ++r)
-    if (failed(consumer.getResultTilePosition(
-            b, r, domainOffsets, domainSizes, plan.resultOffsets[r],
-            plan.resultSizes[r]))) {
+    if (failed(consumer.getResultTilePosition(b, r, domainOffsets, domainSizes,
+                                              plan.resultOffsets[r],
+                                              plan.resultSizes[r]))) {
       why = "the consumer cannot place the tile of its result #" +
             std::to_string(r);
       return failure();
@@ -72,9 +72,8 @@ static FailureOr<TilePlan> planTile(OpBuilder &b, TilingInterface consumer,
 }
 
 /// The tile `loop` inserts into its result `resultNumber`, or a reason.
-static FailureOr<InsertedTile> findInsertedTile(Operation *loop,
-                                                unsigned resultNumber,
-                                                std::string &why) {
+static FailureOr<InsertedTile>
+findInsertedTile(Operation *loop, unsigned resultNumber, std::string &why) {
   auto fromSlice = [&](auto slice, Value init) -> FailureOr<InsertedTile> {
     if (!slice) {
       why = "the loop does not insert a tile into that result";
@@ -202,9 +201,9 @@ mlir::gather::fuseConsumerIntoLoop(RewriterBase &rewriter,
     return fail("the consumer's result shapes cannot be reified");
   SmallVector<Value> destinations;
   for (auto [type, sizes] : llvm::zip_equal(consumer->getResultTypes(), shapes))
-    destinations.push_back(tensor::EmptyOp::create(
-        rewriter, consumer->getLoc(), sizes,
-        cast<TensorType>(type).getElementType()));
+    destinations.push_back(
+        tensor::EmptyOp::create(rewriter, consumer->getLoc(), sizes,
+                                cast<TensorType>(type).getElementType()));
 
   // The body moves to the new loop, whose block arguments replace the old
   // ones (which moving erases): a tile position that is an old argument (an
@@ -223,9 +222,8 @@ mlir::gather::fuseConsumerIntoLoop(RewriterBase &rewriter,
   };
   auto in = [](Block *newBody, ArrayRef<Position> positions) {
     return llvm::map_to_vector(positions, [&](const Position &p) {
-      return p.argNumber < 0
-                 ? p.value
-                 : OpFoldResult(newBody->getArgument(p.argNumber));
+      return p.argNumber < 0 ? p.value
+                             : OpFoldResult(newBody->getArgument(p.argNumber));
     });
   };
   SmallVector<SmallVector<Position>> offsets, sizes;

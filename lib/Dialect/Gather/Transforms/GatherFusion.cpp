@@ -13,13 +13,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "gather/Dialect/Gather/Utils/ErrorHooks.h"
 #include "gather/Dialect/Gather/Transforms/GatherFusion.h"
+#include "gather/Dialect/Gather/Utils/ErrorHooks.h"
 
 #include "gather-c/Runtime.h"
+#include "gather/Dialect/Gather/IR/GatherOps.h"
 #include "gather/Dialect/Gather/Transforms/Passes.h"
 #include "gather/Dialect/Gather/Utils/IndexArithmetic.h"
-#include "gather/Dialect/Gather/IR/GatherOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -108,7 +108,8 @@ static Value zeroOf(OpBuilder &b, Location loc, Type type) {
     return complex::ConstantOp::create(b, loc, complexType,
                                        b.getArrayAttr({z, z}));
   }
-  return arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(type)));
+  return arith::ConstantOp::create(b, loc,
+                                   cast<TypedAttr>(b.getZeroAttr(type)));
 }
 
 /// A fused gather that reads one index, resolved: where it reads data and
@@ -148,9 +149,9 @@ struct OneIndexGather {
           for (int64_t d = 0; d < resultType.getRank(); ++d)
             sizes.push_back(
                 resultType.isDynamicDim(d)
-                    ? OpFoldResult(tensor::DimOp::create(otherwise, l,
-                                                         op.getData(), d)
-                                       .getResult())
+                    ? OpFoldResult(
+                          tensor::DimOp::create(otherwise, l, op.getData(), d)
+                              .getResult())
                     : otherwise.getIndexAttr(resultType.getDimSize(d)));
           Value empty = tensor::EmptyOp::create(otherwise, l, sizes,
                                                 resultType.getElementType());
@@ -192,8 +193,8 @@ struct ResolvedAt {
 /// Reads `ids[at]` and applies `op`'s mode to it. Every mode reads only an
 /// index in range (`unchecked` too, so that a broken promise reads zeros
 /// rather than memory out of bounds).
-static ResolvedAt resolveAt(OpBuilder &b, Location loc, GatherOp op,
-                            Value ids, ValueRange at) {
+static ResolvedAt resolveAt(OpBuilder &b, Location loc, GatherOp op, Value ids,
+                            ValueRange at) {
   Value raw = tensor::ExtractOp::create(b, loc, ids, at);
   Type i64 = b.getI64Type();
   Value id = indexValueToI64(b, loc, raw);
@@ -243,8 +244,8 @@ static FailureOr<OneIndexGather> resolveOneIndex(RewriterBase &rewriter,
   if (auto slice = ids.getDefiningOp<tensor::ExtractSliceOp>();
       slice && slice.getSourceType().getRank() == q) {
     ids = slice.getSource();
-    at = getValueOrCreateConstantIndexOp(rewriter, loc,
-                                         slice.getMixedOffsets());
+    at =
+        getValueOrCreateConstantIndexOp(rewriter, loc, slice.getMixedOffsets());
   }
   ResolvedAt index = resolveAt(rewriter, loc, op, ids, at);
   if (report && modeRejectsEmptyDims(op.getMode()))
@@ -397,9 +398,10 @@ static void computeFromRows(RewriterBase &rewriter, linalg::LinalgOp tile,
       rewriter.eraseOp(row.op);
 }
 
-LogicalResult mlir::gather::fuseElementwiseConsumer(
-    RewriterBase &rewriter, linalg::LinalgOp consumer,
-    const GatherFusionOptions &options) {
+LogicalResult
+mlir::gather::fuseElementwiseConsumer(RewriterBase &rewriter,
+                                      linalg::LinalgOp consumer,
+                                      const GatherFusionOptions &options) {
   if (!consumer.hasPureTensorSemantics() || !linalg::isElementwise(consumer))
     return failure();
   // A destination that only gives the shape (convert-elementwise-to-linalg
@@ -437,8 +439,7 @@ LogicalResult mlir::gather::fuseElementwiseConsumer(
   // and the loop stays serial, so the first report is the first bad index.
   bool threads =
       options.parallel &&
-      getStaticSizeInBytes(
-          cast<ShapedType>(consumer->getResult(0).getType()))
+      getStaticSizeInBytes(cast<ShapedType>(consumer->getResult(0).getType()))
               .value_or(0) >= options.parallelMinBytes;
   SmallVector<ReportingGather> reporting;
   bool scanned = true;
@@ -519,7 +520,8 @@ struct GatherFuseElementwisePass
     IRRewriter rewriter(&getContext());
     bool changed = false;
     for (linalg::LinalgOp consumer : consumers)
-      changed |= succeeded(fuseElementwiseConsumer(rewriter, consumer, options));
+      changed |=
+          succeeded(fuseElementwiseConsumer(rewriter, consumer, options));
     // The fused gathers, whole, and the slices of them that fusion replaced.
     if (changed)
       (void)simplifyRegions(rewriter, getOperation()->getRegions());

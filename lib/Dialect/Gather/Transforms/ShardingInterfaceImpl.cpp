@@ -35,18 +35,18 @@
 
 #include "gather/Dialect/Gather/Transforms/ShardingInterfaceImpl.h"
 
+#include "gather-c/Runtime.h"
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 #include "gather/Dialect/Gather/Utils/Emitter.h"
 #include "gather/Dialect/Gather/Utils/ErrorHooks.h"
 #include "gather/Dialect/Gather/Utils/IndexArithmetic.h"
 #include "gather/Dialect/Gather/Utils/MPIDatatypes.h"
-#include "gather-c/Runtime.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Shard/IR/ShardDialect.h"
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
 #include "mlir/Dialect/Shard/Interfaces/ShardingInterface.h"
@@ -54,7 +54,6 @@
 #include "mlir/Dialect/Shard/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
-
 
 using namespace mlir;
 using namespace mlir::gather;
@@ -86,15 +85,15 @@ struct LoopNest {
   }
   void addMap(MLIRContext *ctx, ArrayRef<int64_t> loops) {
     maps.push_back(AffineMap::get(
-        0, 0, llvm::map_to_vector(loops, [&](int64_t l) {
-          return getAffineDimExpr(l, ctx);
-        }), ctx));
+        0, 0,
+        llvm::map_to_vector(
+            loops, [&](int64_t l) { return getAffineDimExpr(l, ctx); }),
+        ctx));
   }
   /// Sets every map's dim count to the final loop count.
   void finish() {
     for (AffineMap &map : maps)
-      map = AffineMap::get(types.size(), 0, map.getResults(),
-                           map.getContext());
+      map = AffineMap::get(types.size(), 0, map.getResults(), map.getContext());
   }
 };
 
@@ -136,8 +135,7 @@ static std::optional<LoopNest> getGatherNest(Operation *op) {
     if (src.indicesDim >= 0)
       indicesLoops[src.indicesDim] = r;
   }
-  if (llvm::is_contained(dataLoops, -1) ||
-      llvm::is_contained(indicesLoops, -1))
+  if (llvm::is_contained(dataLoops, -1) || llvm::is_contained(indicesLoops, -1))
     return std::nullopt;
   MLIRContext *ctx = op->getContext();
   nest.addMap(ctx, dataLoops);
@@ -167,9 +165,9 @@ static std::optional<LoopNest> getBagNest(Operation *op) {
                                                         "bytes")
                                     : 1});
   int64_t ids = nest.addWholeLoop("the ids of a bag");
-  SmallVector<int64_t> idsLoops =
-      idsType.getRank() == 2 ? SmallVector<int64_t>{0, ids}
-                             : SmallVector<int64_t>{ids};
+  SmallVector<int64_t> idsLoops = idsType.getRank() == 2
+                                      ? SmallVector<int64_t>{0, ids}
+                                      : SmallVector<int64_t>{ids};
   nest.addMap(ctx, idsLoops);
   if (bagOp.getOffsets())
     nest.addMap(ctx, {nest.addWholeLoop("the offsets")});
@@ -204,8 +202,7 @@ static LogicalResult checkAgreement(Operation *op, const LoopNest &nest,
   llvm::append_range(all, resultShardings);
   FlatSymbolRefAttr gridName;
   // Per loop: its grid axes, and the value and dim that first gave them.
-  SmallVector<std::optional<SmallVector<GridAxis>>> loopAxes(
-      nest.types.size());
+  SmallVector<std::optional<SmallVector<GridAxis>>> loopAxes(nest.types.size());
   SmallVector<std::pair<size_t, int64_t>> firstSeen(nest.types.size());
   for (auto [i, pair] : llvm::enumerate(llvm::zip(all, nest.maps))) {
     auto [sharding, map] = pair;
@@ -264,11 +261,11 @@ static LogicalResult checkAgreement(Operation *op, const LoopNest &nest,
 
 /// Checks that the op's shardings are ones the partition below handles and
 /// returns the grid axes each loop is split along; `grid` is their grid.
-static FailureOr<ShardingArray>
-getSplits(Operation *op, const LoopNest &nest,
-          ArrayRef<Sharding> operandShardings,
-          ArrayRef<Sharding> resultShardings,
-          SymbolTableCollection &symbolTable, shard::GridOp &grid) {
+static FailureOr<ShardingArray> getSplits(Operation *op, const LoopNest &nest,
+                                          ArrayRef<Sharding> operandShardings,
+                                          ArrayRef<Sharding> resultShardings,
+                                          SymbolTableCollection &symbolTable,
+                                          shard::GridOp &grid) {
   SmallVector<Sharding, 4> all(operandShardings);
   llvm::append_range(all, resultShardings);
   for (auto [i, sharding] : llvm::enumerate(all)) {
@@ -295,8 +292,8 @@ getSplits(Operation *op, const LoopNest &nest,
       if (axes.empty() || d >= static_cast<size_t>(type.getRank()) ||
           type.isDynamicDim(d))
         continue;
-      int64_t shards = shard::collectiveProcessGroupSize(axes.asArrayRef(),
-                                                         grid);
+      int64_t shards =
+          shard::collectiveProcessGroupSize(axes.asArrayRef(), grid);
       if (ShapedType::isDynamic(shards))
         return op->emitOpError("is split over a grid axis of dynamic size");
       if (type.getDimSize(d) % shards != 0)
@@ -315,8 +312,8 @@ getSplits(Operation *op, const LoopNest &nest,
   for (auto [sharding, map] : llvm::zip_equal(all, nest.maps)) {
     if (!sharding)
       continue;
-    for (auto [axes, expr] : llvm::zip(sharding.getSplitAxes(),
-                                       map.getResults()))
+    for (auto [axes, expr] :
+         llvm::zip(sharding.getSplitAxes(), map.getResults()))
       if (!axes.empty())
         splits[cast<AffineDimExpr>(expr).getPosition()] =
             llvm::to_vector(axes.asArrayRef());
@@ -376,16 +373,13 @@ struct BagRows {
 /// shard's (an embedding bag's padding_idx, which sums nothing). With
 /// `bagRows`, a second i64 tensor of the ids' shape: the row of the gathered
 /// bag table each id reads.
-static SmallVector<Value> buildLocalIds(ImplicitLocOpBuilder &b, Value ids,
-                                        GatherMode mode,
-                                        ArrayRef<IdSpace> spaces,
-                                        std::optional<int64_t> tupleDim,
-                                        Value padding, Operation *op,
-                                        const BagRows *bagRows = nullptr) {
+static SmallVector<Value>
+buildLocalIds(ImplicitLocOpBuilder &b, Value ids, GatherMode mode,
+              ArrayRef<IdSpace> spaces, std::optional<int64_t> tupleDim,
+              Value padding, Operation *op, const BagRows *bagRows = nullptr) {
   auto type = cast<RankedTensorType>(ids.getType());
-  Value init = tensor::EmptyOp::create(b, tensor::getMixedSizes(b, b.getLoc(),
-                                                                ids),
-                                       b.getI64Type());
+  Value init = tensor::EmptyOp::create(
+      b, tensor::getMixedSizes(b, b.getLoc(), ids), b.getI64Type());
   SmallVector<Value> inits(bagRows ? 2 : 1, init);
   AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
   // An empty dim has no valid index (static sizes of 0 are rejected before:
@@ -397,9 +391,9 @@ static SmallVector<Value> buildLocalIds(ImplicitLocOpBuilder &b, Value ids,
   // id and the range, and a host that defines the hook decides what
   // follows (the default prints and exits). The local ids stay in bounds
   // when it returns: an id outside the whole dim is in no shard.
-  bool reports = mode == GatherMode::check ||
-                 (mayBeEmpty &&
-                  (mode == GatherMode::clamp || mode == GatherMode::wrap));
+  bool reports =
+      mode == GatherMode::check ||
+      (mayBeEmpty && (mode == GatherMode::clamp || mode == GatherMode::wrap));
   auto generic = linalg::GenericOp::create(
       b, TypeRange(ValueRange(inits)), ValueRange{ids}, inits,
       SmallVector<AffineMap>(1 + inits.size(), identity),
@@ -414,9 +408,9 @@ static SmallVector<Value> buildLocalIds(ImplicitLocOpBuilder &b, Value ids,
         auto pick = [&](function_ref<Value(const IdSpace &)> field) {
           Value picked = indexValueToI64(e, loc, field(spaces.back()));
           for (int64_t c = spaces.size() - 2; c >= 0; --c) {
-            Value isC = arith::CmpIOp::create(
-                e, arith::CmpIPredicate::eq, component,
-                arith::ConstantIndexOp::create(e, c));
+            Value isC =
+                arith::CmpIOp::create(e, arith::CmpIPredicate::eq, component,
+                                      arith::ConstantIndexOp::create(e, c));
             picked = arith::SelectOp::create(
                 e, isC, indexValueToI64(e, loc, field(spaces[c])), picked);
           }
@@ -500,8 +494,8 @@ static SmallVector<Value> buildLocalIds(ImplicitLocOpBuilder &b, Value ids,
                                           i64(BagRows::kOtherShard), row);
           }
           if (isPadding)
-            row = arith::SelectOp::create(e, isPadding,
-                                          i64(BagRows::kPadding), row);
+            row = arith::SelectOp::create(e, isPadding, i64(BagRows::kPadding),
+                                          row);
           yields.push_back(row);
         }
         linalg::YieldOp::create(e, yields);
@@ -594,8 +588,7 @@ static Value allReduceGathered(ImplicitLocOpBuilder &b, Value partial,
 
 /// What the three gather ops' and the embedding bag's models share.
 template <typename Model, typename OpTy>
-struct GatherSharding
-    : shard::ShardingInterface::ExternalModel<Model, OpTy> {
+struct GatherSharding : shard::ShardingInterface::ExternalModel<Model, OpTy> {
   static std::optional<LoopNest> nest(Operation *op) {
     return Model::getNest(op);
   }
@@ -654,8 +647,8 @@ struct GatherSharding
     if (failed(checkAgreement(op, *n, operandShardings, resultShardings)))
       return failure();
     shard::GridOp grid;
-    FailureOr<ShardingArray> splits = getSplits(
-        op, *n, operandShardings, resultShardings, symbolTable, grid);
+    FailureOr<ShardingArray> splits =
+        getSplits(op, *n, operandShardings, resultShardings, symbolTable, grid);
     if (failed(splits))
       return failure();
     if (failed(Model::checkSplits(cast<OpTy>(op), *splits)))
@@ -706,9 +699,8 @@ struct GatherOpSharding : GatherSharding<GatherOpSharding<OpTy>, OpTy> {
   }
 
   FailureOr<Value> partitionRows(OpTy op, ImplicitLocOpBuilder &b,
-                                 const LoopNest &nest,
-                                 ArrayRef<SplitDim> split, shard::GridOp grid,
-                                 ArrayRef<Value> operands,
+                                 const LoopNest &nest, ArrayRef<SplitDim> split,
+                                 shard::GridOp grid, ArrayRef<Value> operands,
                                  Sharding resultSharding) const {
     Type element = getElementTypeOrSelf(op->getResult(0).getType());
     if (!canAllReduceGathered(element))
@@ -726,22 +718,20 @@ struct GatherOpSharding : GatherSharding<GatherOpSharding<OpTy>, OpTy> {
       if (s != split.end())
         spaces.push_back(getSplitSpace(b, grid, *s));
       else {
-        Value size =
-            tensor::DimOp::create(b, operands[0], shape.indexedDim(c));
+        Value size = tensor::DimOp::create(b, operands[0], shape.indexedDim(c));
         spaces.push_back({size, zero, size, nest.gatheredSizes[c]});
       }
       spaces.back().dataDim = shape.indexedDim(c);
     }
     std::optional<int64_t> tupleDim;
     if (isa<GatherNDOp>(op))
-      tupleDim = cast<RankedTensorType>(op.getIndices().getType()).getRank() -
-                 1;
+      tupleDim =
+          cast<RankedTensorType>(op.getIndices().getType()).getRank() - 1;
     Value ids = buildLocalIds(b, operands[1], op.getMode(), spaces, tupleDim,
                               Value(), op)[0];
-    Value partial = buildLocal(b, op, {operands[0], ids}, resultSharding,
-                               grid, [](Operation *local) {
-                                 cast<OpTy>(local).setMode(GatherMode::fill);
-                               });
+    Value partial = buildLocal(
+        b, op, {operands[0], ids}, resultSharding, grid,
+        [](Operation *local) { cast<OpTy>(local).setMode(GatherMode::fill); });
     return allReduceGathered(b, partial, grid, getReducedAxes(split));
   }
 };
@@ -768,9 +758,8 @@ struct EmbeddingBagSharding
   }
 
   FailureOr<Value> partitionRows(EmbeddingBagOp op, ImplicitLocOpBuilder &b,
-                                 const LoopNest &nest,
-                                 ArrayRef<SplitDim> split, shard::GridOp grid,
-                                 ArrayRef<Value> operands,
+                                 const LoopNest &nest, ArrayRef<SplitDim> split,
+                                 shard::GridOp grid, ArrayRef<Value> operands,
                                  Sharding resultSharding) const {
     bool sum = op.getReduction() == BagReduction::sum;
     if (!sum && (op.getRowwiseBits() || op.getScales()))
@@ -787,8 +776,8 @@ struct EmbeddingBagSharding
                             "processes only with f32 scales (MPI cannot sum "
                             "partial bags of ")
              << element << ")";
-    if (widen && (!isa<FloatType>(element) ||
-                  element.getIntOrFloatBitWidth() >= 32))
+    if (widen &&
+        (!isa<FloatType>(element) || element.getIntOrFloatBitWidth() >= 32))
       return op.emitOpError("cannot sum partial bags of element type ")
              << element << " across processes";
     int64_t rows = nest.gatheredSizes.front();
@@ -796,20 +785,20 @@ struct EmbeddingBagSharding
     // padding_idx names a row of the whole table; its ids sum nothing.
     Value padding;
     if (std::optional<int64_t> pad = op.getPaddingIdx())
-      padding = arith::ConstantIntOp::create(b, *pad < 0 ? *pad + rows : *pad,
-                                             64);
+      padding =
+          arith::ConstantIntOp::create(b, *pad < 0 ? *pad + rows : *pad, 64);
     if (!sum || widen)
       return partitionReduced(op, b, split, grid, operands, resultSharding,
                               space, padding, widen);
     SmallVector<Value> local(operands);
     local[1] = buildLocalIds(b, operands[1], op.getMode(), {space},
                              std::nullopt, padding, op)[0];
-    Value partial = buildLocal(b, op, local, resultSharding, grid,
-                               [](Operation *localOp) {
-                                 auto bag = cast<EmbeddingBagOp>(localOp);
-                                 bag.setMode(GatherMode::fill);
-                                 bag.removePaddingIdxAttr();
-                               });
+    Value partial =
+        buildLocal(b, op, local, resultSharding, grid, [](Operation *localOp) {
+          auto bag = cast<EmbeddingBagOp>(localOp);
+          bag.setMode(GatherMode::fill);
+          bag.removePaddingIdxAttr();
+        });
     return shard::AllReduceOp::create(b, partial, grid.getSymName(),
                                       getReducedAxes(split),
                                       shard::ReductionKind::Sum)
@@ -828,22 +817,19 @@ struct EmbeddingBagSharding
   /// the gathered rows and per_sample_weights are extended to f32, the
   /// partial bags computed and all-reduced in f32 and rounded once at the
   /// end, so each process accumulates as the unsharded bag does.
-  FailureOr<Value> partitionReduced(EmbeddingBagOp op, ImplicitLocOpBuilder &b,
-                                    ArrayRef<SplitDim> split,
-                                    shard::GridOp grid,
-                                    ArrayRef<Value> operands,
-                                    Sharding resultSharding,
-                                    const IdSpace &space, Value padding,
-                                    bool widen) const {
+  FailureOr<Value>
+  partitionReduced(EmbeddingBagOp op, ImplicitLocOpBuilder &b,
+                   ArrayRef<SplitDim> split, shard::GridOp grid,
+                   ArrayRef<Value> operands, Sharding resultSharding,
+                   const IdSpace &space, Value padding, bool widen) const {
     bool max = op.getReduction() == BagReduction::max;
     Value ids = operands[1];
     auto idsType = cast<RankedTensorType>(ids.getType());
     BagRows bagRows{max, idsType.getRank() == 2
                              ? tensor::DimOp::create(b, ids, 1).getResult()
                              : Value()};
-    SmallVector<Value> localIds =
-        buildLocalIds(b, ids, op.getMode(), {space}, std::nullopt, padding, op,
-                      &bagRows);
+    SmallVector<Value> localIds = buildLocalIds(
+        b, ids, op.getMode(), {space}, std::nullopt, padding, op, &bagRows);
     // The rows to gather: the BagRows rows (zeros: another shard's id),
     // then each id's local row.
     Value flat = localIds[0];
@@ -863,9 +849,10 @@ struct EmbeddingBagSharding
     extended = tensor::InsertSliceOp::create(
         b, flat, extended,
         ArrayRef<OpFoldResult>{b.getIndexAttr(BagRows::kFirst)},
-        ArrayRef<OpFoldResult>{count}, ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
-    Value table = GatherOp::create(b, operands[0], extended, 0, 0,
-                                   GatherMode::fill);
+        ArrayRef<OpFoldResult>{count},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+    Value table =
+        GatherOp::create(b, operands[0], extended, 0, 0, GatherMode::fill);
     Type f32 = b.getF32Type();
     auto widened = [&](Value value) -> Value {
       return arith::ExtFOp::create(
@@ -877,15 +864,16 @@ struct EmbeddingBagSharding
       auto tableType = cast<RankedTensorType>(table.getType());
       auto element = cast<FloatType>(tableType.getElementType());
       Value lowest = arith::ConstantOp::create(
-          b, b.getFloatAttr(element, APFloat::getInf(element.getFloatSemantics(),
-                                                     /*Negative=*/true)));
+          b,
+          b.getFloatAttr(element, APFloat::getInf(element.getFloatSemantics(),
+                                                  /*Negative=*/true)));
       OpFoldResult dim = tensor::getMixedSize(b, b.getLoc(), table, 1);
-      Value row = linalg::FillOp::create(
-                      b, ValueRange{lowest},
-                      ValueRange{tensor::EmptyOp::create(
-                          b, ArrayRef<OpFoldResult>{b.getIndexAttr(1), dim},
-                          element)})
-                      .getResult(0);
+      Value row =
+          linalg::FillOp::create(
+              b, ValueRange{lowest},
+              ValueRange{tensor::EmptyOp::create(
+                  b, ArrayRef<OpFoldResult>{b.getIndexAttr(1), dim}, element)})
+              .getResult(0);
       OpFoldResult column = sliceOffsetInto(b, b.getLoc(), b.getIndexAttr(0),
                                             tableType.getDimSize(1));
       table = tensor::InsertSliceOp::create(
@@ -918,8 +906,9 @@ struct EmbeddingBagSharding
         max ? shard::ReductionKind::Max : shard::ReductionKind::Sum);
     if (widen)
       result = arith::TruncFOp::create(
-          b, cast<RankedTensorType>(result.getType())
-                 .clone(getElementTypeOrSelf(op.getResult().getType())),
+          b,
+          cast<RankedTensorType>(result.getType())
+              .clone(getElementTypeOrSelf(op.getResult().getType())),
           result);
     return result;
   }

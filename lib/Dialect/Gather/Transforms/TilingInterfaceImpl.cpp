@@ -76,14 +76,15 @@ static OpFoldResult sizeWithin(OpBuilder &b, Location loc, Value source,
   OpFoldResult dimSize = tensor::getMixedSize(b, loc, source, d);
   // max(dim - offset, 0): what is left of `source` from the offset on.
   OpFoldResult left = affine::makeComposedFoldedAffineMax(
-      b, loc, AffineMap::get(0, 2, {s1 - s0, getAffineConstantExpr(0, ctx)}, ctx),
+      b, loc,
+      AffineMap::get(0, 2, {s1 - s0, getAffineConstantExpr(0, ctx)}, ctx),
       {offset, dimSize});
   OpFoldResult within = affine::makeComposedFoldedAffineMin(
       b, loc, AffineMap::get(0, 2, {s0, s1}, ctx), {size, left});
   if (!mustMatch)
     return within;
-  OpFoldResult end = affine::makeComposedFoldedAffineApply(
-      b, loc, s0 + s1, {offset, size});
+  OpFoldResult end =
+      affine::makeComposedFoldedAffineApply(b, loc, s0 + s1, {offset, size});
   Value last = arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::sge,
       getValueOrCreateConstantIndexOp(b, loc, end),
@@ -103,8 +104,8 @@ static void castTileToSizes(OpBuilder &b, Location loc, TilingResult &result,
   SmallVector<Value> dynamicSizes;
   dispatchIndexOpFoldResults(sizes, dynamicSizes, staticSizes);
   Value tile = result.tiledValues[0];
-  auto expected = RankedTensorType::get(staticSizes,
-                                        getElementTypeOrSelf(tile.getType()));
+  auto expected =
+      RankedTensorType::get(staticSizes, getElementTypeOrSelf(tile.getType()));
   if (expected == tile.getType())
     return;
   auto cast = tensor::CastOp::create(b, loc, expected, tile);
@@ -151,17 +152,14 @@ struct ResultDomainTiling : TilingInterface::ExternalModel<Model, OpTy> {
     if (!hasDomain(op) || failed(reifyResultShapes(b, op, reified)))
       return {};
     OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
-    return llvm::map_to_vector(reified[0], [&](OpFoldResult size) {
-      return Range{zero, size, one};
-    });
+    return llvm::map_to_vector(
+        reified[0], [&](OpFoldResult size) { return Range{zero, size, one}; });
   }
 
-  LogicalResult getResultTilePosition(Operation *op, OpBuilder &b, unsigned,
-                                      ArrayRef<OpFoldResult> offsets,
-                                      ArrayRef<OpFoldResult> sizes,
-                                      SmallVector<OpFoldResult> &resultOffsets,
-                                      SmallVector<OpFoldResult> &resultSizes)
-      const {
+  LogicalResult getResultTilePosition(
+      Operation *op, OpBuilder &b, unsigned, ArrayRef<OpFoldResult> offsets,
+      ArrayRef<OpFoldResult> sizes, SmallVector<OpFoldResult> &resultOffsets,
+      SmallVector<OpFoldResult> &resultSizes) const {
     resultOffsets = resultTileOffsets(op, b, offsets);
     resultSizes.assign(sizes.begin(), sizes.end());
     return success();
@@ -244,29 +242,28 @@ struct GatherTiling : ResultDomainTiling<GatherTiling<OpTy>, OpTy> {
                                             sliceSizes, strides)
           .getResult();
     };
-    auto dataSlice =
-        slice(gatherOp.getData(),
-              [](const ResultDimSource &src) { return src.readDataDim; });
+    auto dataSlice = slice(gatherOp.getData(), [](const ResultDimSource &src) {
+      return src.readDataDim;
+    });
     auto indicesSlice =
         slice(gatherOp.getIndices(),
               [](const ResultDimSource &src) { return src.indicesDim; });
 
-    FailureOr<GatherShape> tileShape = gatherOp.getGatherShapeFor(
-        dataSlice.getType(), indicesSlice.getType());
+    FailureOr<GatherShape> tileShape =
+        gatherOp.getGatherShapeFor(dataSlice.getType(), indicesSlice.getType());
     if (failed(tileShape))
       return failure();
     Type tileType =
         tileShape->getResultType(dataSlice.getType(), indicesSlice.getType());
     Operation *tiled =
         mlir::clone(b, op, {tileType}, {dataSlice, indicesSlice});
-    TilingResult result{{tiled},
-                        {tiled->getResult(0)},
-                        {dataSlice.getDefiningOp(),
-                         indicesSlice.getDefiningOp()}};
+    TilingResult result{
+        {tiled},
+        {tiled->getResult(0)},
+        {dataSlice.getDefiningOp(), indicesSlice.getDefiningOp()}};
     castTileToSizes(b, loc, result, sizes);
     return result;
   }
-
 
   /// A tile of the indices (operand 1) fixes the result's positions along
   /// the dims that come from them; the result's other dims, which come from
@@ -311,7 +308,8 @@ struct GatherTiling : ResultDomainTiling<GatherTiling<OpTy>, OpTy> {
         continue;
       OpFoldResult whole =
           tensor::getMixedSize(b, op->getLoc(), gatherOp.getIndices(), d);
-      if (!isZeroInteger(offsets[d]) || !isEqualConstantIntOrValue(sizes[d], whole))
+      if (!isZeroInteger(offsets[d]) ||
+          !isEqualConstantIntOrValue(sizes[d], whole))
         return failure();
     }
     return success();
@@ -338,10 +336,9 @@ struct EmbeddingBagTiling
     MLIRContext *ctx = b.getContext();
     domain[0].size = affine::makeComposedFoldedAffineMax(
         b, op->getLoc(),
-        AffineMap::get(0, 1,
-                       {getAffineSymbolExpr(0, ctx),
-                        getAffineConstantExpr(1, ctx)},
-                       ctx),
+        AffineMap::get(
+            0, 1, {getAffineSymbolExpr(0, ctx), getAffineConstantExpr(1, ctx)},
+            ctx),
         {domain[0].size});
     return domain;
   }
@@ -367,12 +364,10 @@ struct EmbeddingBagTiling
         b, loc, AffineMap::get(0, 2, {s0, s1}, ctx), {size, left});
   }
 
-  LogicalResult getResultTilePosition(Operation *op, OpBuilder &b, unsigned,
-                                      ArrayRef<OpFoldResult> offsets,
-                                      ArrayRef<OpFoldResult> sizes,
-                                      SmallVector<OpFoldResult> &resultOffsets,
-                                      SmallVector<OpFoldResult> &resultSizes)
-      const {
+  LogicalResult getResultTilePosition(
+      Operation *op, OpBuilder &b, unsigned, ArrayRef<OpFoldResult> offsets,
+      ArrayRef<OpFoldResult> sizes, SmallVector<OpFoldResult> &resultOffsets,
+      SmallVector<OpFoldResult> &resultSizes) const {
     if (sizes.size() != 2)
       return failure();
     resultOffsets = resultTileOffsets(op, b, offsets);
@@ -401,8 +396,8 @@ struct EmbeddingBagTiling
                          ArrayRef<OpFoldResult> sizes) const {
     auto bagOp = cast<EmbeddingBagOp>(op);
     auto resultType = dyn_cast<RankedTensorType>(bagOp.getType());
-    if (!resultType || !llvm::all_of(op->getOperandTypes(),
-                                     llvm::IsaPred<RankedTensorType>))
+    if (!resultType ||
+        !llvm::all_of(op->getOperandTypes(), llvm::IsaPred<RankedTensorType>))
       return failure();
     // A tile's dynamic bag count hides static sizes no lowering can count:
     // once the count folds back, the collapsed ids' size would wrap.
@@ -452,18 +447,17 @@ struct EmbeddingBagTiling
     if (!whole(1) && !sliceResult) {
       weight = track(sliceDim(
           weight, 1, offsets[1],
-          sizeWithin(b, loc, weight, 1, offsets[1], sizes[1],
-                     domain[1].size)));
+          sizeWithin(b, loc, weight, 1, offsets[1], sizes[1], domain[1].size)));
     }
     if (!whole(0) && !bagOffsets) {
-      ids = track(sliceDim(ids, 0, offsets[0],
-                           sizeWithin(b, loc, ids, 0, offsets[0], sizes[0],
-                                      domain[0].size)));
+      ids = track(sliceDim(
+          ids, 0, offsets[0],
+          sizeWithin(b, loc, ids, 0, offsets[0], sizes[0], domain[0].size)));
       if (weights)
-        weights = track(sliceDim(
-            weights, 0, offsets[0],
-            sizeWithin(b, loc, weights, 0, offsets[0], sizes[0],
-                       domain[0].size, /*mustMatch=*/true)));
+        weights =
+            track(sliceDim(weights, 0, offsets[0],
+                           sizeWithin(b, loc, weights, 0, offsets[0], sizes[0],
+                                      domain[0].size, /*mustMatch=*/true)));
     } else if (!whole(0)) {
       // Bags [b0, b0 + n) read the ids from start = offsets[b0] (0 for the
       // first tile, whose offsets[0] is still checked) on. The tile's
@@ -523,8 +517,8 @@ struct EmbeddingBagTiling
         scf::YieldOp::create(b, loc, read());
         return ifSome.getResult(0);
       };
-      Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                          b0, zero);
+      Value first =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, b0, zero);
       // Clamped into the ids, so that broken offsets slice nothing out of
       // bounds (the tile's rules then report them).
       Value start = arith::SelectOp::create(
@@ -541,9 +535,9 @@ struct EmbeddingBagTiling
         Value size = getValueOrCreateConstantIndexOp(
             b, loc, tensor::getMixedSize(b, loc, weights, 0));
         Value from = arith::MinSIOp::create(b, loc, start, size);
-        weights = track(sliceDim(
-            weights, 0, from,
-            arith::SubIOp::create(b, loc, size, from).getResult()));
+        weights = track(
+            sliceDim(weights, 0, from,
+                     arith::SubIOp::create(b, loc, size, from).getResult()));
       }
       Value base = toElement(start);
       // The offset after the tile's last bag. An empty tile (upstream's
@@ -603,9 +597,9 @@ struct EmbeddingBagTiling
           ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
       Value end = arith::SubIOp::create(b, loc, after, base);
       if (isOneInteger(ends)) {
-        bagOffsets = track(
-            tensor::InsertOp::create(b, loc, end, joined, ValueRange{n})
-                .getResult());
+        bagOffsets =
+            track(tensor::InsertOp::create(b, loc, end, joined, ValueRange{n})
+                      .getResult());
       } else {
         Value one1 = tensor::FromElementsOp::create(b, loc, ValueRange{end});
         Value endSlice = tensor::ExtractSliceOp::create(
@@ -630,8 +624,8 @@ struct EmbeddingBagTiling
       if (operand)
         operands.push_back(operand);
     SmallVector<Type> inferred;
-    auto tiled = cast<EmbeddingBagOp>(mlir::clone(b, op, {resultType},
-                                                  operands));
+    auto tiled =
+        cast<EmbeddingBagOp>(mlir::clone(b, op, {resultType}, operands));
     tiled.setIncludeLastOffset(includeLast);
     if (failed(EmbeddingBagOp::inferReturnTypes(
             b.getContext(), loc, tiled->getOperands(),
@@ -647,8 +641,8 @@ struct EmbeddingBagTiling
       SmallVector<OpFoldResult> extent{
           tensor::getMixedSize(b, loc, tiled.getResult(), 0), sizes[1]};
       SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
-      auto slice = tensor::ExtractSliceOp::create(b, loc, tiled.getResult(),
-                                                  at, extent, strides);
+      auto slice = tensor::ExtractSliceOp::create(b, loc, tiled.getResult(), at,
+                                                  extent, strides);
       result.tiledOps.push_back(slice);
       result.tiledValues[0] = slice;
     }
@@ -697,8 +691,7 @@ void mlir::gather::registerTilingInterfaceExternalModels(
     DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *context, GatherDialect *) {
     GatherOp::attachInterface<GatherTiling<GatherOp>>(*context);
-    GatherElementsOp::attachInterface<GatherTiling<GatherElementsOp>>(
-        *context);
+    GatherElementsOp::attachInterface<GatherTiling<GatherElementsOp>>(*context);
     GatherNDOp::attachInterface<GatherTiling<GatherNDOp>>(*context);
     EmbeddingBagOp::attachInterface<EmbeddingBagTiling>(*context);
     // Tiles are slices and affine.min/max sizes.

@@ -25,8 +25,8 @@ struct GatherWarnConstantIndicesPass
   void runOnOperation() override {
     getOperation()->walk([](GatherOpInterface op) {
       if (std::optional<BadIndex> bad = findBadConstantIndex(op))
-        op->emitWarning() << "'" << op->getName() << "' op "
-                          << bad->describe() << " (an error if it runs)";
+        op->emitWarning() << "'" << op->getName() << "' op " << bad->describe()
+                          << " (an error if it runs)";
     });
     markAllAnalysesPreserved();
   }

@@ -39,8 +39,8 @@ static void declareErrorHook(OpBuilder &b, Operation *op, StringRef name,
   hook.setPrivate();
 }
 
-static void callHook(OpBuilder &b, Location loc, Operation *op,
-                     StringRef name, ArrayRef<OpFoldResult> args) {
+static void callHook(OpBuilder &b, Location loc, Operation *op, StringRef name,
+                     ArrayRef<OpFoldResult> args) {
   declareErrorHook(b, op, name, args.size() + 1);
   Type i64 = b.getI64Type();
   SmallVector<Value> values = {

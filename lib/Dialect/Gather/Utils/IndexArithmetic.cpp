@@ -63,8 +63,8 @@ static Value select(OpBuilder &b, Location loc, Type type, Value cond,
                     function_ref<Value()> then,
                     function_ref<Value()> otherwise) {
   if (isa<VectorType>(cond.getType()))
-    cond = vector::ReductionOp::create(b, loc, vector::CombiningKind::AND,
-                                       cond);
+    cond =
+        vector::ReductionOp::create(b, loc, vector::CombiningKind::AND, cond);
   return createIfElse(b, loc, type, cond, then, otherwise);
 }
 
@@ -100,16 +100,16 @@ static Value pythonModulo(OpBuilder &b, Location loc, Value i, Value s) {
     FloatAttr oneAttr = b.getF64FloatAttr(1.0);
     Value one = arith::ConstantOp::create(
         b, loc,
-        isa<VectorType>(f64) ? TypedAttr(DenseElementsAttr::get(
-                                   cast<ShapedType>(f64), oneAttr))
-                             : TypedAttr(oneAttr));
+        isa<VectorType>(f64)
+            ? TypedAttr(DenseElementsAttr::get(cast<ShapedType>(f64), oneAttr))
+            : TypedAttr(oneAttr));
     Value reciprocal = arith::DivFOp::create(b, loc, one, d);
     Value q = arith::FPToSIOp::create(
         b, loc, type,
-        arith::MulFOp::create(
-            b, loc, arith::SIToFPOp::create(b, loc, f64, i), reciprocal));
-    Value r = arith::SubIOp::create(
-        b, loc, i, arith::MulIOp::create(b, loc, q, divisor));
+        arith::MulFOp::create(b, loc, arith::SIToFPOp::create(b, loc, f64, i),
+                              reciprocal));
+    Value r = arith::SubIOp::create(b, loc, i,
+                                    arith::MulIOp::create(b, loc, q, divisor));
     for (int k = 0; k < 2; ++k)
       r = arith::SelectOp::create(
           b, loc,
@@ -126,8 +126,8 @@ static Value pythonModulo(OpBuilder &b, Location loc, Value i, Value s) {
   // |i| < bound: i + bound, as unsigned, below 2 bound.
   Value small = arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::ult,
-      arith::AddIOp::create(
-          b, loc, i, createI64Like(b, loc, type, kDoubleQuotientBound)),
+      arith::AddIOp::create(b, loc, i,
+                            createI64Like(b, loc, type, kDoubleQuotientBound)),
       createI64Like(b, loc, type, 2 * kDoubleQuotientBound));
   return select(b, loc, type, small, fromDoubles, divided);
 }
@@ -150,8 +150,7 @@ static std::pair<Value, Value> lowBitsMask(OpBuilder &b, Location loc,
 /// of two s known at run time (ids hashed into 2^k rows; a test outside the
 /// loop) takes i's low bits instead, which are the remainder of the
 /// divisor's sign: no range test, no division.
-static Value wrapIndex(OpBuilder &b, Location loc, Value i, Value n,
-                       Value s) {
+static Value wrapIndex(OpBuilder &b, Location loc, Value i, Value n, Value s) {
   Type type = i.getType();
   auto general = [&] {
     return select(
@@ -202,8 +201,8 @@ DirectIndex::DirectIndex(OpBuilder &b, Location loc, GatherMode mode, Value s)
     : mode(mode) {
   assert(hasRule(mode) && "no index outside [0, s) is direct in this mode");
   if (mode == GatherMode::clamp) {
-    bound = arith::SubIOp::create(b, loc, s,
-                                  createI64Like(b, loc, s.getType(), 1));
+    bound =
+        arith::SubIOp::create(b, loc, s, createI64Like(b, loc, s.getType(), 1));
     return;
   }
   std::tie(bound, powerOfTwo) = lowBitsMask(b, loc, s);

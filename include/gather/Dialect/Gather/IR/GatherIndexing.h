@@ -1,8 +1,8 @@
 //===- GatherIndexing.h - What index values select --------------*- C++ -*-===//
 //
-// The index semantics of docs/Semantics.md on known values: the warning about constant
-// indices out of range in check mode, the folders and the canonicalization
-// patterns all use it.
+// The index semantics of docs/Semantics.md on known values: the warning about
+// constant indices out of range in check mode, the folders and the
+// canonicalization patterns all use it.
 //
 //===----------------------------------------------------------------------===//
 

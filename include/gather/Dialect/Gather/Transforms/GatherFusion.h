@@ -1,4 +1,4 @@
-//===- GatherFusion.h - Elementwise consumers in the gather's loop -*- C++ -*-===//
+//===- GatherFusion.h - Consumers fused into the gather's loop --*- C++ -*-===//
 
 #ifndef GATHER_DIALECT_GATHER_TRANSFORMS_GATHERFUSION_H
 #define GATHER_DIALECT_GATHER_TRANSFORMS_GATHERFUSION_H

@@ -1,4 +1,4 @@
-//===- ShardingInterfaceImpl.h - ShardingInterface for the gather ops -*- C++ -*-===//
+//===- ShardingInterfaceImpl.h - Sharding of the gather ops -----*- C++ -*-===//
 
 #ifndef GATHER_DIALECT_GATHER_TRANSFORMS_SHARDINGINTERFACEIMPL_H
 #define GATHER_DIALECT_GATHER_TRANSFORMS_SHARDINGINTERFACEIMPL_H

@@ -1,4 +1,4 @@
-//===- TilingInterfaceImpl.h - TilingInterface for the gather ops -*- C++ -*-===//
+//===- TilingInterfaceImpl.h - Tiling of the gather ops ---------*- C++ -*-===//
 
 #ifndef GATHER_DIALECT_GATHER_TRANSFORMS_TILINGINTERFACEIMPL_H
 #define GATHER_DIALECT_GATHER_TRANSFORMS_TILINGINTERFACEIMPL_H

@@ -1,7 +1,7 @@
 //===- IndexArithmetic.h - Index values under the gather modes --*- C++ -*-===//
 //
-// The one home of docs/Semantics.md's index rules in emitted IR: normalization of
-// negative indices, the range test, and what each mode makes of an index.
+// The one home of docs/Semantics.md's index rules in emitted IR: normalization
+// of negative indices, the range test, and what each mode makes of an index.
 // Both lowerings (affine/vector kernels, linalg.generic bodies) and the
 // sharding models' partitions use it, on i64 scalars or vectors of i64.
 //
