@@ -509,6 +509,23 @@ func.func @bag_max_no_columns(%table: tensor<8x0xf16>, %ids: tensor<2x3xi64>) ->
 
 // -----
 
+/// A sum bag of no bags, split by rows: the ids (none) go in after the two
+/// rows every shard adds, at an offset equal to the size of the tensor
+/// they extend, which the slice verifier rejects unless it is a value (a
+/// gather-fuzz finding: IR that did not verify).
+// CHECK-LABEL: func.func @bag_sum_no_bags
+// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[%{{.*}}] [0] [1] : tensor<0xi64> into tensor<2xi64>
+shard.grid @grid(shape = 2)
+
+func.func @bag_sum_no_bags(%table: tensor<8x4xf16>, %ids: tensor<0x2xi64>) -> tensor<0x4xf16> {
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %t = shard.shard %table to %s annotate_for_users : tensor<8x4xf16>
+  %r = gather.embedding_bag %t[%ids] {reduction = #gather<reduction sum>} : (tensor<8x4xf16>, tensor<0x2xi64>) -> tensor<0x4xf16>
+  return %r : tensor<0x4xf16>
+}
+
+// -----
+
 /// A grid axis the grid does not have: upstream's verifier lets it through,
 /// and shard-partition made IR that did not verify (a gather-fuzz finding).
 shard.grid @grid(shape = 3)

@@ -848,7 +848,9 @@ struct EmbeddingBagSharding
                    .getResult(0);
     extended = tensor::InsertSliceOp::create(
         b, flat, extended,
-        ArrayRef<OpFoldResult>{b.getIndexAttr(BagRows::kFirst)},
+        ArrayRef<OpFoldResult>{sliceOffsetInto(
+            b, b.getLoc(), b.getIndexAttr(BagRows::kFirst),
+            cast<RankedTensorType>(extended.getType()).getDimSize(0))},
         ArrayRef<OpFoldResult>{count},
         ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
     Value table =

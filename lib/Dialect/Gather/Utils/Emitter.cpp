@@ -46,7 +46,8 @@ Value mlir::gather::createIfElse(OpBuilder &b, Location loc, Type type,
 OpFoldResult mlir::gather::sliceOffsetInto(OpBuilder &b, Location loc,
                                            OpFoldResult offset,
                                            int64_t dimSize) {
-  if (dimSize != 0 || isa<Value>(offset))
+  std::optional<int64_t> constant = getConstantIntValue(offset);
+  if (!constant || ShapedType::isDynamic(dimSize) || *constant < dimSize)
     return offset;
   return getValueOrCreateConstantIndexOp(b, loc, offset);
 }

@@ -23,10 +23,11 @@ constexpr int64_t kCacheLineBytes = 64;
 Value createIfElse(OpBuilder &b, Location loc, Type type, Value cond,
                    function_ref<Value()> then, function_ref<Value()> otherwise);
 
-/// A slice's `offset` into a dim of static size `dimSize`: as given, but
-/// a value where the dim is statically empty. Upstream's slice verifier
-/// rejects any static offset into a dim of size 0, even for an empty slice
-/// (its constant folder keeps such an offset a value).
+/// A slice's `offset` into a dim of size `dimSize` (kDynamic: unknown): as
+/// given, but a value where it is a constant at or past a static dim's end.
+/// Upstream's slice verifier rejects such an offset even for an empty slice
+/// (an offset 0 into a dim of size 0, an offset 2 into a dim of size 2),
+/// and its constant folder keeps it a value.
 OpFoldResult sliceOffsetInto(OpBuilder &b, Location loc, OpFoldResult offset,
                              int64_t dimSize);
 
