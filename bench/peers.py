@@ -203,7 +203,84 @@ def specs(np, quick):
                 rng.integers(0, 512, (65536 // s, 2)),
                 {"updates": rng.standard_normal((65536 // s, 32),
                                                 dtype=np.float32)}))
+    # A DLRM embedding training step: the sum bags above, the backward of a
+    # loss, and SGD on the rows the batch touched.
+    out.append(("DLRM training step 1Mx128 f32, 2048 bags of 20-80 Zipf "
+                "ids: sum, backward, SGD", "train_step", bag_table, bag_ids,
+                {"offsets": bag_offsets,
+                 "target": rng.standard_normal((2048, 128),
+                                               dtype=np.float32)}))
     return out
+
+
+def training_contestants(np, table, ids, attrs, wanted, threads):
+    """One training step of an embedding table, each contestant on its own
+    copy: forward (sum bags), the gradient of sum(output * target), and SGD
+    on the rows the batch touched. gather_mlir: optim.EmbeddingBag, whose
+    backward runs the step; torch: nn.EmbeddingBag(sparse=True) and
+    torch.optim.SGD (eager; compiled where torch.compile takes the sparse
+    backward); JAX: the step under jit, the table donated; numpy:
+    np.add.reduceat and np.add.at. Each returns the first bag's rows after
+    the step (what the results are compared on)."""
+    import torch
+    from gather_mlir import optim
+    torch.set_num_threads(threads)
+    offsets, target = attrs["offsets"], attrs["target"]
+    lr = 0.01
+    num, dim = table.shape
+    check = ids[offsets[0]:offsets[1]]
+    tids, toffsets, ttarget = (torch.from_numpy(ids), torch.from_numpy(offsets),
+                               torch.from_numpy(target))
+    ours_bag = optim.EmbeddingBag(num, dim, mode="sum", optimizer="sgd",
+                                  lr=lr, _weight=torch.from_numpy(table.copy()))
+
+    def ours():
+        (ours_bag(tids, toffsets) * ttarget).sum().backward()
+        return ours_bag.weight.data[check]
+    peers = {}
+    if "torch" in wanted:
+        bag = torch.nn.EmbeddingBag(num, dim, mode="sum", sparse=True,
+                                    _weight=torch.from_numpy(table.copy()))
+        sgd = torch.optim.SGD(bag.parameters(), lr=lr)
+
+        def torch_fn():
+            sgd.zero_grad(set_to_none=True)
+            (bag(tids, toffsets) * ttarget).sum().backward()
+            sgd.step()
+            return bag.weight.data[check]
+        peers["torch"] = torch_fn
+    if "jax" in wanted:
+        jax, jnp = import_jax()
+        bags = len(offsets)
+        segments = np.repeat(np.arange(bags), np.diff(
+            np.append(offsets, len(ids))))
+        jids, jsegments, jtarget = (jnp.asarray(ids), jnp.asarray(segments),
+                                    jnp.asarray(target))
+
+        def step(t, i, seg, tgt):
+            def loss(rows):
+                out = jax.ops.segment_sum(rows, seg, num_segments=bags)
+                return (out * tgt).sum()
+            return t.at[i].add(-lr * jax.grad(loss)(t[i]))
+        jstep = jax.jit(step, donate_argnums=0)
+        state = [jnp.asarray(table.copy())]
+
+        def jax_fn():
+            state[0] = jstep(state[0], jids, jsegments, jtarget)
+            return state[0][check].block_until_ready()
+        peers["jax"] = jax_fn
+    if "numpy" in wanted:
+        np_table = table.copy()
+        bag_of_id = np.repeat(np.arange(len(offsets)), np.diff(
+            np.append(offsets, len(ids))))
+
+        def numpy_fn():
+            out = np.add.reduceat(np_table[ids], offsets, axis=0)
+            del out  # the forward; the loss's gradient is the target
+            np.add.at(np_table, ids, -lr * target[bag_of_id])
+            return np_table[check]
+        peers["numpy"] = numpy_fn
+    return ours, peers
 
 
 def scatter_contestants(np, op, data, indices, attrs, wanted, threads):
@@ -796,6 +873,9 @@ def measure(args):
         elif op == "gather_block_quantized":
             ours, peers = block_quantized_contestants(
                 np, data, indices, attrs, wanted, args.threads)
+        elif op == "train_step":
+            ours, peers = training_contestants(np, data, indices, attrs,
+                                               wanted, args.threads)
         elif op.startswith("scatter"):
             ours, peers = scatter_contestants(np, op, data, indices, attrs,
                                               wanted, args.threads)
@@ -811,7 +891,7 @@ def measure(args):
             result = fn()
             # Reductions add in other orders: equal to rounding.
             inexact = op in ("embedding_bag", "embedding_bag_rowwise",
-                             "gather_block_quantized") or (
+                             "gather_block_quantized", "train_step") or (
                 op.startswith("scatter") and peer in ("torch",
                                                       "torch.compile", "jax"))
             same = np.allclose if inexact else np.array_equal

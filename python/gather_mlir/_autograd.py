@@ -107,6 +107,64 @@ def _bag_layout(torch, input, offsets, include_last_offset, bags):
     return torch.where(positions < end, bag, bags), input
 
 
+class _BagTerms:
+    """What an embedding bag's gradients read, per id position: its bag
+    (``safe_bag``: 0 where it is in none), the row it reads (``rows``),
+    whether the forward read it (``valid``), whether it counts in its bag
+    (``counted``), and its factor in its bag's output (``factor``: mean's
+    count, per_sample_weights)."""
+
+
+def _bag_terms(ops, input, weight, offsets, per_sample_weights, bags, dtype,
+               mode, include_last_offset, padding_idx, oob_mode):
+    torch = _torch()
+    num = weight.shape[0]
+    t = _BagTerms()
+    bag, ids = _bag_layout(torch, input, offsets, include_last_offset, bags)
+    ids = ids.to(torch.int64)
+    # The row each id reads, by the mode (the dialect's index rules: a
+    # gather of row numbers), and whether it reads one (fill).
+    read_mode = "clamp" if oob_mode in ("check", "unchecked") else oob_mode
+    row_numbers = torch.arange(num, dtype=torch.int64, device=ids.device)
+    if num == 0:
+        t.rows = torch.zeros_like(ids)
+        t.valid = torch.zeros_like(ids, dtype=torch.bool)
+    else:
+        t.rows = ops.gather(row_numbers, ids, "gather", 0, 0, read_mode)
+        t.valid = torch.ones_like(ids, dtype=torch.bool)
+        if oob_mode == "fill":
+            t.valid = ops.gather(torch.ones_like(row_numbers), ids, "gather",
+                                 0, 0, "fill") != 0
+    t.bag, t.in_bag = bag, bag < bags
+    t.counted = t.in_bag
+    if padding_idx is not None:
+        pad = padding_idx + num if padding_idx < 0 else padding_idx
+        t.counted = t.counted & (t.rows != pad)
+    t.factor = torch.where(t.counted, 1.0, 0.0).to(dtype)
+    t.safe_bag = torch.where(t.in_bag, bag, 0)
+    if mode == "mean":
+        count = torch.zeros(bags, dtype=dtype, device=ids.device)
+        count = count.index_add(0, t.safe_bag, t.factor)
+        t.factor = t.factor / count.clamp(min=1)[t.safe_bag]
+    if per_sample_weights is not None:
+        t.factor = t.factor * per_sample_weights.reshape(-1).to(dtype)
+    return t
+
+
+def _samples_gradient(ops, weight, per_sample_weights, terms, grad_rows):
+    """per_sample_weights' gradient: each counted id's row read by the
+    forward, dotted with its bag's output gradient."""
+    torch = _torch()
+    num, dim = weight.shape
+    n = terms.rows.shape[0]
+    read = ops.gather(weight, terms.rows, "gather", 0, 0, "clamp") \
+        if num else weight.new_zeros((n, dim))
+    read = torch.where(terms.valid[:, None], read, 0)
+    samples = torch.where(terms.counted, (read * grad_rows).sum(-1), 0)
+    return samples.reshape(per_sample_weights.shape).to(
+        per_sample_weights.dtype)
+
+
 def _bag_backward(ops, input, weight, offsets, per_sample_weights, output,
                   grad, mode, include_last_offset, padding_idx, oob_mode,
                   scale_grad_by_freq, sparse, needs_weight, needs_samples):
@@ -115,46 +173,18 @@ def _bag_backward(ops, input, weight, offsets, per_sample_weights, output,
     torch = _torch()
     num, dim = weight.shape
     bags = grad.shape[0]
-    bag, ids = _bag_layout(torch, input, offsets, include_last_offset, bags)
-    ids = ids.to(torch.int64)
-    # The row each id reads, by the mode (the dialect's index rules: a
-    # gather of row numbers), and whether it reads one (fill).
-    read_mode = "clamp" if oob_mode in ("check", "unchecked") else oob_mode
-    row_numbers = torch.arange(num, dtype=torch.int64, device=ids.device)
-    if num == 0:
-        rows = torch.zeros_like(ids)
-        valid = torch.zeros_like(ids, dtype=torch.bool)
-    else:
-        rows = ops.gather(row_numbers, ids, "gather", 0, 0, read_mode)
-        valid = torch.ones_like(ids, dtype=torch.bool)
-        if oob_mode == "fill":
-            valid = ops.gather(torch.ones_like(row_numbers), ids, "gather",
-                               0, 0, "fill") != 0
-    in_bag = bag < bags
-    counted = in_bag
-    if padding_idx is not None:
-        pad = padding_idx + num if padding_idx < 0 else padding_idx
-        counted = counted & (rows != pad)
-    # The factor of each id's row in its bag's output.
-    factor = torch.where(counted, 1.0, 0.0).to(grad.dtype)
-    safe_bag = torch.where(in_bag, bag, 0)
-    if mode == "mean":
-        count = torch.zeros(bags, dtype=grad.dtype, device=grad.device)
-        count = count.index_add(0, safe_bag, factor)
-        factor = factor / count.clamp(min=1)[safe_bag]
+    terms = _bag_terms(ops, input, weight, offsets, per_sample_weights, bags,
+                       grad.dtype, mode, include_last_offset, padding_idx,
+                       oob_mode)
+    rows, valid, counted = terms.rows, terms.valid, terms.counted
+    bag, in_bag, safe_bag = terms.bag, terms.in_bag, terms.safe_bag
+    factor = terms.factor
     grad_rows = grad.index_select(0, safe_bag) if bags else grad.new_zeros(
-        (ids.shape[0], dim))
+        (rows.shape[0], dim))
     samples = None
-    if per_sample_weights is not None:
-        weights = per_sample_weights.reshape(-1)
-        if needs_samples:
-            read = ops.gather(weight, rows, "gather", 0, 0, "clamp") \
-                if num else weight.new_zeros((ids.shape[0], dim))
-            read = torch.where(valid[:, None], read, 0)
-            samples = torch.where(counted, (read * grad_rows).sum(-1), 0)
-            samples = samples.reshape(per_sample_weights.shape).to(
-                per_sample_weights.dtype)
-        factor = factor * weights.to(factor.dtype)
+    if per_sample_weights is not None and needs_samples:
+        samples = _samples_gradient(ops, weight, per_sample_weights, terms,
+                                    grad_rows)
     if not needs_weight:
         return None, samples
     keep = counted & valid
@@ -166,15 +196,15 @@ def _bag_backward(ops, input, weight, offsets, per_sample_weights, output,
         # holds the maximum (torch's choice; a fill id's zeros take part):
         # its position, by a min-scatter of the positions that match.
         read = ops.gather(weight, rows, "gather", 0, 0, "clamp") \
-            if num else weight.new_zeros((ids.shape[0], dim))
+            if num else weight.new_zeros((rows.shape[0], dim))
         read = torch.where(valid[:, None], read, 0)
-        n = ids.shape[0]
+        n = rows.shape[0]
         matches = ((read == output.index_select(0, safe_bag))
                    & counted[:, None])
-        positions = torch.arange(n, dtype=torch.int64, device=ids.device)
+        positions = torch.arange(n, dtype=torch.int64, device=rows.device)
         candidates = torch.where(matches, positions[:, None], n)
         first = ops.scatter(
-            torch.full((bags, dim), n, dtype=torch.int64, device=ids.device),
+            torch.full((bags, dim), n, dtype=torch.int64, device=rows.device),
             torch.where(in_bag, bag, bags), candidates.contiguous(),
             "scatter", 0, 0, "fill", "min")
         source = torch.cat([targets, targets.new_full((1,), num)])[first]

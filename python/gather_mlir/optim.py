@@ -73,12 +73,29 @@ def _check(weight, grads):
                         f"not {grads.dtype}")
 
 
+def _sgd(weight, touched, summed, lr):
+    scatter(weight, touched, summed * (-lr), reduction="add", out=weight)
+
+
+def _rowwise_adagrad(weight, state, touched, summed, lr, eps):
+    squares = (summed * summed).mean(1)
+    scatter(state, touched, squares.to(state.dtype) if _is_tensor(state)
+            else squares.astype(state.dtype), reduction="add", out=state)
+    accumulated = gather(state, touched)
+    if _is_tensor(weight):
+        multiplier = lr / (accumulated.sqrt() + eps)
+        update = summed * (-multiplier).to(summed.dtype)[:, None]
+    else:
+        multiplier = lr / (np.sqrt(accumulated) + eps)
+        update = summed * (-multiplier).astype(summed.dtype)[:, None]
+    scatter(weight, touched, update, reduction="add", out=weight)
+
+
 def sgd_step(weight, rows, grads, lr):
     """``weight[r] -= lr * (sum of the grads of row r)`` for each row in
     ``rows``, in place; returns ``weight``."""
     _check(weight, grads)
-    touched, summed = _coalesced(weight, rows, grads)
-    scatter(weight, touched, summed * (-lr), reduction="add", out=weight)
+    _sgd(weight, *_coalesced(weight, rows, grads), lr)
     return weight
 
 
@@ -90,20 +107,25 @@ def rowwise_adagrad_step(weight, state, rows, grads, lr, eps=1e-10):
     if tuple(state.shape) != (weight.shape[0],):
         raise ValueError(f"state must have shape ({weight.shape[0]},), not "
                          f"{tuple(state.shape)}")
-    touched, summed = _coalesced(weight, rows, grads)
-    squares = (summed * summed).mean(1)
-    scatter(state, touched, squares.astype(state.dtype)
-            if not _is_tensor(state) else squares.to(state.dtype),
-            reduction="add", out=state)
-    accumulated = gather(state, touched)
-    if _is_tensor(weight):
-        multiplier = lr / (accumulated.sqrt() + eps)
-        update = summed * (-multiplier).to(summed.dtype)[:, None]
-    else:
-        multiplier = lr / (np.sqrt(accumulated) + eps)
-        update = summed * (-multiplier).astype(summed.dtype)[:, None]
-    scatter(weight, touched, update, reduction="add", out=weight)
+    _rowwise_adagrad(weight, state, *_coalesced(weight, rows, grads), lr,
+                     eps)
     return weight
+
+
+def _transposed_bag(rows, bag, factor, grad):
+    """The touched rows (each once, ascending) and their gradients, from
+    the bag's output gradient ``grad``: row r's is the sum, over the ids
+    that read it, of factor * grad[bag], in the ids' order. That is a bag
+    of ``grad``'s rows (FBGEMM's CSR to CSC), one kernel call, which reads
+    ``grad`` by bag and never builds a gradient row per id."""
+    torch = _torch()
+    order = torch.sort(rows, stable=True).indices
+    touched, counts = torch.unique_consecutive(rows[order],
+                                               return_counts=True)
+    starts = torch.cumsum(counts, 0) - counts
+    summed = embedding_bag(bag[order], grad.contiguous(), starts, mode="sum",
+                           per_sample_weights=factor[order].contiguous())
+    return touched, summed
 
 
 def _embedding_bag_class():
@@ -127,14 +149,19 @@ def _embedding_bag_class():
         @staticmethod
         def backward(ctx, grad):
             weight, input, offsets, weights, output = ctx.saved_tensors
-            module = ctx.module
-            needs_samples = bool(ctx.needs_input_grad[3])
-            table, samples = _autograd._bag_backward(
-                _autograd.ops(), input, weight.detach(), offsets, weights,
-                output, grad, module.mode, module.include_last_offset,
-                module.padding_idx, module.oob_mode, False, True, True,
-                needs_samples)
-            module.step(table._indices()[0], table._values())
+            module, ops = ctx.module, _autograd.ops()
+            terms = _autograd._bag_terms(
+                ops, input, weight.detach(), offsets, weights, grad.shape[0],
+                grad.dtype, module.mode, module.include_last_offset,
+                module.padding_idx, module.oob_mode)
+            samples = None
+            if ctx.needs_input_grad[3]:
+                samples = _autograd._samples_gradient(
+                    ops, weight.detach(), weights, terms,
+                    grad.index_select(0, terms.safe_bag))
+            keep = terms.counted & terms.valid
+            module.step_from_bags(terms.rows[keep], terms.safe_bag[keep],
+                                  terms.factor[keep], grad)
             return None, None, None, samples, None
 
     class EmbeddingBag(torch.nn.Module):
@@ -171,14 +198,17 @@ def _embedding_bag_class():
             self.include_last_offset = include_last_offset
             self.oob_mode = oob_mode
 
-        def step(self, rows, grads):
-            """The optimizer's step on the rows of ``rows``."""
+        def step_from_bags(self, rows, bag, factor, grad):
+            """The optimizer's step from the bags' output gradient ``grad``:
+            each id reads table row ``rows[i]`` into bag ``bag[i]`` with
+            ``factor[i]``."""
             with torch.no_grad():
+                touched, summed = _transposed_bag(rows, bag, factor, grad)
                 if self.optimizer == "sgd":
-                    sgd_step(self.weight.data, rows, grads, self.lr)
+                    _sgd(self.weight.data, touched, summed, self.lr)
                 else:
-                    rowwise_adagrad_step(self.weight.data, self.state, rows,
-                                         grads, self.lr, self.eps)
+                    _rowwise_adagrad(self.weight.data, self.state, touched,
+                                     summed, self.lr, self.eps)
 
         def forward(self, input, offsets=None, per_sample_weights=None):
             return _FusedBag.apply(self.weight, input, offsets,
