@@ -166,7 +166,10 @@ def test_a_malformed_thread_count_is_an_error_not_an_abort():
         assert stats["right"]
         # Refused before a kernel was read from disk or compiled.
         assert stats["untouched"]
-        assert len(stats["errors"]) == 2, stats["errors"]
+        # With one CPU the package runs no kernel on threads, so its gather
+        # never reads the variable; the JitModule's threaded pipeline does.
+        threaded = 2 if len(os.sched_getaffinity(0)) >= 2 else 1
+        assert len(stats["errors"]) == threaded, stats["errors"]
         for error in stats["errors"]:
             assert (f"OMP_NUM_THREADS='{value}' is not a list of thread "
                     "counts") in error
@@ -466,8 +469,11 @@ def test_workers_are_bound_off_the_calling_threads_cpu(kernel, unset):
     allowed = stats["allowed"]
     # The calling thread is never bound.
     assert stats["main"] == allowed
-    if len(allowed) < 2:  # No other CPU: nothing is bound.
-        assert stats["workers"] == [allowed] and stats["moved"] is None
+    if len(allowed) < 2:  # No other CPU: nothing is bound (the worker
+        # keeps the one CPU it inherited, where the main thread already is).
+        assert stats["workers"] == [allowed]
+        assert stats["moved"] in (None, {"to": allowed[0],
+                                         "worker": allowed})
         return
     # One worker (a team of two), bound to one CPU the process may use.
     assert len(stats["workers"]) == 1, stats
