@@ -35,30 +35,39 @@ __all__ = ["sgd_step", "rowwise_adagrad_step", "EmbeddingBag"]
 OPTIMIZERS = ("sgd", "rowwise_adagrad")
 
 
+def _segments(rows):
+    """A stable order of ``rows`` by value, the distinct rows (ascending)
+    and where each one's segment starts in that order: the CSC view of the
+    ids, in torch or numpy as ``rows`` is."""
+    torch = _torch() if _is_tensor(rows) else None
+    if torch is not None:
+        order = torch.sort(rows, stable=True).indices
+        touched, counts = torch.unique_consecutive(rows[order],
+                                                   return_counts=True)
+        return order, touched, torch.cumsum(counts, 0) - counts
+    order = np.argsort(rows, kind="stable")
+    touched, starts = np.unique(rows[order], return_index=True)
+    return order, touched, starts
+
+
 def _coalesced(weight, rows, grads):
     """The touched rows (normalized, each once, ascending) and the sum of
     their gradient rows, in the order the rows appear in ``rows``."""
     num = weight.shape[0]
     torch = _torch() if _is_tensor(weight) else None
     if torch is not None:
-        rows = torch.as_tensor(rows).reshape(-1)
-        # The dialect's index rule (negative rows count from the end) and
-        # its check: an IndexError names the first bad row.
-        rows = gather(torch.arange(num), rows.to(torch.int64))
-        order = torch.sort(rows, stable=True).indices
-        touched, counts = torch.unique_consecutive(rows[order],
-                                                   return_counts=True)
-        starts = torch.cumsum(counts, 0) - counts
+        rows = torch.as_tensor(rows).reshape(-1).to(torch.int64)
+        numbers = torch.arange(num)
     else:
-        rows = np.asarray(rows).reshape(-1)
-        rows = gather(np.arange(num), rows.astype(np.int64, copy=False))
-        order = np.argsort(rows, kind="stable")
-        touched, starts = np.unique(rows[order], return_index=True)
+        rows = np.asarray(rows).reshape(-1).astype(np.int64, copy=False)
+        numbers = np.arange(num)
     if len(rows) != grads.shape[0]:
         raise ValueError(f"rows has {len(rows)} entries, but grads has "
                          f"{grads.shape[0]} rows")
-    summed = embedding_bag(order, grads, starts, mode="sum")
-    return touched, summed
+    # The dialect's index rule (negative rows count from the end) and its
+    # check: an IndexError names the first bad row.
+    order, touched, starts = _segments(gather(numbers, rows))
+    return touched, embedding_bag(order, grads, starts, mode="sum")
 
 
 def _check(weight, grads):
@@ -118,11 +127,7 @@ def _transposed_bag(rows, bag, factor, grad):
     that read it, of factor * grad[bag], in the ids' order. That is a bag
     of ``grad``'s rows (FBGEMM's CSR to CSC), one kernel call, which reads
     ``grad`` by bag and never builds a gradient row per id."""
-    torch = _torch()
-    order = torch.sort(rows, stable=True).indices
-    touched, counts = torch.unique_consecutive(rows[order],
-                                               return_counts=True)
-    starts = torch.cumsum(counts, 0) - counts
+    order, touched, starts = _segments(rows)
     summed = embedding_bag(bag[order], grad.contiguous(), starts, mode="sum",
                            per_sample_weights=factor[order].contiguous())
     return touched, summed
