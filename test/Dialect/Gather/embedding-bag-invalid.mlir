@@ -24,6 +24,14 @@ func.func @ids_rank_with_offsets(%t: tensor<8x4xf32>, %i: tensor<2x3xi64>, %o: t
 
 // -----
 
+func.func @ids_unranked_with_offsets(%t: tensor<8x4xf32>, %i: tensor<*xi64>, %o: tensor<2xi64>) {
+  // expected-error @+1 {{'gather.embedding_bag' op ids must be 1-D with offsets, but is unranked}}
+  %0 = gather.embedding_bag %t[%i] offsets(%o) : (tensor<8x4xf32>, tensor<*xi64>, tensor<2xi64>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
 func.func @ids_rank_without_offsets(%t: tensor<8x4xf32>, %i: tensor<6xi64>) {
   // expected-error @+1 {{'gather.embedding_bag' op ids must be 2-D [bags, n] without offsets (fixed-length bags)}}
   %0 = gather.embedding_bag %t[%i] : (tensor<8x4xf32>, tensor<6xi64>) -> tensor<6x4xf32>

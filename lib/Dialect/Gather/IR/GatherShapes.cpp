@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/TypeUtilities.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -491,11 +492,7 @@ FailureOr<int64_t>
 mlir::gather::inferEmbeddingBagCount(const BagOperandShapes &operands,
                                      ShapeErrorFn emitError,
                                      const BagNames &names) {
-  auto fail = [&](const Twine &msg) -> FailureOr<int64_t> {
-    if (emitError)
-      (void)emitError(msg);
-    return failure();
-  };
+  Reporter fail{emitError};
   const ShapeView &weight = operands.weight, &ids = operands.ids;
   if (!weight.hasRank() || weight.getRank() != 2)
     return fail("weight must be 2-D [num, dim]" + rankText(weight));
@@ -524,14 +521,8 @@ mlir::gather::inferEmbeddingBagCount(const BagOperandShapes &operands,
     if (!operands.sum)
       return fail("per_sample_weights is only supported with " +
                   names.sumReduction);
-    bool compatible =
-        weights->hasRank() && weights->getRank() == ids.getRank() &&
-        llvm::all_of_zip(weights->getShape(), ids.getShape(),
-                         [](int64_t a, int64_t b) {
-                           return ShapedType::isDynamic(a) ||
-                                  ShapedType::isDynamic(b) || a == b;
-                         });
-    if (!compatible)
+    if (!weights->hasRank() ||
+        failed(verifyCompatibleShape(weights->getShape(), ids.getShape())))
       return fail("per_sample_weights must have the shape of " + names.ids);
   }
   if (std::optional<int64_t> pad = operands.paddingIdx;
@@ -545,11 +536,7 @@ mlir::gather::inferEmbeddingBagCount(const BagOperandShapes &operands,
 FailureOr<BlockLayout> BlockLayout::get(int64_t bits, int64_t blockSize,
                                         ShapeErrorFn emitError,
                                         StringRef bitsName) {
-  auto fail = [&](const Twine &msg) -> FailureOr<BlockLayout> {
-    if (emitError)
-      (void)emitError(msg);
-    return failure();
-  };
+  Reporter fail{emitError};
   if (bits != 8 && bits != 4 && bits != 2)
     return fail(bitsName + " must be 8, 4 or 2, not " + Twine(bits));
   if (blockSize < 16 || !llvm::isPowerOf2_64(blockSize))

@@ -606,15 +606,12 @@ struct EmbeddingBagTiling
             b, loc, one1, ArrayRef<OpFoldResult>{b.getIndexAttr(0)},
             ArrayRef<OpFoldResult>{ends},
             ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
-        bagOffsets = track(
-            tensor::InsertSliceOp::create(
-                b, loc, endSlice, joined,
-                ArrayRef<OpFoldResult>{sliceOffsetInto(
-                    b, loc, tileBags,
-                    cast<RankedTensorType>(joined.getType()).getDimSize(0))},
-                ArrayRef<OpFoldResult>{ends},
-                ArrayRef<OpFoldResult>{b.getIndexAttr(1)})
-                .getResult());
+        bagOffsets = track(tensor::InsertSliceOp::create(
+                               b, loc, endSlice, joined,
+                               ArrayRef<OpFoldResult>{tileBags},
+                               ArrayRef<OpFoldResult>{ends},
+                               ArrayRef<OpFoldResult>{b.getIndexAttr(1)})
+                               .getResult());
       }
       includeLast = true;
     }
