@@ -63,6 +63,24 @@ void raiseKernelError(const KernelErrorRecord &error,
                       const char *opName = nullptr,
                       const std::string &position = {});
 
+/// A ShapeErrorFn for the dialect's shape rules (GatherShapes) that keeps
+/// the message, raised as a ValueError once the rule has returned: no C++
+/// exception may cross the libraries, which are built without them.
+class ShapeRuleError {
+public:
+  LogicalResult operator()(const llvm::Twine &message) {
+    text = message.str();
+    return failure();
+  }
+  /// Throws ValueError("<prefix>: <message>").
+  [[noreturn]] void raise(const std::string &prefix) const {
+    throw pybind11::value_error(prefix + ": " + text);
+  }
+
+private:
+  std::string text;
+};
+
 /// Compiled C interfaces take at most this many pointers (memref
 /// descriptors, the result's first).
 constexpr size_t kMaxPointers = 8;

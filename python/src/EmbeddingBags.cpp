@@ -499,15 +499,11 @@ py::object embeddingBag(const std::string &function, py::handle input,
   bagShapes.includeLastOffset = lastOffset;
   bagShapes.sum = bagReduction == "sum";
   bagShapes.paddingIdx = padding;
-  std::string error;
-  auto capture = [&](const Twine &message) {
-    error = message.str();
-    return failure();
-  };
-  FailureOr<int64_t> bags = inferEmbeddingBagCount(
-      bagShapes, capture, BagNames{"input", "mode='sum'"});
+  ShapeRuleError error;
+  FailureOr<int64_t> bags =
+      inferEmbeddingBagCount(bagShapes, error, BagNames{"input", "mode='sum'"});
   if (failed(bags))
-    throw py::value_error(function + ": " + error);
+    error.raise(function);
   int64_t num = PyArray_DIM(arrayOf(table), 0);
 
   // Ids in no bag (from the last offset on with include_last_offset, every
@@ -620,11 +616,6 @@ py::object gatherBlockQuantized(py::handle data, py::handle indices,
   // a value that is no integer breaks them as a wrong integer would.
   std::optional<int64_t> bits = plainInt(bitsArg);
   std::optional<int64_t> blockSize = plainInt(blockSizeArg);
-  std::string error;
-  auto capture = [&](const Twine &message) {
-    error = message.str();
-    return failure();
-  };
   if (!bits)
     throw py::value_error(function + ": bits must be 8, 4 or 2, not " +
                           repr(bitsArg));
@@ -632,8 +623,9 @@ py::object gatherBlockQuantized(py::handle data, py::handle indices,
     throw py::value_error(function +
                           ": block_size must be a power of two >= 16, not " +
                           repr(blockSizeArg));
-  if (failed(BlockLayout::get(*bits, *blockSize, capture, "bits")))
-    throw py::value_error(function + ": " + error);
+  if (ShapeRuleError error;
+      failed(BlockLayout::get(*bits, *blockSize, error, "bits")))
+    error.raise(function);
   py::object table = asArray(data);
   if (PyArray_TYPE(arrayOf(table)) != NPY_UBYTE)
     throw py::type_error(function +

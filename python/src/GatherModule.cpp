@@ -174,28 +174,24 @@ py::object runGather(OpKind kind, PyArrayObject *data, PyArrayObject *indices,
   ShapeView dataShape = shapeOf(data), indicesShape = shapeOf(indices);
   // An empty axis is not a shape error here: the kernel reports it as an
   // IndexError, as numpy does, so the rules see a mode without that check.
-  std::string error;
-  auto capture = [&](const Twine &message) {
-    error = message.str();
-    return failure();
-  };
+  ShapeRuleError error;
   FailureOr<GatherShape> shape = failure();
   switch (kind) {
   case OpKind::Gather:
     shape = inferGatherShape(dataShape, indicesShape, axis, batchDims,
-                             GatherMode::fill, capture);
+                             GatherMode::fill, error);
     break;
   case OpKind::Elements:
     shape = inferGatherElementsShape(dataShape, indicesShape, axis,
-                                     GatherMode::fill, capture);
+                                     GatherMode::fill, error);
     break;
   case OpKind::ND:
     shape = inferGatherNDShape(dataShape, indicesShape, batchDims,
-                               GatherMode::fill, capture);
+                               GatherMode::fill, error);
     break;
   }
   if (failed(shape))
-    throw py::value_error(std::string(opName(kind)) + ": " + error);
+    error.raise(opName(kind));
   SmallVector<int64_t, 8> resultShape(
       shape->getStaticShape(dataShape, indicesShape));
   py::object converted;
@@ -523,11 +519,7 @@ PYBIND11_MODULE(_native, m) {
          std::vector<int64_t> indices, int64_t axis, int64_t batchDims,
          py::handle mode) {
         GatherMode m = modeOf(mode);
-        std::string error;
-        auto emitError = [&](const llvm::Twine &msg) {
-          error = msg.str();
-          return failure();
-        };
+        ShapeRuleError emitError;
         ShapeView d(data), i(indices);
         FailureOr<GatherShape> shape =
             op == "gather_elements"
@@ -536,7 +528,7 @@ PYBIND11_MODULE(_native, m) {
                 ? inferGatherNDShape(d, i, batchDims, m, emitError)
                 : inferGatherShape(d, i, axis, batchDims, m, emitError);
         if (failed(shape))
-          throw py::value_error(op + ": " + error);
+          emitError.raise(op);
         SmallVector<int64_t> result = shape->getStaticShape(d, i);
         return std::vector<int64_t>(result.begin(), result.end());
       },

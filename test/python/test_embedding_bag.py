@@ -419,6 +419,9 @@ def test_errors():
                        "shape of input"):
         g.embedding_bag([0, 1], table, [0], mode="sum",
                         per_sample_weights=np.ones(3, np.float32))
+    with pytest.raises(ValueError, match=r"padding_idx 36893488147419103232 "
+                       "does not fit in int64"):
+        g.embedding_bag([0], table, [0], padding_idx=2**65)
     with pytest.raises(ValueError, match=r"padding_idx 5 is out of range "
                        r"\[-5, 4\]"):
         g.embedding_bag([0], table, [0], padding_idx=5)
