@@ -13,7 +13,7 @@ built on the first call that needs it.
 """
 
 import threading
-from typing import Optional
+from typing import NamedTuple, Optional
 
 from . import _native, _torch
 
@@ -107,19 +107,22 @@ def _bag_layout(torch, input, offsets, include_last_offset, bags):
     return torch.where(positions < end, bag, bags), input
 
 
-class _BagTerms:
-    """What an embedding bag's gradients read, per id position: its bag
-    (``safe_bag``: 0 where it is in none), the row it reads (``rows``),
-    whether the forward read it (``valid``), whether it counts in its bag
-    (``counted``), and its factor in its bag's output (``factor``: mean's
-    count, per_sample_weights)."""
+class _BagTerms(NamedTuple):
+    """What an embedding bag's gradients read, per id position."""
+    bag: object       # its bag (``bags`` where it is in none)
+    in_bag: object    # whether it is in a bag
+    safe_bag: object  # its bag, 0 where it is in none
+    rows: object      # the table row it reads, by the mode
+    valid: object     # whether the forward read that row (fill)
+    counted: object   # whether it counts in its bag (padding_idx)
+    keep: object      # counted and valid: whether its row gets a gradient
+    factor: object    # its factor in its bag's output (mean, weights)
 
 
 def _bag_terms(ops, input, weight, offsets, per_sample_weights, bags, dtype,
                mode, include_last_offset, padding_idx, oob_mode):
     torch = _torch()
     num = weight.shape[0]
-    t = _BagTerms()
     bag, ids = _bag_layout(torch, input, offsets, include_last_offset, bags)
     ids = ids.to(torch.int64)
     # The row each id reads, by the mode (the dialect's index rules: a
@@ -127,39 +130,46 @@ def _bag_terms(ops, input, weight, offsets, per_sample_weights, bags, dtype,
     read_mode = "clamp" if oob_mode in ("check", "unchecked") else oob_mode
     row_numbers = torch.arange(num, dtype=torch.int64, device=ids.device)
     if num == 0:
-        t.rows = torch.zeros_like(ids)
-        t.valid = torch.zeros_like(ids, dtype=torch.bool)
+        rows = torch.zeros_like(ids)
+        valid = torch.zeros_like(ids, dtype=torch.bool)
     else:
-        t.rows = ops.gather(row_numbers, ids, "gather", 0, 0, read_mode)
-        t.valid = torch.ones_like(ids, dtype=torch.bool)
+        rows = ops.gather(row_numbers, ids, "gather", 0, 0, read_mode)
+        valid = torch.ones_like(ids, dtype=torch.bool)
         if oob_mode == "fill":
-            t.valid = ops.gather(torch.ones_like(row_numbers), ids, "gather",
-                                 0, 0, "fill") != 0
-    t.bag, t.in_bag = bag, bag < bags
-    t.counted = t.in_bag
+            valid = ops.gather(torch.ones_like(row_numbers), ids, "gather",
+                               0, 0, "fill") != 0
+    in_bag = bag < bags
+    counted = in_bag
     if padding_idx is not None:
         pad = padding_idx + num if padding_idx < 0 else padding_idx
-        t.counted = t.counted & (t.rows != pad)
-    t.factor = torch.where(t.counted, 1.0, 0.0).to(dtype)
-    t.safe_bag = torch.where(t.in_bag, bag, 0)
+        counted = counted & (rows != pad)
+    factor = torch.where(counted, 1.0, 0.0).to(dtype)
+    safe_bag = torch.where(in_bag, bag, 0)
     if mode == "mean":
         count = torch.zeros(bags, dtype=dtype, device=ids.device)
-        count = count.index_add(0, t.safe_bag, t.factor)
-        t.factor = t.factor / count.clamp(min=1)[t.safe_bag]
+        count = count.index_add(0, safe_bag, factor)
+        factor = factor / count.clamp(min=1)[safe_bag]
     if per_sample_weights is not None:
-        t.factor = t.factor * per_sample_weights.reshape(-1).to(dtype)
-    return t
+        factor = factor * per_sample_weights.reshape(-1).to(dtype)
+    return _BagTerms(bag, in_bag, safe_bag, rows, valid, counted,
+                     counted & valid, factor)
+
+
+def _read_rows(ops, weight, terms):
+    """The row each id position read in the forward (zeros where it read
+    none: fill)."""
+    torch = _torch()
+    num, dim = weight.shape
+    read = ops.gather(weight, terms.rows, "gather", 0, 0, "clamp") \
+        if num else weight.new_zeros((terms.rows.shape[0], dim))
+    return torch.where(terms.valid[:, None], read, 0)
 
 
 def _samples_gradient(ops, weight, per_sample_weights, terms, grad_rows):
     """per_sample_weights' gradient: each counted id's row read by the
     forward, dotted with its bag's output gradient."""
     torch = _torch()
-    num, dim = weight.shape
-    n = terms.rows.shape[0]
-    read = ops.gather(weight, terms.rows, "gather", 0, 0, "clamp") \
-        if num else weight.new_zeros((n, dim))
-    read = torch.where(terms.valid[:, None], read, 0)
+    read = _read_rows(ops, weight, terms)
     samples = torch.where(terms.counted, (read * grad_rows).sum(-1), 0)
     return samples.reshape(per_sample_weights.shape).to(
         per_sample_weights.dtype)
@@ -176,7 +186,8 @@ def _bag_backward(ops, input, weight, offsets, per_sample_weights, output,
     terms = _bag_terms(ops, input, weight, offsets, per_sample_weights, bags,
                        grad.dtype, mode, include_last_offset, padding_idx,
                        oob_mode)
-    rows, valid, counted = terms.rows, terms.valid, terms.counted
+    rows, valid, counted, keep = (terms.rows, terms.valid, terms.counted,
+                                  terms.keep)
     bag, in_bag, safe_bag = terms.bag, terms.in_bag, terms.safe_bag
     factor = terms.factor
     grad_rows = grad.index_select(0, safe_bag) if bags else grad.new_zeros(
@@ -187,7 +198,6 @@ def _bag_backward(ops, input, weight, offsets, per_sample_weights, output,
                                     grad_rows)
     if not needs_weight:
         return None, samples
-    keep = counted & valid
     # Rows the forward did not read (fill) get nothing: an out-of-range row
     # for the fill-mode scatter.
     targets = torch.where(valid, rows, num)
@@ -195,9 +205,7 @@ def _bag_backward(ops, input, weight, offsets, per_sample_weights, output,
         # Each output element came from the first id of its bag whose row
         # holds the maximum (torch's choice; a fill id's zeros take part):
         # its position, by a min-scatter of the positions that match.
-        read = ops.gather(weight, rows, "gather", 0, 0, "clamp") \
-            if num else weight.new_zeros((rows.shape[0], dim))
-        read = torch.where(valid[:, None], read, 0)
+        read = _read_rows(ops, weight, terms)
         n = rows.shape[0]
         matches = ((read == output.index_select(0, safe_bag))
                    & counted[:, None])

@@ -86,17 +86,17 @@ def _sgd(weight, touched, summed, lr):
     scatter(weight, touched, summed * (-lr), reduction="add", out=weight)
 
 
+def _as(array, dtype):
+    """``array`` converted to ``dtype``, a torch tensor or a numpy array."""
+    return array.to(dtype) if _is_tensor(array) else array.astype(dtype)
+
+
 def _rowwise_adagrad(weight, state, touched, summed, lr, eps):
     squares = (summed * summed).mean(1)
-    scatter(state, touched, squares.to(state.dtype) if _is_tensor(state)
-            else squares.astype(state.dtype), reduction="add", out=state)
-    accumulated = gather(state, touched)
-    if _is_tensor(weight):
-        multiplier = lr / (accumulated.sqrt() + eps)
-        update = summed * (-multiplier).to(summed.dtype)[:, None]
-    else:
-        multiplier = lr / (np.sqrt(accumulated) + eps)
-        update = summed * (-multiplier).astype(summed.dtype)[:, None]
+    scatter(state, touched, _as(squares, state.dtype), reduction="add",
+            out=state)
+    multiplier = lr / (gather(state, touched) ** 0.5 + eps)
+    update = summed * _as(-multiplier, summed.dtype)[:, None]
     scatter(weight, touched, update, reduction="add", out=weight)
 
 
@@ -164,7 +164,7 @@ def _embedding_bag_class():
                 samples = _autograd._samples_gradient(
                     ops, weight.detach(), weights, terms,
                     grad.index_select(0, terms.safe_bag))
-            keep = terms.counted & terms.valid
+            keep = terms.keep
             module.step_from_bags(terms.rows[keep], terms.safe_bag[keep],
                                   terms.factor[keep], grad)
             return None, None, None, samples, None

@@ -63,6 +63,10 @@ def test_steps_validate_before_writing():
         optim.sgd_step(weight, [0, 1, 2], grads, 0.1)
     with pytest.raises(TypeError, match="grads must have weight's dtype"):
         optim.sgd_step(weight, [0, 1], grads.astype(np.float64), 0.1)
+    with pytest.raises(ValueError, match=r"weight must be 2-D \[num, dim\]"):
+        optim.sgd_step(np.ones(4, np.float32), [0], grads[:1], 0.1)
+    with pytest.raises(ValueError, match=r"grads must be 2-D \[n, 2\]"):
+        optim.sgd_step(weight, [0, 1], np.ones((2, 3), np.float32), 0.1)
     with pytest.raises(ValueError, match="state must have shape"):
         optim.rowwise_adagrad_step(weight, np.zeros(3), [0, 1], grads, 0.1)
     # No rows: nothing to do.
