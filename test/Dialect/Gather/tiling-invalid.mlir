@@ -33,3 +33,26 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// Tiles of a scatter along index positions may write the same element of
+// dest; those of an scf.forall run in no order, so they are refused (an
+// scf.for keeps them in order).
+func.func @scatter_forall_index_positions(%d: tensor<8x6xf32>, %i: tensor<5xi64>, %u: tensor<5x6xf32>) -> tensor<8x6xf32> {
+  // expected-warning @below {{tiling is not thread safe at axis #0}}
+  // expected-error @below {{cannot be tiled by scf.forall along a dim of index positions: its tiles may write the same element of dest, in no order}}
+  // expected-error @below {{faild to tile operation}}
+  // expected-error @below {{failed to generate tiling loops}}
+  // expected-note @below {{when applied to this op}}
+  %r = gather.scatter %d[%i], %u {reduction = #gather<combine add>} : (tensor<8x6xf32>, tensor<5xi64>, tensor<5x6xf32>) -> tensor<8x6xf32>
+  return %r : tensor<8x6xf32>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %s = transform.structured.match ops{["gather.scatter"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{transform.structured.tile_using_forall failed to apply}}
+    %t, %l = transform.structured.tile_using_forall %s tile_sizes [2, 0] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}

@@ -25,6 +25,9 @@
 // bag (none, or one) still break or keep rules: the domain then has one bag
 // that is none of the result's, whose tile checks them.
 //
+// A scatter's iteration domain is its updates; the dims of index positions
+// are reductions (ScatterTiling says how tiles stay deterministic).
+//
 //===----------------------------------------------------------------------===//
 
 #include "gather/Dialect/Gather/Transforms/TilingInterfaceImpl.h"
@@ -93,6 +96,60 @@ static OpFoldResult sizeWithin(OpBuilder &b, Location loc, Value source,
              b, loc, last, getValueOrCreateConstantIndexOp(b, loc, left),
              getValueOrCreateConstantIndexOp(b, loc, within))
       .getResult();
+}
+
+/// Where a tile of `domain` (offsets, sizes) sits in `source`: the tile
+/// along the dims `dimOf` maps domain dims to, whole along the others.
+/// `mustMatch` says where `source`'s dim must equal the domain's
+/// (sizeWithin).
+struct SliceOfSource {
+  SmallVector<OpFoldResult> offsets, sizes;
+};
+template <typename DimOf, typename MustMatch>
+static SliceOfSource
+tileInSource(OpBuilder &b, Location loc, Value source, const GatherShape &shape,
+             ArrayRef<OpFoldResult> offsets, ArrayRef<OpFoldResult> sizes,
+             ArrayRef<Range> domain, DimOf dimOf, MustMatch mustMatch) {
+  auto sourceType = cast<RankedTensorType>(source.getType());
+  SliceOfSource tile{
+      SmallVector<OpFoldResult>(sourceType.getRank(), b.getIndexAttr(0)),
+      tensor::getMixedSizes(b, loc, source)};
+  for (auto [r, src] : llvm::enumerate(shape.dims)) {
+    int64_t d = dimOf(src);
+    if (d < 0)
+      continue;
+    tile.offsets[d] = offsets[r];
+    tile.sizes[d] = sizeWithin(b, loc, source, d, offsets[r], sizes[r],
+                               domain[r].size, mustMatch(src));
+  }
+  return tile;
+}
+
+/// The slice `tile` of `source`. A source with a static empty dim has no
+/// element to slice (and a slice at offset 0 of a dim of size 0 does not
+/// verify): its tile is an empty tensor of the tile's sizes.
+static TypedValue<RankedTensorType>
+sliceAt(OpBuilder &b, Location loc, Value source, const SliceOfSource &tile) {
+  auto sourceType = cast<RankedTensorType>(source.getType());
+  if (llvm::is_contained(sourceType.getShape(), 0))
+    return tensor::EmptyOp::create(b, loc, tile.sizes,
+                                   sourceType.getElementType())
+        .getResult();
+  SmallVector<OpFoldResult> strides(sourceType.getRank(), b.getIndexAttr(1));
+  return tensor::ExtractSliceOp::create(b, loc, source, tile.offsets,
+                                        tile.sizes, strides)
+      .getResult();
+}
+
+/// The slice of `source` that a tile of `domain` reads (tileInSource).
+template <typename DimOf, typename MustMatch>
+static TypedValue<RankedTensorType>
+sliceForTile(OpBuilder &b, Location loc, Value source, const GatherShape &shape,
+             ArrayRef<OpFoldResult> offsets, ArrayRef<OpFoldResult> sizes,
+             ArrayRef<Range> domain, DimOf dimOf, MustMatch mustMatch) {
+  return sliceAt(b, loc, source,
+                 tileInSource(b, loc, source, shape, offsets, sizes, domain,
+                              dimOf, mustMatch));
 }
 
 /// Casts the tile `result` holds to the type `sizes` give (static where
@@ -211,43 +268,15 @@ struct GatherTiling : ResultDomainTiling<GatherTiling<OpTy>, OpTy> {
     // A batch dim, where data and indices must have the domain's size
     // (gather_elements' dims off the axis read data, where data may be
     // longer, but come from the indices alone).
-    auto mustMatch = [](const ResultDimSource &src) {
+    auto batch = [](const ResultDimSource &src) {
       return src.dataDim >= 0 && src.indicesDim >= 0;
     };
-    // The slice of `source` that the tile reads: the tile along the dims
-    // `dimOf` maps result dims to, whole along the others.
-    auto slice = [&](Value source, auto dimOf) -> TypedValue<RankedTensorType> {
-      int64_t rank = cast<RankedTensorType>(source.getType()).getRank();
-      SmallVector<OpFoldResult> sliceOffsets(rank, b.getIndexAttr(0));
-      SmallVector<OpFoldResult> sliceSizes =
-          tensor::getMixedSizes(b, loc, source);
-      SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
-      for (auto [r, src] : llvm::enumerate(shape->dims)) {
-        int64_t d = dimOf(src);
-        if (d < 0)
-          continue;
-        sliceOffsets[d] = offsets[r];
-        sliceSizes[d] = sizeWithin(b, loc, source, d, offsets[r], sizes[r],
-                                   domain[r].size, mustMatch(src));
-      }
-      // A source with a static empty dim has no element to slice (and a
-      // slice at offset 0 of a dim of size 0 does not verify): its tile is
-      // an empty tensor of the tile's sizes.
-      auto sourceType = cast<RankedTensorType>(source.getType());
-      if (llvm::is_contained(sourceType.getShape(), 0))
-        return tensor::EmptyOp::create(b, loc, sliceSizes,
-                                       sourceType.getElementType())
-            .getResult();
-      return tensor::ExtractSliceOp::create(b, loc, source, sliceOffsets,
-                                            sliceSizes, strides)
-          .getResult();
-    };
-    auto dataSlice = slice(gatherOp.getData(), [](const ResultDimSource &src) {
-      return src.readDataDim;
-    });
-    auto indicesSlice =
-        slice(gatherOp.getIndices(),
-              [](const ResultDimSource &src) { return src.indicesDim; });
+    auto dataSlice = sliceForTile(
+        b, loc, gatherOp.getData(), *shape, offsets, sizes, domain,
+        [](const ResultDimSource &src) { return src.readDataDim; }, batch);
+    auto indicesSlice = sliceForTile(
+        b, loc, gatherOp.getIndices(), *shape, offsets, sizes, domain,
+        [](const ResultDimSource &src) { return src.indicesDim; }, batch);
 
     FailureOr<GatherShape> tileShape =
         gatherOp.getGatherShapeFor(dataSlice.getType(), indicesSlice.getType());
@@ -685,6 +714,183 @@ struct EmbeddingBagTiling
   }
 };
 
+/// Whether `value` is computed from an scf.forall's induction variable:
+/// tiles of a forall run in no order.
+static bool dependsOnForallIv(OpFoldResult value) {
+  SmallVector<Value> worklist;
+  if (auto v = dyn_cast<Value>(value))
+    worklist.push_back(v);
+  llvm::SmallPtrSet<Value, 8> seen;
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    if (!seen.insert(v).second)
+      continue;
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (auto forall = dyn_cast<scf::ForallOp>(arg.getOwner()->getParentOp()))
+        if (arg.getArgNumber() < forall.getRank())
+          return true;
+      continue;
+    }
+    llvm::append_range(worklist, v.getDefiningOp()->getOperands());
+  }
+  return false;
+}
+
+/// A scatter's iteration domain is its updates, walked in row-major order.
+/// A dim of updates that writes dest at its own position (readDataDim: batch
+/// dims, the dims around the axis, gather_nd's slice dims,
+/// scatter_elements' dims off the axis) is parallel: tiles along it write
+/// disjoint parts of dest. The dims of index positions are reductions: tiles
+/// along them may write the same element. A tile is the same op on slices
+/// of dest (the tile along the parallel dims, whole along the indexed
+/// ones), of indices and of updates, so index values keep their meaning and
+/// every mode holds per tile. In an `scf.for` nest the tiles run in the
+/// nest's order, which keeps the updates that land on one element in their
+/// row-major order (they differ only in the reduction dims): the result is
+/// the untiled op's, bit for bit. Tiles of an `scf.forall` run in no order,
+/// so a forall along a reduction dim is refused.
+template <typename OpTy>
+struct ScatterTiling
+    : TilingInterface::ExternalModel<ScatterTiling<OpTy>, OpTy> {
+  static FailureOr<GatherShape> getShape(Operation *op) {
+    FailureOr<GatherShape> shape = cast<OpTy>(op).getGatherShape();
+    if (failed(shape) || !shape->ranked)
+      return failure();
+    return shape;
+  }
+
+  SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *op) const {
+    FailureOr<GatherShape> shape = getShape(op);
+    if (failed(shape))
+      return {};
+    return llvm::map_to_vector(shape->dims, [](const ResultDimSource &src) {
+      return src.readDataDim >= 0 ? utils::IteratorType::parallel
+                                  : utils::IteratorType::reduction;
+    });
+  }
+
+  SmallVector<Range> getIterationDomain(Operation *op, OpBuilder &b) const {
+    OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
+    return llvm::map_to_vector(
+        tensor::getMixedSizes(b, op->getLoc(), cast<OpTy>(op).getUpdates()),
+        [&](OpFoldResult size) { return Range{zero, size, one}; });
+  }
+
+  /// The tile of dest that a tile of the domain writes. dest's dims that a
+  /// dim of updates equals (dataDim) must match it; scatter_elements' dims
+  /// off the axis may be longer than the updates.
+  static SliceOfSource destTile(Operation *op, OpBuilder &b,
+                                const GatherShape &shape,
+                                ArrayRef<OpFoldResult> offsets,
+                                ArrayRef<OpFoldResult> sizes,
+                                ArrayRef<Range> domain) {
+    return tileInSource(
+        b, op->getLoc(), cast<OpTy>(op).getDest(), shape, offsets, sizes,
+        domain, [](const ResultDimSource &src) { return src.readDataDim; },
+        [](const ResultDimSource &src) { return src.dataDim >= 0; });
+  }
+
+  LogicalResult getResultTilePosition(
+      Operation *op, OpBuilder &b, unsigned, ArrayRef<OpFoldResult> offsets,
+      ArrayRef<OpFoldResult> sizes, SmallVector<OpFoldResult> &resultOffsets,
+      SmallVector<OpFoldResult> &resultSizes) const {
+    FailureOr<GatherShape> shape = getShape(op);
+    if (failed(shape))
+      return failure();
+    SliceOfSource tile =
+        destTile(op, b, *shape, offsets, sizes, getIterationDomain(op, b));
+    resultOffsets = resultTileOffsets(op, b, tile.offsets);
+    resultSizes = std::move(tile.sizes);
+    return success();
+  }
+
+  FailureOr<TilingResult>
+  getTiledImplementation(Operation *op, OpBuilder &b,
+                         ArrayRef<OpFoldResult> offsets,
+                         ArrayRef<OpFoldResult> sizes) const {
+    auto scatterOp = cast<OpTy>(op);
+    FailureOr<GatherShape> shape = getShape(op);
+    SmallVector<Range> domain = getIterationDomain(op, b);
+    if (failed(shape) || domain.size() != sizes.size())
+      return failure();
+    for (auto [src, offset] : llvm::zip_equal(shape->dims, offsets))
+      if (src.readDataDim < 0 && dependsOnForallIv(offset))
+        return op->emitOpError(
+            "cannot be tiled by scf.forall along a dim of index positions: "
+            "its tiles may write the same element of dest, in no order");
+    Location loc = op->getLoc();
+    auto destSlice = sliceAt(b, loc, scatterOp.getDest(),
+                             destTile(op, b, *shape, offsets, sizes, domain));
+    // The indices' dims equal the updates' that walk them.
+    auto indicesSlice = sliceForTile(
+        b, loc, scatterOp.getIndices(), *shape, offsets, sizes, domain,
+        [](const ResultDimSource &src) { return src.indicesDim; },
+        [](const ResultDimSource &) { return true; });
+    SliceOfSource updatesTile{SmallVector<OpFoldResult>(offsets),
+                              SmallVector<OpFoldResult>(sizes)};
+    auto updatesSlice = sliceAt(b, loc, scatterOp.getUpdates(), updatesTile);
+    Operation *tiled = mlir::clone(b, op, {destSlice.getType()},
+                                   {destSlice, indicesSlice, updatesSlice});
+    return TilingResult{{tiled},
+                        {tiled->getResult(0)},
+                        {destSlice.getDefiningOp(),
+                         indicesSlice.getDefiningOp(),
+                         updatesSlice.getDefiningOp()}};
+  }
+
+  /// A tile of the result is written by the updates along the parallel
+  /// dims that write it, with the reduction dims whole; it must take the
+  /// dims of dest that indices select along whole.
+  LogicalResult getIterationDomainTileFromResultTile(
+      Operation *op, OpBuilder &b, unsigned, ArrayRef<OpFoldResult> offsets,
+      ArrayRef<OpFoldResult> sizes,
+      SmallVectorImpl<OpFoldResult> &iterDomainOffsets,
+      SmallVectorImpl<OpFoldResult> &iterDomainSizes) const {
+    FailureOr<GatherShape> shape = getShape(op);
+    if (failed(shape))
+      return failure();
+    Value dest = cast<OpTy>(op).getDest();
+    SmallVector<bool> walked(cast<RankedTensorType>(dest.getType()).getRank());
+    SmallVector<Range> domain = getIterationDomain(op, b);
+    iterDomainOffsets.clear();
+    iterDomainSizes.clear();
+    for (auto [src, range] : llvm::zip_equal(shape->dims, domain)) {
+      // scatter_elements' dims off the axis may be shorter than dest's: a
+      // tile of dest is not a tile of them.
+      if (src.readDataDim >= 0 && src.dataDim < 0)
+        return failure();
+      if (src.readDataDim < 0) {
+        iterDomainOffsets.push_back(range.offset);
+        iterDomainSizes.push_back(range.size);
+        continue;
+      }
+      walked[src.readDataDim] = true;
+      iterDomainOffsets.push_back(offsets[src.readDataDim]);
+      iterDomainSizes.push_back(sizes[src.readDataDim]);
+    }
+    for (auto [d, isWalked] : llvm::enumerate(walked)) {
+      if (isWalked)
+        continue;
+      if (!isZeroInteger(offsets[d]) ||
+          !isEqualConstantIntOrValue(
+              sizes[d], tensor::getMixedSize(b, op->getLoc(), dest, d)))
+        return failure();
+    }
+    return success();
+  }
+
+  FailureOr<TilingResult>
+  generateResultTileValue(Operation *op, OpBuilder &b, unsigned resultNumber,
+                          ArrayRef<OpFoldResult> offsets,
+                          ArrayRef<OpFoldResult> sizes) const {
+    SmallVector<OpFoldResult> domainOffsets, domainSizes;
+    if (failed(getIterationDomainTileFromResultTile(
+            op, b, resultNumber, offsets, sizes, domainOffsets, domainSizes)))
+      return failure();
+    return getTiledImplementation(op, b, domainOffsets, domainSizes);
+  }
+};
+
 } // namespace
 
 void mlir::gather::registerTilingInterfaceExternalModels(
@@ -694,6 +900,10 @@ void mlir::gather::registerTilingInterfaceExternalModels(
     GatherElementsOp::attachInterface<GatherTiling<GatherElementsOp>>(*context);
     GatherNDOp::attachInterface<GatherTiling<GatherNDOp>>(*context);
     EmbeddingBagOp::attachInterface<EmbeddingBagTiling>(*context);
+    ScatterOp::attachInterface<ScatterTiling<ScatterOp>>(*context);
+    ScatterElementsOp::attachInterface<ScatterTiling<ScatterElementsOp>>(
+        *context);
+    ScatterNDOp::attachInterface<ScatterTiling<ScatterNDOp>>(*context);
     // Tiles are slices and affine.min/max sizes.
     context->loadDialect<affine::AffineDialect, tensor::TensorDialect,
                          linalg::LinalgDialect, scf::SCFDialect>();

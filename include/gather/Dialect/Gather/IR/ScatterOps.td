@@ -9,6 +9,8 @@
 #ifndef GATHER_DIALECT_GATHER_IR_SCATTEROPS_TD
 #define GATHER_DIALECT_GATHER_IR_SCATTEROPS_TD
 
+include "mlir/Interfaces/DestinationStyleOpInterface.td"
+
 def Gather_RankedDataTensor : RankedTensorOf<[Gather_DataElement]>;
 def Gather_RankedIndexTensor : RankedTensorOf<[Gather_IndexElement]>;
 
@@ -17,6 +19,7 @@ class Gather_ScatterLikeOp<string mnemonic, list<Trait> traits = []>
         Gather_ScatterOpInterface,
         NoMemoryEffect,
         DeclareOpInterfaceMethods<ConditionallySpeculatable>,
+        DestinationStyleOpInterface,
         AllTypesMatch<["dest", "result"]>,
         DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
                                   ["reifyResultShapes"]>]> {
@@ -31,6 +34,10 @@ class Gather_ScatterLikeOp<string mnemonic, list<Trait> traits = []>
     /// The matching gather's view of (dest, indices) (GatherShapes.h);
     /// failure when the op does not verify.
     ::mlir::FailureOr<::mlir::gather::GatherShape> getGatherShape();
+    /// DestinationStyleOpInterface: `dest` is the init.
+    ::mlir::MutableOperandRange getDpsInitsMutable() {
+      return getDestMutable();
+    }
   }];
 }
 

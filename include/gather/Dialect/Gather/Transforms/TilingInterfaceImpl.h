@@ -10,6 +10,7 @@ namespace gather {
 /// Attaches upstream's TilingInterface to the gather ops: iteration domain =
 /// result dims, all parallel; tiles, producer fusion (result tiles) and
 /// operand tiles of the indices (the gather as consumer of an ids producer).
+/// The scatters' domain is their updates, the index positions reductions.
 void registerTilingInterfaceExternalModels(DialectRegistry &registry);
 
 } // namespace gather
