@@ -551,3 +551,61 @@ func.func @gather_empty_grid(%table: tensor<8x4xf32>, %ids: tensor<6xi64>) -> te
   %r = gather.gather %t[%ids] {axis = 0 : i64} : (tensor<8x4xf32>, tensor<6xi64>) -> tensor<6x4xf32>
   return %r : tensor<6x4xf32>
 }
+
+// -----
+
+shard.grid @grid(shape = 2)
+
+/// A scatter into a table split by rows: the ids resolved against the whole
+/// 8 rows and shifted (another shard's id becomes the local size, 4), the
+/// local scatter in fill mode, and no communication.
+// CHECK-LABEL: func.func @scatter_rows_owned
+// CHECK-SAME: %[[D:.*]]: tensor<4x3xf32>, %[[I:.*]]: tensor<5xi32>, %[[U:.*]]: tensor<5x3xf32>
+// CHECK: %[[IDS:.*]] = linalg.generic {{.*}} ins(%[[I]] : tensor<5xi32>) outs(%{{.*}} : tensor<5xi64>)
+// CHECK: %[[R:.*]] = gather.scatter %[[D]][%[[IDS]]], %[[U]] {mode = #gather<mode fill>, reduction = #gather<combine add>} : (tensor<4x3xf32>, tensor<5xi64>, tensor<5x3xf32>) -> tensor<4x3xf32>
+// CHECK-NOT: shard.all_reduce
+// CHECK: return %[[R]] : tensor<4x3xf32>
+func.func @scatter_rows_owned(%grad: tensor<8x3xf32>, %ids: tensor<5xi32>, %u: tensor<5x3xf32>) -> tensor<8x3xf32> {
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %d = shard.shard %grad to %s annotate_for_users : tensor<8x3xf32>
+  %r = gather.scatter %d[%ids], %u {reduction = #gather<combine add>} : (tensor<8x3xf32>, tensor<5xi32>, tensor<5x3xf32>) -> tensor<8x3xf32>
+  %r1 = shard.shard %r to %s : tensor<8x3xf32>
+  return %r1 : tensor<8x3xf32>
+}
+
+// -----
+
+shard.grid @grid(shape = 2)
+
+/// Updates and ids split by index positions: each gathered whole (placed
+/// at the process's offset in zeros, an all-reduce of the bits with or),
+/// then the scatter applies all of them in order on every process.
+// CHECK-LABEL: func.func @scatter_updates_split
+// CHECK-SAME: %[[D:.*]]: tensor<8x3xf32>, %[[I:.*]]: tensor<3xi32>, %[[U:.*]]: tensor<3x3xf32>
+// CHECK: %[[UB:.*]] = arith.bitcast %[[U]] : tensor<3x3xf32> to tensor<3x3xi32>
+// CHECK: tensor.insert_slice %[[UB]] into %{{.*}}[%{{.*}}, 0] [3, 3] [1, 1] : tensor<3x3xi32> into tensor<6x3xi32>
+// CHECK: %[[UA:.*]] = shard.all_reduce %{{.*}} on @grid grid_axes = [0] reduction = bitwise_or : tensor<6x3xi32> -> tensor<6x3xi32>
+// CHECK: %[[UW:.*]] = arith.bitcast %[[UA]] : tensor<6x3xi32> to tensor<6x3xf32>
+// CHECK: %[[IA:.*]] = shard.all_reduce %{{.*}} on @grid grid_axes = [0] reduction = bitwise_or : tensor<6xi32> -> tensor<6xi32>
+// CHECK: gather.scatter %[[D]][%[[IA]]], %[[UW]] {reduction = #gather<combine add>} : (tensor<8x3xf32>, tensor<6xi32>, tensor<6x3xf32>) -> tensor<8x3xf32>
+func.func @scatter_updates_split(%grad: tensor<8x3xf32>, %ids: tensor<6xi32>, %u: tensor<6x3xf32>) -> tensor<8x3xf32> {
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %i = shard.shard %ids to %s annotate_for_users : tensor<6xi32>
+  %uu = shard.shard %u to %s annotate_for_users : tensor<6x3xf32>
+  %r = gather.scatter %grad[%i], %uu {reduction = #gather<combine add>} : (tensor<8x3xf32>, tensor<6xi32>, tensor<6x3xf32>) -> tensor<8x3xf32>
+  return %r : tensor<8x3xf32>
+}
+
+// -----
+
+shard.grid @grid(shape = 2)
+
+/// Updates of complex numbers have no carrier of their bits.
+func.func @scatter_updates_split_complex(%grad: tensor<8xcomplex<f32>>, %ids: tensor<6xi32>, %u: tensor<6xcomplex<f32>>) -> tensor<8xcomplex<f32>> {
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %uu = shard.shard %u to %s annotate_for_users : tensor<6xcomplex<f32>>
+  %i = shard.shard %ids to %s annotate_for_users : tensor<6xi32>
+  // expected-error @below {{cannot gather operands of element type 'complex<f32>' across processes}}
+  %r = gather.scatter %grad[%i], %uu {reduction = #gather<combine add>} : (tensor<8xcomplex<f32>>, tensor<6xi32>, tensor<6xcomplex<f32>>) -> tensor<8xcomplex<f32>>
+  return %r : tensor<8xcomplex<f32>>
+}

@@ -31,6 +31,10 @@
 // halos, the whole loops above, bags with offsets split along bags, and
 // quantized tables' rows split under mean or max.
 //
+// The scatters read their gather's nest backwards (getScatterNest,
+// ScatterSharding): a dest split by rows applies the updates that land in
+// its rows, and updates split along index positions are gathered whole.
+//
 //===----------------------------------------------------------------------===//
 
 #include "gather/Dialect/Gather/Transforms/ShardingInterfaceImpl.h"
@@ -108,12 +112,12 @@ struct SplitDim {
 
 /// The loop nest of a ranked gather op: result dims, one gathered loop per
 /// index component, gather_nd's tuple dim.
-static std::optional<LoopNest> getGatherNest(Operation *op) {
-  auto gatherOp = cast<GatherOpInterface>(op);
-  FailureOr<GatherShape> shape = gatherOp.getGatherShape();
-  auto dataType = dyn_cast<RankedTensorType>(gatherOp.getData().getType());
-  auto indicesType =
-      dyn_cast<RankedTensorType>(gatherOp.getIndices().getType());
+static std::optional<LoopNest> buildGatherNest(MLIRContext *ctx,
+                                               FailureOr<GatherShape> shape,
+                                               Type data, Type indices,
+                                               bool hasTupleDim) {
+  auto dataType = dyn_cast<RankedTensorType>(data);
+  auto indicesType = dyn_cast<RankedTensorType>(indices);
   if (failed(shape) || !shape->ranked || !dataType || !indicesType)
     return std::nullopt;
   LoopNest nest;
@@ -127,7 +131,7 @@ static std::optional<LoopNest> getGatherNest(Operation *op) {
     nest.gatheredSizes.push_back(dataType.getDimSize(shape->indexedDim(c)));
     dataLoops[shape->indexedDim(c)] = loop;
   }
-  if (isa<GatherNDOp>(op))
+  if (hasTupleDim)
     indicesLoops.back() = nest.addWholeLoop("the index tuple dim");
   for (auto [r, src] : llvm::enumerate(shape->dims)) {
     if (src.readDataDim >= 0 && dataLoops[src.readDataDim] < 0)
@@ -137,11 +141,42 @@ static std::optional<LoopNest> getGatherNest(Operation *op) {
   }
   if (llvm::is_contained(dataLoops, -1) || llvm::is_contained(indicesLoops, -1))
     return std::nullopt;
-  MLIRContext *ctx = op->getContext();
   nest.addMap(ctx, dataLoops);
   nest.addMap(ctx, indicesLoops);
   nest.addMap(ctx, llvm::to_vector(llvm::seq<int64_t>(0, resultRank)));
   nest.finish();
+  return nest;
+}
+
+static std::optional<LoopNest> getGatherNest(Operation *op) {
+  auto gatherOp = cast<GatherOpInterface>(op);
+  return buildGatherNest(op->getContext(), gatherOp.getGatherShape(),
+                         gatherOp.getData().getType(),
+                         gatherOp.getIndices().getType(), isa<GatherNDOp>(op));
+}
+
+/// The loop nest of a ranked scatter: its gather's, read backwards. The
+/// operands are dest (the gather's data), indices and updates (the gather's
+/// result), and the result is dest's. The loops of index positions (the
+/// updates' dims that dest does not have) are reductions: their updates
+/// land on any row. The loops of the dest dims that indices select along
+/// are parallel: a process that holds some of those rows applies the
+/// updates that land in them.
+static std::optional<LoopNest> getScatterNest(Operation *op) {
+  auto scatterOp = cast<ScatterOpInterface>(op);
+  FailureOr<GatherShape> shape = scatterOp.getGatherShape();
+  std::optional<LoopNest> nest =
+      buildGatherNest(op->getContext(), shape, scatterOp.getDest().getType(),
+                      scatterOp.getIndices().getType(), isa<ScatterNDOp>(op));
+  if (!nest)
+    return std::nullopt;
+  for (auto [loop, src] : llvm::enumerate(shape->dims))
+    if (src.readDataDim < 0)
+      nest->types[loop] = utils::IteratorType::reduction;
+  for (int64_t loop : nest->gatheredLoops)
+    nest->types[loop] = utils::IteratorType::parallel;
+  AffineMap dest = nest->maps[0];
+  nest->maps.push_back(dest);
   return nest;
 }
 
@@ -586,6 +621,62 @@ static Value allReduceGathered(ImplicitLocOpBuilder &b, Value partial,
   return value;
 }
 
+/// `local`, this process's shard along `dim` of a value split over `axes`,
+/// gathered whole on every process in process order: placed at its offset
+/// in zeros and combined with a bitwise or of its bits, which is exact for
+/// every element type that has a carrier (getBitsCarrier). LLVM 22's
+/// convert-shard-to-mpi lowers no shard.all_gather.
+static FailureOr<Value> allGatherExact(ImplicitLocOpBuilder &b, Operation *op,
+                                       Value local, int64_t dim,
+                                       shard::GridOp grid,
+                                       ArrayRef<GridAxis> axes) {
+  auto type = cast<RankedTensorType>(local.getType());
+  Type element = type.getElementType();
+  IntegerType carrier = getBitsCarrier(element);
+  if (!carrier)
+    return op->emitOpError("cannot gather operands of element type ")
+           << element
+           << " across processes (MPI carries integers and floats of up to "
+              "64 bits)";
+  auto bits = IntegerType::get(b.getContext(), element.getIntOrFloatBitWidth());
+  Value value = local;
+  if (isa<FloatType>(element))
+    value = arith::BitcastOp::create(b, type.clone(bits), value);
+  if (bits != carrier)
+    value = arith::ExtUIOp::create(b, type.clone(carrier), value);
+  int64_t shards = shard::collectiveProcessGroupSize(axes, grid);
+  Value process = shard::createProcessLinearIndex(grid.getSymName(), axes, b);
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, b.getLoc(), value);
+  SmallVector<OpFoldResult> offsets(sizes.size(), b.getIndexAttr(0));
+  Value count = getValueOrCreateConstantIndexOp(b, b.getLoc(), sizes[dim]);
+  offsets[dim] = arith::MulIOp::create(b, process, count).getResult();
+  if (type.isDynamicDim(dim))
+    sizes[dim] = arith::MulIOp::create(
+                     b, count, arith::ConstantIndexOp::create(b, shards))
+                     .getResult();
+  else
+    sizes[dim] = b.getIndexAttr(type.getDimSize(dim) * shards);
+  Value zeros = linalg::FillOp::create(
+                    b, ValueRange{arith::ConstantIntOp::create(b, carrier, 0)},
+                    ValueRange{tensor::EmptyOp::create(b, sizes, carrier)})
+                    .getResult(0);
+  SmallVector<OpFoldResult> strides(sizes.size(), b.getIndexAttr(1));
+  Value placed = tensor::InsertSliceOp::create(
+      b, value, zeros, offsets, tensor::getMixedSizes(b, b.getLoc(), value),
+      strides);
+  SmallVector<int64_t> wholeShape(type.getShape());
+  if (!type.isDynamicDim(dim))
+    wholeShape[dim] *= shards;
+  Value whole = shard::AllReduceOp::create(b, placed, grid.getSymName(), axes,
+                                           shard::ReductionKind::BitwiseOr);
+  auto wholeType = RankedTensorType::get(wholeShape, element);
+  if (bits != carrier)
+    whole = arith::TruncIOp::create(b, wholeType.clone(bits), whole);
+  if (isa<FloatType>(element))
+    whole = arith::BitcastOp::create(b, wholeType, whole);
+  return whole;
+}
+
 /// What the three gather ops' and the embedding bag's models share.
 template <typename Model, typename OpTy>
 struct GatherSharding : shard::ShardingInterface::ExternalModel<Model, OpTy> {
@@ -733,6 +824,120 @@ struct GatherOpSharding : GatherSharding<GatherOpSharding<OpTy>, OpTy> {
         b, op, {operands[0], ids}, resultSharding, grid,
         [](Operation *local) { cast<OpTy>(local).setMode(GatherMode::fill); });
     return allReduceGathered(b, partial, grid, getReducedAxes(split));
+  }
+};
+
+/// The scatters (see getScatterNest). Partitioning keeps every split along
+/// a parallel loop (the op runs on its local operands), and:
+///   - updates and indices split along index positions are gathered whole
+///     on every process first (allGatherExact), so each process applies
+///     them in the sequential order and results stay bit-identical for
+///     every reduction, floating-point `add` included;
+///   - a dest split along a dim that indices select along gives each
+///     process the updates that land in its rows: the ids are resolved
+///     against the whole dim and shifted as for a gather (buildLocalIds),
+///     and the local op runs in `fill` mode, which drops the others. No
+///     communication: the result is split as dest is.
+template <typename OpTy>
+struct ScatterSharding : GatherSharding<ScatterSharding<OpTy>, OpTy> {
+  static std::optional<LoopNest> getNest(Operation *op) {
+    return getScatterNest(op);
+  }
+
+  LogicalResult partition(Operation *op, ArrayRef<Value> partitionedOperands,
+                          ArrayRef<Sharding> operandShardings,
+                          ArrayRef<Sharding> resultShardings,
+                          IRMapping &partitionMap,
+                          SymbolTableCollection &symbolTable,
+                          OpBuilder &builder) const {
+    std::optional<LoopNest> n = getNest(op);
+    if (!n)
+      return op->emitOpError("is partitioned only with ranked operands");
+    if (llvm::is_contained(partitionedOperands, Value()))
+      return op->emitOpError(
+          "has an operand that shard-partition could not reshard; it is "
+          "partitioned over even splits only (no halo sizes or sharded "
+          "dims offsets)");
+    if (failed(checkAgreement(op, *n, operandShardings, resultShardings)))
+      return failure();
+    shard::GridOp grid;
+    FailureOr<ShardingArray> splits =
+        getSplits(op, *n, operandShardings, resultShardings, symbolTable, grid);
+    if (failed(splits))
+      return failure();
+    auto scatterOp = cast<OpTy>(op);
+    GatherShape shape = *scatterOp.getGatherShape();
+    if (isa<ScatterElementsOp>(op)) {
+      auto destType = cast<RankedTensorType>(scatterOp.getDest().getType());
+      auto indicesType =
+          cast<RankedTensorType>(scatterOp.getIndices().getType());
+      for (auto [loop, src] : llvm::enumerate(shape.dims))
+        if (src.readDataDim >= 0 && !(*splits)[loop].empty() &&
+            (destType.isDynamicDim(loop) ||
+             destType.getDimSize(loop) != indicesType.getDimSize(loop)))
+          return op->emitOpError("can split dim ")
+                 << loop << " off the axis only where dest and indices have "
+                 << "the same static size";
+    }
+    ImplicitLocOpBuilder b(op->getLoc(), builder);
+    SmallVector<Value> operands(partitionedOperands);
+    // Index positions split: each operand gathered whole along its own
+    // split (one that is not annotated is whole already).
+    auto splitOf = [&](unsigned operand, int64_t dim) -> ArrayRef<GridAxis> {
+      const Sharding &sharding = operandShardings[operand];
+      if (!sharding ||
+          dim >= static_cast<int64_t>(sharding.getSplitAxes().size()))
+        return {};
+      return sharding.getSplitAxes()[dim].asArrayRef();
+    };
+    for (auto [loop, src] : llvm::enumerate(shape.dims)) {
+      if (src.readDataDim >= 0)
+        continue;
+      for (auto [operand, dim] :
+           {std::pair<unsigned, int64_t>{2, loop}, {1, src.indicesDim}}) {
+        if (dim < 0 || splitOf(operand, dim).empty())
+          continue;
+        FailureOr<Value> whole = allGatherExact(b, op, operands[operand], dim,
+                                                grid, splitOf(operand, dim));
+        if (failed(whole))
+          return failure();
+        operands[operand] = *whole;
+      }
+    }
+    FailureOr<SmallVector<SplitDim>> split =
+        getGatheredSplits(op, *n, *splits, grid);
+    if (failed(split))
+      return failure();
+    bool ownsRows = !split->empty();
+    if (ownsRows) {
+      SmallVector<IdSpace> spaces;
+      Value zero = arith::ConstantIndexOp::create(b, 0);
+      for (int64_t c = 0; c < shape.tupleSize; ++c) {
+        int64_t loop = n->gatheredLoops[c];
+        const SplitDim *s = llvm::find_if(
+            *split, [&](const SplitDim &sd) { return sd.loop == loop; });
+        if (s != split->end())
+          spaces.push_back(getSplitSpace(b, grid, *s));
+        else {
+          Value size =
+              tensor::DimOp::create(b, operands[0], shape.indexedDim(c));
+          spaces.push_back({size, zero, size, n->gatheredSizes[c]});
+        }
+        spaces.back().dataDim = shape.indexedDim(c);
+      }
+      std::optional<int64_t> tupleDim;
+      if (isa<ScatterNDOp>(op))
+        tupleDim = cast<RankedTensorType>(operands[1].getType()).getRank() - 1;
+      operands[1] = buildLocalIds(b, operands[1], scatterOp.getMode(), spaces,
+                                  tupleDim, Value(), op)[0];
+    }
+    Value local = buildLocal(b, op, operands, resultShardings[0], grid,
+                             [&](Operation *local) {
+                               if (ownsRows)
+                                 cast<OpTy>(local).setMode(GatherMode::fill);
+                             });
+    partitionMap.map(op->getResult(0), local);
+    return success();
   }
 };
 
@@ -922,6 +1127,8 @@ LogicalResult mlir::gather::verifyPartitionableShardings(Operation *op) {
   std::optional<LoopNest> nest;
   if (isa<GatherOp, GatherElementsOp, GatherNDOp>(op))
     nest = getGatherNest(op);
+  else if (isa<ScatterOpInterface>(op))
+    nest = getScatterNest(op);
   else if (isa<EmbeddingBagOp>(op))
     nest = getBagNest(op);
   if (!nest)
@@ -962,6 +1169,10 @@ void mlir::gather::registerShardingInterfaceExternalModels(
         *context);
     GatherNDOp::attachInterface<GatherOpSharding<GatherNDOp>>(*context);
     EmbeddingBagOp::attachInterface<EmbeddingBagSharding>(*context);
+    ScatterOp::attachInterface<ScatterSharding<ScatterOp>>(*context);
+    ScatterElementsOp::attachInterface<ScatterSharding<ScatterElementsOp>>(
+        *context);
+    ScatterNDOp::attachInterface<ScatterSharding<ScatterNDOp>>(*context);
     // A partition writes the local ids (linalg, arith; scf and func for a
     // bad id's report), the shard's offset and the all-reduce (shard).
     context->loadDialect<arith::ArithDialect, func::FuncDialect,
