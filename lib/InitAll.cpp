@@ -6,6 +6,7 @@
 #include "gather/Conversion/GatherToLoops/BufferizableOpInterfaceImpl.h"
 #include "gather/Conversion/GatherToLoops/GatherToLoops.h"
 #include "gather/Conversion/Passes.h"
+#include "gather/Conversion/ScatterToSCF/ScatterToSCF.h"
 #include "gather/Dialect/Gather/IR/GatherDialect.h"
 #include "gather/Dialect/Gather/TransformOps/GatherTransformOps.h"
 #include "gather/Dialect/Gather/Transforms/Passes.h"
@@ -19,6 +20,7 @@
 void mlir::gather::registerAllGatherDialects(DialectRegistry &registry) {
   registry.insert<GatherDialect>();
   registerBufferizableOpInterfaceExternalModels(registry);
+  registerScatterBufferizableOpInterfaceExternalModels(registry);
   registerTilingInterfaceExternalModels(registry);
   registerShardingInterfaceExternalModels(registry);
   registerMPIMemoryEffectsExternalModels(registry);

@@ -1,6 +1,9 @@
 // RUN: gather-opt %s --gather-to-llvm | %run_main | FileCheck %s
 // RUN: gather-opt %s --gather-to-llvm="parallel=true parallel-min-bytes=0" | %run_main_omp | FileCheck %s
 // RUN: gather-opt %s --convert-gather-to-linalg | %upstream_to_llvm | %run_main | FileCheck %s
+/// Bufferized first (the scatters' One-Shot Bufferize model: their loops on
+/// the buffers), then lowered by upstream's passes.
+// RUN: gather-opt %s --convert-elementwise-to-linalg --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" | %upstream_to_llvm | gather-opt --gather-define-error-handlers | %run_main | FileCheck %s
 
 // The scatters in every reduction and mode, with duplicate and out-of-range
 // indices, on static and dynamic shapes, through both lowerings. The

@@ -9,6 +9,8 @@
 //   --convert-tensor-to-gather (mode from the hash)
 //   --convert-gather-to-linalg, then --canonicalize
 //   --convert-embedding-bag-to-scf, then --canonicalize
+//   --one-shot-bufferize (bufferize-function-boundaries: the gathers' and
+//   the scatters' bufferization models)
 //   --gather-dispatch-unranked --convert-gather-to-loops (options from the
 //   hash), then --canonicalize
 //   --gather-to-llvm (options picked from a hash of the input)
@@ -46,6 +48,7 @@
 #include "gather/InitAll.h"
 #include "gather/Pipelines/Pipelines.h"
 
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -588,6 +591,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   runOnClone(ctx, *module, [](PassManager &pm) {
     pm.addPass(gather::createConvertEmbeddingBagToSCF());
     pm.addPass(createCanonicalizerPass());
+  });
+  runOnClone(ctx, *module, [](PassManager &pm) {
+    bufferization::OneShotBufferizePassOptions bufferize;
+    bufferize.bufferizeFunctionBoundaries = true;
+    pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   });
   runOnClone(ctx, *module, [&](PassManager &pm) {
     gather::GatherDispatchUnrankedOptions dispatch;

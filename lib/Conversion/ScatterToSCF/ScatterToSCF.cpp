@@ -36,6 +36,7 @@
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
@@ -70,14 +71,17 @@ public:
         opName(op->getName().getStringRef()), mode(op.getMode()),
         combine(op.getReduction()), report(report), dest(dest),
         indices(indices), updates(updates),
-        destType(cast<RankedTensorType>(dest.getType())),
-        indicesType(cast<RankedTensorType>(indices.getType())),
-        updatesType(cast<RankedTensorType>(updates.getType())),
+        destType(cast<ShapedType>(dest.getType())),
+        indicesType(cast<ShapedType>(indices.getType())),
+        updatesType(cast<ShapedType>(updates.getType())),
+        onMemrefs(isa<MemRefType>(dest.getType())),
         tuples(isa<ScatterNDOp>(op)), elements(isa<ScatterElementsOp>(op)),
-        threads(threading.parallel),
+        threads(threading.parallel && !onMemrefs),
         parallelMinBytes(threading.parallelMinBytes) {}
 
   /// dest with every update combined in (or dest, after a reported error).
+  /// On memrefs, the updates are combined into dest itself, which is
+  /// returned.
   Value emit();
 
 private:
@@ -88,6 +92,19 @@ private:
   Value andI(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
   Value notI(Value x) {
     return arith::XOrIOp::create(b, loc, x, constBool(true));
+  }
+  /// The element of `shaped` at `at`.
+  Value load(Value shaped, ValueRange at) {
+    if (onMemrefs)
+      return memref::LoadOp::create(b, loc, shaped, at);
+    return tensor::ExtractOp::create(b, loc, shaped, at);
+  }
+  /// `shaped` with `value` at `at`: the new tensor, or the memref stored to.
+  Value store(Value value, Value shaped, ValueRange at) {
+    if (!onMemrefs)
+      return tensor::InsertOp::create(b, loc, value, shaped, at);
+    memref::StoreOp::create(b, loc, value, shaped, at);
+    return shaped;
   }
   void assertTrue(Value ok, const Twine &message) {
     cf::AssertOp::create(b, loc, ok, (opName + ": " + message).str());
@@ -126,7 +143,10 @@ private:
   ScatterCombine combine;
   ErrorReport report;
   Value dest, indices, updates;
-  RankedTensorType destType, indicesType, updatesType;
+  ShapedType destType, indicesType, updatesType;
+  /// Whether the operands are memrefs (the One-Shot Bufferize model's
+  /// form): loads and stores, dest carried through the loops unchanged.
+  bool onMemrefs;
   bool tuples, elements;
   /// The size of the data dim each tuple component selects along (i64).
   SmallVector<Value> axisSizes;
@@ -231,7 +251,7 @@ SmallVector<Value> ScatterEmitter::scanIndices() {
         for (int64_t c = 0; c < shape.tupleSize; ++c) {
           if (tuples)
             at.back() = constIndex(c);
-          Value i = toI64(tensor::ExtractOp::create(b, loc, indices, at));
+          Value i = toI64(load(indices, at));
           Value s = axisSizes[c];
           Value bad =
               mode == GatherMode::check
@@ -318,17 +338,20 @@ Value ScatterEmitter::combineValues(Value old, Value update) {
   return arith::getReductionOp(kind, b, loc, old, update);
 }
 
-/// A linalg.generic that converts each element of `tensor` to the element
+/// A linalg.generic that converts each element of `source` to the element
 /// type of `init` (which it overwrites) with `OpTy` (arith.extf or
-/// arith.truncf).
+/// arith.truncf): tensors or memrefs.
 template <typename OpTy>
-static Value convertElements(OpBuilder &b, Location loc, Value tensor,
+static Value convertElements(OpBuilder &b, Location loc, Value source,
                              Value init) {
-  auto type = cast<RankedTensorType>(tensor.getType());
-  Type element = cast<RankedTensorType>(init.getType()).getElementType();
+  auto type = cast<ShapedType>(source.getType());
+  Type element = cast<ShapedType>(init.getType()).getElementType();
   AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
+  SmallVector<Type, 1> results;
+  if (isa<RankedTensorType>(init.getType()))
+    results.push_back(init.getType());
   auto generic = linalg::GenericOp::create(
-      b, loc, TypeRange{init.getType()}, ValueRange{tensor}, ValueRange{init},
+      b, loc, results, ValueRange{source}, ValueRange{init},
       ArrayRef<AffineMap>{identity, identity},
       SmallVector<utils::IteratorType>(type.getRank(),
                                        utils::IteratorType::parallel),
@@ -336,7 +359,7 @@ static Value convertElements(OpBuilder &b, Location loc, Value tensor,
         linalg::YieldOp::create(
             nested, l, OpTy::create(nested, l, element, args[0]).getResult());
       });
-  return generic.getResult(0);
+  return results.empty() ? init : generic.getResult(0);
 }
 
 Value ScatterEmitter::scatterAll(Value ok) {
@@ -347,16 +370,29 @@ Value ScatterEmitter::scatterAll(Value ok) {
       (combine == ScatterCombine::add || combine == ScatterCombine::mul);
   accElement = widened ? Type(b.getF32Type()) : element;
   Value acc = dest;
-  if (widened)
+  if (widened && onMemrefs) {
+    SmallVector<Value> dynamicSizes;
+    for (int64_t d = 0; d < destType.getRank(); ++d)
+      if (destType.isDynamicDim(d))
+        dynamicSizes.push_back(tensorDim(dest, d));
+    acc = convertElements<arith::ExtFOp>(
+        b, loc, dest,
+        memref::AllocOp::create(
+            b, loc, MemRefType::get(destType.getShape(), accElement),
+            dynamicSizes));
+  } else if (widened) {
     acc = convertElements<arith::ExtFOp>(
         b, loc, dest,
         tensor::EmptyOp::create(b, loc, tensor::getMixedSizes(b, loc, dest),
                                 accElement));
+  }
   Value result =
       threads ? applyOnThreads(acc, ok) : apply(acc, ok, Value(), Value());
   if (!widened)
     return result;
   // Rounded into dest itself, so the scatter stays in place.
+  // On memrefs, the f32 copy is a memref.alloc that the buffer
+  // deallocation pipeline frees, as it frees One-Shot Bufferize's own.
   return convertElements<arith::TruncFOp>(b, loc, result, dest);
 }
 
@@ -470,7 +506,7 @@ Value ScatterEmitter::apply(Value acc, Value ok, Value lo, Value hi) {
     for (int64_t c = 0; c < shape.tupleSize; ++c) {
       if (tuples)
         indexSub[q - 1] = constIndex(c);
-      Value i = toI64(tensor::ExtractOp::create(b, loc, indices, indexSub));
+      Value i = toI64(load(indices, indexSub));
       Value s = axisSizes[c];
       GatherMode m = resolved;
       // clamp along a dim that may be empty: guarded as fill guards it.
@@ -508,13 +544,13 @@ Value ScatterEmitter::apply(Value acc, Value ok, Value lo, Value hi) {
             // This thread's slice starts at row lo.
             if (lo)
               at[0] = arith::SubIOp::create(b, loc, at[0], lo);
-            Value update = tensor::ExtractOp::create(b, loc, updates, ivs);
+            Value update = load(updates, ivs);
             if (update.getType() != accElement)
               update = arith::ExtFOp::create(b, loc, accElement, update);
             Value here = innerCarried[0];
-            Value old = tensor::ExtractOp::create(b, loc, here, at);
-            return scf::ValueVector{tensor::InsertOp::create(
-                b, loc, combineValues(old, update), here, at)};
+            Value old = load(here, at);
+            return scf::ValueVector{
+                store(combineValues(old, update), here, at)};
           });
       return loops.results.empty() ? current : loops.results[0];
     };
@@ -581,9 +617,8 @@ struct ScatterToSCF : OpInterfaceConversionPattern<ScatterOpInterface> {
       if (!hasCountableStaticSizes(v.getType()))
         return rewriter.notifyMatchFailure(
             op, "an operand's static sizes overflow int64");
-    ScatterEmitter emitter(rewriter, op, *shape, operands[0], operands[1],
-                           operands[2], report, threading);
-    rewriter.replaceOp(op, emitter.emit());
+    rewriter.replaceOp(op, emitScatter(rewriter, op, operands[0], operands[1],
+                                       operands[2], report, threading));
     return success();
   }
 
@@ -612,4 +647,12 @@ void mlir::gather::populateScatterToSCFPatterns(RewritePatternSet &patterns,
                                                 ErrorReport report,
                                                 ScatterThreads threading) {
   patterns.add<ScatterToSCF>(patterns.getContext(), report, threading);
+}
+
+Value mlir::gather::emitScatter(OpBuilder &b, ScatterOpInterface op, Value dest,
+                                Value indices, Value updates,
+                                ErrorReport report, ScatterThreads threading) {
+  GatherShape shape = *op.getGatherShape();
+  return ScatterEmitter(b, op, shape, dest, indices, updates, report, threading)
+      .emit();
 }

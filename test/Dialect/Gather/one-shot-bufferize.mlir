@@ -32,3 +32,35 @@ func.func @gather_chain(%d: tensor<4x4xf32>, %i: tensor<2xi64>, %j: tensor<2x2xi
   %1 = gather.gather_elements %0[%j] {axis = 0 : i64, mode = #gather<mode clamp>} : (tensor<2x4xf32>, tensor<2x2xi64>) -> tensor<2x2xf32>
   return %1 : tensor<2x2xf32>
 }
+
+// -----
+
+/// A scatter writes into dest's buffer in place: its loops load and store
+/// the buffer itself, no allocation, no copy.
+// CHECK-LABEL: func.func @scatter_in_place
+// CHECK-SAME: (%[[D:.*]]: memref<4x3xf32>, %[[I:.*]]: memref<5xi64>, %[[U:.*]]: memref<5x3xf32>) -> memref<4x3xf32>
+// CHECK-NOT: memref.alloc
+// CHECK-NOT: memref.copy
+// CHECK: %[[X:.*]] = memref.load %[[U]]
+// CHECK: %[[Y:.*]] = memref.load %[[D]]
+// CHECK: %[[S:.*]] = arith.addf %[[Y]], %[[X]] : f32
+// CHECK: memref.store %[[S]], %[[D]]
+// CHECK: return %[[D]]
+func.func @scatter_in_place(%d: tensor<4x3xf32>, %i: tensor<5xi64>, %u: tensor<5x3xf32>) -> tensor<4x3xf32> {
+  %r = gather.scatter %d[%i], %u {mode = #gather<mode unchecked>, reduction = #gather<combine add>} : (tensor<4x3xf32>, tensor<5xi64>, tensor<5x3xf32>) -> tensor<4x3xf32>
+  return %r : tensor<4x3xf32>
+}
+
+// -----
+
+/// dest is read after the scatter: the scatter writes into a copy.
+// CHECK-LABEL: func.func @scatter_copies_dest_read_later
+// CHECK-SAME: (%[[D:.*]]: memref<4x3xf32>,
+// CHECK: %[[C:.*]] = memref.alloc() {{.*}}: memref<4x3xf32>
+// CHECK: memref.copy %[[D]], %[[C]]
+// CHECK: memref.store %{{.*}}, %[[C]]
+// CHECK: return %[[C]], %[[D]]
+func.func @scatter_copies_dest_read_later(%d: tensor<4x3xf32>, %i: tensor<5xi64>, %u: tensor<5x3xf32>) -> (tensor<4x3xf32>, tensor<4x3xf32>) {
+  %r = gather.scatter %d[%i], %u {mode = #gather<mode unchecked>, reduction = #gather<combine add>} : (tensor<4x3xf32>, tensor<5xi64>, tensor<5x3xf32>) -> tensor<4x3xf32>
+  return %r, %d : tensor<4x3xf32>, tensor<4x3xf32>
+}

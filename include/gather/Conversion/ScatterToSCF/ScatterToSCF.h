@@ -8,8 +8,12 @@
 #include <cstdint>
 
 namespace mlir {
+class DialectRegistry;
+class OpBuilder;
 class RewritePatternSet;
+class Value;
 namespace gather {
+class ScatterOpInterface;
 
 /// Whether the lowered scatters run on threads (an scf.forall over ranges
 /// of dest's rows, each thread applying the updates that land in its rows in
@@ -28,6 +32,20 @@ struct ScatterThreads {
 void populateScatterToSCFPatterns(RewritePatternSet &patterns,
                                   ErrorReport report,
                                   ScatterThreads threading = {});
+
+/// The loops of `op` on `dest`, `indices` and `updates`, at the builder's
+/// insertion point: tensors (the result is the new dest) or memrefs (dest is
+/// written in place and returned). `op` must verify.
+Value emitScatter(OpBuilder &b, ScatterOpInterface op, Value dest,
+                  Value indices, Value updates, ErrorReport report,
+                  ScatterThreads threading = {});
+
+/// Lets One-Shot Bufferize bufferize the scatters: each writes into the
+/// buffer of `dest` (in place when the analysis allows, a copy otherwise)
+/// with the loops of emitScatter on memrefs, errors through the run-time
+/// hooks, as the gathers' model.
+void registerScatterBufferizableOpInterfaceExternalModels(
+    DialectRegistry &registry);
 
 } // namespace gather
 } // namespace mlir

@@ -4,15 +4,19 @@
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Complex/IR/Complex.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
 using namespace mlir::gather;
 
-Value EmitterBase::tensorDim(Value tensor, int64_t d) {
+Value EmitterBase::tensorDim(Value shaped, int64_t d) {
   return getValueOrCreateConstantIndexOp(
-      b, loc, tensor::getMixedSize(b, loc, tensor, d));
+      b, loc,
+      isa<BaseMemRefType>(shaped.getType())
+          ? memref::getMixedSize(b, loc, shaped, d)
+          : tensor::getMixedSize(b, loc, shaped, d));
 }
 
 Value EmitterBase::zero(Type type) {

@@ -50,9 +50,9 @@ protected:
   Value select(Value c, Value x, Value y) {
     return arith::SelectOp::create(b, loc, c, x, y);
   }
-  /// The size of dim `d` of the ranked tensor `tensor`, as an index value
-  /// (a constant where it is static).
-  Value tensorDim(Value tensor, int64_t d);
+  /// The size of dim `d` of the ranked tensor or memref `shaped`, as an
+  /// index value (a constant where it is static).
+  Value tensorDim(Value shaped, int64_t d);
   /// The zero of `type`: an integer, float or complex scalar, or a vector
   /// of integers or floats.
   Value zero(Type type);
