@@ -119,10 +119,10 @@ private:
       Value enabled,
       function_ref<SmallVector<Value>(ValueRange ivs, ValueRange carried)>
           body);
-  /// The scan of step 2: whether every index is valid, and the first bad
-  /// one's value, data dim and that dim's size (i64). With asserts, asserts
-  /// each index instead and returns no value.
-  SmallVector<Value> scanIndices();
+  /// The scan of step 2: whether every index is valid, and with `firstBad`
+  /// the first bad one's value, data dim and that dim's size (i64). With
+  /// asserts, asserts each index instead and returns no value.
+  SmallVector<Value> scanIndices(bool firstBad);
   /// Calls the shape hook for the first rule of `rules` that fails.
   void reportFirst(ArrayRef<Rule> rules);
   /// Step 3, when `ok` holds (null: always).
@@ -231,7 +231,7 @@ SmallVector<Value> ScatterEmitter::forEachPosition(
   return SmallVector<Value>(loops.results.begin(), loops.results.end());
 }
 
-SmallVector<Value> ScatterEmitter::scanIndices() {
+SmallVector<Value> ScatterEmitter::scanIndices(bool firstBad) {
   int64_t q = indicesType.getRank();
   int64_t positions = tuples ? q - 1 : q;
   SmallVector<Value> sizes;
@@ -240,7 +240,9 @@ SmallVector<Value> ScatterEmitter::scanIndices() {
   bool asserts = report == ErrorReport::Asserts;
   SmallVector<Value> init;
   if (!asserts)
-    init = {constBool(true), constI64(0), constI64(0), constI64(0)};
+    init.push_back(constBool(true));
+  if (!asserts && firstBad)
+    llvm::append_range(init, ValueRange{constI64(0), constI64(0), constI64(0)});
   SmallVector<Value> lows(sizes.size(), constIndex(0));
   return forEachPosition(
       lows, sizes, init, Value(), [&](ValueRange ivs, ValueRange carried) {
@@ -273,6 +275,10 @@ SmallVector<Value> ScatterEmitter::scanIndices() {
                           std::to_string(d) + " of size " +
                           std::to_string(size);
             assertTrue(notI(bad), "an index " + range);
+            continue;
+          }
+          if (!firstBad) {
+            state[0] = andI(state[0], notI(bad));
             continue;
           }
           // The first bad index in row-major order is the one reported.
@@ -584,7 +590,9 @@ Value ScatterEmitter::emit() {
     reportFirst(rules);
   if (mode == GatherMode::check || mode == GatherMode::clamp ||
       mode == GatherMode::wrap) {
-    SmallVector<Value> scan = scanIndices();
+    // Whether all are valid, by a scan that only and-reduces (which LLVM
+    // vectorizes); only when one is not, a second scan finds the first.
+    SmallVector<Value> scan = scanIndices(/*firstBad=*/false);
     if (!asserts) {
       // A shape rule that failed was reported first.
       Value failed = notI(scan[0]);
@@ -593,7 +601,8 @@ Value ScatterEmitter::emit() {
       auto ifOp = scf::IfOp::create(b, loc, failed, /*withElseRegion=*/false);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(ifOp.thenBlock());
-      emitIndexError(b, loc, op, scan[2], scan[1], scan[3]);
+      SmallVector<Value> first = scanIndices(/*firstBad=*/true);
+      emitIndexError(b, loc, op, first[2], first[1], first[3]);
       b.setInsertionPointAfter(ifOp);
       ok = ok ? andI(ok, scan[0]) : scan[0];
     }
