@@ -203,6 +203,16 @@ def specs(np, quick):
                 rng.integers(0, 512, (65536 // s, 2)),
                 {"updates": rng.standard_normal((65536 // s, 32),
                                                 dtype=np.float32)}))
+    # The sum bag's backward (the gradient of sum(output * target) with
+    # respect to the table), dense (a table-shaped gradient) and sparse
+    # (torch's sparse=True: one gradient row per id).
+    for sparse in (False, True):
+        out.append((f"DLRM bag backward 1Mx128 f32, 2048 bags of 20-80 Zipf "
+                    f"ids, sum, {'sparse' if sparse else 'dense'} gradient",
+                    "bag_backward", bag_table, bag_ids,
+                    {"offsets": bag_offsets, "sparse": sparse,
+                     "target": rng.standard_normal((2048, 128),
+                                                   dtype=np.float32)}))
     # A DLRM embedding training step: the sum bags above, the backward of a
     # loss, and SGD on the rows the batch touched.
     out.append(("DLRM training step 1Mx128 f32, 2048 bags of 20-80 Zipf "
@@ -278,6 +288,67 @@ def training_contestants(np, table, ids, attrs, wanted, threads):
             np.add.reduceat(np_table[ids], offsets, axis=0)
             np.add.at(np_table, ids, -lr * target[bag_of_id])
             return np_table[check]
+        peers["numpy"] = numpy_fn
+    return ours, peers
+
+
+def bag_backward_contestants(np, table, ids, attrs, wanted, threads):
+    """The sum bag's forward and the backward of sum(output * target) with
+    respect to the table: gather_mlir.embedding_bag on a table that requires
+    grad, torch's embedding_bag (eager), JAX's jitted gradient, and numpy.
+    Dense: each returns the table gradient's rows of the first bag's ids;
+    sparse: the gradient rows of the first bag's ids (JAX and numpy: the
+    gradient with respect to the rows the ids read, which is what a sparse
+    gradient holds)."""
+    import torch
+    import gather_mlir as g
+    torch.set_num_threads(threads)
+    offsets, target, sparse = attrs["offsets"], attrs["target"], attrs["sparse"]
+    first = slice(offsets[0], offsets[1])
+    check = ids[first]
+    bag_of_id = np.repeat(np.arange(len(offsets)),
+                          np.diff(np.append(offsets, len(ids))))
+    tids, toffsets, ttarget = (torch.from_numpy(ids), torch.from_numpy(offsets),
+                               torch.from_numpy(target))
+    weight = torch.from_numpy(table).requires_grad_()
+
+    def grad_of(bag):
+        weight.grad = None
+        (bag(tids, weight, toffsets, mode="sum", sparse=sparse)
+         * ttarget).sum().backward()
+        grad = weight.grad
+        return grad._values()[first] if sparse else grad[check]
+    ours = lambda: grad_of(g.embedding_bag)
+    peers = {}
+    if "torch" in wanted:
+        peers["torch"] = lambda: grad_of(torch.nn.functional.embedding_bag)
+    if "jax" in wanted:
+        jax, jnp = import_jax()
+        bags = len(offsets)
+        jt, jids, jsegments, jtarget = (jnp.asarray(table), jnp.asarray(ids),
+                                        jnp.asarray(bag_of_id),
+                                        jnp.asarray(target))
+
+        def loss(rows, seg, tgt):
+            out = jax.ops.segment_sum(rows, seg, num_segments=bags)
+            return (out * tgt).sum()
+        if sparse:
+            fn = jax.jit(lambda t, i, seg, tgt: jax.grad(loss)(t[i], seg, tgt))
+            peers["jax"] = lambda: fn(jt, jids, jsegments, jtarget)[
+                first].block_until_ready()
+        else:
+            fn = jax.jit(jax.grad(lambda t, i, seg, tgt: loss(t[i], seg, tgt)))
+            peers["jax"] = lambda: fn(jt, jids, jsegments, jtarget)[
+                check].block_until_ready()
+    if "numpy" in wanted:
+        def numpy_fn():
+            np.add.reduceat(table[ids], offsets, axis=0)
+            rows = target[bag_of_id]
+            if sparse:
+                return rows[first]
+            grad = np.zeros_like(table)
+            np.add.at(grad, ids, rows)
+            return grad[check]
         peers["numpy"] = numpy_fn
     return ours, peers
 
@@ -875,6 +946,9 @@ def measure(args):
         elif op == "train_step":
             ours, peers = training_contestants(np, data, indices, attrs,
                                                wanted, args.threads)
+        elif op == "bag_backward":
+            ours, peers = bag_backward_contestants(np, data, indices, attrs,
+                                                   wanted, args.threads)
         elif op.startswith("scatter"):
             ours, peers = scatter_contestants(np, op, data, indices, attrs,
                                               wanted, args.threads)
@@ -890,7 +964,8 @@ def measure(args):
             result = fn()
             # Reductions add in other orders: equal to rounding.
             inexact = op in ("embedding_bag", "embedding_bag_rowwise",
-                             "gather_block_quantized", "train_step") or (
+                             "gather_block_quantized", "train_step",
+                             "bag_backward") or (
                 op.startswith("scatter") and peer in ("torch",
                                                       "torch.compile", "jax"))
             same = np.allclose if inexact else np.array_equal

@@ -58,6 +58,10 @@ struct GatherLikeBufferization
     FailureOr<GatherShape> shape = gatherOp.getGatherShape();
     if (failed(shape))
       return failure();
+    // The kernels collapse and stride over dims: their sizes must count.
+    if (!hasCountableStaticSizes(op))
+      return op->emitOpError("cannot bufferize: its static sizes count past "
+                             "int64 elements");
 
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPoint(op);

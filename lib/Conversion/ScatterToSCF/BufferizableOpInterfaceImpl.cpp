@@ -39,6 +39,9 @@ struct ScatterBufferization
     FailureOr<GatherShape> shape = scatterOp.getGatherShape();
     if (failed(shape) || !shape->ranked)
       return op->emitOpError("cannot bufferize: the op does not verify");
+    if (!hasCountableStaticSizes(op))
+      return op->emitOpError("cannot bufferize: its static sizes count past "
+                             "int64 elements");
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPoint(op);
     FailureOr<Value> dest =
