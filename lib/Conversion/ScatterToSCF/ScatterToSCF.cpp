@@ -8,7 +8,8 @@
 //     updates' dims against the gather's result) are checked;
 //  2. in `check` mode every index is checked to be in range, and in
 //     `clamp`/`wrap` mode not to select along an empty dimension, by a scan
-//     over the indices that finds the first bad one;
+//     over the indices that only and-reduces, and when one is bad a second
+//     scan that finds the first;
 //  3. only when all passed, one scf.for nest over `updates` in row-major
 //     order reads each update, finds the element of dest its gather would
 //     read (GatherShape's dims, the mode by IndexArithmetic) and combines it
