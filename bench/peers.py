@@ -5,7 +5,8 @@ threads and at each one's best.
         [--peers numpy,torch,...] [--out DIR]
 
 (build/venv is the test script's environment: numpy 2, torch 2.13, JAX,
-ONNX Runtime, OpenVINO; numba if installed.) The script runs itself once per
+ONNX Runtime, OpenVINO; numba and FBGEMM's fbgemm-gpu-cpu, the training
+step's peer, if installed: python/requirements-bench.txt.) The script runs itself once per
 thread count, 1 and every core, in a fresh process each (JAX and OpenMP read
 their thread counts at start-up), pinned to that many CPUs, and every
 contestant in that process gets that many threads: gather_mlir through
@@ -54,7 +55,7 @@ PAUSE = 0.02
 #: threads (bench/memory_limit.c).
 BASELINES = ["copy", "nt copy"]
 PEERS = ["numpy", "torch", "torch.compile", "jax", "onnxruntime", "openvino",
-         "iree", "numba"]
+         "iree", "numba", "fbgemm"]
 
 
 def configure_threads(threads):
@@ -223,6 +224,21 @@ def specs(np, quick):
     return out
 
 
+def import_fbgemm():
+    """FBGEMM's table-batched embedding module and the enums it takes, or
+    None where fbgemm-gpu-cpu does not install beside this torch."""
+    try:
+        from fbgemm_gpu.split_embedding_configs import EmbOptimType
+        from fbgemm_gpu.split_table_batched_embeddings_ops_common import (
+            EmbeddingLocation, PoolingMode)
+        from fbgemm_gpu.split_table_batched_embeddings_ops_training import (
+            ComputeDevice, SplitTableBatchedEmbeddingBagsCodegen)
+    except (ImportError, OSError, RuntimeError):
+        return None
+    return (SplitTableBatchedEmbeddingBagsCodegen, EmbeddingLocation,
+            ComputeDevice, PoolingMode, EmbOptimType)
+
+
 def training_contestants(np, table, ids, attrs, wanted, threads):
     """One training step of an embedding table, each contestant on its own
     copy: forward (sum bags), the gradient of sum(output * target), and SGD
@@ -261,6 +277,27 @@ def training_contestants(np, table, ids, attrs, wanted, threads):
             sgd.step()
             return bag.weight.data[check]
         peers["torch"] = torch_fn
+    if "fbgemm" in wanted:
+        fbgemm = import_fbgemm()
+        if fbgemm is not None:
+            tbe, location, device, pooling, optim_type = fbgemm
+            # FBGEMM's table-batched embeddings on the CPU: the forward, and
+            # a backward that runs exact SGD on the touched rows (its fused
+            # training path), one table of these rows.
+            emb = tbe([(num, dim, location.HOST, device.CPU)],
+                      optimizer=optim_type.EXACT_SGD, learning_rate=lr,
+                      pooling_mode=pooling.SUM)
+            with torch.no_grad():
+                emb.split_embedding_weights()[0].copy_(
+                    torch.from_numpy(table))
+            fids = tids.to(torch.int64)
+            foffsets = torch.from_numpy(
+                np.append(offsets, len(ids)).astype(np.int64))
+
+            def fbgemm_fn():
+                (emb(fids, foffsets) * ttarget).sum().backward()
+                return emb.split_embedding_weights()[0][check]
+            peers["fbgemm"] = fbgemm_fn
     if "jax" in wanted:
         jax, jnp = import_jax()
         bags = len(offsets)

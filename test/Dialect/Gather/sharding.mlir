@@ -609,3 +609,17 @@ func.func @scatter_updates_split_complex(%grad: tensor<8xcomplex<f32>>, %ids: te
   %r = gather.scatter %grad[%i], %uu {reduction = #gather<combine add>} : (tensor<8xcomplex<f32>>, tensor<6xi32>, tensor<6xcomplex<f32>>) -> tensor<8xcomplex<f32>>
   return %r : tensor<8xcomplex<f32>>
 }
+
+// -----
+
+shard.grid @grid(shape = 2)
+
+/// scatter_elements writes dest off the axis at the index's own position: a
+/// split there needs dest and indices of one static size.
+func.func @scatter_elements_split_off_axis(%d: tensor<4x6xf32>, %i: tensor<2x3xi64>, %u: tensor<2x3xf32>) -> tensor<4x6xf32> {
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %dd = shard.shard %d to %s annotate_for_users : tensor<4x6xf32>
+  // expected-error @below {{can split dim 0 off the axis only where dest and indices have the same static size}}
+  %r = gather.scatter_elements %dd[%i], %u {axis = 1 : i64, reduction = #gather<combine add>} : (tensor<4x6xf32>, tensor<2x3xi64>, tensor<2x3xf32>) -> tensor<4x6xf32>
+  return %r : tensor<4x6xf32>
+}

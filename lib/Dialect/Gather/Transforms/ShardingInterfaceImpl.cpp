@@ -677,6 +677,73 @@ static FailureOr<Value> allGatherExact(ImplicitLocOpBuilder &b, Operation *op,
   return whole;
 }
 
+/// The checks every model's partition starts with (ranked operands, every
+/// operand resharded, annotations that agree, even splits): the grid axes
+/// each loop is split along, and their `grid`.
+static FailureOr<ShardingArray>
+getCheckedSplits(Operation *op, const std::optional<LoopNest> &nest,
+                 ArrayRef<Value> partitionedOperands,
+                 ArrayRef<Sharding> operandShardings,
+                 ArrayRef<Sharding> resultShardings,
+                 SymbolTableCollection &symbolTable, shard::GridOp &grid) {
+  if (!nest)
+    return op->emitOpError("is partitioned only with ranked operands");
+  // Upstream's shard-partition hands over no value for an operand it could
+  // not reshard (an uneven split with sharded_dims_offsets in LLVM 22, whose
+  // offsets it also drops from the sharding it passes).
+  if (llvm::is_contained(partitionedOperands, Value()))
+    return op->emitOpError(
+        "has an operand that shard-partition could not reshard; it is "
+        "partitioned over even splits only (no halo sizes or sharded "
+        "dims offsets)");
+  if (failed(checkAgreement(op, *nest, operandShardings, resultShardings)))
+    return failure();
+  return getSplits(op, *nest, operandShardings, resultShardings, symbolTable,
+                   grid);
+}
+
+/// The id space of each index component of a gather or scatter whose
+/// `data` (its table, or dest) is split along the gathered loops `split`
+/// (the whole dim where a component's is not split).
+static SmallVector<IdSpace>
+getIdSpaces(ImplicitLocOpBuilder &b, shard::GridOp grid, const LoopNest &nest,
+            ArrayRef<SplitDim> split, const GatherShape &shape, Value data) {
+  SmallVector<IdSpace> spaces;
+  Value zero = arith::ConstantIndexOp::create(b, 0);
+  for (int64_t c = 0; c < shape.tupleSize; ++c) {
+    int64_t loop = nest.gatheredLoops[c];
+    const SplitDim *s = llvm::find_if(
+        split, [&](const SplitDim &sd) { return sd.loop == loop; });
+    if (s != split.end()) {
+      spaces.push_back(getSplitSpace(b, grid, *s));
+    } else {
+      Value size = tensor::DimOp::create(b, data, shape.indexedDim(c));
+      spaces.push_back({size, zero, size, nest.gatheredSizes[c]});
+    }
+    spaces.back().dataDim = shape.indexedDim(c);
+  }
+  return spaces;
+}
+
+/// gather_elements and scatter_elements read or write data off the axis at
+/// the index's own position: a split there passes through only when data
+/// and indices have the same static size.
+static LogicalResult checkElementsSplits(Operation *op, Value data,
+                                         Value indices, int64_t axis,
+                                         const ShardingArray &splits) {
+  auto dataType = cast<RankedTensorType>(data.getType());
+  auto indicesType = cast<RankedTensorType>(indices.getType());
+  for (int64_t d = 0; d < dataType.getRank(); ++d)
+    if (d != axis && !splits[d].empty() &&
+        (dataType.isDynamicDim(d) ||
+         dataType.getDimSize(d) != indicesType.getDimSize(d)))
+      return op->emitOpError("can split dim ")
+             << d << " off the axis only where "
+             << (isa<ScatterElementsOp>(op) ? "dest" : "data")
+             << " and indices have the same static size";
+  return success();
+}
+
 /// What the three gather ops' and the embedding bag's models share.
 template <typename Model, typename OpTy>
 struct GatherSharding : shard::ShardingInterface::ExternalModel<Model, OpTy> {
@@ -725,21 +792,10 @@ struct GatherSharding : shard::ShardingInterface::ExternalModel<Model, OpTy> {
                           SymbolTableCollection &symbolTable,
                           OpBuilder &builder) const {
     std::optional<LoopNest> n = nest(op);
-    if (!n)
-      return op->emitOpError("is partitioned only with ranked operands");
-    // Upstream's shard-partition hands over no value for an operand it
-    // could not reshard (an uneven split with sharded_dims_offsets in LLVM
-    // 22, whose offsets it also drops from the sharding it passes).
-    if (llvm::is_contained(partitionedOperands, Value()))
-      return op->emitOpError(
-          "has an operand that shard-partition could not reshard; it is "
-          "partitioned over even splits only (no halo sizes or sharded "
-          "dims offsets)");
-    if (failed(checkAgreement(op, *n, operandShardings, resultShardings)))
-      return failure();
     shard::GridOp grid;
     FailureOr<ShardingArray> splits =
-        getSplits(op, *n, operandShardings, resultShardings, symbolTable, grid);
+        getCheckedSplits(op, n, partitionedOperands, operandShardings,
+                         resultShardings, symbolTable, grid);
     if (failed(splits))
       return failure();
     if (failed(Model::checkSplits(cast<OpTy>(op), *splits)))
@@ -776,17 +832,8 @@ struct GatherOpSharding : GatherSharding<GatherOpSharding<OpTy>, OpTy> {
   static LogicalResult checkSplits(OpTy op, const ShardingArray &splits) {
     if (!isa<GatherElementsOp>(op))
       return success();
-    auto dataType = cast<RankedTensorType>(op.getData().getType());
-    auto indicesType = cast<RankedTensorType>(op.getIndices().getType());
-    int64_t axis = op.getGatherShape()->axis;
-    for (int64_t d = 0; d < dataType.getRank(); ++d)
-      if (d != axis && !splits[d].empty() &&
-          (dataType.isDynamicDim(d) ||
-           dataType.getDimSize(d) != indicesType.getDimSize(d)))
-        return op.emitOpError("can split dim ")
-               << d << " off the axis only where data and indices have "
-               << "the same static size";
-    return success();
+    return checkElementsSplits(op, op.getData(), op.getIndices(),
+                               op.getGatherShape()->axis, splits);
   }
 
   FailureOr<Value> partitionRows(OpTy op, ImplicitLocOpBuilder &b,
@@ -800,20 +847,8 @@ struct GatherOpSharding : GatherSharding<GatherOpSharding<OpTy>, OpTy> {
              << " across processes (MPI carries integers and floats of up "
                 "to 64 bits)";
     GatherShape shape = *op.getGatherShape();
-    SmallVector<IdSpace> spaces;
-    Value zero = arith::ConstantIndexOp::create(b, 0);
-    for (int64_t c = 0; c < shape.tupleSize; ++c) {
-      int64_t loop = nest.gatheredLoops[c];
-      const SplitDim *s = llvm::find_if(
-          split, [&](const SplitDim &sd) { return sd.loop == loop; });
-      if (s != split.end())
-        spaces.push_back(getSplitSpace(b, grid, *s));
-      else {
-        Value size = tensor::DimOp::create(b, operands[0], shape.indexedDim(c));
-        spaces.push_back({size, zero, size, nest.gatheredSizes[c]});
-      }
-      spaces.back().dataDim = shape.indexedDim(c);
-    }
+    SmallVector<IdSpace> spaces =
+        getIdSpaces(b, grid, nest, split, shape, operands[0]);
     std::optional<int64_t> tupleDim;
     if (isa<GatherNDOp>(op))
       tupleDim =
@@ -851,34 +886,19 @@ struct ScatterSharding : GatherSharding<ScatterSharding<OpTy>, OpTy> {
                           SymbolTableCollection &symbolTable,
                           OpBuilder &builder) const {
     std::optional<LoopNest> n = getNest(op);
-    if (!n)
-      return op->emitOpError("is partitioned only with ranked operands");
-    if (llvm::is_contained(partitionedOperands, Value()))
-      return op->emitOpError(
-          "has an operand that shard-partition could not reshard; it is "
-          "partitioned over even splits only (no halo sizes or sharded "
-          "dims offsets)");
-    if (failed(checkAgreement(op, *n, operandShardings, resultShardings)))
-      return failure();
     shard::GridOp grid;
     FailureOr<ShardingArray> splits =
-        getSplits(op, *n, operandShardings, resultShardings, symbolTable, grid);
+        getCheckedSplits(op, n, partitionedOperands, operandShardings,
+                         resultShardings, symbolTable, grid);
     if (failed(splits))
       return failure();
     auto scatterOp = cast<OpTy>(op);
     GatherShape shape = *scatterOp.getGatherShape();
-    if (isa<ScatterElementsOp>(op)) {
-      auto destType = cast<RankedTensorType>(scatterOp.getDest().getType());
-      auto indicesType =
-          cast<RankedTensorType>(scatterOp.getIndices().getType());
-      for (auto [loop, src] : llvm::enumerate(shape.dims))
-        if (src.readDataDim >= 0 && !(*splits)[loop].empty() &&
-            (destType.isDynamicDim(loop) ||
-             destType.getDimSize(loop) != indicesType.getDimSize(loop)))
-          return op->emitOpError("can split dim ")
-                 << loop << " off the axis only where dest and indices have "
-                 << "the same static size";
-    }
+    if (isa<ScatterElementsOp>(op) &&
+        failed(checkElementsSplits(op, scatterOp.getDest(),
+                                   scatterOp.getIndices(), shape.axis,
+                                   *splits)))
+      return failure();
     ImplicitLocOpBuilder b(op->getLoc(), builder);
     SmallVector<Value> operands(partitionedOperands);
     // Index positions split: each operand gathered whole along its own
@@ -910,21 +930,8 @@ struct ScatterSharding : GatherSharding<ScatterSharding<OpTy>, OpTy> {
       return failure();
     bool ownsRows = !split->empty();
     if (ownsRows) {
-      SmallVector<IdSpace> spaces;
-      Value zero = arith::ConstantIndexOp::create(b, 0);
-      for (int64_t c = 0; c < shape.tupleSize; ++c) {
-        int64_t loop = n->gatheredLoops[c];
-        const SplitDim *s = llvm::find_if(
-            *split, [&](const SplitDim &sd) { return sd.loop == loop; });
-        if (s != split->end())
-          spaces.push_back(getSplitSpace(b, grid, *s));
-        else {
-          Value size =
-              tensor::DimOp::create(b, operands[0], shape.indexedDim(c));
-          spaces.push_back({size, zero, size, n->gatheredSizes[c]});
-        }
-        spaces.back().dataDim = shape.indexedDim(c);
-      }
+      SmallVector<IdSpace> spaces =
+          getIdSpaces(b, grid, *n, *split, shape, operands[0]);
       std::optional<int64_t> tupleDim;
       if (isa<ScatterNDOp>(op))
         tupleDim = cast<RankedTensorType>(operands[1].getType()).getRank() - 1;
