@@ -1,7 +1,7 @@
 """gather_mlir against the seeds' runtimes and the array libraries, at equal
 threads and at each one's best.
 
-    build/venv/bin/python bench/peers.py [--quick] [--cases SUBSTRING]
+    build/venv/bin/python bench/peers.py [--quick] [--cases SUBSTRING|...]
         [--peers numpy,torch,...] [--out DIR]
 
 (build/venv is the test script's environment: numpy 2, torch 2.13, JAX,
@@ -966,7 +966,7 @@ def measure(args):
     rounds = 5 if args.quick else 15
     rows = []
     for name, op, data, indices, attrs in specs(np, args.quick):
-        if args.cases not in name:
+        if args.cases and not any(c in name for c in args.cases.split("|")):
             continue
         if op == "dequantize":
             ours, peers = dequantize_contestants(

@@ -63,17 +63,42 @@ def _scatter_forward(data, indices, updates, op, axis, batch_dims, mode,
                                   **_attributes(op, axis, batch_dims))
 
 
+def _scatter_into(data, indices, updates, op, axis, batch_dims, mode,
+                  reduction):
+    """The scatter written into ``data`` itself (out=data)."""
+    target = data.detach()
+    getattr(_public(), op)(target, indices.detach(), updates.detach(),
+                           mode=mode, reduction=reduction, out=target,
+                           **_attributes(op, axis, batch_dims))
+
+
 def _gather_shape(op, data, indices, axis, batch_dims):
     """The gather's result shape, by the dialect's rules."""
     return _native.result_shape(op, list(data.shape), list(indices.shape),
                                 axis, batch_dims, "fill")
 
 
+def _scatter_add_into_zeros(ops, shape, indices, updates, op, axis,
+                            batch_dims, mode):
+    """zeros of ``shape`` with ``updates`` added where ``indices`` say (an
+    add scatter). Written in place into the new zeros, unless a gradient of
+    this gradient is being recorded (create_graph), which needs the
+    differentiable, out-of-place scatter."""
+    torch = _torch()
+    zeros = updates.new_zeros(shape)
+    updates = updates.contiguous()
+    if torch.is_grad_enabled():
+        return ops.scatter(zeros, indices, updates, op, axis, batch_dims, mode,
+                           "add")
+    ops.scatter_(zeros, indices, updates, op, axis, batch_dims, mode, "add")
+    return zeros
+
+
 def _gather_backward(ops, data_shape, indices, grad, op, axis, batch_dims,
                      mode):
-    zeros = grad.new_zeros(data_shape)
-    return ops.scatter(zeros, indices, grad.contiguous(), _SCATTER_OF[op],
-                       axis, batch_dims, _grad_mode(mode), "add")
+    return _scatter_add_into_zeros(ops, data_shape, indices, grad,
+                                   _SCATTER_OF[op], axis, batch_dims,
+                                   _grad_mode(mode))
 
 
 def _scatter_backward(ops, indices, grad, op, axis, batch_dims, mode,
@@ -190,7 +215,10 @@ def _bag_backward(ops, input, weight, offsets, per_sample_weights, output,
                                   terms.keep)
     bag, in_bag, safe_bag = terms.bag, terms.in_bag, terms.safe_bag
     factor = terms.factor
-    grad_rows = grad.index_select(0, safe_bag) if bags else grad.new_zeros(
+    # Each id's bag row of the output gradient (the dialect's gather, faster
+    # than index_select on rows).
+    grad_rows = ops.gather(grad.contiguous(), safe_bag, "gather", 0, 0,
+                           "unchecked") if bags else grad.new_zeros(
         (rows.shape[0], dim))
     samples = None
     if per_sample_weights is not None and needs_samples:
@@ -216,24 +244,34 @@ def _bag_backward(ops, input, weight, offsets, per_sample_weights, output,
             torch.where(in_bag, bag, bags), candidates.contiguous(),
             "scatter", 0, 0, "fill", "min")
         source = torch.cat([targets, targets.new_full((1,), num)])[first]
-        zeros = grad.new_zeros((num, dim))
-        grad_weight = ops.scatter(zeros, source, grad.contiguous(),
-                                  "scatter_elements", 0, 0, "fill", "add")
-        return grad_weight, samples
+        return _scatter_add_into_zeros(ops, (num, dim), source, grad,
+                                       "scatter_elements", 0, 0,
+                                       "fill"), samples
     if scale_grad_by_freq and num:
         freq = torch.zeros(num, dtype=grad.dtype, device=grad.device)
         freq = freq.index_add(0, rows[keep], torch.ones_like(
             rows[keep], dtype=grad.dtype))
         factor = factor / freq.clamp(min=1)[rows]
-    updates = (grad_rows * factor[:, None]).contiguous()
-    targets = torch.where(keep, rows, num)
+    # A sum bag without weights scales by one: the ids its rows do not
+    # count (padding) get no gradient through `keep` alone.
+    ones = mode == "sum" and per_sample_weights is None and not (
+        scale_grad_by_freq and num)
+    updates = grad_rows if ones else grad_rows * factor[:, None]
+    # Whether every id gets a gradient, when not traced (a data-dependent
+    # branch torch.compile cannot take).
+    compiling = getattr(getattr(torch, "compiler", None), "is_compiling",
+                        lambda: False)()
+    every = not compiling and bool(keep.all())
     if sparse:
+        if every:
+            return torch.sparse_coo_tensor(rows[None], updates,
+                                           (num, dim)), samples
         kept = keep.nonzero().reshape(-1)
         return torch.sparse_coo_tensor(
             rows[kept][None], updates[kept], (num, dim)), samples
-    zeros = grad.new_zeros((num, dim))
-    return ops.scatter(zeros, targets, updates, "scatter", 0, 0, "fill",
-                       "add"), samples
+    targets = rows if every else torch.where(keep, rows, num)
+    return _scatter_add_into_zeros(ops, (num, dim), targets, updates,
+                                   "scatter", 0, 0, "fill"), samples
 
 
 def _bag_forward(input, weight, offsets, mode, per_sample_weights,
@@ -257,8 +295,10 @@ def _bag_shape(input, weight, offsets, include_last_offset):
 
 
 class _Ops:
-    """The differentiable ops: ``gather``, ``scatter`` and ``embedding_bag``
-    callables taking the op's name and attributes positionally."""
+    """The differentiable ops: ``gather``, ``scatter`` and ``embedding_bag``,
+    and ``scatter_``, the scatter into its data in place (for gradients that
+    start as zeros; not differentiable), callables taking the op's name and
+    attributes positionally."""
 
 
 def _register_custom_ops(torch):
@@ -314,6 +354,20 @@ def _register_custom_ops(torch):
 
     scatter.register_autograd(scatter_grad, setup_context=scatter_setup)
 
+    # `index_mode`, not `mode`: torch's functionalization of a mutating op
+    # passes a `mode` of its own.
+    @library.custom_op("gather_mlir::scatter_", mutates_args=("data",))
+    def scatter_(data: Tensor, indices: Tensor, updates: Tensor, op: str,
+                 axis: int, batch_dims: int, index_mode: str,
+                 reduction: str) -> None:
+        _scatter_into(data, indices, updates, op, axis, batch_dims,
+                      index_mode, reduction)
+
+    @scatter_.register_fake
+    def _(data, indices, updates, op, axis, batch_dims, index_mode,
+          reduction):
+        return None
+
     @library.custom_op("gather_mlir::embedding_bag", mutates_args=())
     def embedding_bag(input: Tensor, weight: Tensor, offsets: Optional[Tensor],
                       mode: str, per_sample_weights: Optional[Tensor],
@@ -355,6 +409,7 @@ def _register_custom_ops(torch):
 
     ops.gather = gather
     ops.scatter = scatter
+    ops.scatter_ = scatter_
     ops.embedding_bag = embedding_bag
     return ops
 
@@ -425,6 +480,7 @@ def _register_functions(torch):
 
     ops.gather = Gather.apply
     ops.scatter = Scatter.apply
+    ops.scatter_ = _scatter_into
     ops.embedding_bag = EmbeddingBag.apply
     return ops
 
