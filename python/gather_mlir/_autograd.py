@@ -12,6 +12,7 @@ torch is imported by the caller, never by this package: everything here is
 built on the first call that needs it.
 """
 
+import functools
 import threading
 from typing import NamedTuple, Optional
 
@@ -144,6 +145,21 @@ class _BagTerms(NamedTuple):
     factor: object    # its factor in its bag's output (mean, weights)
 
 
+def _compiling(torch):
+    """Whether torch.compile is tracing: no data-dependent branches then,
+    and no tensors kept from outside the trace."""
+    return getattr(getattr(torch, "compiler", None), "is_compiling",
+                   lambda: False)()
+
+
+@functools.lru_cache(maxsize=4)
+def _row_numbers(torch, num, device):
+    """arange(num) as int64 on ``device``: the table rows that the mode's
+    gather reads ids into, kept for the next step of the same table (one
+    read-only tensor per table size)."""
+    return torch.arange(num, dtype=torch.int64, device=device)
+
+
 def _bag_terms(ops, input, weight, offsets, per_sample_weights, bags, dtype,
                mode, include_last_offset, padding_idx, oob_mode):
     torch = _torch()
@@ -153,7 +169,9 @@ def _bag_terms(ops, input, weight, offsets, per_sample_weights, bags, dtype,
     # The row each id reads, by the mode (the dialect's index rules: a
     # gather of row numbers), and whether it reads one (fill).
     read_mode = "clamp" if oob_mode in ("check", "unchecked") else oob_mode
-    row_numbers = torch.arange(num, dtype=torch.int64, device=ids.device)
+    row_numbers = (torch.arange(num, dtype=torch.int64, device=ids.device)
+                   if _compiling(torch) else
+                   _row_numbers(torch, num, ids.device))
     if num == 0:
         rows = torch.zeros_like(ids)
         valid = torch.zeros_like(ids, dtype=torch.bool)
@@ -257,11 +275,9 @@ def _bag_backward(ops, input, weight, offsets, per_sample_weights, output,
     ones = mode == "sum" and per_sample_weights is None and not (
         scale_grad_by_freq and num)
     updates = grad_rows if ones else grad_rows * factor[:, None]
-    # Whether every id gets a gradient, when not traced (a data-dependent
-    # branch torch.compile cannot take).
-    compiling = getattr(getattr(torch, "compiler", None), "is_compiling",
-                        lambda: False)()
-    every = not compiling and bool(keep.all())
+    # Whether every id gets a gradient (a data-dependent branch, which a
+    # trace cannot take).
+    every = not _compiling(torch) and bool(keep.all())
     if sparse:
         if every:
             return torch.sparse_coo_tensor(rows[None], updates,

@@ -164,9 +164,11 @@ def _embedding_bag_class():
                 samples = _autograd._samples_gradient(
                     ops, weight.detach(), weights, terms,
                     grad.index_select(0, terms.safe_bag))
-            keep = terms.keep
-            module.step_from_bags(terms.rows[keep], terms.safe_bag[keep],
-                                  terms.factor[keep], grad)
+            rows, bag, factor = terms.rows, terms.safe_bag, terms.factor
+            if not bool(terms.keep.all()):
+                keep = terms.keep
+                rows, bag, factor = rows[keep], bag[keep], factor[keep]
+            module.step_from_bags(rows, bag, factor, grad)
             return None, None, None, samples, None
 
     class EmbeddingBag(torch.nn.Module):
@@ -208,10 +210,14 @@ def _embedding_bag_class():
             each id reads table row ``rows[i]`` into bag ``bag[i]`` with
             ``factor[i]``."""
             with torch.no_grad():
-                touched, summed = _transposed_bag(rows, bag, factor, grad)
                 if self.optimizer == "sgd":
-                    _sgd(self.weight.data, touched, summed, self.lr)
+                    # -lr in each id's factor: the bag sums the step itself.
+                    touched, step = _transposed_bag(rows, bag,
+                                                    factor * -self.lr, grad)
+                    scatter(self.weight.data, touched, step, reduction="add",
+                            out=self.weight.data)
                 else:
+                    touched, summed = _transposed_bag(rows, bag, factor, grad)
                     _rowwise_adagrad(self.weight.data, self.state, touched,
                                      summed, self.lr, self.eps)
 
