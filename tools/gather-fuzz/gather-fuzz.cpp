@@ -191,23 +191,19 @@ bool failsOnceRefined(ModuleOp module) {
   bool fails = false;
   module.walk([&](gather::ScatterOpInterface scatter) {
     Operation *op = scatter.getOperation();
-    SmallVector<Value> operands;
-    bool refined = false;
-    for (Value operand : op->getOperands()) {
-      while (auto cast = operand.getDefiningOp<tensor::CastOp>()) {
-        if (!tensor::canFoldIntoConsumerOp(cast))
-          break;
-        operand = cast.getSource();
-        refined = true;
-      }
-      operands.push_back(operand);
-    }
-    if (!refined)
+    if (!tensor::hasFoldableTensorCastOperand(op))
       return WalkResult::advance();
+    // The canonicalization's own rewrite, on a copy, until no cast folds.
     OpBuilder b(op);
-    Operation *copy =
-        mlir::clone(b, op, {scatter.getDest().getType()}, operands);
-    copy->getResult(0).setType(operands[0].getType());
+    Operation *copy = b.clone(*op);
+    while (tensor::hasFoldableTensorCastOperand(copy)) {
+      SmallVector<Type> resultTypes(copy->getResultTypes());
+      SmallVector<Value> operands =
+          tensor::getUpdatedOperandsAfterCastOpFolding(
+              cast<DestinationStyleOpInterface>(copy), resultTypes);
+      copy->setOperands(operands);
+      copy->getResult(0).setType(resultTypes[0]);
+    }
     fails = failed(verify(copy));
     copy->erase();
     return fails ? WalkResult::interrupt() : WalkResult::advance();

@@ -4,7 +4,7 @@
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Complex/IR/Complex.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
@@ -13,10 +13,7 @@ using namespace mlir::gather;
 
 Value EmitterBase::tensorDim(Value shaped, int64_t d) {
   return getValueOrCreateConstantIndexOp(
-      b, loc,
-      isa<BaseMemRefType>(shaped.getType())
-          ? memref::getMixedSize(b, loc, shaped, d)
-          : tensor::getMixedSize(b, loc, shaped, d));
+      b, loc, linalg::createFoldedDimOp(b, loc, shaped, d));
 }
 
 Value EmitterBase::zero(Type type) {
