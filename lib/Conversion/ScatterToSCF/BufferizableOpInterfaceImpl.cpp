@@ -36,9 +36,6 @@ struct ScatterBufferization
                           const BufferizationOptions &options,
                           BufferizationState &state) const {
     auto scatterOp = cast<OpTy>(op);
-    FailureOr<GatherShape> shape = scatterOp.getGatherShape();
-    if (failed(shape) || !shape->ranked)
-      return op->emitOpError("cannot bufferize: the op does not verify");
     if (!hasCountableStaticSizes(op))
       return op->emitOpError("cannot bufferize: its static sizes count past "
                              "int64 elements");

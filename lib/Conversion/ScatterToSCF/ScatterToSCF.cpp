@@ -377,29 +377,29 @@ Value ScatterEmitter::scatterAll(Value ok) {
       (combine == ScatterCombine::add || combine == ScatterCombine::mul);
   accElement = widened ? Type(b.getF32Type()) : element;
   Value acc = dest;
-  if (widened && onMemrefs) {
-    SmallVector<Value> dynamicSizes;
-    for (int64_t d = 0; d < destType.getRank(); ++d)
-      if (destType.isDynamicDim(d))
-        dynamicSizes.push_back(tensorDim(dest, d));
-    acc = convertElements<arith::ExtFOp>(
-        b, loc, dest,
-        memref::AllocOp::create(
-            b, loc, MemRefType::get(destType.getShape(), accElement),
-            dynamicSizes));
-  } else if (widened) {
-    acc = convertElements<arith::ExtFOp>(
-        b, loc, dest,
-        tensor::EmptyOp::create(b, loc, tensor::getMixedSizes(b, loc, dest),
-                                accElement));
+  if (widened) {
+    // The f32 copy: on memrefs a memref.alloc, which the buffer deallocation
+    // pipeline frees as it frees One-Shot Bufferize's own.
+    Value copy;
+    if (onMemrefs) {
+      SmallVector<Value> dynamicSizes;
+      for (int64_t d = 0; d < destType.getRank(); ++d)
+        if (destType.isDynamicDim(d))
+          dynamicSizes.push_back(tensorDim(dest, d));
+      copy = memref::AllocOp::create(
+          b, loc, MemRefType::get(destType.getShape(), accElement),
+          dynamicSizes);
+    } else {
+      copy = tensor::EmptyOp::create(
+          b, loc, tensor::getMixedSizes(b, loc, dest), accElement);
+    }
+    acc = convertElements<arith::ExtFOp>(b, loc, dest, copy);
   }
   Value result =
       threads ? applyOnThreads(acc, ok) : apply(acc, ok, Value(), Value());
   if (!widened)
     return result;
   // Rounded into dest itself, so the scatter stays in place.
-  // On memrefs, the f32 copy is a memref.alloc that the buffer
-  // deallocation pipeline frees, as it frees One-Shot Bufferize's own.
   return convertElements<arith::TruncFOp>(b, loc, result, dest);
 }
 

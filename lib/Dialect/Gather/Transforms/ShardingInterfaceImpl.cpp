@@ -171,7 +171,7 @@ static std::optional<LoopNest> getScatterNest(Operation *op) {
   if (!nest)
     return std::nullopt;
   for (auto [loop, src] : llvm::enumerate(shape->dims))
-    if (src.readDataDim < 0)
+    if (src.walksIndexPositions())
       nest->types[loop] = utils::IteratorType::reduction;
   for (int64_t loop : nest->gatheredLoops)
     nest->types[loop] = utils::IteratorType::parallel;
@@ -593,32 +593,52 @@ static bool canAllReduceGathered(Type element) {
   return hasMPIDatatype(element) || getBitsCarrier(element);
 }
 
+/// `value`'s bits as the integer type that carries them (getBitsCarrier,
+/// which must exist).
+static Value toBits(ImplicitLocOpBuilder &b, Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  Type element = type.getElementType();
+  auto bits = IntegerType::get(b.getContext(), element.getIntOrFloatBitWidth());
+  if (isa<FloatType>(element))
+    value = arith::BitcastOp::create(b, type.clone(bits), value);
+  IntegerType carrier = getBitsCarrier(element);
+  if (bits != carrier)
+    value = arith::ExtUIOp::create(b, type.clone(carrier), value);
+  return value;
+}
+/// toBits' carrier `value` back as elements of `type`.
+static Value fromBits(ImplicitLocOpBuilder &b, Value value,
+                      RankedTensorType type) {
+  Type element = type.getElementType();
+  auto bits = IntegerType::get(b.getContext(), element.getIntOrFloatBitWidth());
+  if (bits != getElementTypeOrSelf(value.getType()))
+    value = arith::TruncIOp::create(b, type.clone(bits), value);
+  if (isa<FloatType>(element))
+    value = arith::BitcastOp::create(b, type, value);
+  return value;
+}
+
+/// The bitwise or of `value`'s bits over `axes`: exact whenever at most one
+/// process holds nonzero bits in each element.
+static Value allReduceBits(ImplicitLocOpBuilder &b, Value value,
+                           shard::GridOp grid, ArrayRef<GridAxis> axes) {
+  auto type = cast<RankedTensorType>(value.getType());
+  Value reduced =
+      shard::AllReduceOp::create(b, toBits(b, value), grid.getSymName(), axes,
+                                 shard::ReductionKind::BitwiseOr);
+  return fromBits(b, reduced, type);
+}
+
 /// Sums a gather's partial results over `axes`. At most one process holds
 /// a nonzero value of each element, so the bits of an element type that MPI
 /// has no datatype for (f16, bf16, i1, ...) combine exactly as those of an
 /// integer, with a bitwise or.
 static Value allReduceGathered(ImplicitLocOpBuilder &b, Value partial,
                                shard::GridOp grid, ArrayRef<GridAxis> axes) {
-  auto type = cast<RankedTensorType>(partial.getType());
-  Type element = type.getElementType();
-  if (hasMPIDatatype(element))
+  if (hasMPIDatatype(getElementTypeOrSelf(partial.getType())))
     return shard::AllReduceOp::create(b, partial, grid.getSymName(), axes,
                                       shard::ReductionKind::Sum);
-  IntegerType carrier = getBitsCarrier(element);
-  auto bits = IntegerType::get(b.getContext(), element.getIntOrFloatBitWidth());
-  bool isFloat = isa<FloatType>(element);
-  Value value = partial;
-  if (isFloat)
-    value = arith::BitcastOp::create(b, type.clone(bits), value);
-  if (bits != carrier)
-    value = arith::ExtUIOp::create(b, type.clone(carrier), value);
-  value = shard::AllReduceOp::create(b, value, grid.getSymName(), axes,
-                                     shard::ReductionKind::BitwiseOr);
-  if (bits != carrier)
-    value = arith::TruncIOp::create(b, type.clone(bits), value);
-  if (isFloat)
-    value = arith::BitcastOp::create(b, type, value);
-  return value;
+  return allReduceBits(b, partial, grid, axes);
 }
 
 /// `local`, this process's shard along `dim` of a value split over `axes`,
@@ -631,19 +651,13 @@ static FailureOr<Value> allGatherExact(ImplicitLocOpBuilder &b, Operation *op,
                                        shard::GridOp grid,
                                        ArrayRef<GridAxis> axes) {
   auto type = cast<RankedTensorType>(local.getType());
-  Type element = type.getElementType();
-  IntegerType carrier = getBitsCarrier(element);
+  IntegerType carrier = getBitsCarrier(type.getElementType());
   if (!carrier)
     return op->emitOpError("cannot gather operands of element type ")
-           << element
+           << type.getElementType()
            << " across processes (MPI carries integers and floats of up to "
               "64 bits)";
-  auto bits = IntegerType::get(b.getContext(), element.getIntOrFloatBitWidth());
-  Value value = local;
-  if (isa<FloatType>(element))
-    value = arith::BitcastOp::create(b, type.clone(bits), value);
-  if (bits != carrier)
-    value = arith::ExtUIOp::create(b, type.clone(carrier), value);
+  Value value = toBits(b, local);
   int64_t shards = shard::collectiveProcessGroupSize(axes, grid);
   Value process = shard::createProcessLinearIndex(grid.getSymName(), axes, b);
   SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, b.getLoc(), value);
@@ -669,12 +683,8 @@ static FailureOr<Value> allGatherExact(ImplicitLocOpBuilder &b, Operation *op,
     wholeShape[dim] *= shards;
   Value whole = shard::AllReduceOp::create(b, placed, grid.getSymName(), axes,
                                            shard::ReductionKind::BitwiseOr);
-  auto wholeType = RankedTensorType::get(wholeShape, element);
-  if (bits != carrier)
-    whole = arith::TruncIOp::create(b, wholeType.clone(bits), whole);
-  if (isa<FloatType>(element))
-    whole = arith::BitcastOp::create(b, wholeType, whole);
-  return whole;
+  return fromBits(b, whole,
+                  RankedTensorType::get(wholeShape, type.getElementType()));
 }
 
 /// The checks every model's partition starts with (ranked operands, every
@@ -911,7 +921,7 @@ struct ScatterSharding : GatherSharding<ScatterSharding<OpTy>, OpTy> {
       return sharding.getSplitAxes()[dim].asArrayRef();
     };
     for (auto [loop, src] : llvm::enumerate(shape.dims)) {
-      if (src.readDataDim >= 0)
+      if (!src.walksIndexPositions())
         continue;
       for (auto [operand, dim] :
            {std::pair<unsigned, int64_t>{2, loop}, {1, src.indicesDim}}) {

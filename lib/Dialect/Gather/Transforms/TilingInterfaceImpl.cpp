@@ -764,8 +764,8 @@ struct ScatterTiling
     if (failed(shape))
       return {};
     return llvm::map_to_vector(shape->dims, [](const ResultDimSource &src) {
-      return src.readDataDim >= 0 ? utils::IteratorType::parallel
-                                  : utils::IteratorType::reduction;
+      return src.walksIndexPositions() ? utils::IteratorType::reduction
+                                       : utils::IteratorType::parallel;
     });
   }
 
@@ -814,7 +814,7 @@ struct ScatterTiling
     if (failed(shape) || domain.size() != sizes.size())
       return failure();
     for (auto [src, offset] : llvm::zip_equal(shape->dims, offsets))
-      if (src.readDataDim < 0 && dependsOnForallIv(offset))
+      if (src.walksIndexPositions() && dependsOnForallIv(offset))
         return op->emitOpError(
             "cannot be tiled by scf.forall along a dim of index positions: "
             "its tiles may write the same element of dest, in no order");
@@ -857,9 +857,9 @@ struct ScatterTiling
     for (auto [src, range] : llvm::zip_equal(shape->dims, domain)) {
       // scatter_elements' dims off the axis may be shorter than dest's: a
       // tile of dest is not a tile of them.
-      if (src.readDataDim >= 0 && src.dataDim < 0)
+      if (!src.walksIndexPositions() && src.dataDim < 0)
         return failure();
-      if (src.readDataDim < 0) {
+      if (src.walksIndexPositions()) {
         iterDomainOffsets.push_back(range.offset);
         iterDomainSizes.push_back(range.size);
         continue;

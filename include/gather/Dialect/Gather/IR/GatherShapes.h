@@ -59,6 +59,12 @@ struct ResultDimSource {
   /// the axis (where data may be larger than the result). What a tile of
   /// the result reads of data follows from it.
   int64_t readDataDim = -1;
+
+  /// Whether a position along this dim reads data where an index value
+  /// says, not at a position of its own: a dim of index positions, along
+  /// which a scatter's updates may land on one element of dest (its tiling
+  /// and sharding loops' reductions).
+  bool walksIndexPositions() const { return readDataDim < 0; }
 };
 
 /// A rule between a dim of data and a dim of indices that the verifier
