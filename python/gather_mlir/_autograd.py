@@ -198,6 +198,16 @@ def _bag_terms(ops, input, weight, offsets, per_sample_weights, bags, dtype,
                      counted & valid, factor)
 
 
+def _kept(terms, *values):
+    """``values`` (per id position) at the positions whose rows get a
+    gradient: as they are when all do (no copies), which a trace cannot
+    ask (a data-dependent branch)."""
+    torch = _torch()
+    if not _compiling(torch) and bool(terms.keep.all()):
+        return values
+    return tuple(v[terms.keep] for v in values)
+
+
 def _read_rows(ops, weight, terms):
     """The row each id position read in the forward (zeros where it read
     none: fill)."""
@@ -275,17 +285,11 @@ def _bag_backward(ops, input, weight, offsets, per_sample_weights, output,
     ones = mode == "sum" and per_sample_weights is None and not (
         scale_grad_by_freq and num)
     updates = grad_rows if ones else grad_rows * factor[:, None]
-    # Whether every id gets a gradient (a data-dependent branch, which a
-    # trace cannot take).
-    every = not _compiling(torch) and bool(keep.all())
     if sparse:
-        if every:
-            return torch.sparse_coo_tensor(rows[None], updates,
-                                           (num, dim)), samples
-        kept = keep.nonzero().reshape(-1)
-        return torch.sparse_coo_tensor(
-            rows[kept][None], updates[kept], (num, dim)), samples
-    targets = rows if every else torch.where(keep, rows, num)
+        rows, updates = _kept(terms, rows, updates)
+        return torch.sparse_coo_tensor(rows[None], updates,
+                                       (num, dim)), samples
+    targets = torch.where(keep, rows, num)
     return _scatter_add_into_zeros(ops, (num, dim), targets, updates,
                                    "scatter", 0, 0, "fill"), samples
 

@@ -164,11 +164,9 @@ def _embedding_bag_class():
                 samples = _autograd._samples_gradient(
                     ops, weight.detach(), weights, terms,
                     grad.index_select(0, terms.safe_bag))
-            rows, bag, factor = terms.rows, terms.safe_bag, terms.factor
-            if not bool(terms.keep.all()):
-                keep = terms.keep
-                rows, bag, factor = rows[keep], bag[keep], factor[keep]
-            module.step_from_bags(rows, bag, factor, grad)
+            module.step_from_bags(
+                *_autograd._kept(terms, terms.rows, terms.safe_bag,
+                                 terms.factor), grad)
             return None, None, None, samples, None
 
     class EmbeddingBag(torch.nn.Module):

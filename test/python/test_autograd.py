@@ -115,6 +115,24 @@ def test_gather_with_batch_dims_and_scatter_grads():
                                reduction="add"), (data, updates))
 
 
+def test_gradient_of_a_gradient():
+    """With create_graph, a gather's gradient (an add scatter into zeros)
+    is itself differentiable: d/dv sum(scatter(v)) counts, per position of
+    v, the update it carries into data (one each; fill drops none here)."""
+    x = torch.randn(5, 3, dtype=torch.float64, requires_grad=True)
+    idx = torch.tensor([4, 0, 4, -1])
+    v = torch.randn(4, 3, dtype=torch.float64, requires_grad=True)
+    (gx,) = torch.autograd.grad(g.gather(x, idx), x, grad_outputs=v,
+                                create_graph=True)
+    expected = torch.zeros(5, 3, dtype=torch.float64).index_add(
+        0, torch.tensor([4, 0, 4, 4]), v.detach())
+    assert torch.equal(gx.detach(), expected)
+    assert gx.requires_grad
+    (gv,) = torch.autograd.grad((gx * gx).sum(), v)
+    # d/dv sum(gx^2) = 2 * gx[row of v]
+    assert torch.allclose(gv, 2 * expected[torch.tensor([4, 0, 4, 4])])
+
+
 def test_no_grad_reads_a_weight_that_requires_grad():
     data = torch.ones(3, 2, requires_grad=True)
     with torch.no_grad():
