@@ -112,7 +112,10 @@ def _index_array(function, indices, sizes, mode):
     if array.dtype.kind not in "iu":
         raise TypeError(f"{function}: indices must have an integer dtype, "
                         f"not {array.dtype}")
-    if array.dtype.kind == "u" and array.dtype.itemsize == 8:
+    view = _native.signed_view(array) if array.dtype.kind == "u" else None
+    if view is not None:
+        array = view
+    elif array.dtype.kind == "u" and array.dtype.itemsize == 8:
         big = array > np.iinfo(np.int64).max
         if big.any():
             array = array.copy()

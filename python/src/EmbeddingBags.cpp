@@ -165,7 +165,8 @@ std::string indexErrorText(const std::string &op, const std::string &index,
 
 /// The ids of `input` (argument `name` of `function`, read along data
 /// dimension 0 of a table of `num` rows by `op`) as signed ones of any
-/// width, C-contiguous, at least 1-d: unsigned ones widen, and uint64
+/// width, C-contiguous, at least 1-d: unsigned ones are viewed as signed
+/// ones where they fit (signedViewIfFits), else widen, and uint64
 /// values above INT64_MAX, which no table reaches, become what `mode` makes
 /// of them (an IndexError where the kernel's error would name one; wrap:
 /// the true modulo; the others: a value past the end, which fill reads as
@@ -183,6 +184,9 @@ py::object signedIds(const std::string &function, const std::string &name,
                          " must have an integer dtype, not " + dtypeText(a));
   if (PyArray_DESCR(a)->kind == 'i')
     return contiguous(ids, PyArray_TYPE(a));
+  py::object fits = signedViewIfFits(a);
+  if (!fits.is_none())
+    return contiguous(fits, PyArray_TYPE(arrayOf(fits)));
   if (PyArray_ITEMSIZE(a) < 8)
     return contiguous(ids, NPY_INT64);
   py::object values = contiguous(ids, NPY_UINT64); // May be `input`.

@@ -95,14 +95,14 @@ void checkOperands(const std::string &op, const py::array &data,
                               " strides must be whole elements");
 }
 
-/// Unsigned indices as the signed ones the kernels read, values kept, for
-/// every rank: narrower widths widen. A uint64 value above INT64_MAX, which
-/// no dimension reaches, becomes what the mode makes of it: `check` raises
-/// the IndexError of the first index out of range in row-major order (huge
-/// or not, so the report is the kernels'), naming its unsigned value; along
-/// an empty dimension `clamp` and `wrap` raise too; `wrap` takes the true
-/// modulo, `clamp` and `unchecked` the last position, `fill` a value out of
-/// range.
+/// Unsigned indices that signedViewIfFits cannot view as the signed ones the
+/// kernels read, values kept, for every rank: narrower widths widen. A uint64
+/// value above INT64_MAX, which no dimension reaches, becomes what the mode
+/// makes of it: `check` raises the IndexError of the first index out of range
+/// in row-major order (huge or not, so the report is the kernels'), naming its
+/// unsigned value; along an empty dimension `clamp` and `wrap` raise too;
+/// `wrap` takes the true modulo, `clamp` and `unchecked` the last position,
+/// `fill` a value out of range.
 py::object signedIndices(OpKind kind, PyArrayObject *indices,
                          const GatherShape &shape, ShapeView dataShape,
                          GatherMode mode) {
@@ -196,7 +196,9 @@ py::object runGather(OpKind kind, PyArrayObject *data, PyArrayObject *indices,
       shape->getStaticShape(dataShape, indicesShape));
   py::object converted;
   if (PyArray_DESCR(indices)->kind == 'u') {
-    converted = signedIndices(kind, indices, *shape, dataShape, mode);
+    converted = signedViewIfFits(indices);
+    if (converted.is_none())
+      converted = signedIndices(kind, indices, *shape, dataShape, mode);
     indices = reinterpret_cast<PyArrayObject *>(converted.ptr());
   }
 
@@ -458,6 +460,13 @@ PYBIND11_MODULE(_native, m) {
       "host_vector_bits", [] { return HostTarget::get().vectorBits(); },
       "The vector width of this host's kernels (HostTarget::vectorBits: "
       "what LLVM's vectorizers prefer here).");
+  m.def(
+      "signed_view",
+      [](py::array a) {
+        return signedViewIfFits(reinterpret_cast<PyArrayObject *>(a.ptr()));
+      },
+      "An array of unsigned integers viewed as the signed ones of its width "
+      "when every value fits them; else None.");
   m.def("host_parallel_min_bytes", &getHostParallelMinBytes,
         "The result size from which this host's kernels run on threads "
         "(getHostParallelMinBytes: 512 KiB a thread OpenMP starts).");

@@ -86,6 +86,52 @@ bool python::mayOverlap(PyArrayObject *a, PyArrayObject *b) {
   return a0 < a1 && b0 < b1 && a0 < b1 && b0 < a1;
 }
 
+/// Whether no value of `values` has its top bit set.
+template <typename T>
+static bool topBitsClear(const void *values, int64_t count) {
+  const T *v = static_cast<const T *>(values);
+  T any = 0;
+  for (int64_t i = 0; i < count; ++i)
+    any |= v[i];
+  return !(any >> (8 * sizeof(T) - 1));
+}
+
+py::object python::signedViewIfFits(PyArrayObject *a) {
+  if (PyArray_DESCR(a)->kind != 'u' || !PyArray_IS_C_CONTIGUOUS(a) ||
+      !PyArray_ISALIGNED(a) || !PyArray_ISNOTSWAPPED(a))
+    return py::none();
+  const void *values = PyArray_DATA(a);
+  int64_t count = PyArray_SIZE(a);
+  int type;
+  bool fits;
+  switch (PyArray_ITEMSIZE(a)) {
+  case 1:
+    type = NPY_INT8;
+    fits = topBitsClear<uint8_t>(values, count);
+    break;
+  case 2:
+    type = NPY_INT16;
+    fits = topBitsClear<uint16_t>(values, count);
+    break;
+  case 4:
+    type = NPY_INT32;
+    fits = topBitsClear<uint32_t>(values, count);
+    break;
+  case 8:
+    type = NPY_INT64;
+    fits = topBitsClear<uint64_t>(values, count);
+    break;
+  default:
+    return py::none();
+  }
+  if (!fits)
+    return py::none();
+  PyObject *view = PyArray_View(a, PyArray_DescrFromType(type), nullptr);
+  if (!view)
+    throw py::error_already_set();
+  return py::reinterpret_steal<py::object>(view);
+}
+
 py::object python::newArray(PyArray_Descr *dtype, ArrayRef<int64_t> shape) {
   int64_t bytes = elementKindOf(dtype).bytes;
   for (int64_t d : shape)

@@ -109,6 +109,12 @@ ElementKind elementKindOf(PyArray_Descr *dtype);
 /// of the package.
 Type elementTypeOf(MLIRContext &ctx, ElementKind element);
 
+/// `a`, of unsigned integers, viewed as the signed integers of its width
+/// when every value fits them (no value has its top bit set: one pass over
+/// them), so that a kernel reads it in place; None when one does not fit or
+/// `a` is not C-contiguous and aligned (the caller converts it then).
+py::object signedViewIfFits(PyArrayObject *a);
+
 /// A new C-ordered array of `shape` and `dtype`; large ones get their
 /// memory from ResultMemory's handler (see ResultMemory.h).
 py::object newArray(PyArray_Descr *dtype, ArrayRef<int64_t> shape);

@@ -368,6 +368,35 @@ def test_gather_nd_threaded_check_reports_the_first_bad_index(tuple_size):
             g.gather_nd(data, bad)
 
 
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16, np.uint32, np.uint64])
+def test_unsigned_indices_that_fit_are_read_in_place(dtype):
+    """Unsigned indices whose values all fit the signed type of their width
+    are read as that type, without a copy; one value with its top bit set
+    and they are converted. Either way the values are what count."""
+    fits = np.array([0, 5, 120, 7], dtype)
+    view = _native.signed_view(fits)
+    assert view.dtype == np.dtype(dtype.__name__[1:])
+    assert np.shares_memory(view, fits)
+    np.testing.assert_array_equal(view, [0, 5, 120, 7])
+    top = np.array([1, int(np.iinfo(dtype).max)], dtype)
+    assert _native.signed_view(top) is None
+    assert _native.signed_view(fits[::2]) is None  # not contiguous
+    data = np.arange(100, dtype=np.float32)
+    for ids in (fits, top):
+        values = [int(v) for v in ids]
+        np.testing.assert_array_equal(g.gather(data, ids, mode="clamp"),
+                                      [min(v, 99) for v in values])
+        np.testing.assert_array_equal(g.gather(data, ids, mode="fill"),
+                                      [v if v < 100 else 0 for v in values])
+    # 120 is out of range for 100 rows: the error names it as a value.
+    with pytest.raises(IndexError, match="index 120 is out of range"):
+        g.gather(data, fits)
+    np.testing.assert_array_equal(
+        g.embedding_bag(fits[:2], np.eye(6, dtype=np.float32),
+                        np.array([0], np.int64), mode="sum"),
+        [[1, 0, 0, 0, 0, 1]])
+
+
 def test_unsigned_check_reports_the_first_bad_index_in_order():
     """A huge value after a plain bad one: the plain one is reported, as the
     kernels report the first in row-major order."""
