@@ -9,7 +9,9 @@ gather_elements, gather_nd, add scatters, embedding bags), ranks 1-4,
 element types (f32, f16, f64, i8, i32), index types (i32, i64, u32),
 index distributions (uniform, Zipf, sorted, repeated, some out of range
 under clamp, wrap or fill), modes, with and without out=, and sizes from a
-few KiB to several times the last-level cache. For each thread count, in a
+few KiB to several times the last-level cache. Every contestant does the
+mode's work: in check mode, JAX (which never raises) tests the indices and
+the call raises on a bad one, as numpy's and torch's do. For each thread count, in a
 fresh process pinned to that many CPUs, every peer's result is compared
 with gather_mlir's, then the contestants are timed in shuffled rounds (the
 median of each one's round times). A peer that has no form of a workload
@@ -221,8 +223,16 @@ def contestants(np, op, data, indices, attrs, wanted, threads):
         torch.set_num_threads(threads)
         peers["torch"] = torch_peer(np, torch, op, data, indices, attrs,
                                     prepared)
+    def all_in_range(xp_indices, xp):
+        """check mode's test: every index in [-size, size)."""
+        if op != "gather_nd":
+            return in_range(xp, xp_indices, size).all()
+        return xp.stack([in_range(xp, xp_indices[:, d], size[d]).all()
+                         for d in range(indices.shape[1])]).all()
+
     if "jax" in wanted and data.dtype != np.float16:
-        peers["jax"] = jax_peer(np, op, data, indices, attrs, prepared)
+        peers["jax"] = jax_peer(np, op, data, indices, attrs, prepared,
+                                all_in_range)
     return ours, {k: v for k, v in peers.items() if v is not None}
 
 
@@ -237,6 +247,13 @@ def normalized_xp(xp, i, size, mode):
         valid = (i >= -size) & (i < size)
     i = xp.where(i < 0, i + size, i)
     return xp.clip(i, 0, size - 1), valid
+
+
+def in_range(xp, i, size):
+    """Which indices `i` name a position along a dim of `size`, negative
+    ones counted from the end."""
+    ok = i < size
+    return ok if i.dtype.kind == "u" else ok & (i >= -size)
 
 
 def masked(xp, result, valid, axis):
@@ -344,7 +361,7 @@ def torch_peer(np, torch, op, data, indices, attrs, prepared):
     return fn
 
 
-def jax_peer(np, op, data, indices, attrs, prepared):
+def jax_peer(np, op, data, indices, attrs, prepared, all_in_range):
     jax, jnp = import_jax()
     axis = attrs.get("axis", 0)
     jd, ji = jnp.asarray(data), jnp.asarray(indices)
@@ -381,8 +398,19 @@ def jax_peer(np, op, data, indices, attrs, prepared):
             return d.at[tuple(grid)].add(u)
     else:
         return None
-    jitted = jax.jit(body)
-    return lambda: jitted(jd, ji).block_until_ready()
+    if attrs["mode"] != "check":
+        jitted = jax.jit(body)
+        return lambda: jitted(jd, ji).block_until_ready()
+    # check mode: JAX tests the indices as the others do, and the call
+    # raises on a bad one.
+    jitted = jax.jit(lambda d, i: (body(d, i), all_in_range(i, jnp)))
+
+    def checked():
+        result, ok = jitted(jd, ji)
+        if not bool(ok):
+            raise IndexError("index out of range")
+        return result.block_until_ready()
+    return checked
 
 
 def measure(args):
