@@ -24,6 +24,8 @@ OwningOpRef<ModuleOp> KernelKey::build(MLIRContext &ctx) const {
     indexShape.back() = tupleSize;
   if (rowLength)
     dataShape.back() = rowLength;
+  if (indexRowLength && op != OpKind::ND && indexRank > 0)
+    indexShape.back() = indexRowLength;
   auto noError = [](const Twine &) { return failure(); };
   GatherMode gatherMode = static_cast<GatherMode>(mode);
   ShapeView dataView(dataShape), indexView(indexShape);

@@ -155,6 +155,16 @@ mlir::gather::runtime::chooseGatherKernel(const GatherCall &call) {
       resultBytes >= kStaticRowMinResultBytes &&
       call.resultShape.back() * itemBytes <= kStaticRowMaxBytes)
     key.rowLength = call.resultShape.back();
+  // Short last dims likewise, whatever reads them.
+  if (resultBytes >= kStaticRowMinResultBytes) {
+    int64_t dataLast = dataRank ? call.data.getShape().back() : 0;
+    if (!key.rowLength && dataLast > 0 && dataLast <= kStaticDimMaxLength)
+      key.rowLength = dataLast;
+    int64_t indexLast = indexRank ? call.indices.getShape().back() : 0;
+    if (call.op != OpKind::ND && indexLast > 0 &&
+        indexLast <= kStaticDimMaxLength)
+      key.indexRowLength = indexLast;
+  }
   key.flags = (parallel ? KernelKey::Parallel : 0) |
               (streaming ? KernelKey::Streaming : 0) |
               (validateRows ? KernelKey::ValidateRows : 0) |

@@ -71,7 +71,9 @@ MODES = _native.MODES
 def compile_count():
     """How many kernels this process has compiled: the misses of the
     kernel cache. Calls with the same op, element width, index type, ranks,
-    attributes and mode reuse a kernel (shapes are not part of the key)."""
+    attributes and mode reuse a kernel (shapes are not part of the key, but
+    for the lengths of short rows and short last dims of results of 64 KiB
+    or more)."""
     return _native.compile_count()
 
 

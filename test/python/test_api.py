@@ -705,6 +705,71 @@ def test_results_past_streaming_min_bytes_get_a_kernel_of_their_own():
     np.testing.assert_array_equal(again, table[large_ids[:, ::-1]])
 
 
+def test_short_last_dims_get_a_kernel_for_their_length():
+    """Results of at least 64 KiB whose data or indices end in a dim of at
+    most 16 elements get a kernel for that length: gather and
+    gather_elements along such a last axis, and along an axis before one.
+    Each gathers as numpy does with the mode's positions, in every mode;
+    longer last dims share the kernel for any length."""
+    rng = np.random.default_rng(11)
+
+    def expected(data, ids, axis, mode, elements):
+        size = data.shape[axis]
+        if mode == "wrap":
+            at, ok = ids % size, np.ones(ids.shape, bool)
+        else:
+            n = np.where((ids < 0) & (ids >= -size), ids + size, ids)
+            ok = (n >= 0) & (n < size) if mode == "fill" else \
+                np.ones(ids.shape, bool)
+            at = np.clip(n, 0, size - 1)
+        if elements:
+            return np.where(ok, np.take_along_axis(data, at, axis), 0)
+        got = np.take(data, at, axis=axis)
+        shape = [1] * got.ndim
+        shape[axis:axis + ok.ndim] = ok.shape
+        return np.where(ok.reshape(shape), got, 0)
+
+    def check(last, mode="check", dtype=np.float32):
+        far = 1 if mode == "check" else 3
+        rows = (64 << 10) // (last * np.dtype(dtype).itemsize) + 5
+        data = rng.integers(0, 100, (rows, last)).astype(dtype)
+        ids = rng.integers(-last * far, last * far, (rows, last))
+        got = g.gather_elements(data, ids, axis=1, mode=mode)
+        np.testing.assert_array_equal(
+            got, expected(data, ids, 1, mode, elements=True))
+        few = rng.integers(-last * far, last * far, 8)
+        got = g.gather(data, few, axis=1, mode=mode)
+        np.testing.assert_array_equal(
+            got, expected(data, few, 1, mode, elements=False))
+        cube = rng.integers(0, 100, (rows // 4, 4, last)).astype(dtype)
+        ids = rng.integers(-4 * far, 4 * far, cube.shape)
+        got = g.gather_elements(cube, ids, axis=1, mode=mode)
+        np.testing.assert_array_equal(
+            got, expected(cube, ids, 1, mode, elements=True))
+
+    for mode in ("check", "clamp", "wrap", "fill", "unchecked"):
+        for last in (1, 2, 5, 16):
+            check(last, "clamp" if mode == "unchecked" else mode)
+    check(3, dtype=np.int8)
+    check(7, dtype=np.float64)
+    # A new length compiles its kernels; the same length again does not.
+    before = g.compile_count()
+    check(6)
+    compiled = g.compile_count() - before
+    assert compiled == 3
+    before = g.compile_count()
+    check(6)
+    assert g.compile_count() == before
+    # Last dims past 16 elements share the kernels of any length.
+    check(40)
+    before = g.compile_count()
+    check(50)
+    assert g.compile_count() == before
+    with pytest.raises(IndexError, match="index 2 is out of range"):
+        g.gather_elements(np.zeros((9000, 2), np.float32),
+                          np.full((9000, 2), 2), axis=1)
+
+
 def test_short_rows_get_a_kernel_for_their_length():
     """Results of at least 64 KiB whose rows are rows of data of at most 256
     bytes get a kernel compiled for that row length (a few whole vectors a

@@ -76,10 +76,15 @@ struct KernelKey {
   /// gather_nd's index tuple length; 0 for the other ops.
   uint8_t tupleSize;
   uint8_t flags;
-  /// The length of data's last dim, which is the result's rows
-  /// (runtime::kStaticRowMaxBytes); 0: any length.
+  /// The length of data's last dim: the result's short rows
+  /// (runtime::kStaticRowMaxBytes), or a short last dim
+  /// (runtime::kStaticDimMaxLength); 0: any length.
   uint16_t rowLength;
-  uint8_t unused[4];
+  /// The length of a short last dim of the indices
+  /// (runtime::kStaticDimMaxLength; never gather_nd's tuples, which are
+  /// static anyway); 0: any length.
+  uint8_t indexRowLength;
+  uint8_t unused[3];
 
   KernelKey() { std::memset(this, 0, sizeof(*this)); }
   bool operator==(const KernelKey &other) const {
@@ -102,11 +107,13 @@ struct KernelKey {
            "B rank " + std::to_string(indexRank) + " axis " +
            std::to_string(axis) + " batch_dims " + std::to_string(batchDims) +
            " tuple " + std::to_string(tupleSize) + " flags " +
-           std::to_string(flags) + " row " + std::to_string(rowLength);
+           std::to_string(flags) + " row " + std::to_string(rowLength) +
+           " index row " + std::to_string(indexRowLength);
   }
 
   /// The kernel as a module: a function of three memrefs (data and indices
-  /// of the key's ranks, in their layouts, of dynamic sizes but rowLength;
+  /// of the key's ranks, in their layouts, of dynamic sizes but rowLength
+  /// and indexRowLength;
   /// the result), which reads the first two as tensors, gathers, and
   /// materializes the result in the third (convert-gather-to-loops
   /// computes it there). Data moves as integers of its width: a gather only

@@ -76,6 +76,13 @@ inline constexpr int64_t kStaticRowMaxBytes = 256;
 /// lengths".
 inline constexpr int64_t kStaticRowMinResultBytes = 64 << 10;
 
+/// Results of at least kStaticRowMinResultBytes whose data or indices end
+/// in a dim of at most this many elements get a kernel for its length: the
+/// loops over it unroll, and along a gathered axis of a few elements the
+/// mode's subscripts fold. Evidence: docs/decisions/kernel-cost-model.md,
+/// "Kernels for short last dims".
+inline constexpr int64_t kStaticDimMaxLength = 16;
+
 /// Whether a result of `bytes` is written with streaming stores: from the
 /// lowering's streaming-min-bytes on (rows permitting).
 bool streamsResult(int64_t bytes);
