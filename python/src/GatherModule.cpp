@@ -465,6 +465,7 @@ PYBIND11_MODULE(_native, m) {
       [](py::array a) {
         return signedViewIfFits(reinterpret_cast<PyArrayObject *>(a.ptr()));
       },
+      py::arg("a"),
       "An array of unsigned integers viewed as the signed ones of its width "
       "when every value fits them; else None.");
   m.def("host_parallel_min_bytes", &getHostParallelMinBytes,
