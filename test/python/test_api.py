@@ -770,6 +770,53 @@ def test_short_last_dims_get_a_kernel_for_their_length():
                           np.full((9000, 2), 2), axis=1)
 
 
+def test_gather_elements_in_column_blocks():
+    """gather_elements along an axis before the last, of at most 2048
+    positions, with 8 MiB of data or more from the axis on, walks the last
+    dim in blocks (column-block-min-bytes): the same results as numpy in
+    every mode, with indices narrower than data off the axis, a last dim
+    that is not whole blocks, a middle dim, and check's first bad index in
+    row-major order."""
+    rng = np.random.default_rng(13)
+
+    def expected(data, ids, axis, mode):
+        # torch.gather's rule: indices may be shorter than data off the axis.
+        data = data[tuple(slice(None) if d == axis else slice(0, n)
+                          for d, n in enumerate(ids.shape))]
+        size = data.shape[axis]
+        if mode == "wrap":
+            return np.take_along_axis(data, ids % size, axis)
+        n = np.where((ids < 0) & (ids >= -size), ids + size, ids)
+        got = np.take_along_axis(data, np.clip(n, 0, size - 1), axis)
+        if mode == "fill":
+            got = np.where((n >= 0) & (n < size), got, 0)
+        return got
+
+    cases = [(rng.random((600, 3601), dtype=np.float32), (600, 3601)),
+             (rng.random((600, 3601), dtype=np.float32), (300, 3000)),
+             (rng.random((700, 1801)), (700, 1801)),
+             (rng.random((40, 3, 18001), dtype=np.float32), (40, 3, 18001))]
+    for data, shape in cases:
+        assert data.nbytes >= 8 << 20
+        size = data.shape[0]
+        for mode in ("check", "clamp", "wrap", "fill", "unchecked"):
+            far = 1 if mode in ("check", "unchecked") else 3
+            ids = rng.integers(-size * far, size * far, shape)
+            np.testing.assert_array_equal(
+                g.gather_elements(data, ids, axis=0, mode=mode),
+                expected(data, ids, 0, mode))
+    data, shape = cases[0]
+    ids = rng.integers(0, 600, shape)
+    ids[5, 3000] = 600
+    ids[7, 10] = -601
+    with pytest.raises(IndexError, match="index 600 is out of range"):
+        g.gather_elements(data, ids, axis=0)
+    out = np.zeros(shape, np.float32)
+    with pytest.raises(IndexError, match="index 600 is out of range"):
+        g.gather_elements(data, ids, axis=0, out=out)
+    assert not out.any()
+
+
 def test_short_rows_get_a_kernel_for_their_length():
     """Results of at least 64 KiB whose rows are rows of data of at most 256
     bytes get a kernel compiled for that row length (a few whole vectors a

@@ -69,6 +69,12 @@ defvar GatherLoweringOptionList = [
          /*default=*/"0",
          "Prefetch slices of at most 512 bytes this many index positions "
          "ahead (0: never)">,
+  Option<"columnBlockMinBytes", "column-block-min-bytes", "int64_t",
+         /*default=*/"8 << 20",
+         "gather_elements along an axis before the last, of at most 2048 "
+         "positions, whose data holds at least this many bytes from that "
+         "axis on walks the last dim in blocks of 256 bytes, every position "
+         "of the axis in each (-1: never)">,
   Option<"rowPrefetchBytes", "row-prefetch-bytes", "int64_t",
          /*default=*/"1024",
          "Slices that are rows of at least twice this many bytes prefetch "

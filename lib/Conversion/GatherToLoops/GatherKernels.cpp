@@ -125,13 +125,16 @@ void KernelEmitter::emitGatherElements(const GatherShape &shape) {
     guarded(ok, [&] { rowNest(ubs, rowPiece); });
     return finishStreaming(rows);
   }
+  auto element = [&](ValueRange ivs) {
+    Subscript s = resolve(readIndex(ivs), axisSize);
+    SmallVector<Value> at(ivs);
+    at[a] = s.index;
+    copySlice(planner.elements(), at, ivs, s.valid);
+  };
   guarded(ok, [&] {
-    parallelNest(ubs, [&](ValueRange ivs) {
-      Subscript s = resolve(readIndex(ivs), axisSize);
-      SmallVector<Value> at(ivs);
-      at[a] = s.index;
-      copySlice(planner.elements(), at, ivs, s.valid);
-    });
+    emitPlanned(
+        planner.columnBlocks(a), [&] { columnBlockNest(ubs, a, element); },
+        [&] { parallelNest(ubs, element); });
   });
 }
 

@@ -96,6 +96,33 @@ void KernelEmitter::rowPieces(
       /*parallel=*/true);
 }
 
+void KernelEmitter::columnBlockNest(ArrayRef<Value> ubs, int64_t axis,
+                                    function_ref<void(ValueRange)> body) {
+  Type element = cast<MemRefType>(data.getType()).getElementType();
+  int64_t blockElements =
+      std::max<int64_t>(1, kColumnBlockBytes / getElementSizeInBytes(element));
+  Value block = constIndex(blockElements);
+  Value last = ubs.back();
+  SmallVector<Value> outer;
+  for (int64_t d = 0, e = ubs.size() - 1; d < e; ++d)
+    if (d != axis)
+      outer.push_back(ubs[d]);
+  outer.push_back(arith::CeilDivUIOp::create(b, loc, last, block));
+  parallelNest(outer, [&](ValueRange blockIvs) {
+    Value start = arith::MulIOp::create(b, loc, blockIvs.back(), block);
+    Value length = arith::MinUIOp::create(
+        b, loc, block, arith::SubIOp::create(b, loc, last, start));
+    forLoop(ubs[axis], 1, [&](Value position) {
+      forLoop(length, 1, [&](Value k) {
+        SmallVector<Value> ivs(blockIvs.drop_back());
+        ivs.insert(ivs.begin() + axis, position);
+        ivs.push_back(arith::AddIOp::create(b, loc, start, k));
+        body(ivs);
+      });
+    });
+  });
+}
+
 void KernelEmitter::threadedNest(ArrayRef<Value> ubs,
                                  function_ref<void(ValueRange)> body) {
   forLoop(

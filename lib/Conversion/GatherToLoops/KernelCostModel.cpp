@@ -136,6 +136,33 @@ SlicePlan KernelPlanner::gatherRows(Value rowLength, Value axisSize) {
   return plan;
 }
 
+// Column blocks: gather_elements along an axis before the last reads, for
+// consecutive elements of a row, data rows anywhere along the axis; once
+// data from the axis on outgrows the caches, each read misses. Walking the
+// last dim in blocks, every position of the axis in each, reads each data
+// line once from memory while the block's lines along the axis stay in L2,
+// and their pages in the TLB: hence at most 2048 positions. Evidence:
+// docs/decisions/kernel-cost-model.md, "Column blocks".
+static constexpr int64_t kColumnBlockMaxPositions = 2048;
+
+Value KernelPlanner::columnBlocks(int64_t axis) {
+  auto type = cast<MemRefType>(data.getType());
+  int64_t rank = type.getRank();
+  if (options.columnBlockMinBytes < 0 || axis >= rank - 1 ||
+      !type.getLayout().isIdentity())
+    return nullptr;
+  Value bytes = constIndex(getElementSizeInBytes(type.getElementType()));
+  for (Value size : dims(data, axis, rank))
+    bytes = b.createOrFold<arith::MulIOp>(loc, bytes, size);
+  Value big =
+      b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::uge, bytes,
+                                    constIndex(options.columnBlockMinBytes));
+  Value few = b.createOrFold<arith::CmpIOp>(
+      loc, arith::CmpIPredicate::ule, dim(data, axis),
+      constIndex(kColumnBlockMaxPositions));
+  return b.createOrFold<arith::AndIOp>(loc, big, few);
+}
+
 // Threads: a parallel region costs from a few microseconds (workers
 // spinning) to a few hundred (workers asleep, on a VM) and up to a
 // scheduler time slice when another process holds a core (the region waits

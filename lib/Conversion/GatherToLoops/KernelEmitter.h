@@ -144,6 +144,13 @@ private:
   /// run on threads as planner.parallel says.
   void rowNest(ArrayRef<Value> ubs,
                function_ref<void(ValueRange, Value, Value)> row);
+  /// The nest of `ubs` (dims of the indices of a gather_elements along
+  /// `axis`, before the last) in column blocks: every dim but `axis` and
+  /// the last, then blocks of kColumnBlockBytes of the last, then `axis`,
+  /// then the block's elements; body(ivs) in the nest's own order. The
+  /// outer nest is a parallelNest.
+  void columnBlockNest(ArrayRef<Value> ubs, int64_t axis,
+                       function_ref<void(ValueRange)> body);
   /// The single row of length `n` in pieces of kRowPieceElements on
   /// threads: row({}, length, start) for each.
   void rowPieces(Value n, function_ref<void(ValueRange, Value, Value)> row);

@@ -36,6 +36,11 @@ protected:
   }
 };
 
+/// The bytes of the last dim a column block of gather_elements walks
+/// (KernelPlanner::columnBlocks): four lines, which the hardware's
+/// prefetchers follow as a stream along the axis.
+inline constexpr int64_t kColumnBlockBytes = 256;
+
 /// How a kernel moves its slices: the cost model's choices, computed once
 /// before the loops and read by the data movement.
 struct SlicePlan {
@@ -99,6 +104,12 @@ public:
   /// when it has at least options.parallelMinBytes bytes. An i1 (a constant
   /// when the sizes are static), or null: never.
   Value parallel(Value memref);
+  /// Whether gather_elements along `axis` (before the last) walks the last
+  /// dim in blocks of kColumnBlockBytes, every position of the axis in each
+  /// block (KernelEmitter::columnBlockNest): where data from the axis on
+  /// outgrows the caches but a block's lines along the axis do not. An i1,
+  /// or null: never.
+  Value columnBlocks(int64_t axis);
   /// Lanes per vector for the element type, or 0 when it does not vectorize.
   int64_t vectorLanes(Type element) const;
   /// Lanes for gatherRow, or 0 when the row does not vectorize.

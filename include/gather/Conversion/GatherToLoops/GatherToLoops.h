@@ -42,6 +42,7 @@ GatherLoweringOptions loweringOptionsOf(const From &from) {
   options.validateRows = from.validateRows;
   options.prefetchDistance = from.prefetchDistance;
   options.rowPrefetchBytes = from.rowPrefetchBytes;
+  options.columnBlockMinBytes = from.columnBlockMinBytes;
   return options;
 }
 
