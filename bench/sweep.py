@@ -2,22 +2,27 @@
 for: the distribution of the ratios, not a list of rows.
 
     build/venv/bin/python bench/sweep.py [--seed N] [--count K]
-        [--threads 1,2] [--peers numpy,torch,jax] [--out DIR]
+        [--threads 1,2] [--peers numpy,torch,jax,onnxruntime,numba]
+        [--out DIR]
 
 A seed draws --count workloads across the ops (gather along any axis,
 gather_elements, gather_nd, add scatters, embedding bags), ranks 1-4,
 element types (f32, f16, f64, i8, i32), index types (i32, i64, u32),
 index distributions (uniform, Zipf, sorted, repeated, some out of range
 under clamp, wrap or fill), modes, with and without out=, and sizes from a
-few KiB to several times the last-level cache. Every contestant does the
-mode's work: in check mode, JAX (which never raises) tests the indices and
-the call raises on a bad one, as numpy's and torch's do. For each thread count, in a
-fresh process pinned to that many CPUs, every peer's result is compared
-with gather_mlir's, then the contestants are timed in shuffled rounds (the
-median of each one's round times). A peer that has no form of a workload
-(JAX and float16, numpy and the modes it lacks) sits it out.
+few KiB to several times the last-level cache. The peers: numpy, torch,
+JAX, ONNX Runtime (Gather, GatherElements, GatherND) and numba (a loop
+nest), and torch.compile when --peers names it (a compile of seconds for
+each workload). Every contestant does the mode's work: in check mode, JAX
+(which never raises) tests the indices and the call raises on a bad one,
+as the others' do. For each thread count, in a fresh process pinned to
+that many CPUs, every peer's result is compared with gather_mlir's, then
+the contestants are timed in shuffled rounds (the median of each one's
+round times). A peer that has no form of a workload (JAX and float16,
+numpy and the modes it lacks) sits it out.
 
-Printed and written to DIR/sweep-<host>-seed<N>.md (DIR: bench/results):
+Printed and written to DIR/sweep-<host>-seed<N>.md (DIR: bench/results),
+every workload's times to DIR/sweep-<host>-seed<N>.jsonl:
 per thread count, the geometric mean of the ratio best peer / gather_mlir,
 its 5th percentile, the share of workloads below 0.9 and 1.0, and the ten
 worst with their shapes. Tune on one seed, report on another: the report
@@ -40,7 +45,7 @@ from peers import (configure_threads, host_description,  # noqa: E402
                    import_jax, source_revision)
 
 ROOT = Path(__file__).resolve().parents[1]
-PEERS = ["numpy", "torch", "jax"]
+PEERS = ["numpy", "torch", "jax", "onnxruntime", "numba"]
 MODES = ["check", "clamp", "wrap", "fill", "unchecked"]
 ROUNDS = 7
 SAMPLE_SECONDS = 0.02
@@ -230,9 +235,17 @@ def contestants(np, op, data, indices, attrs, wanted, threads):
         return xp.stack([in_range(xp, xp_indices[:, d], size[d]).all()
                          for d in range(indices.shape[1])]).all()
 
+    if "torch.compile" in wanted and "torch" in peers:
+        peers["torch.compile"] = torch_peer(np, torch, op, data, indices,
+                                            attrs, prepared, compiled=True)
     if "jax" in wanted and data.dtype != np.float16:
         peers["jax"] = jax_peer(np, op, data, indices, attrs, prepared,
                                 all_in_range)
+    if "onnxruntime" in wanted:
+        peers["onnxruntime"] = ort_peer(np, op, data, indices, attrs, size,
+                                        threads)
+    if "numba" in wanted:
+        peers["numba"] = numba_peer(np, op, data, indices, attrs, threads)
     return ours, {k: v for k, v in peers.items() if v is not None}
 
 
@@ -317,7 +330,13 @@ def numpy_peer(np, op, data, indices, attrs, prepared):
     return fn
 
 
-def torch_peer(np, torch, op, data, indices, attrs, prepared):
+def torch_peer(np, torch, op, data, indices, attrs, prepared,
+               compiled=False):
+    """torch's form of the workload; with `compiled`, the same under
+    torch.compile (dynamic=False: one graph for this shape)."""
+    if compiled:
+        eager = torch_peer(np, torch, op, data, indices, attrs, prepared)
+        return None if eager is None else torch.compile(eager, dynamic=False)
     axis = attrs.get("axis", 0)
     if data.dtype == np.float16 and op.startswith("scatter"):
         return None
@@ -359,6 +378,151 @@ def torch_peer(np, torch, op, data, indices, attrs, prepared):
             return torch.nn.functional.embedding_bag(
                 i, td, offsets, mode=attrs["reduction"])
     return fn
+
+
+def ort_peer(np, op, data, indices, attrs, size, threads):
+    """ONNX Runtime's Gather, GatherElements or GatherND, the mode's work
+    in the graph before it (check: ONNX Runtime's own error on a bad index;
+    fill: the positions in range, and zeros where a position is not). None
+    for the scatters and bags, and for gather_nd outside check and
+    unchecked (its columns have sizes of their own)."""
+    import onnxruntime as ort
+    from onnx import TensorProto, helper
+    from peers import ort_options
+    mode = attrs["mode"]
+    if op not in ("gather", "gather_elements", "gather_nd") or (
+            op == "gather_nd" and mode not in ("check", "unchecked")):
+        return None
+    axis = attrs.get("axis", 0)
+    element = helper.np_dtype_to_tensor_dtype(data.dtype)
+    nodes, constants, ids = [], [], "i"
+
+    def constant(name, value):
+        constants.append(helper.make_tensor(name, TensorProto.INT64, [],
+                                            [value]))
+
+    def node(kind, inputs, output, **kwargs):
+        nodes.append(helper.make_node(kind, inputs, [output], **kwargs))
+
+    if mode in ("clamp", "fill", "wrap"):
+        constant("n", size)
+        constant("zero", 0)
+        constant("last", size - 1)
+    if mode == "wrap":
+        node("Mod", ["i", "n"], "j")
+        ids = "j"
+    elif mode in ("clamp", "fill"):
+        node("Less", ["i", "zero"], "negative")
+        node("Add", ["i", "n"], "shifted")
+        node("Where", ["negative", "shifted", "i"], "normal")
+        node("Clip", ["normal", "zero", "last"], "j")
+        ids = "j"
+    gather = {"gather": "Gather", "gather_elements": "GatherElements",
+              "gather_nd": "GatherND"}[op]
+    node(gather, ["d", ids], "gathered",
+         **({} if op == "gather_nd" else {"axis": axis}))
+    result = "gathered"
+    if mode == "fill":
+        node("GreaterOrEqual", ["normal", "zero"], "above")
+        node("Less", ["normal", "n"], "below")
+        node("And", ["above", "below"], "valid")
+        if op == "gather":
+            shape = [1] * axis + list(indices.shape) + \
+                [1] * (data.ndim - axis - 1)
+            constants.append(helper.make_tensor(
+                "mask_shape", TensorProto.INT64, [len(shape)], shape))
+            node("Reshape", ["valid", "mask_shape"], "mask")
+        else:
+            node("Identity", ["valid"], "mask")
+        nodes.append(helper.make_node("CastLike", ["zero", "gathered"],
+                                      ["zeros"]))
+        node("Where", ["mask", "gathered", "zeros"], "o")
+        result = "o"
+    graph = helper.make_graph(
+        nodes, "g",
+        [helper.make_tensor_value_info("d", element, data.shape),
+         helper.make_tensor_value_info("i", TensorProto.INT64,
+                                       indices.shape)],
+        [helper.make_tensor_value_info(result, element, None)],
+        initializer=constants)
+    model = helper.make_model(graph,
+                              opset_imports=[helper.make_opsetid("", 15)])
+    model.ir_version = 8
+    session = ort.InferenceSession(model.SerializeToString(),
+                                   ort_options(ort, threads),
+                                   providers=["CPUExecutionProvider"])
+    feeds = {"d": data, "i": indices.astype(np.int64)}
+    return lambda: session.run(None, feeds)[0]
+
+
+def numba_peer(np, op, data, indices, attrs, threads):
+    """A numba loop nest over data viewed as (outer, axis, inner), the
+    mode's work inline (check raises IndexError), the outer loop a `prange`
+    on more than one thread. None for float16 (numba has no float16
+    scalars), gather_nd, the scatters and bags, and gather_elements whose
+    indices are shorter than data off the axis."""
+    import numba
+    axis = attrs.get("axis", 0)
+    if data.dtype == np.float16 or op not in ("gather", "gather_elements"):
+        return None
+    if op == "gather_elements" and any(
+            indices.shape[d] != data.shape[d] for d in range(data.ndim)
+            if d != axis):
+        return None
+    mode = MODES.index(attrs["mode"])
+    check, clamp, wrap, fill = (MODES.index(m) for m in MODES[:4])
+    outer = int(np.prod(data.shape[:axis], dtype=np.int64))
+    inner = int(np.prod(data.shape[axis + 1:], dtype=np.int64))
+    d3 = data.reshape(outer, data.shape[axis], inner)
+    jit = numba.njit(parallel=threads > 1, boundscheck=False)
+
+    @numba.njit(inline="always")
+    def position(i, n):
+        """The mode's position for index i, or -1 (fill: a zero)."""
+        if mode == wrap:
+            return i % n
+        if i < 0:
+            i += n
+        if mode == clamp:
+            return min(max(i, 0), n - 1)
+        if i < 0 or i >= n:
+            if mode == check:
+                raise IndexError("index out of range")
+            return -1
+        return i
+
+    if op == "gather":
+        ids = indices.reshape(-1)
+        shape = data.shape[:axis] + indices.shape + data.shape[axis + 1:]
+
+        @jit
+        def take(d, ids, o):
+            for a in numba.prange(d.shape[0]):
+                for k in range(ids.shape[0]):
+                    i = position(ids[k], d.shape[1])
+                    for w in range(d.shape[2]):
+                        o[a, k, w] = d[a, i, w] if i >= 0 else 0
+
+        def call():
+            o = np.empty((outer, ids.size, inner), data.dtype)
+            take(d3, ids, o)
+            return o.reshape(shape)
+        return call
+    i3 = indices.reshape(outer, indices.shape[axis], inner)
+
+    @jit
+    def elements(d, ids, o):
+        for a in numba.prange(ids.shape[0]):
+            for k in range(ids.shape[1]):
+                for w in range(ids.shape[2]):
+                    i = position(ids[a, k, w], d.shape[1])
+                    o[a, k, w] = d[a, i, w] if i >= 0 else 0
+
+    def call():
+        o = np.empty(i3.shape, data.dtype)
+        elements(d3, i3, o)
+        return o.reshape(indices.shape)
+    return call
 
 
 def jax_peer(np, op, data, indices, attrs, prepared, all_in_range):
@@ -522,6 +686,7 @@ def main():
              f"{Path(gather_mlir.__file__).parent}.", "",
              "Ratio: the best peer's time / gather_mlir's, at the same "
              "threads (above 1: gather_mlir is faster).", ""]
+    raw = []
     for threads in counts:
         done = subprocess.run(
             [sys.executable, __file__, "--measure", "--threads",
@@ -530,12 +695,17 @@ def main():
             check=True, stdout=subprocess.PIPE, text=True)
         rows = [json.loads(line) for line in done.stdout.splitlines()
                 if line.startswith("{")]
+        raw += [dict(row, threads=threads) for row in rows]
         lines += report(rows, threads)
     text = "\n".join(lines)
     print(text)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    (out / f"sweep-{host_cpu()}-seed{args.seed}.md").write_text(text + "\n")
+    name = f"sweep-{host_cpu()}-seed{args.seed}"
+    (out / f"{name}.md").write_text(text + "\n")
+    # Every workload's times, for other summaries (a peer left out, say).
+    (out / f"{name}.jsonl").write_text(
+        "".join(json.dumps(row) + "\n" for row in raw))
 
 
 if __name__ == "__main__":
