@@ -66,3 +66,5 @@ class JitModule:
     def call(self, name: str, *args: Any) -> np.ndarray | None: ...
 
 MODES: tuple[str, ...]
+STATIC_DIM_MAX_LENGTH: int
+STATIC_MIN_RESULT_BYTES: int

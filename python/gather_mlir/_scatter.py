@@ -57,13 +57,22 @@ def _kernel(function, dest, indices, updates, attributes, mode, reduction):
     ``k(dest, indices, updates)`` scatters into ``dest`` in place."""
     element = _element_type(function, dest.dtype)
     index = _ELEMENT["i"][indices.dtype.itemsize]
-    # gather_nd's tuple length is static; every other dim is dynamic.
-    tuple_size = indices.shape[-1] if function == "scatter_nd" else None
-    index_dims = [None] * indices.ndim
-    if tuple_size is not None:
-        index_dims[-1] = tuple_size
-    key = (function, element, index, dest.ndim, tuple(index_dims),
-           updates.ndim, attributes, mode, reduction)
+    # Dims are dynamic but gather_nd's tuple length and, as for the
+    # gathers' kernels, a short last dim of a large scatter.
+    large = updates.nbytes >= _native.STATIC_MIN_RESULT_BYTES
+
+    def dims(array):
+        result = [None] * array.ndim
+        if large and array.ndim and \
+                0 < array.shape[-1] <= _native.STATIC_DIM_MAX_LENGTH:
+            result[-1] = array.shape[-1]
+        return result
+    dest_dims, index_dims, update_dims = dims(dest), dims(indices), \
+        dims(updates)
+    if function == "scatter_nd":
+        index_dims[-1] = indices.shape[-1]
+    key = (function, element, index, tuple(dest_dims), tuple(index_dims),
+           tuple(update_dims), attributes, mode, reduction)
     with _lock:
         kernel = _kernels.get(key)
     if kernel is not None:
@@ -72,8 +81,8 @@ def _kernel(function, dest, indices, updates, attributes, mode, reduction):
     attrs = [f"{n} = {v} : i64" for n, v in zip(names, attributes)]
     attrs += [f"mode = #gather<mode {mode}>",
               f"reduction = #gather<combine {reduction}>"]
-    types = [([None] * dest.ndim, element), (index_dims, index),
-             ([None] * updates.ndim, element)]
+    types = [(dest_dims, element), (index_dims, index),
+             (update_dims, element)]
     memrefs = [_shaped_type("memref", *t) for t in types]
     tensors = [_shaped_type("tensor", *t) for t in types]
     attrs, operand_types = ", ".join(attrs), ", ".join(tensors)

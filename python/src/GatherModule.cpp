@@ -413,6 +413,11 @@ PYBIND11_MODULE(_native, m) {
   for (uint32_t mode = 0; mode <= getMaxEnumValForGatherMode(); ++mode)
     modes[mode] = stringifyGatherMode(static_cast<GatherMode>(mode)).str();
   m.attr("MODES") = modes;
+  // The rule of kernels for short last dims (KernelPolicy.h), which the
+  // scatters' kernels, built in Python, follow too.
+  m.attr("STATIC_DIM_MAX_LENGTH") = kStaticDimMaxLength;
+  m.attr("STATIC_MIN_RESULT_BYTES") = kStaticRowMinResultBytes;
+
 
   static_assert(std::size(internedModes) > getMaxEnumValForGatherMode(),
                 "a mode has no interned name");

@@ -282,3 +282,35 @@ def test_bfloat16_operands_must_all_be_bfloat16():
                        "tensor like the other operands"):
         g.scatter(torch.zeros(3, dtype=torch.bfloat16), torch.tensor([0]),
                   torch.ones(1))
+
+
+def test_short_last_dims_of_large_scatters_get_a_kernel_for_their_length():
+    """Scatters of 64 KiB of updates or more whose operands end in a dim of
+    at most 16 elements get a kernel for that length, as the gathers do:
+    the same sums as numpy's add.at, a kernel per length (the package's
+    scatter kernels), one for longer last dims."""
+    rng = np.random.default_rng(19)
+
+    def check(last, axis):
+        dest = rng.standard_normal((9000, last))
+        n = 9000 if axis == 0 else 5
+        ids = rng.integers(-dest.shape[axis], dest.shape[axis], n)
+        updates = rng.standard_normal((n, last) if axis == 0 else (9000, n))
+        want = dest.copy()
+        at = (ids,) if axis == 0 else (slice(None), ids)
+        np.add.at(want, at, updates)
+        got = g.scatter(dest, ids, updates, axis=axis, reduction="add")
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+
+    from gather_mlir import _scatter
+    for last in (1, 2, 5):
+        check(last, 0)
+        check(last, 1)
+    before = len(_scatter._kernels)
+    check(6, 0)
+    assert len(_scatter._kernels) == before + 1
+    check(6, 0)
+    check(30, 0)
+    before = len(_scatter._kernels)
+    check(40, 0)
+    assert len(_scatter._kernels) == before
