@@ -1068,3 +1068,38 @@ def test_wrap_is_python_modulo_for_every_magnitude(size, ids):
         few = ids[start:start + 4]
         np.testing.assert_array_equal(g.gather(data, few, mode="wrap"),
                                       data[np.mod(few, size)])
+
+
+def test_few_indices_along_the_last_axis_shared_by_every_row():
+    """gather along the last axis at a vector of at most 16 indices
+    resolves them once for every row (their count is static in the kernels
+    of short last dims): every mode against numpy, results large enough for
+    threads, an empty axis (fill: zeros; the others raise)."""
+    rng = np.random.default_rng(17)
+    for shape, count in (((40000, 8), 7), ((300, 50, 3), 5),
+                         ((70000, 40), 16), ((9000, 1), 1)):
+        data = rng.standard_normal(shape).astype(np.float32)
+        size = shape[-1]
+        for mode in ("check", "clamp", "wrap", "fill", "unchecked"):
+            far = 1 if mode in ("check", "unchecked") else 3
+            ids = rng.integers(-size * far, size * far, count)
+            n = np.where((ids < 0) & (ids >= -size), ids + size, ids)
+            if mode == "wrap":
+                want = np.take(data, ids % size, axis=-1)
+            elif mode == "fill":
+                ok = (n >= 0) & (n < size)
+                want = np.where(ok, np.take(data, np.clip(n, 0, size - 1),
+                                            axis=-1), 0)
+            else:
+                want = np.take(data, np.clip(n, 0, size - 1), axis=-1)
+            np.testing.assert_array_equal(
+                g.gather(data, ids, axis=-1, mode=mode), want)
+    empty = np.zeros((9000, 0), np.float32)
+    ids = np.array([0, -1, 3])
+    np.testing.assert_array_equal(
+        g.gather(empty, ids, axis=1, mode="fill"), np.zeros((9000, 3)))
+    for mode in ("check", "clamp", "wrap"):
+        with pytest.raises(IndexError):
+            g.gather(empty, ids, axis=1, mode=mode)
+    with pytest.raises(IndexError, match="index 8 is out of range"):
+        g.gather(np.zeros((40000, 8), np.float32), np.array([1, 8]), axis=1)

@@ -48,14 +48,28 @@ void KernelEmitter::emitGather(const GatherShape &shape) {
   if (lanes) {
     return guarded(ok, [&] {
       SmallVector<Value> ubs = dims(out, 0, a + q - bd);
-      SlicePlan plan = planner.gatherRows(ubs.back(), axisSize);
-      rowNest(ubs, [&](ValueRange ivs, Value n, Value start) {
-        SmallVector<Value> indexPrefix(ivs.take_front(bd));
-        indexPrefix.append(ivs.begin() + a, ivs.end());
-        gatherRow(plan, ivs.take_front(a), indexPrefix, ivs, n, axisSize, lanes,
-                  /*badFlag=*/nullptr, start);
-      });
-      finishStreaming(plan);
+      auto rows = [&] {
+        SlicePlan plan = planner.gatherRows(ubs.back(), axisSize);
+        rowNest(ubs, [&](ValueRange ivs, Value n, Value start) {
+          SmallVector<Value> indexPrefix(ivs.take_front(bd));
+          indexPrefix.append(ivs.begin() + a, ivs.end());
+          gatherRow(plan, ivs.take_front(a), indexPrefix, ivs, n, axisSize,
+                    lanes, /*badFlag=*/nullptr, start);
+        });
+        finishStreaming(plan);
+      };
+      // A few indices shared by every data row (a vector of them, no batch
+      // dims): their subscripts are resolved once, before the rows, along
+      // an axis that is not empty.
+      std::optional<int64_t> shared = q == 1 && bd == 0 && a > 0
+                                          ? getConstantIntValue(ubs.back())
+                                          : std::nullopt;
+      if (!shared || *shared > kSharedIndexRowMax)
+        return rows();
+      Value nonEmpty = b.createOrFold<arith::CmpIOp>(
+          loc, arith::CmpIPredicate::ne, axisSize,
+          arith::ConstantIntOp::create(b, loc, b.getI64Type(), 0));
+      emitPlanned(nonEmpty, [&] { gatherSharedIndexRow(ubs, axisSize); }, rows);
     });
   }
   guarded(ok, [&] {
@@ -180,6 +194,24 @@ void KernelEmitter::emitGatherND(const GatherShape &shape) {
       copySlice(plan, dataPrefix, ivs, valid);
     });
     finishStreaming(plan);
+  });
+}
+
+void KernelEmitter::gatherSharedIndexRow(ArrayRef<Value> ubs, Value axisSize) {
+  // As gatherRow: check and unchecked clamp (a no-op on the indices check
+  // accepts), so that no subscript leaves the axis.
+  GatherMode subscriptMode =
+      mode == GatherMode::check || mode == GatherMode::unchecked
+          ? GatherMode::clamp
+          : mode;
+  int64_t count = *getConstantIntValue(ubs.back());
+  SmallVector<Subscript> at;
+  for (int64_t j = 0; j < count; ++j)
+    at.push_back(resolve(readIndex({constIndex(j)}), axisSize, subscriptMode));
+  parallelNest(ubs.drop_back(), [&](ValueRange ivs) {
+    for (int64_t j = 0; j < count; ++j)
+      copySlice(planner.elements(), appended(ivs, at[j].index),
+                appended(ivs, constIndex(j)), at[j].valid);
   });
 }
 
