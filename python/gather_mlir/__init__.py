@@ -62,7 +62,8 @@ from ._version import __version__
 
 __all__ = ["gather", "gather_elements", "gather_nd", "embedding_bag",
            "embedding_bag_rowwise_quantized", "gather_block_quantized",
-           "scatter", "scatter_elements", "scatter_nd", "compile_count"]
+           "scatter", "scatter_elements", "scatter_nd", "compile_count",
+           "kernel_choice"]
 
 #: The out-of-range modes, as the dialect names them (its GatherMode enum).
 MODES = _native.MODES
@@ -75,6 +76,27 @@ def compile_count():
     for the lengths of short rows and short last dims of results of 64 KiB
     or more)."""
     return _native.compile_count()
+
+
+def kernel_choice(op, data, indices, axis=0, batch_dims=0, mode="check",
+                  out=None):
+    """The kernel a call ``op(data, indices, ...)`` of numpy arrays gets on
+    this host, without running it (``op``: ``"gather"``,
+    ``"gather_elements"`` or ``"gather_nd"``). A dict: ``key``, what tells
+    its kernel apart (ranks, widths, mode, flags for threads, streaming
+    stores, row validation and how rows read data, the lengths of short
+    rows and short last dims); ``pipeline``, the ``gather-to-llvm`` options
+    it is compiled with, which ``gather-opt`` takes as they are; and
+    ``buffered``, whether a check-mode call into ``out`` computes into a
+    result of its own first.
+
+    >>> gather_mlir.kernel_choice("gather", np.zeros(8), [1])["pipeline"][:15]
+    'gather-to-llvm{'
+    """
+    return _native.kernel_choice(op, _data(data), _indices(op, indices),
+                                 _attribute("axis", axis),
+                                 _attribute("batch_dims", batch_dims), mode,
+                                 out)
 
 
 def _attribute(name, value):

@@ -16,6 +16,10 @@ _Indices = ArrayLike | torch.Tensor
 _Out = TypeVar("_Out", np.ndarray, torch.Tensor)
 
 def compile_count() -> int: ...
+def kernel_choice(op: Literal["gather", "gather_elements", "gather_nd"],
+                  data: ArrayLike, indices: ArrayLike, axis: int = ...,
+                  batch_dims: int = ..., mode: _Mode = ...,
+                  out: np.ndarray | None = ...) -> dict[str, object]: ...
 
 # The result is `out` if given, else a tensor for tensor data, else an array.
 @overload

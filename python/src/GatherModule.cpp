@@ -159,16 +159,24 @@ py::object signedIndices(OpKind kind, PyArrayObject *indices,
   return resultObject;
 }
 
-/// gather, gather_elements or gather_nd on operands that checkOperands
-/// accepts: the result shape and every ValueError come from the dialect's
-/// shape rules (on the arrays' shapes; no MLIR type is built); fills `out`
-/// (or a new array) and returns it. The package reads nothing out of bounds
-/// even when an `unchecked` promise is broken: `unchecked` runs the `clamp`
-/// kernel (one of the results "undefined" allows, and no scan of the
-/// indices).
-py::object runGather(OpKind kind, PyArrayObject *data, PyArrayObject *indices,
-                     int64_t axis, int64_t batchDims, GatherMode mode,
-                     PyObject *out) {
+/// A gather call as it will run: the indices the kernel reads (unsigned ones
+/// as signed ones), the array it writes and the kernel the host's policy
+/// chooses for it.
+struct PlannedGather {
+  py::object converted, result;
+  PyArrayObject *indices = nullptr;
+  GatherKernelChoice choice;
+};
+
+/// Plans gather, gather_elements or gather_nd on operands that
+/// checkOperands accepts: the result shape and every ValueError come from
+/// the dialect's shape rules (on the arrays' shapes; no MLIR type is
+/// built). `unchecked` plans the `clamp` kernel (one of the results
+/// "undefined" allows, and no scan of the indices), so the package reads
+/// nothing out of bounds even when its promise is broken.
+PlannedGather planGather(OpKind kind, PyArrayObject *data,
+                         PyArrayObject *indices, int64_t axis,
+                         int64_t batchDims, GatherMode mode, PyObject *out) {
   if (mode == GatherMode::unchecked)
     mode = GatherMode::clamp;
   ShapeView dataShape = shapeOf(data), indicesShape = shapeOf(indices);
@@ -194,18 +202,16 @@ py::object runGather(OpKind kind, PyArrayObject *data, PyArrayObject *indices,
     error.raise(opName(kind));
   SmallVector<int64_t, 8> resultShape(
       shape->getStaticShape(dataShape, indicesShape));
-  py::object converted;
+  PlannedGather plan;
   if (PyArray_DESCR(indices)->kind == 'u') {
-    converted = signedViewIfFits(indices);
-    if (converted.is_none())
-      converted = signedIndices(kind, indices, *shape, dataShape, mode);
-    indices = reinterpret_cast<PyArrayObject *>(converted.ptr());
+    plan.converted = signedViewIfFits(indices);
+    if (plan.converted.is_none())
+      plan.converted = signedIndices(kind, indices, *shape, dataShape, mode);
+    indices = reinterpret_cast<PyArrayObject *>(plan.converted.ptr());
   }
-
-  py::object result = resultArray(opName(kind), PyArray_DESCR(data),
-                                  resultShape, out, {data, indices});
-  int64_t resultBytes =
-      PyArray_NBYTES(reinterpret_cast<PyArrayObject *>(result.ptr()));
+  plan.indices = indices;
+  plan.result = resultArray(opName(kind), PyArray_DESCR(data), resultShape, out,
+                            {data, indices});
   // Threads, streaming, row validation, how rows read: the runtime's
   // policy for this host and this call.
   GatherCall gatherCall(dataShape, shapeOf(indices));
@@ -217,11 +223,24 @@ py::object runGather(OpKind kind, PyArrayObject *data, PyArrayObject *indices,
   gatherCall.indicesContiguous = PyArray_IS_C_CONTIGUOUS(indices);
   gatherCall.shape = &*shape;
   gatherCall.resultShape = resultShape;
-  gatherCall.intoCallerResult = result.ptr() == out;
-  GatherKernelChoice choice = chooseGatherKernel(gatherCall);
-  const KernelKey &key = choice.key;
-  if (choice.bufferResult)
-    result = newArray(PyArray_DESCR(data), resultShape);
+  gatherCall.intoCallerResult = plan.result.ptr() == out;
+  plan.choice = chooseGatherKernel(gatherCall);
+  if (plan.choice.bufferResult)
+    plan.result = newArray(PyArray_DESCR(data), resultShape);
+  return plan;
+}
+
+/// Runs the planned gather: fills `out` (or a new array) and returns it.
+py::object runGather(OpKind kind, PyArrayObject *data, PyArrayObject *indices,
+                     int64_t axis, int64_t batchDims, GatherMode mode,
+                     PyObject *out) {
+  PlannedGather plan =
+      planGather(kind, data, indices, axis, batchDims, mode, out);
+  indices = plan.indices;
+  py::object result = plan.result;
+  int64_t resultBytes =
+      PyArray_NBYTES(reinterpret_cast<PyArrayObject *>(result.ptr()));
+  const KernelKey &key = plan.choice.key;
   auto *resultArray = reinterpret_cast<PyArrayObject *>(result.ptr());
   KernelFn kernel = lookupKernel(key);
 
@@ -418,7 +437,6 @@ PYBIND11_MODULE(_native, m) {
   m.attr("STATIC_DIM_MAX_LENGTH") = kStaticDimMaxLength;
   m.attr("STATIC_MIN_RESULT_BYTES") = kStaticRowMinResultBytes;
 
-
   static_assert(std::size(internedModes) > getMaxEnumValForGatherMode(),
                 "a mode has no interned name");
   for (uint32_t mode = 0; mode <= getMaxEnumValForGatherMode(); ++mode)
@@ -465,6 +483,39 @@ PYBIND11_MODULE(_native, m) {
       "host_vector_bits", [] { return HostTarget::get().vectorBits(); },
       "The vector width of this host's kernels (HostTarget::vectorBits: "
       "what LLVM's vectorizers prefer here).");
+  m.def(
+      "kernel_choice",
+      [](const std::string &op, py::array data, py::array indices, int64_t axis,
+         int64_t batchDims, py::object mode, std::optional<py::object> out) {
+        std::optional<OpKind> kind =
+            op == "gather"            ? std::optional(OpKind::Gather)
+            : op == "gather_elements" ? std::optional(OpKind::Elements)
+            : op == "gather_nd"       ? std::optional(OpKind::ND)
+                                      : std::nullopt;
+        if (!kind)
+          throw py::value_error("kernel_choice: op must be gather, "
+                                "gather_elements or gather_nd, not " +
+                                op);
+        GatherMode gatherMode = modeOf(mode, op.c_str());
+        checkOperands(op, data, indices);
+        PlannedGather plan =
+            planGather(*kind, reinterpret_cast<PyArrayObject *>(data.ptr()),
+                       reinterpret_cast<PyArrayObject *>(indices.ptr()), axis,
+                       batchDims, gatherMode, out ? out->ptr() : nullptr);
+        std::string pipeline;
+        llvm::raw_string_ostream os(pipeline);
+        createGatherToLLVM(getKernelLoweringOptions(plan.choice.key))
+            ->printAsTextualPipeline(os);
+        py::dict choice;
+        choice["key"] = plan.choice.key.describe();
+        choice["pipeline"] = pipeline;
+        choice["buffered"] = plan.choice.bufferResult;
+        return choice;
+      },
+      py::arg("op"), py::arg("data"), py::arg("indices"), py::arg("axis"),
+      py::arg("batch_dims"), py::arg("mode"), py::arg("out"),
+      "The kernel a call gets on this host, without running it; see "
+      "gather_mlir.kernel_choice.");
   m.def(
       "signed_view",
       [](py::array a) {

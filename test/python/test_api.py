@@ -1070,6 +1070,39 @@ def test_wrap_is_python_modulo_for_every_magnitude(size, ids):
                                       data[np.mod(few, size)])
 
 
+def test_kernel_choice_names_the_kernel_and_its_pipeline():
+    """kernel_choice tells the kernel a call gets without running it: its
+    key (short dims, flags) and the gather-to-llvm options it is compiled
+    with, which the compiler API (as gather-opt) runs as they are."""
+    from gather_mlir.compiler import Module
+    data = np.zeros((9000, 2), np.float32)
+    ids = np.zeros((9000, 2), np.uint32)
+    short = g.kernel_choice("gather_elements", data, ids, axis=1)
+    assert short["key"].startswith("gather_elements mode 0 data 4B rank 2 "
+                                   "indices 4B rank 2 axis 1")
+    assert short["key"].endswith("row 2 index row 2")
+    assert short["buffered"] is False
+    # Small results and long last dims: kernels for any length.
+    small = g.kernel_choice("gather_elements", data[:10], ids[:10], axis=1,
+                            mode="fill")
+    assert small["key"].startswith("gather_elements mode 1 ")
+    assert small["key"].endswith("row 0 index row 0")
+    pipeline = short["pipeline"]
+    assert pipeline.startswith("gather-to-llvm{")
+    assert "column-block-min-bytes=8388608" in pipeline
+    assert "validate-rows=true" in pipeline  # a result of its own
+    text = """
+    func.func @f(%d: tensor<?x2xf32>, %i: tensor<?x2xi32>) -> tensor<?x2xf32> {
+      %r = gather.gather_elements %d[%i] {axis = 1 : i64} : (tensor<?x2xf32>, tensor<?x2xi32>) -> tensor<?x2xf32>
+      return %r : tensor<?x2xf32>
+    }"""
+    assert "llvm.func" in str(Module(text).run(pipeline))
+    with pytest.raises(ValueError, match="op must be gather"):
+        g.kernel_choice("scatter", data, ids)
+    with pytest.raises(ValueError, match="mode must be one of"):
+        g.kernel_choice("gather", data, ids, mode="bogus")
+
+
 def test_few_indices_along_the_last_axis_shared_by_every_row():
     """gather along the last axis at a vector of at most 16 indices
     resolves them once for every row (their count is static in the kernels
