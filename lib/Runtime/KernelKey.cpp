@@ -26,6 +26,8 @@ OwningOpRef<ModuleOp> KernelKey::build(MLIRContext &ctx) const {
     dataShape.back() = rowLength;
   if (indexRowLength && op != OpKind::ND && indexRank > 0)
     indexShape.back() = indexRowLength;
+  if (axisLength && op != OpKind::ND && axis < dataRank)
+    dataShape[axis] = axisLength;
   auto noError = [](const Twine &) { return failure(); };
   GatherMode gatherMode = static_cast<GatherMode>(mode);
   ShapeView dataView(dataShape), indexView(indexShape);

@@ -164,6 +164,12 @@ mlir::gather::runtime::chooseGatherKernel(const GatherCall &call) {
     if (call.op != OpKind::ND && indexLast > 0 &&
         indexLast <= kStaticDimMaxLength)
       key.indexRowLength = indexLast;
+    // A short gathered axis before the last: its subscripts fold.
+    int64_t axisSize =
+        call.op != OpKind::ND ? call.data.getDimSize(shape.axis) : 0;
+    if (shape.axis < dataRank - 1 && axisSize > 0 &&
+        axisSize <= kStaticDimMaxLength)
+      key.axisLength = axisSize;
   }
   key.flags = (parallel ? KernelKey::Parallel : 0) |
               (streaming ? KernelKey::Streaming : 0) |

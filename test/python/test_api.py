@@ -1080,13 +1080,16 @@ def test_kernel_choice_names_the_kernel_and_its_pipeline():
     short = g.kernel_choice("gather_elements", data, ids, axis=1)
     assert short["key"].startswith("gather_elements mode 0 data 4B rank 2 "
                                    "indices 4B rank 2 axis 1")
-    assert short["key"].endswith("row 2 index row 2")
+    assert short["key"].endswith("row 2 index row 2 axis length 0")
     assert short["buffered"] is False
     # Small results and long last dims: kernels for any length.
     small = g.kernel_choice("gather_elements", data[:10], ids[:10], axis=1,
                             mode="fill")
     assert small["key"].startswith("gather_elements mode 1 ")
-    assert small["key"].endswith("row 0 index row 0")
+    assert small["key"].endswith("row 0 index row 0 axis length 0")
+    # A short gathered axis before the last.
+    axis0 = g.kernel_choice("gather_elements", data.T.copy(), ids.T.copy())
+    assert axis0["key"].endswith("row 0 index row 0 axis length 2")
     pipeline = short["pipeline"]
     assert pipeline.startswith("gather-to-llvm{")
     assert "column-block-min-bytes=8388608" in pipeline
@@ -1136,3 +1139,43 @@ def test_few_indices_along_the_last_axis_shared_by_every_row():
             g.gather(empty, ids, axis=1, mode=mode)
     with pytest.raises(IndexError, match="index 8 is out of range"):
         g.gather(np.zeros((40000, 8), np.float32), np.array([1, 8]), axis=1)
+
+
+def test_short_gathered_axes_get_a_kernel_for_their_size():
+    """Results of at least 64 KiB gathered along an axis before the last of
+    at most 16 positions get a kernel for that size, whose subscripts fold
+    (one position: a copy): gather_elements and gather in every mode
+    against numpy, indices narrower than data off the axis, check's
+    error."""
+    rng = np.random.default_rng(23)
+
+    def positions(ids, size, mode):
+        if mode == "wrap":
+            return ids % size, np.ones(ids.shape, bool)
+        n = np.where((ids < 0) & (ids >= -size), ids + size, ids)
+        ok = (n >= 0) & (n < size) if mode == "fill" else \
+            np.ones(ids.shape, bool)
+        return np.clip(n, 0, size - 1), ok
+
+    for size in (1, 2, 5, 16):
+        data = rng.standard_normal((size, 3, 9000)).astype(np.float32)
+        for mode in ("check", "clamp", "wrap", "fill", "unchecked"):
+            far = 1 if mode in ("check", "unchecked") else 3
+            ids = rng.integers(-size * far, size * far, (4, 3, 8000))
+            at, ok = positions(ids, size, mode)
+            want = np.where(ok, np.take_along_axis(data[:, :, :8000], at, 0),
+                            0)
+            np.testing.assert_array_equal(
+                g.gather_elements(data, ids, axis=0, mode=mode), want)
+            few = rng.integers(-size * far, size * far, 3)
+            at, ok = positions(few, size, mode)
+            want = np.where(ok[:, None, None], data[at], 0)
+            np.testing.assert_array_equal(
+                g.gather(data, few, axis=0, mode=mode), want)
+    assert "axis length 5" in g.kernel_choice(
+        "gather_elements", np.zeros((5, 9000)), np.zeros((5, 9000), np.int32))[
+            "key"]
+    ids = np.zeros((2, 9000), np.int64)
+    ids[1, 4000] = 2
+    with pytest.raises(IndexError, match="index 2 is out of range"):
+        g.gather_elements(np.zeros((2, 9000), np.float32), ids, axis=0)

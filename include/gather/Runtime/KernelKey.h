@@ -84,7 +84,10 @@ struct KernelKey {
   /// (runtime::kStaticDimMaxLength; never gather_nd's tuples, which are
   /// static anyway); 0: any length.
   uint8_t indexRowLength;
-  uint8_t unused[3];
+  /// The size of a short gathered axis of data before its last
+  /// (runtime::kStaticDimMaxLength; gather and gather_elements); 0: any.
+  uint8_t axisLength;
+  uint8_t unused[2];
 
   KernelKey() { std::memset(this, 0, sizeof(*this)); }
   bool operator==(const KernelKey &other) const {
@@ -108,12 +111,13 @@ struct KernelKey {
            std::to_string(axis) + " batch_dims " + std::to_string(batchDims) +
            " tuple " + std::to_string(tupleSize) + " flags " +
            std::to_string(flags) + " row " + std::to_string(rowLength) +
-           " index row " + std::to_string(indexRowLength);
+           " index row " + std::to_string(indexRowLength) + " axis length " +
+           std::to_string(axisLength);
   }
 
   /// The kernel as a module: a function of three memrefs (data and indices
-  /// of the key's ranks, in their layouts, of dynamic sizes but rowLength
-  /// and indexRowLength;
+  /// of the key's ranks, in their layouts, of dynamic sizes but rowLength,
+  /// indexRowLength and axisLength;
   /// the result), which reads the first two as tensors, gathers, and
   /// materializes the result in the third (convert-gather-to-loops
   /// computes it there). Data moves as integers of its width: a gather only

@@ -77,9 +77,10 @@ inline constexpr int64_t kStaticRowMaxBytes = 256;
 inline constexpr int64_t kStaticRowMinResultBytes = 64 << 10;
 
 /// Results of at least kStaticRowMinResultBytes whose data or indices end
-/// in a dim of at most this many elements get a kernel for its length: the
-/// loops over it unroll, and along a gathered axis of a few elements the
-/// mode's subscripts fold. Evidence: docs/decisions/kernel-cost-model.md,
+/// in a dim of at most this many elements, or whose data's gathered axis
+/// has at most this many, get a kernel for that length: the loops over it
+/// unroll, and along a gathered axis of a few elements the mode's
+/// subscripts fold. Evidence: docs/decisions/kernel-cost-model.md,
 /// "Kernels for short last dims".
 inline constexpr int64_t kStaticDimMaxLength = 16;
 

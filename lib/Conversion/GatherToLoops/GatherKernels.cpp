@@ -91,7 +91,8 @@ void KernelEmitter::emitGather(const GatherShape &shape) {
         prefix.push_back(clampedSubscript(readIndex(indexAt(ahead)), axisSize));
         return prefix;
       });
-      Subscript s = resolve(readIndex(indexAt(ivs)), axisSize);
+      Subscript s = resolve(readIndex(indexAt(ivs)), axisSize,
+                            subscriptModeAlong(axisSize));
       SmallVector<Value> dataPrefix(ivs.take_front(a));
       dataPrefix.push_back(s.index);
       copySlice(plan, dataPrefix, ivs, s.valid);
@@ -140,7 +141,8 @@ void KernelEmitter::emitGatherElements(const GatherShape &shape) {
     return finishStreaming(rows);
   }
   auto element = [&](ValueRange ivs) {
-    Subscript s = resolve(readIndex(ivs), axisSize);
+    Subscript s =
+        resolve(readIndex(ivs), axisSize, subscriptModeAlong(axisSize));
     SmallVector<Value> at(ivs);
     at[a] = s.index;
     copySlice(planner.elements(), at, ivs, s.valid);
@@ -198,16 +200,11 @@ void KernelEmitter::emitGatherND(const GatherShape &shape) {
 }
 
 void KernelEmitter::gatherSharedIndexRow(ArrayRef<Value> ubs, Value axisSize) {
-  // As gatherRow: check and unchecked clamp (a no-op on the indices check
-  // accepts), so that no subscript leaves the axis.
-  GatherMode subscriptMode =
-      mode == GatherMode::check || mode == GatherMode::unchecked
-          ? GatherMode::clamp
-          : mode;
   int64_t count = *getConstantIntValue(ubs.back());
   SmallVector<Subscript> at;
   for (int64_t j = 0; j < count; ++j)
-    at.push_back(resolve(readIndex({constIndex(j)}), axisSize, subscriptMode));
+    at.push_back(
+        resolve(readIndex({constIndex(j)}), axisSize, clampedSubscriptMode()));
   parallelNest(ubs.drop_back(), [&](ValueRange ivs) {
     for (int64_t j = 0; j < count; ++j)
       copySlice(planner.elements(), appended(ivs, at[j].index),

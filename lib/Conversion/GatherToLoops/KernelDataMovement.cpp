@@ -169,10 +169,7 @@ void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
   // a write to the indices during the call (a data race, or an output
   // that aliases them against the operands' `restrict`) could come in
   // between.
-  GatherMode subscriptMode =
-      mode == GatherMode::check || mode == GatherMode::unchecked
-          ? GatherMode::clamp
-          : mode;
+  GatherMode subscriptMode = clampedSubscriptMode();
   // Element j alone; a bad index (badFlag given) is flagged and not read.
   // `clamped`: subscripts as subscriptMode says (a non-empty row).
   auto one = [&](Value j, bool clamped) {

@@ -223,6 +223,24 @@ private:
   /// Loads a vector of `type` from `memref` at `at`: masked with `mask`
   /// (the other lanes zero), else plainly.
   Value loadVector(Value memref, VectorType type, ValueRange at, Value mask);
+  /// The mode of the subscripts a gather reads data at once the indices are
+  /// valid: check and unchecked clamp (a no-op on the indices check
+  /// accepts), so that no subscript leaves a non-empty axis even if a
+  /// caller breaks unchecked's promise, and along an axis of static size
+  /// the subscripts fold (one position: a copy); the other modes are their
+  /// own.
+  GatherMode clampedSubscriptMode() const {
+    return mode == GatherMode::check || mode == GatherMode::unchecked
+               ? GatherMode::clamp
+               : mode;
+  }
+  /// clampedSubscriptMode along an axis of static size `axisSize`, where
+  /// the subscripts fold; else none (the op's mode, which costs no clamp).
+  std::optional<GatherMode> subscriptModeAlong(Value axisSize) const {
+    if (getConstantIntValue(axisSize))
+      return clampedSubscriptMode();
+    return std::nullopt;
+  }
   /// Applies normalization and the mode (`as`, else the op's) to index
   /// value `i` along a dimension of size `s` (both i64).
   Subscript resolve(Value i, Value s, std::optional<GatherMode> as = {});
