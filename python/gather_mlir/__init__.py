@@ -73,8 +73,8 @@ def compile_count():
     """How many kernels this process has compiled: the misses of the
     kernel cache. Calls with the same op, element width, index type, ranks,
     attributes and mode reuse a kernel (shapes are not part of the key, but
-    for the lengths of short rows and short last dims of results of 64 KiB
-    or more)."""
+    for the lengths of short rows, short last dims and short gathered axes
+    of results of 64 KiB or more)."""
     return _native.compile_count()
 
 
@@ -85,7 +85,7 @@ def kernel_choice(op, data, indices, axis=0, batch_dims=0, mode="check",
     ``"gather_elements"`` or ``"gather_nd"``). A dict: ``key``, what tells
     its kernel apart (ranks, widths, mode, flags for threads, streaming
     stores, row validation and how rows read data, the lengths of short
-    rows and short last dims); ``pipeline``, the ``gather-to-llvm`` options
+    rows, short last dims and short gathered axes); ``pipeline``, the ``gather-to-llvm`` options
     it is compiled with, which ``gather-opt`` takes as they are; and
     ``buffered``, whether a check-mode call into ``out`` computes into a
     result of its own first.

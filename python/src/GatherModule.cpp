@@ -487,11 +487,10 @@ PYBIND11_MODULE(_native, m) {
       "kernel_choice",
       [](const std::string &op, py::array data, py::array indices, int64_t axis,
          int64_t batchDims, py::object mode, std::optional<py::object> out) {
-        std::optional<OpKind> kind =
-            op == "gather"            ? std::optional(OpKind::Gather)
-            : op == "gather_elements" ? std::optional(OpKind::Elements)
-            : op == "gather_nd"       ? std::optional(OpKind::ND)
-                                      : std::nullopt;
+        std::optional<OpKind> kind;
+        for (OpKind k : {OpKind::Gather, OpKind::Elements, OpKind::ND})
+          if (op == opName(k))
+            kind = k;
         if (!kind)
           throw py::value_error("kernel_choice: op must be gather, "
                                 "gather_elements or gather_nd, not " +

@@ -100,31 +100,26 @@ py::object python::signedViewIfFits(PyArrayObject *a) {
   if (PyArray_DESCR(a)->kind != 'u' || !PyArray_IS_C_CONTIGUOUS(a) ||
       !PyArray_ISALIGNED(a) || !PyArray_ISNOTSWAPPED(a))
     return py::none();
-  const void *values = PyArray_DATA(a);
-  int64_t count = PyArray_SIZE(a);
-  int type;
-  bool fits;
+  // The signed type of the width, and the test of its values.
+  std::pair<int, bool (*)(const void *, int64_t)> width;
   switch (PyArray_ITEMSIZE(a)) {
   case 1:
-    type = NPY_INT8;
-    fits = topBitsClear<uint8_t>(values, count);
+    width = {NPY_INT8, topBitsClear<uint8_t>};
     break;
   case 2:
-    type = NPY_INT16;
-    fits = topBitsClear<uint16_t>(values, count);
+    width = {NPY_INT16, topBitsClear<uint16_t>};
     break;
   case 4:
-    type = NPY_INT32;
-    fits = topBitsClear<uint32_t>(values, count);
+    width = {NPY_INT32, topBitsClear<uint32_t>};
     break;
   case 8:
-    type = NPY_INT64;
-    fits = topBitsClear<uint64_t>(values, count);
+    width = {NPY_INT64, topBitsClear<uint64_t>};
     break;
   default:
     return py::none();
   }
-  if (!fits)
+  auto [type, fits] = width;
+  if (!fits(PyArray_DATA(a), PyArray_SIZE(a)))
     return py::none();
   PyObject *view = PyArray_View(a, PyArray_DescrFromType(type), nullptr);
   if (!view)
