@@ -406,6 +406,7 @@ def ort_peer(np, op, data, indices, attrs, size, threads):
 
     if mode in ("clamp", "fill", "wrap"):
         constant("n", size)
+    if mode in ("clamp", "fill"):
         constant("zero", 0)
         constant("last", size - 1)
     if mode == "wrap":
@@ -470,7 +471,8 @@ def numba_peer(np, op, data, indices, attrs, threads):
             if d != axis):
         return None
     mode = MODES.index(attrs["mode"])
-    check, clamp, wrap, fill = (MODES.index(m) for m in MODES[:4])
+    check, clamp, wrap, fill = (MODES.index(m)
+                                for m in ("check", "clamp", "wrap", "fill"))
     outer = int(np.prod(data.shape[:axis], dtype=np.int64))
     inner = int(np.prod(data.shape[axis + 1:], dtype=np.int64))
     d3 = data.reshape(outer, data.shape[axis], inner)
