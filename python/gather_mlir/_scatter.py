@@ -215,8 +215,11 @@ def _run(function, data, indices, updates, attributes, mode, reduction,
             dest = dest.astype(dest.dtype.newbyteorder("="))
         view = _signed(dest)
     # Operands that share out's memory are read from copies.
-    if in_place and np.may_share_memory(updates, out):
-        updates = updates.copy()
+    if in_place:
+        if np.may_share_memory(updates, out):
+            updates = updates.copy()
+        if np.may_share_memory(indices, out):
+            indices = indices.copy()
     updates = _signed(updates)
     if ordered:
         view[...] = _order_preserving(view)

@@ -143,6 +143,16 @@ def test_out_is_data_updates_in_place():
     np.testing.assert_array_equal(data, [0, 3, 0, 0, 3])
 
 
+def test_out_is_data_and_indices_reads_the_indices_first():
+    # The indices are out's own memory: each is read as it was before the
+    # scatter wrote (index 2 becomes 11 once written, out of range).
+    data = np.array([2, 0, 1, 3])
+    result = g.scatter(data, data, np.array([10, 20, 30, 40]),
+                       reduction="add", out=data)
+    assert result is data
+    np.testing.assert_array_equal(data, [22, 30, 11, 43])
+
+
 def test_out_elsewhere_leaves_data():
     data, out = np.ones(4, np.int32), np.zeros(4, np.int32)
     result = g.scatter_nd(data, [[2]], np.array([5], np.int32),
