@@ -167,6 +167,11 @@ void buildPipeline(OpPassManager &pm, const Options &options) {
   pm.addPass(createConvertComplexToLLVMPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
+  // Where func-to-llvm (or openmp-to-llvm, which converts functions too)
+  // puts the data pointers of `llvm.noalias` memrefs: recorded before it,
+  // marked once the canonicalizer below has folded the descriptors, so
+  // that accesses are seen to go through them.
+  pm.addPass(createGatherNoAliasMemRefArgs());
   if (options.parallel)
     pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
@@ -177,6 +182,7 @@ void buildPipeline(OpPassManager &pm, const Options &options) {
   // vector) as i16 ones, which every host's instruction selection lowers.
   pm.addPass(createGatherLegalizeMaskedMemory());
   pm.addPass(createCanonicalizerPass());
+  pm.addPass(createGatherNoAliasMemRefArgs());
   if (options.defaultErrorHandlers)
     pm.addPass(createGatherDefineErrorHandlers());
 }

@@ -57,6 +57,10 @@ OwningOpRef<ModuleOp> KernelKey::build(MLIRContext &ctx) const {
   auto fn = func::FuncOp::create(b, loc, "kernel",
                                  b.getFunctionType({dm, im, om}, {}));
   fn->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(), b.getUnitAttr());
+  // The buffers of restrict tensors share no memory: LLVM may keep what it
+  // loaded from one across stores into another (gather-noalias-memref-args).
+  for (unsigned i = 0; i < 3; ++i)
+    fn.setArgAttr(i, LLVM::LLVMDialect::getNoAliasAttrName(), b.getUnitAttr());
   Block *body = fn.addEntryBlock();
   b.setInsertionPointToStart(body);
   auto tensorOf = [&](Value memref) {

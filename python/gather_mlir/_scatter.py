@@ -87,7 +87,7 @@ def _kernel(function, dest, indices, updates, attributes, mode, reduction):
     tensors = [_shaped_type("tensor", *t) for t in types]
     attrs, operand_types = ", ".join(attrs), ", ".join(tensors)
     text = f"""
-func.func @k(%dm: {memrefs[0]}, %im: {memrefs[1]}, %um: {memrefs[2]}) {{
+func.func @k(%dm: {memrefs[0]} {{llvm.noalias}}, %im: {memrefs[1]} {{llvm.noalias}}, %um: {memrefs[2]} {{llvm.noalias}}) {{
   %d = bufferization.to_tensor %dm restrict writable : {memrefs[0]} to {tensors[0]}
   %i = bufferization.to_tensor %im restrict : {memrefs[1]} to {tensors[1]}
   %u = bufferization.to_tensor %um restrict : {memrefs[2]} to {tensors[2]}

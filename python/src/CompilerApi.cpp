@@ -13,6 +13,7 @@
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
@@ -177,6 +178,10 @@ OwningOpRef<ModuleOp> mlir::gather::python::buildEmbeddingBagModule(
   sink.setRestrict(true);
   sink.setWritable(true);
   func::ReturnOp::create(b, loc);
+  // The result's buffer is restrict, the operands are only read: LLVM may
+  // keep what it loaded across the stores (gather-noalias-memref-args).
+  for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i)
+    fn.setArgAttr(i, LLVM::LLVMDialect::getNoAliasAttrName(), b.getUnitAttr());
   if (failed(mlir::verify(*module)))
     throw py::value_error(diags.take("embedding_bag_module"));
   return module;

@@ -39,6 +39,47 @@ def GatherEmitCInterface : Pass<"gather-emit-c-interface", "ModuleOp"> {
   }];
 }
 
+def GatherNoAliasMemRefArgs : Pass<"gather-noalias-memref-args", "ModuleOp"> {
+  let summary = "Carry `llvm.noalias` of memref arguments to their data "
+                "pointers and the accesses through them";
+  let description = [{
+    Upstream's `convert-func-to-llvm` expands a memref argument into its
+    descriptor's fields and drops the argument's attributes, so
+    `{llvm.noalias}` on a memref reaches only the `_mlir_ciface_` wrapper's
+    descriptor pointer, never the pointer the loops load through: LLVM must
+    assume that a store into the result may change the data or the
+    indices, reloads them after each store and cannot vectorize across it.
+
+    `gather-to-llvm` runs this pass twice. Before the conversion of
+    functions, it records on each `func.func` where the aligned pointer of
+    every ranked memref argument marked `llvm.noalias` lands in the
+    converted signature (`gather.noalias_pointers`, with the signature's
+    length). At the end, the `llvm.func` of that length (not the wrapper,
+    whose memrefs are one pointer each) gets `llvm.noalias` on those
+    pointers, and every load, store and memory intrinsic that goes through
+    one of them (or a `getelementptr` of it) gets the pointer's alias scope,
+    and the others' as `noalias_scopes`. The tags, unlike the attribute,
+    stay on the accesses when LLVM outlines a parallel region into a
+    function of its own. An access through any other pointer keeps no tag.
+
+    The kernels the Python package compiles mark their memrefs so: they
+    are the buffers of `restrict` tensors, which share no memory.
+
+    ```mlir
+    func.func @k(%d: memref<?xf32> {llvm.noalias},
+                 %o: memref<?xf32> {llvm.noalias}, %i: index) {
+      %v = memref.load %d[%i] : memref<?xf32>
+      memref.store %v, %o[%i] : memref<?xf32>
+      return
+    }
+    // becomes llvm.func @k(%arg0: !llvm.ptr, %arg1: !llvm.ptr {llvm.noalias},
+    // %arg2: i64, %arg3: i64, %arg4: i64, %arg5: !llvm.ptr,
+    // %arg6: !llvm.ptr {llvm.noalias}, ...); the load through %arg1 carries
+    // {alias_scopes = [#d], noalias_scopes = [#o]}, the store the reverse.
+    ```
+  }];
+}
+
 def GatherParallelizeLinalg : Pass<"gather-parallelize-linalg"> {
   let summary = "Run large linalg ops on buffers as parallel loops";
   let description = [{
@@ -131,7 +172,8 @@ def GatherLegalizeMaskedMemory : Pass<"gather-legalize-masked-memory"> {
     selection cannot lower some of the bf16 ones (a masked store of a
     `vector<64xbf16>` whose constant mask sets 33 lanes aborts LLVM 22 on
     hosts with AVX-512 BF16), and the lowerings emit them for the last,
-    partial vector of a row. `gather-to-llvm` runs it last.
+    partial vector of a row. `gather-to-llvm` runs it once all is in the LLVM
+    dialect.
 
     ```mlir
     llvm.intr.masked.store %v, %p, %m {alignment = 2 : i32}
