@@ -125,6 +125,15 @@ void apply(LLVM::LLVMFuncOp func, DictionaryAttr record) {
       marked.push_back(func.getArgument(i));
     }
   tagAccesses(func, marked);
+  // Proven apart, a loop that copies a row would become a call of memcpy,
+  // which is not the loop the kernel chose (kernel-cost-model.md, "Alias
+  // information").
+  SmallVector<Attribute> passthrough;
+  if (ArrayAttr existing = func.getPassthroughAttr())
+    llvm::append_range(passthrough, existing);
+  for (StringRef name : {"no-builtin-memcpy", "no-builtin-memmove"})
+    passthrough.push_back(StringAttr::get(func.getContext(), name));
+  func.setPassthroughAttr(ArrayAttr::get(func.getContext(), passthrough));
 }
 
 struct GatherNoAliasMemRefArgsPass
