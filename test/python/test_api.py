@@ -1106,30 +1106,39 @@ def test_kernel_choice_names_the_kernel_and_its_pipeline():
         g.kernel_choice("gather", data, ids, mode="bogus")
 
 
-def test_few_indices_along_the_last_axis_shared_by_every_row():
-    """gather along the last axis at a vector of at most 16 indices
-    resolves them once for every row (their count is static in the kernels
-    of short last dims): every mode against numpy, results large enough for
-    threads, an empty axis (fill: zeros; the others raise)."""
+def test_few_indices_shared_by_every_row():
+    """gather along an axis after the first at a vector of at most 16
+    indices resolves them once for every row (their count is static in the
+    kernels of short last dims): every mode against numpy, along the last
+    axis and before it, results large enough for threads, an empty axis
+    (fill: zeros; the others raise)."""
     rng = np.random.default_rng(17)
-    for shape, count in (((40000, 8), 7), ((300, 50, 3), 5),
-                         ((70000, 40), 16), ((9000, 1), 1)):
+    for shape, axis, count in (((40000, 8), 1, 7), ((300, 50, 3), 2, 5),
+                               ((70000, 40), 1, 16), ((9000, 1), 1, 1),
+                               ((73226, 19, 2, 1), 1, 5),
+                               ((3000, 12, 40), 1, 3),
+                               ((500, 7, 9, 30), 2, 16)):
         data = rng.standard_normal(shape).astype(np.float32)
-        size = shape[-1]
+        size = shape[axis]
         for mode in ("check", "clamp", "wrap", "fill", "unchecked"):
             far = 1 if mode in ("check", "unchecked") else 3
             ids = rng.integers(-size * far, size * far, count)
             n = np.where((ids < 0) & (ids >= -size), ids + size, ids)
             if mode == "wrap":
-                want = np.take(data, ids % size, axis=-1)
+                want = np.take(data, ids % size, axis=axis)
             elif mode == "fill":
                 ok = (n >= 0) & (n < size)
-                want = np.where(ok, np.take(data, np.clip(n, 0, size - 1),
-                                            axis=-1), 0)
+                mask = ok.reshape((-1,) + (1,) * (len(shape) - axis - 1))
+                want = np.where(mask, np.take(data, np.clip(n, 0, size - 1),
+                                              axis=axis), 0)
             else:
-                want = np.take(data, np.clip(n, 0, size - 1), axis=-1)
+                want = np.take(data, np.clip(n, 0, size - 1), axis=axis)
             np.testing.assert_array_equal(
-                g.gather(data, ids, axis=-1, mode=mode), want)
+                g.gather(data, ids, axis=axis, mode=mode), want)
+    middle = np.zeros((9000, 0, 4), np.float32)
+    np.testing.assert_array_equal(
+        g.gather(middle, np.array([0, 2]), axis=1, mode="fill"),
+        np.zeros((9000, 2, 4)))
     empty = np.zeros((9000, 0), np.float32)
     ids = np.array([0, -1, 3])
     np.testing.assert_array_equal(

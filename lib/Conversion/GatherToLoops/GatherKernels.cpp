@@ -41,6 +41,23 @@ void KernelEmitter::emitGather(const GatherShape &shape) {
         return SmallVector<IndexComponent>{{readIndex(ivs), axisSize, a}};
       },
       validateShapes(shape));
+  // A few indices shared by every data row (a vector of them, no batch
+  // dims, along an axis after the first): their subscripts are resolved
+  // once, before the rows, along an axis that is not empty; else `each`
+  // resolves them row by row.
+  auto sharedOrEach = [&](ArrayRef<Value> ubs, const SlicePlan &plan,
+                          function_ref<void()> each) {
+    std::optional<int64_t> shared = q == 1 && bd == 0 && a > 0
+                                        ? getConstantIntValue(ubs.back())
+                                        : std::nullopt;
+    if (!shared || *shared > kSharedIndexRowMax)
+      return each();
+    Value nonEmpty = b.createOrFold<arith::CmpIOp>(
+        loc, arith::CmpIPredicate::ne, axisSize,
+        arith::ConstantIntOp::create(b, loc, b.getI64Type(), 0));
+    emitPlanned(
+        nonEmpty, [&] { gatherSharedIndices(plan, ubs, axisSize); }, each);
+  };
   // Along the last axis with an index dimension innermost, each result row
   // reads one data row at the positions of one index row.
   int64_t lanes =
@@ -58,24 +75,14 @@ void KernelEmitter::emitGather(const GatherShape &shape) {
         });
         finishStreaming(plan);
       };
-      // A few indices shared by every data row (a vector of them, no batch
-      // dims): their subscripts are resolved once, before the rows, along
-      // an axis that is not empty.
-      std::optional<int64_t> shared = q == 1 && bd == 0 && a > 0
-                                          ? getConstantIntValue(ubs.back())
-                                          : std::nullopt;
-      if (!shared || *shared > kSharedIndexRowMax)
-        return rows();
-      Value nonEmpty = b.createOrFold<arith::CmpIOp>(
-          loc, arith::CmpIPredicate::ne, axisSize,
-          arith::ConstantIntOp::create(b, loc, b.getI64Type(), 0));
-      emitPlanned(nonEmpty, [&] { gatherSharedIndexRow(ubs, axisSize); }, rows);
+      sharedOrEach(ubs, planner.elements(), rows);
     });
   }
   guarded(ok, [&] {
     // Loop over the result's leading dims: data[:axis] then indices[b:].
     SmallVector<Value> ubs = dims(out, 0, a + q - bd);
     SlicePlan plan = planner.slices(a + 1, a + q - bd);
+    SlicePlan shared = plan;
     // The innermost loop walks indices when there is an index dim past
     // the batch dims; then slices can be prefetched ahead along it.
     if (q > bd)
@@ -85,17 +92,20 @@ void KernelEmitter::emitGather(const GatherShape &shape) {
       at.append(ivs.begin() + a, ivs.end());
       return at;
     };
-    parallelNest(ubs, [&](ValueRange ivs) {
-      prefetchAhead(plan, ivs, ubs.back(), [&](ValueRange ahead) {
-        SmallVector<Value> prefix(ahead.take_front(a));
-        prefix.push_back(clampedSubscript(readIndex(indexAt(ahead)), axisSize));
-        return prefix;
+    sharedOrEach(ubs, shared, [&] {
+      parallelNest(ubs, [&](ValueRange ivs) {
+        prefetchAhead(plan, ivs, ubs.back(), [&](ValueRange ahead) {
+          SmallVector<Value> prefix(ahead.take_front(a));
+          prefix.push_back(
+              clampedSubscript(readIndex(indexAt(ahead)), axisSize));
+          return prefix;
+        });
+        Subscript s = resolve(readIndex(indexAt(ivs)), axisSize,
+                              subscriptModeAlong(axisSize));
+        SmallVector<Value> dataPrefix(ivs.take_front(a));
+        dataPrefix.push_back(s.index);
+        copySlice(plan, dataPrefix, ivs, s.valid);
       });
-      Subscript s = resolve(readIndex(indexAt(ivs)), axisSize,
-                            subscriptModeAlong(axisSize));
-      SmallVector<Value> dataPrefix(ivs.take_front(a));
-      dataPrefix.push_back(s.index);
-      copySlice(plan, dataPrefix, ivs, s.valid);
     });
     finishStreaming(plan);
   });
@@ -199,7 +209,8 @@ void KernelEmitter::emitGatherND(const GatherShape &shape) {
   });
 }
 
-void KernelEmitter::gatherSharedIndexRow(ArrayRef<Value> ubs, Value axisSize) {
+void KernelEmitter::gatherSharedIndices(const SlicePlan &plan,
+                                        ArrayRef<Value> ubs, Value axisSize) {
   int64_t count = *getConstantIntValue(ubs.back());
   SmallVector<Subscript> at;
   for (int64_t j = 0; j < count; ++j)
@@ -207,8 +218,8 @@ void KernelEmitter::gatherSharedIndexRow(ArrayRef<Value> ubs, Value axisSize) {
         resolve(readIndex({constIndex(j)}), axisSize, clampedSubscriptMode()));
   parallelNest(ubs.drop_back(), [&](ValueRange ivs) {
     for (int64_t j = 0; j < count; ++j)
-      copySlice(planner.elements(), appended(ivs, at[j].index),
-                appended(ivs, constIndex(j)), at[j].valid);
+      copySlice(plan, appended(ivs, at[j].index), appended(ivs, constIndex(j)),
+                at[j].valid);
   });
 }
 

@@ -144,11 +144,14 @@ private:
   /// run on threads as planner.parallel says.
   void rowNest(ArrayRef<Value> ubs,
                function_ref<void(ValueRange, Value, Value)> row);
-  /// A gather along the last axis (of a non-empty size `axisSize`) at a
-  /// vector of at most kSharedIndexRowMax indices, static in number, that
-  /// every data row shares: their subscripts are resolved once, then each
-  /// row of the result (`ubs`: out's dims) copies the elements at them.
-  void gatherSharedIndexRow(ArrayRef<Value> ubs, Value axisSize);
+  /// A gather along an axis after the first (of a non-empty size
+  /// `axisSize`) at a vector of at most kSharedIndexRowMax indices, static
+  /// in number, that every data row shares: their subscripts are resolved
+  /// once, then each row of the result (`ubs`: out's dims up to the index
+  /// dim) copies the slices at them as `plan` says (elements, along the
+  /// last axis).
+  void gatherSharedIndices(const SlicePlan &plan, ArrayRef<Value> ubs,
+                           Value axisSize);
   /// The nest of `ubs` (dims of the indices of a gather_elements along
   /// `axis`, before the last) in column blocks: every dim but `axis` and
   /// the last, then blocks of kColumnBlockBytes of the last, then `axis`,

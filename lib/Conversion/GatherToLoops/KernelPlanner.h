@@ -41,9 +41,9 @@ protected:
 /// prefetchers follow as a stream along the axis.
 inline constexpr int64_t kColumnBlockBytes = 256;
 
-/// The most indices a gather along the last axis resolves once for every
-/// row that shares them (KernelEmitter::gatherSharedIndexRow): each is a
-/// copy unrolled into the row loop.
+/// The most indices a gather resolves once for every data row that shares
+/// them (KernelEmitter::gatherSharedIndices): each is a copy unrolled into
+/// the row loop.
 inline constexpr int64_t kSharedIndexRowMax = 16;
 
 /// How a kernel moves its slices: the cost model's choices, computed once

@@ -1,7 +1,7 @@
 // RUN: gather-opt %s --convert-gather-to-loops | FileCheck %s
 
-/// A gather along the last axis at a vector of at most 16 indices, static
-/// in number, resolves their subscripts once, before the rows; each row of
+/// A gather along an axis after the first at a vector of at most 16
+/// indices, static in number, resolves their subscripts once, before the rows; each row of
 /// the result copies the elements at them (fill: zeros where an index is
 /// out of range). Check and unchecked clamp the subscripts they resolve,
 /// as every row gather does.
@@ -21,6 +21,19 @@
 func.func @fill(%d: tensor<?x8xf32>, %i: tensor<3xi64>) -> tensor<?x3xf32> {
   %r = gather.gather %d[%i] {axis = 1 : i64, mode = #gather<mode fill>} : (tensor<?x8xf32>, tensor<3xi64>) -> tensor<?x3xf32>
   return %r : tensor<?x3xf32>
+}
+
+/// Along an axis before the last, the same: each row of data's leading
+/// dims copies the slices at the shared indices.
+// CHECK-LABEL: func.func @slices
+// CHECK: affine.load %{{.*}}[%c0{{.*}}] : memref<2xi64>
+// CHECK: affine.load %{{.*}}[%c1{{.*}}] : memref<2xi64>
+// CHECK: affine.for
+// CHECK-NOT: memref<2xi64>
+// CHECK: return
+func.func @slices(%d: tensor<?x19x?xf32>, %i: tensor<2xi64>) -> tensor<?x2x?xf32> {
+  %r = gather.gather %d[%i] {axis = 1 : i64} : (tensor<?x19x?xf32>, tensor<2xi64>) -> tensor<?x2x?xf32>
+  return %r : tensor<?x2x?xf32>
 }
 
 /// A data axis of unknown size may be empty: the rows gather as before then
