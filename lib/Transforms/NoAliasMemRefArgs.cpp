@@ -124,6 +124,8 @@ void apply(LLVM::LLVMFuncOp func, DictionaryAttr record) {
       func.setArgAttr(i, LLVM::LLVMDialect::getNoAliasAttrName(), unit);
       marked.push_back(func.getArgument(i));
     }
+  if (marked.empty())
+    return;
   tagAccesses(func, marked);
   // Proven apart, a loop that copies a row would become a call of memcpy,
   // which is not the loop the kernel chose (kernel-cost-model.md, "Alias

@@ -56,3 +56,14 @@ func.func @plain(%a: memref<?xf32>, %b: memref<?xf32>, %i: index) {
   memref.store %v, %b[%i] : memref<?xf32>
   return
 }
+
+// An unranked memref has no aligned pointer among the function's
+// arguments (its descriptor is behind one): nothing is recorded.
+// RECORD-LABEL: func.func @unranked
+// RECORD-NOT: gather.noalias_pointers
+// CHECK-LABEL: llvm.func @unranked(
+// CHECK-NOT: llvm.noalias
+// CHECK: llvm.return
+func.func @unranked(%a: memref<*xf32> {llvm.noalias}) {
+  return
+}
