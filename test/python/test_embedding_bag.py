@@ -474,6 +474,23 @@ def test_kernel_module_rejects_what_the_op_rejects():
         _native.embedding_bag_module(**{**args, "row_width": -1})
 
 
+def test_kernel_module_marks_its_buffers_noalias():
+    """Every argument of a bag's kernel (table, ids, offsets, weights, the
+    result) is `llvm.noalias`, which gather-noalias-memref-args carries to
+    the data pointers."""
+    from gather_mlir import _native
+    text = str(_native.embedding_bag_module(
+        name="bag", table=np.dtype(np.float32), row_width=None,
+        ids=np.dtype(np.int64), ids_rank=1, bag_length=None, offsets=True,
+        per_sample_weights=np.dtype(np.float32), scales=None,
+        zero_points=False, reduction="sum", padding_idx=None,
+        include_last_offset=False, mode="check", rowwise_bits=None,
+        block_bits=None, block_size=None))
+    signature = text[text.index("func.func @bag("):]
+    signature = signature[:signature.index("{\n")]
+    assert signature.count("{llvm.noalias}") == 5
+
+
 def test_kernel_module_takes_the_row_width():
     """A kernel is built for the table's width (its row stride a constant);
     without one the width is dynamic."""

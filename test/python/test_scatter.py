@@ -153,6 +153,27 @@ def test_out_is_data_and_indices_reads_the_indices_first():
     np.testing.assert_array_equal(data, [22, 30, 11, 43])
 
 
+def test_kernel_marks_its_buffers_noalias(monkeypatch):
+    """The scatter's kernel marks dest, indices and updates `llvm.noalias`
+    (restrict buffers; operands that share out's memory are copied)."""
+    from gather_mlir import _scatter
+    from gather_mlir.compiler import Module
+    texts = []
+
+    def recording(text):
+        texts.append(text)
+        return Module(text)
+    monkeypatch.setattr(_scatter, "_kernels", {})
+    monkeypatch.setattr(_scatter, "Module", recording)
+    data = np.zeros(4, np.int16)
+    g.scatter(data, [3, 1], np.array([5, 7], np.int16), reduction="max",
+              mode="wrap", out=data)
+    np.testing.assert_array_equal(data, [0, 7, 0, 5])
+    assert len(texts) == 1
+    head = texts[0][:texts[0].index(") {")]
+    assert head.count("{llvm.noalias}") == 3
+
+
 def test_out_elsewhere_leaves_data():
     data, out = np.ones(4, np.int32), np.zeros(4, np.int32)
     result = g.scatter_nd(data, [[2]], np.array([5], np.int32),
