@@ -103,6 +103,47 @@ static int64_t bytesOf(llvm::ArrayRef<int64_t> shape, int64_t elementBytes) {
   return bytes;
 }
 
+/// Sets how `key`'s rows read data (Auto: it has no such rows), and
+/// streaming stores as they go with it: a result of `resultBytes` streams
+/// from streaming-min-bytes on, unless its rows read one element an
+/// iteration, which never stream. Without streaming, the kernel has no
+/// streaming copies to compile.
+static void setLoads(KernelKey &key, GatherLoads loads, int64_t resultBytes) {
+  key.loads = static_cast<uint8_t>(loads);
+  bool streaming = loads != GatherLoads::Element && streamsResult(resultBytes);
+  key.flags = (key.flags & ~KernelKey::Streaming) |
+              (streaming ? KernelKey::Streaming : 0);
+}
+
+/// Rows gathered one element an iteration are a candidate only from a data
+/// axis of this many bytes: shorter axes stay in the core's caches, where
+/// such rows lose to either vector form
+/// (docs/decisions/kernel-cost-model.md, "How rows read data").
+static constexpr int64_t kElementCandidateMinAxisBytes = 32 << 10;
+
+/// The loads a call measures, `model` (the cost model's) first: vector
+/// gathers where the host has them (on x86, AVX2; elsewhere they are
+/// measured too), scalar loads a lane, and one element an iteration along
+/// an axis of `axisBytes` of at least kElementCandidateMinAxisBytes.
+static llvm::SmallVector<GatherLoads, 3> candidateLoads(GatherLoads model,
+                                                        int64_t axisBytes) {
+  static_assert(kMaxCandidates >= 3, "a class has up to three loads");
+  const HostTarget &host = HostTarget::get();
+  bool x86 = llvm::StringRef(host.triple).starts_with("x86_64");
+  llvm::SmallVector<GatherLoads, 3> loads{model};
+  for (GatherLoads other :
+       {GatherLoads::Scalar, GatherLoads::Vector, GatherLoads::Element}) {
+    if (other == model ||
+        (other == GatherLoads::Vector && x86 &&
+         !llvm::StringRef(host.features).contains("+avx2")) ||
+        (other == GatherLoads::Element &&
+         axisBytes < kElementCandidateMinAxisBytes))
+      continue;
+    loads.push_back(other);
+  }
+  return loads;
+}
+
 GatherKernelChoice
 mlir::gather::runtime::chooseGatherKernel(const GatherCall &call) {
   const GatherShape &shape = *call.shape;
@@ -126,14 +167,13 @@ mlir::gather::runtime::chooseGatherKernel(const GatherCall &call) {
                         call.mode == GatherMode::check &&
                         call.intoCallerResult && rows &&
                         buffersCheckedOut(parallel, indexBytes, resultBytes);
-  bool elementLoads =
-      rows && getHostGatherLoads(call.data.getDimSize(shape.axis) * itemBytes,
-                                 call.resultShape.back() * itemBytes) ==
-                  GatherLoads::Element;
-  // Streaming stores likewise: a result below streaming-min-bytes gets a
-  // kernel without the streaming copies (a fifth less code to generate);
-  // so do rows read one element an iteration, which never stream.
-  bool streaming = !elementLoads && streamsResult(resultBytes);
+  // How rows read data: the cost model's choice for the axis's length and
+  // the rows' (the result's last dim); 0 for kernels without such rows
+  // (strided operands read one element at a time anyway).
+  GatherLoads loads =
+      rows ? getHostGatherLoads(call.data.getDimSize(shape.axis) * itemBytes,
+                                call.resultShape.back() * itemBytes)
+           : GatherLoads::Auto;
   // Row validation only changes check-mode gather_elements kernels; other
   // kernels keep one key for both kinds of result.
   bool ownResult = !call.intoCallerResult || choice.bufferResult;
@@ -172,11 +212,34 @@ mlir::gather::runtime::chooseGatherKernel(const GatherCall &call) {
       key.axisLength = axisSize;
   }
   key.flags = (parallel ? KernelKey::Parallel : 0) |
-              (streaming ? KernelKey::Streaming : 0) |
               (validateRows ? KernelKey::ValidateRows : 0) |
-              (elementLoads ? KernelKey::ElementLoads : 0) |
               (call.dataContiguous ? 0 : KernelKey::StridedData) |
               (call.indicesContiguous ? 0 : KernelKey::StridedIndices);
+  setLoads(key, loads, resultBytes);
+  if (!rows || resultBytes < kTuneMinResultBytes || !isTuningEnabled())
+    return choice;
+  // Large row gathers: the loads measured for the call's class, else the
+  // candidates to measure.
+  TuningClass tuning;
+  tuning.key = key;
+  setLoads(tuning.key, GatherLoads::Auto, 0);
+  tuning.axisLog2 = llvm::Log2_64(call.data.getDimSize(shape.axis) * itemBytes);
+  tuning.rowLog2 = llvm::Log2_64(call.resultShape.back() * itemBytes);
+  tuning.dataLog2 = llvm::Log2_64(bytesOf(call.data.getShape(), itemBytes));
+  tuning.resultLog2 = llvm::Log2_64(resultBytes);
+  choice.tuning = tuning;
+  choice.record = KernelTuner::get().find(tuning);
+  if (choice.record) {
+    setLoads(key, static_cast<GatherLoads>(choice.record->chosen.loads),
+             resultBytes);
+    return choice;
+  }
+  for (GatherLoads candidate :
+       candidateLoads(loads, call.data.getDimSize(shape.axis) * itemBytes)) {
+    KernelKey variant = key;
+    setLoads(variant, candidate, resultBytes);
+    choice.candidates.push_back(variant);
+  }
   return choice;
 }
 
@@ -199,8 +262,8 @@ mlir::gather::runtime::getKernelLoweringOptions(const KernelKey &key) {
     options.parallelMinBytes = 0;
   if (!(key.flags & KernelKey::Streaming))
     options.streamingMinBytes = -1;
-  if (key.flags & KernelKey::ElementLoads)
-    options.gatherLoads = GatherLoads::Element;
+  if (key.loads)
+    options.gatherLoads = static_cast<GatherLoads>(key.loads);
   return options;
 }
 

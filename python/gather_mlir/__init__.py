@@ -86,9 +86,15 @@ def kernel_choice(op, data, indices, axis=0, batch_dims=0, mode="check",
     its kernel apart (ranks, widths, mode, flags for threads, streaming
     stores, row validation and how rows read data, the lengths of short
     rows, short last dims and short gathered axes); ``pipeline``, the ``gather-to-llvm`` options
-    it is compiled with, which ``gather-opt`` takes as they are; and
+    it is compiled with, which ``gather-opt`` takes as they are;
     ``buffered``, whether a check-mode call into ``out`` computes into a
-    result of its own first.
+    result of its own first; ``loads``, how rows gathered along the last
+    axis read data (``gather-loads``: ``"vector"``, ``"scalar"`` or
+    ``"element"``; None for kernels without such rows); ``chosen_by``,
+    ``"measurement"`` (on this host, by an earlier call or process),
+    ``"cost model"``, or ``"cost model, until a call measures"``;
+    ``candidates``, the loads a later call measures; and ``seconds``, each
+    candidate's measured time. ``GATHER_MLIR_TUNE=0`` turns measuring off.
 
     >>> gather_mlir.kernel_choice("gather", np.zeros(8), [1])["pipeline"][:15]
     'gather-to-llvm{'

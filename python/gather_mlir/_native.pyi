@@ -71,3 +71,4 @@ class JitModule:
 MODES: tuple[str, ...]
 STATIC_DIM_MAX_LENGTH: int
 STATIC_MIN_RESULT_BYTES: int
+MEASURED_BY_CALL: int

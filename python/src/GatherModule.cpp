@@ -242,17 +242,37 @@ py::object runGather(OpKind kind, PyArrayObject *data, PyArrayObject *indices,
       PyArray_NBYTES(reinterpret_cast<PyArrayObject *>(result.ptr()));
   const KernelKey &key = plan.choice.key;
   auto *resultArray = reinterpret_cast<PyArrayObject *>(result.ptr());
-  KernelFn kernel = lookupKernel(key);
-
   Descriptor d(data), i(indices), o(resultArray);
+  bool openMP = key.flags & KernelKey::Parallel;
   // The kernels report on the calling thread only (a threaded check scan
   // flags slabs on the threads and reports after them).
   KernelErrorRecord reported;
-  {
+  ArrayRef<KernelKey> candidates = plan.choice.candidates;
+  std::optional<size_t> next = nextCandidateToObtain(candidates);
+  if (!candidates.empty() && !next) {
+    // Every candidate is compiled: they run on these operands and the
+    // fastest is kept (KernelTuner.h); each writes the result.
+    SmallVector<KernelFn, 3> kernels;
+    for (const KernelKey &candidate : candidates)
+      kernels.push_back(KernelCache::get().find(candidate));
+    Measurement measured;
+    {
+      py::gil_scoped_release release;
+      measured = measureKernels(kernels, openMP, d.words, i.words, o.words);
+    }
+    reported = measured.error;
+    if (!measured.seconds.empty())
+      KernelTuner::get().record(*plan.choice.tuning, candidates, measured);
+  } else {
+    // The cost model's kernel runs; a call of a class that measures
+    // compiles one more of its candidates first.
+    if (next && *next > 0)
+      lookupKernel(candidates[*next]);
+    KernelFn kernel = lookupKernel(key);
     std::optional<py::gil_scoped_release> release;
     if (resultBytes + PyArray_NBYTES(indices) >= kReleaseGilBytes)
       release.emplace(); // Shorter calls keep it: less than a hand-off.
-    KernelCall call(/*threaded=*/false, key.flags & KernelKey::Parallel);
+    KernelCall call(/*threaded=*/false, openMP);
     kernel(d.words, i.words, o.words);
     reported = call.take();
   }
@@ -436,6 +456,9 @@ PYBIND11_MODULE(_native, m) {
   // scatters' kernels, built in Python, follow too.
   m.attr("STATIC_DIM_MAX_LENGTH") = kStaticDimMaxLength;
   m.attr("STATIC_MIN_RESULT_BYTES") = kStaticRowMinResultBytes;
+  // The call of a class by which its measured choices are made
+  // (KernelTuner.h): benchmarks warm up for as many.
+  m.attr("MEASURED_BY_CALL") = kMaxCandidates + 1;
 
   static_assert(std::size(internedModes) > getMaxEnumValForGatherMode(),
                 "a mode has no interned name");
@@ -457,18 +480,8 @@ PYBIND11_MODULE(_native, m) {
   m.def(
       "host_gather_loads",
       [](std::optional<int64_t> axisBytes, std::optional<int64_t> rowBytes) {
-        switch (getHostGatherLoads(axisBytes, rowBytes)) {
-        case GatherLoads::Element:
-          return "element";
-        case GatherLoads::Scalar:
-          return "scalar";
-        case GatherLoads::Vector:
-          return "vector";
-        case GatherLoads::Auto:
-        case GatherLoads::AutoScalar:
-          break;
-        }
-        llvm_unreachable("getHostGatherLoads resolves Auto");
+        return stringifyGatherLoads(getHostGatherLoads(axisBytes, rowBytes))
+            .str();
       },
       py::arg("axis_bytes") = py::none(), py::arg("row_bytes") = py::none(),
       "How this host's kernels read rows of `row_bytes` bytes gathered "
@@ -509,6 +522,29 @@ PYBIND11_MODULE(_native, m) {
         choice["key"] = plan.choice.key.describe();
         choice["pipeline"] = pipeline;
         choice["buffered"] = plan.choice.bufferResult;
+        // How rows read data, and who chose it (KernelTuner.h).
+        auto loadsName = [](uint8_t loads) -> py::object {
+          if (!loads)
+            return py::none();
+          return py::str(
+              stringifyGatherLoads(static_cast<GatherLoads>(loads)).str());
+        };
+        choice["loads"] = loadsName(plan.choice.key.loads);
+        py::dict seconds;
+        if (plan.choice.record) {
+          choice["chosen_by"] = "measurement";
+          for (const auto &[variant, time] : plan.choice.record->seconds)
+            seconds[loadsName(variant.loads)] = time;
+        } else {
+          choice["chosen_by"] = plan.choice.candidates.empty()
+                                    ? "cost model"
+                                    : "cost model, until a call measures";
+        }
+        py::list candidates;
+        for (const KernelKey &candidate : plan.choice.candidates)
+          candidates.append(loadsName(candidate.loads));
+        choice["candidates"] = candidates;
+        choice["seconds"] = seconds;
         return choice;
       },
       py::arg("op"), py::arg("data"), py::arg("indices"), py::arg("axis"),
@@ -535,6 +571,8 @@ PYBIND11_MODULE(_native, m) {
         stats["loaded"] = cache.loaded.load();
         stats["stored"] = cache.stored.load();
         stats["rejected"] = cache.rejected.load();
+        stats["measured"] = KernelTuner::get().measured.load();
+        stats["choices_loaded"] = KernelTuner::get().loaded.load();
         std::optional<std::string> dir = getKernelStoreDir();
         stats["directory"] = dir ? py::object(py::str(*dir)) : py::none();
         stats["mlir_context"] = Compiler::created();

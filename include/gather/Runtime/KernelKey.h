@@ -63,12 +63,6 @@ struct KernelKey {
     /// choice for results of at least its streaming-min-bytes); without
     /// it, never (streaming-min-bytes=-1): no streaming copies to compile.
     Streaming = 16,
-    /// Rows gathered along the last axis read one element an iteration
-    /// (the host's choice for this data axis and these rows,
-    /// getHostGatherLoads: a long axis, sparse rows); without it, the
-    /// host's choice for an axis of unknown length. Set only for kernels
-    /// that gather such rows from C-contiguous operands.
-    ElementLoads = 32,
   };
 
   OpKind op;
@@ -87,7 +81,12 @@ struct KernelKey {
   /// The size of a short gathered axis of data before its last
   /// (runtime::kStaticDimMaxLength; gather and gather_elements); 0: any.
   uint8_t axisLength;
-  uint8_t unused[2];
+  /// How rows gathered along the last axis read data: a GatherLoads value
+  /// (never an Auto; 0 for kernels that gather no such rows from
+  /// C-contiguous operands, which take the lowering's host value). The
+  /// host's cost model sets it, or a measurement (KernelTuner.h).
+  uint8_t loads;
+  uint8_t unused;
 
   KernelKey() { std::memset(this, 0, sizeof(*this)); }
   bool operator==(const KernelKey &other) const {
@@ -112,7 +111,7 @@ struct KernelKey {
            " tuple " + std::to_string(tupleSize) + " flags " +
            std::to_string(flags) + " row " + std::to_string(rowLength) +
            " index row " + std::to_string(indexRowLength) + " axis length " +
-           std::to_string(axisLength);
+           std::to_string(axisLength) + " loads " + std::to_string(loads);
   }
 
   /// The kernel as a module: a function of three memrefs (data and indices

@@ -17,6 +17,7 @@
 #include "gather/Dialect/Gather/IR/GatherShapes.h"
 #include "gather/Pipelines/Pipelines.h"
 #include "gather/Runtime/KernelKey.h"
+#include "gather/Runtime/KernelTuner.h"
 
 #include "llvm/ADT/ArrayRef.h"
 
@@ -127,11 +128,23 @@ struct GatherKernelChoice {
   /// The call computes into a result of its own and copies it into the
   /// caller's (buffersCheckedOut); only set for intoCallerResult calls.
   bool bufferResult = false;
+  /// The class of calls whose kernel's loads are measured (rows gathered
+  /// along the last axis into results of at least kTuneMinResultBytes),
+  /// if the call is of one and tuning is on (isTuningEnabled).
+  std::optional<TuningClass> tuning;
+  /// Its measurement on this host, which `key` follows; none yet: the
+  /// cost model's choice, and the call measures `candidates`.
+  std::optional<TuningRecord> record;
+  /// The keys to measure, the cost model's first (empty unless the call
+  /// measures).
+  llvm::SmallVector<KernelKey, 3> candidates;
 };
 
 /// The kernel for `call` on this host: its key (threads, streaming stores,
 /// row validation, how rows read data, a short row's length) and whether
-/// the result goes through a buffer of the call's own.
+/// the result goes through a buffer of the call's own. How rows read data
+/// is the measured choice for the call's class (KernelTuner), else the
+/// cost model's (getHostGatherLoads).
 GatherKernelChoice chooseGatherKernel(const GatherCall &call);
 
 /// Whether an embedding bag's kernel that reduces or produces `values` f32
@@ -140,7 +153,8 @@ GatherKernelChoice chooseGatherKernel(const GatherCall &call);
 bool reducesOnThreads(int64_t values);
 
 /// gather-to-llvm's options for the kernel of `key` on this host: threads,
-/// row validation, streaming and element loads as its flags say.
+/// row validation and streaming as its flags say, `gather-loads` as its
+/// loads.
 GatherToLLVMOptions getKernelLoweringOptions(const KernelKey &key);
 
 /// The same for a kernel that is not a gather's (KernelCache::load), lowered

@@ -32,3 +32,19 @@ GatherLoads mlir::gather::resolveGatherLoads(GatherLoads loads,
                                                   : GatherLoads::Vector,
                  axisBytes, rowBytes);
 }
+
+llvm::StringRef mlir::gather::stringifyGatherLoads(GatherLoads loads) {
+  switch (loads) {
+  case GatherLoads::Auto:
+    return "auto";
+  case GatherLoads::Vector:
+    return "vector";
+  case GatherLoads::Scalar:
+    return "scalar";
+  case GatherLoads::Element:
+    return "element";
+  case GatherLoads::AutoScalar:
+    return "auto-scalar";
+  }
+  return "auto";
+}

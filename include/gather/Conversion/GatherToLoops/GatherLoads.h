@@ -47,6 +47,10 @@ GatherLoads resolveGatherLoads(GatherLoads loads, llvm::StringRef targetCpu,
                                std::optional<int64_t> axisBytes = {},
                                std::optional<int64_t> rowBytes = {});
 
+/// The option's spelling of `loads` (`vector`, `scalar`, ...), as
+/// `gather-loads` takes it.
+llvm::StringRef stringifyGatherLoads(GatherLoads loads);
+
 // The host's value and what it resolves to for a JIT are the runtime's host
 // policy (gather/Runtime/KernelPolicy.h).
 

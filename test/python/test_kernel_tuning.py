@@ -1,0 +1,185 @@
+"""How rows gathered along the last axis read data, measured on the host
+(KernelTuner.h): a class of calls compiles its candidates one a call, then
+a call measures them on its operands and keeps the fastest, in memory and on
+disk; GATHER_MLIR_TUNE=0 leaves every choice to the cost model. Each case
+runs new interpreters with a cache directory of their own."""
+
+import textwrap
+
+import numpy as np
+
+from test_kernel_cache import run
+
+# gather_elements along the last axis into a 256 KiB result, called CALLS
+# times; prints each call's compile count, whether its result was right,
+# and kernel_choice after it.
+WORKLOAD = """
+    import json, sys
+    import numpy as np
+    import gather_mlir as g
+    from gather_mlir import _native
+    rng = np.random.default_rng(7)
+    data = rng.random((64, 8192), dtype=np.float32)
+    ids = rng.integers(-8192, 8192, (64, 1024))
+    expected = np.take_along_axis(data, ids % 8192, axis=1)
+    calls = []
+    for call in range(CALLS):
+        before = g.compile_count()
+        right = bool((g.gather_elements(data, ids, axis=1) == expected).all())
+        choice = g.kernel_choice("gather_elements", data, ids, axis=1)
+        calls.append(dict(compiled=g.compile_count() - before, right=right,
+                          choice=choice))
+    stats = _native.kernel_cache_stats()
+    print(json.dumps(dict(calls=calls, stats=stats)))
+"""
+
+
+def workload(calls):
+    return WORKLOAD.replace("CALLS", str(calls))
+
+
+def check_record(choice):
+    """The measured choice is the fastest candidate, or the cost model's
+    (the first) when none beats it by 5%; the kernel compiled is it."""
+    seconds = choice["seconds"]
+    assert choice["chosen_by"] == "measurement"
+    assert all(s > 0 for s in seconds.values())
+    model = next(iter(seconds))
+    fastest = min(seconds, key=seconds.get)
+    if choice["loads"] != model:
+        assert choice["loads"] == fastest
+        assert seconds[fastest] < 0.95 * seconds[model]
+    else:
+        assert fastest == model or seconds[fastest] >= 0.95 * seconds[model]
+    assert f"gather-loads={choice['loads']}" in choice["pipeline"]
+    assert choice["key"].endswith(
+        f" loads {['auto', 'vector', 'scalar', 'element'].index(choice['loads'])}")
+
+
+def test_a_class_measures_after_compiling_its_candidates(tmp_path):
+    out = run({"GATHER_MLIR_CACHE_DIR": str(tmp_path), "GATHER_MLIR_TUNE":
+               None}, workload(5))
+    calls = out["calls"]
+    assert all(call["right"] for call in calls)
+    first = calls[0]["choice"]
+    candidates = first["candidates"]
+    assert first["chosen_by"] == "cost model, until a call measures"
+    assert len(candidates) >= 2 and len(set(candidates)) == len(candidates)
+    assert set(candidates) <= {"vector", "scalar", "element"}
+    # The data axis is 32 KiB: one element an iteration is a candidate.
+    assert "element" in candidates
+    assert first["loads"] == candidates[0] and first["seconds"] == {}
+    # One kernel a call until every candidate is compiled; then the call
+    # that measures compiles none, and the choice holds.
+    n = len(candidates)
+    assert [call["compiled"] for call in calls[:n]] == [1] * n
+    assert calls[n]["compiled"] == 0
+    for call in calls[:n]:
+        assert call["choice"]["chosen_by"] != "measurement"
+    for call in calls[n:]:
+        check_record(call["choice"])
+        assert list(call["choice"]["seconds"]) == candidates
+        assert call["choice"]["candidates"] == []
+        assert call["choice"]["seconds"] == calls[n]["choice"]["seconds"]
+    assert out["stats"]["measured"] == 1
+    assert out["stats"]["choices_loaded"] == 0
+    # A later process finds the choice on disk, and its kernel: nothing is
+    # measured or compiled again.
+    later = run({"GATHER_MLIR_CACHE_DIR": str(tmp_path)}, workload(2))
+    assert all(call["right"] for call in later["calls"])
+    assert [call["compiled"] for call in later["calls"]] == [0, 0]
+    assert later["calls"][0]["choice"]["seconds"] == \
+        calls[n]["choice"]["seconds"]
+    check_record(later["calls"][0]["choice"])
+    assert later["stats"]["choices_loaded"] == 1
+    assert later["stats"]["measured"] == 0
+
+
+def test_tuning_off_leaves_the_choice_to_the_cost_model(tmp_path):
+    out = run({"GATHER_MLIR_CACHE_DIR": str(tmp_path),
+               "GATHER_MLIR_TUNE": "0"}, workload(4))
+    assert all(call["right"] for call in out["calls"])
+    assert [call["compiled"] for call in out["calls"]] == [1, 0, 0, 0]
+    for call in out["calls"]:
+        choice = call["choice"]
+        assert choice["chosen_by"] == "cost model"
+        assert choice["candidates"] == [] and choice["seconds"] == {}
+        assert choice["loads"] in ("vector", "scalar", "element")
+    assert out["stats"]["measured"] == 0
+    # A record measured before is not used either.
+    run({"GATHER_MLIR_CACHE_DIR": str(tmp_path), "GATHER_MLIR_TUNE": None},
+        workload(5))
+    off = run({"GATHER_MLIR_CACHE_DIR": str(tmp_path),
+               "GATHER_MLIR_TUNE": "off"}, workload(1))
+    assert off["calls"][0]["choice"]["chosen_by"] == "cost model"
+    assert off["stats"]["choices_loaded"] == 0
+
+
+def test_small_results_and_other_kernels_are_not_measured(tmp_path):
+    out = run({"GATHER_MLIR_CACHE_DIR": str(tmp_path), "GATHER_MLIR_TUNE":
+               None}, textwrap.dedent("""
+        import json
+        import numpy as np
+        import gather_mlir as g
+        data = np.ones((64, 8192), np.float32)
+        rows = np.zeros((64, 1023), np.int64)  # 4 bytes short of 256 KiB
+        axis0 = np.zeros((32, 8192), np.int64)
+        choices = [g.kernel_choice("gather_elements", data, rows, axis=1),
+                   g.kernel_choice("gather_elements", data, axis0, axis=0)]
+        print(json.dumps(choices))
+    """))
+    small, axis0 = out
+    assert small["chosen_by"] == "cost model" and small["candidates"] == []
+    assert small["loads"] in ("vector", "scalar", "element")
+    # Not a row gather along the last axis: no loads to choose.
+    assert axis0["loads"] is None and axis0["candidates"] == []
+    assert axis0["key"].endswith(" loads 0")
+
+
+def test_an_error_while_measuring_records_nothing(tmp_path):
+    """The call that would measure raises the IndexError of its bad index,
+    chooses nothing and leaves `out` untouched; the next call measures.
+    Into a result of the call's own (rows checked as they are gathered) and
+    into `out` (every index checked first): two classes."""
+    out = run({"GATHER_MLIR_CACHE_DIR": str(tmp_path), "GATHER_MLIR_TUNE":
+               None}, textwrap.dedent("""
+        import json
+        import numpy as np
+        import gather_mlir as g
+        from gather_mlir import _native
+        data = np.arange(64 * 8192, dtype=np.float32).reshape(64, 8192)
+        ids = np.tile(np.arange(1024), (64, 1))
+        bad = ids.copy()
+        bad[63, 1023] = 8192
+        expected = np.take_along_axis(data, ids, axis=1)
+        cases = []
+        for into in (None, np.full((64, 1024), -1.0, np.float32)):
+            choice = lambda: g.kernel_choice("gather_elements", data, ids,
+                                             axis=1, out=into)
+            for _ in choice()["candidates"]:
+                g.gather_elements(data, ids, axis=1, out=into)
+            if into is not None:
+                into[...] = -1
+            try:
+                g.gather_elements(data, bad, axis=1, out=into)
+                error = None
+            except IndexError as e:
+                error = str(e)
+            untouched = into is None or bool((into == -1).all())
+            after_error = choice()["chosen_by"]
+            right = bool((g.gather_elements(data, ids, axis=1, out=into) ==
+                          expected).all())
+            cases.append(dict(error=error, untouched=untouched,
+                              after_error=after_error,
+                              after=choice()["chosen_by"], right=right,
+                              measured=_native.kernel_cache_stats()[
+                                  "measured"]))
+        print(json.dumps(cases))
+    """))
+    for measured, case in enumerate(out, start=1):
+        assert case["error"] is not None and "8192" in case["error"]
+        assert case["untouched"]
+        assert case["after_error"] == "cost model, until a call measures"
+        assert case["right"]
+        assert case["after"] == "measurement"
+        assert case["measured"] == measured
