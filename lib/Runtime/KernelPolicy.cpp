@@ -103,16 +103,26 @@ static int64_t bytesOf(llvm::ArrayRef<int64_t> shape, int64_t elementBytes) {
   return bytes;
 }
 
-/// Sets how `key`'s rows read data (Auto: it has no such rows), and
-/// streaming stores as they go with it: a result of `resultBytes` streams
-/// from streaming-min-bytes on, unless its rows read one element an
-/// iteration, which never stream. Without streaming, the kernel has no
-/// streaming copies to compile.
-static void setLoads(KernelKey &key, GatherLoads loads, int64_t resultBytes) {
-  key.loads = static_cast<uint8_t>(loads);
-  bool streaming = loads != GatherLoads::Element && streamsResult(resultBytes);
+/// Sets `key`'s measured fields, and streaming stores as they go with its
+/// loads: a result of `resultBytes` streams from streaming-min-bytes on,
+/// unless its rows read one element an iteration, which never stream.
+/// Without streaming, the kernel has no streaming copies to compile.
+static void setVariant(KernelKey &key, KernelVariant variant,
+                       int64_t resultBytes) {
+  variant.applyTo(key);
+  bool streaming =
+      static_cast<GatherLoads>(variant.loads) != GatherLoads::Element &&
+      streamsResult(resultBytes);
   key.flags = (key.flags & ~KernelKey::Streaming) |
               (streaming ? KernelKey::Streaming : 0);
+}
+
+static KernelVariant loadsVariant(GatherLoads loads) {
+  return {static_cast<uint8_t>(loads), KernelKey::Threshold};
+}
+
+static KernelVariant blocksVariant(bool blocks) {
+  return {0, blocks ? KernelKey::Always : KernelKey::Never};
 }
 
 /// Rows gathered one element an iteration are a candidate only from a data
@@ -215,31 +225,48 @@ mlir::gather::runtime::chooseGatherKernel(const GatherCall &call) {
               (validateRows ? KernelKey::ValidateRows : 0) |
               (call.dataContiguous ? 0 : KernelKey::StridedData) |
               (call.indicesContiguous ? 0 : KernelKey::StridedIndices);
-  setLoads(key, loads, resultBytes);
-  if (!rows || resultBytes < kTuneMinResultBytes || !isTuningEnabled())
+  setVariant(key, loadsVariant(loads), resultBytes);
+  // gather_elements along an axis before the last that may walk column
+  // blocks (KernelPlanner::columnBlocks: C-contiguous data, an axis of at
+  // most kColumnBlockMaxPositions positions), and where the lowering's
+  // threshold would put this call.
+  int64_t axisSize = call.data.getDimSize(shape.axis);
+  bool blocks = call.op == OpKind::Elements && shape.axis < dataRank - 1 &&
+                call.dataContiguous && axisSize <= kColumnBlockMaxPositions;
+  static const int64_t blockMinBytes =
+      GatherLoweringOptions().columnBlockMinBytes;
+  bool blocksByModel = blocks && blockMinBytes >= 0 &&
+                       bytesOf(call.data.getShape().drop_front(shape.axis),
+                               itemBytes) >= blockMinBytes;
+  if (!(rows || blocks) || resultBytes < kTuneMinResultBytes ||
+      !isTuningEnabled())
     return choice;
-  // Large row gathers: the loads measured for the call's class, else the
-  // candidates to measure.
+  // Large calls: the variant measured for the call's class, else the
+  // candidates to measure, the cost model's first.
   TuningClass tuning;
   tuning.key = key;
-  setLoads(tuning.key, GatherLoads::Auto, 0);
-  tuning.axisLog2 = llvm::Log2_64(call.data.getDimSize(shape.axis) * itemBytes);
+  setVariant(tuning.key, KernelVariant(), 0);
+  tuning.axisLog2 = llvm::Log2_64(axisSize * itemBytes);
   tuning.rowLog2 = llvm::Log2_64(call.resultShape.back() * itemBytes);
   tuning.dataLog2 = llvm::Log2_64(bytesOf(call.data.getShape(), itemBytes));
   tuning.resultLog2 = llvm::Log2_64(resultBytes);
   choice.tuning = tuning;
+  llvm::SmallVector<KernelVariant, kMaxCandidates> variants;
+  if (rows) {
+    for (GatherLoads candidate : candidateLoads(loads, axisSize * itemBytes))
+      variants.push_back(loadsVariant(candidate));
+  } else {
+    variants = {blocksVariant(blocksByModel), blocksVariant(!blocksByModel)};
+  }
   choice.record = KernelTuner::get().find(tuning);
-  if (choice.record) {
-    setLoads(key, static_cast<GatherLoads>(choice.record->chosen.loads),
+  setVariant(key, choice.record ? choice.record->chosen : variants[0],
              resultBytes);
-    return choice;
-  }
-  for (GatherLoads candidate :
-       candidateLoads(loads, call.data.getDimSize(shape.axis) * itemBytes)) {
-    KernelKey variant = key;
-    setLoads(variant, candidate, resultBytes);
-    choice.candidates.push_back(variant);
-  }
+  if (!choice.record)
+    for (KernelVariant variant : variants) {
+      KernelKey candidate = key;
+      setVariant(candidate, variant, resultBytes);
+      choice.candidates.push_back(candidate);
+    }
   return choice;
 }
 
@@ -264,6 +291,10 @@ mlir::gather::runtime::getKernelLoweringOptions(const KernelKey &key) {
     options.streamingMinBytes = -1;
   if (key.loads)
     options.gatherLoads = static_cast<GatherLoads>(key.loads);
+  if (key.columnBlocks == KernelKey::Always)
+    options.columnBlockMinBytes = 0;
+  if (key.columnBlocks == KernelKey::Never)
+    options.columnBlockMinBytes = -1;
   return options;
 }
 

@@ -3,12 +3,13 @@
 // A record on disk is a kernel store entry (KernelStore.h) whose key is
 // KernelCache::getStoreKey("choice " + the class) and whose payload is text:
 //
-//   chosen <loads>
-//   <loads> <seconds>      (one line a candidate)
+//   chosen <loads> <columnBlocks>
+//   <loads> <columnBlocks> <seconds>      (one line a candidate)
 //
 //===----------------------------------------------------------------------===//
 
 #include "gather/Runtime/KernelTuner.h"
+#include "gather/Conversion/GatherToLoops/GatherLoads.h"
 #include "gather/Runtime/KernelCache.h"
 #include "gather/Runtime/KernelStore.h"
 
@@ -28,6 +29,19 @@ bool mlir::gather::runtime::isTuningEnabled() {
   const char *value = std::getenv("GATHER_MLIR_TUNE");
   return !value ||
          (std::strcmp(value, "0") != 0 && std::strcmp(value, "off") != 0);
+}
+
+std::string KernelVariant::describe() const {
+  if (loads)
+    return stringifyGatherLoads(static_cast<GatherLoads>(loads)).str();
+  switch (columnBlocks) {
+  case KernelKey::Always:
+    return "column blocks";
+  case KernelKey::Never:
+    return "rows";
+  default:
+    return "threshold";
+  }
 }
 
 std::string TuningClass::describe() const {
@@ -109,24 +123,35 @@ static std::string storeKeyOf(const TuningClass &tuning) {
   return KernelCache::getStoreKey("choice " + tuning.describe());
 }
 
+/// A variant from its two numbers (`<loads> <columnBlocks>`), the rest of
+/// `text` left in it; none if they are not bytes.
+static std::optional<KernelVariant> parseVariant(llvm::StringRef &text) {
+  unsigned loads, blocks;
+  if (text.consumeInteger(10, loads) || loads > 255 ||
+      !text.consume_front(" ") || text.consumeInteger(10, blocks) ||
+      blocks > 255)
+    return std::nullopt;
+  return KernelVariant{static_cast<uint8_t>(loads),
+                       static_cast<uint8_t>(blocks)};
+}
+
 /// A record from its payload; none if it is malformed.
 static std::optional<TuningRecord> parseRecord(llvm::StringRef text) {
   TuningRecord record;
   llvm::SmallVector<llvm::StringRef> lines;
   text.split(lines, '\n', -1, /*KeepEmpty=*/false);
-  unsigned loads;
-  if (lines.empty() || !lines[0].consume_front("chosen ") ||
-      lines[0].getAsInteger(10, loads) || loads > 255)
+  if (lines.empty() || !lines[0].consume_front("chosen "))
     return std::nullopt;
-  record.chosen.loads = loads;
+  std::optional<KernelVariant> chosen = parseVariant(lines[0]);
+  if (!chosen || !lines[0].empty())
+    return std::nullopt;
+  record.chosen = *chosen;
   for (llvm::StringRef line : llvm::drop_begin(lines)) {
-    auto [variant, seconds] = line.split(' ');
-    double value;
-    if (variant.getAsInteger(10, loads) || loads > 255 ||
-        seconds.getAsDouble(value))
+    std::optional<KernelVariant> variant = parseVariant(line);
+    double seconds;
+    if (!variant || !line.consume_front(" ") || line.getAsDouble(seconds))
       return std::nullopt;
-    record.seconds.push_back(
-        {KernelVariant{static_cast<uint8_t>(loads)}, value});
+    record.seconds.push_back({*variant, seconds});
   }
   return record;
 }
@@ -153,15 +178,21 @@ void KernelTuner::record(const TuningClass &tuning,
                          llvm::ArrayRef<KernelKey> candidates,
                          const Measurement &measurement) {
   TuningRecord record;
-  record.chosen.loads = candidates[measurement.chosen].loads;
+  record.chosen = KernelVariant::of(candidates[measurement.chosen]);
   for (auto [candidate, seconds] : llvm::zip(candidates, measurement.seconds))
-    record.seconds.push_back({KernelVariant{candidate.loads}, seconds});
+    record.seconds.push_back({KernelVariant::of(candidate), seconds});
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << "chosen " << unsigned(record.chosen.loads) << "\n";
-  for (const auto &[variant, seconds] : record.seconds)
-    os << unsigned(variant.loads) << " " << llvm::format("%.9g", seconds)
-       << "\n";
+  auto print = [&](const KernelVariant &v) {
+    os << unsigned(v.loads) << " " << unsigned(v.columnBlocks);
+  };
+  os << "chosen ";
+  print(record.chosen);
+  os << "\n";
+  for (const auto &[variant, seconds] : record.seconds) {
+    print(variant);
+    os << " " << llvm::format("%.9g", seconds) << "\n";
+  }
   {
     std::lock_guard<std::mutex> lock(mu);
     records[tuning] = record;

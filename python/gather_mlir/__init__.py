@@ -90,7 +90,10 @@ def kernel_choice(op, data, indices, axis=0, batch_dims=0, mode="check",
     ``buffered``, whether a check-mode call into ``out`` computes into a
     result of its own first; ``loads``, how rows gathered along the last
     axis read data (``gather-loads``: ``"vector"``, ``"scalar"`` or
-    ``"element"``; None for kernels without such rows); ``chosen_by``,
+    ``"element"``; None for kernels without such rows);
+    ``column_blocks``, whether ``gather_elements`` along an axis before the
+    last walks column blocks (``"column blocks"`` or ``"rows"``; None: as
+    the lowering's size threshold says, or no such gather); ``chosen_by``,
     ``"measurement"`` (on this host, by an earlier call or process),
     ``"cost model"``, or ``"cost model, until a call measures"``;
     ``candidates``, the loads a later call measures; and ``seconds``, each

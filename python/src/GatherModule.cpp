@@ -522,19 +522,22 @@ PYBIND11_MODULE(_native, m) {
         choice["key"] = plan.choice.key.describe();
         choice["pipeline"] = pipeline;
         choice["buffered"] = plan.choice.bufferResult;
-        // How rows read data, and who chose it (KernelTuner.h).
-        auto loadsName = [](uint8_t loads) -> py::object {
-          if (!loads)
-            return py::none();
-          return py::str(
-              stringifyGatherLoads(static_cast<GatherLoads>(loads)).str());
-        };
-        choice["loads"] = loadsName(plan.choice.key.loads);
+        // The measured choices, and who chose them (KernelTuner.h).
+        const KernelKey &key = plan.choice.key;
+        choice["loads"] =
+            key.loads
+                ? py::object(py::str(KernelVariant{key.loads, 0}.describe()))
+                : py::none();
+        choice["column_blocks"] =
+            key.columnBlocks
+                ? py::object(
+                      py::str(KernelVariant{0, key.columnBlocks}.describe()))
+                : py::none();
         py::dict seconds;
         if (plan.choice.record) {
           choice["chosen_by"] = "measurement";
           for (const auto &[variant, time] : plan.choice.record->seconds)
-            seconds[loadsName(variant.loads)] = time;
+            seconds[py::str(variant.describe())] = time;
         } else {
           choice["chosen_by"] = plan.choice.candidates.empty()
                                     ? "cost model"
@@ -542,7 +545,7 @@ PYBIND11_MODULE(_native, m) {
         }
         py::list candidates;
         for (const KernelKey &candidate : plan.choice.candidates)
-          candidates.append(loadsName(candidate.loads));
+          candidates.append(KernelVariant::of(candidate).describe());
         choice["candidates"] = candidates;
         choice["seconds"] = seconds;
         return choice;

@@ -1093,7 +1093,8 @@ def test_kernel_choice_names_the_kernel_and_its_pipeline():
     assert "row 0 index row 0 axis length 0 loads " in small["key"]
     # A short gathered axis before the last.
     axis0 = g.kernel_choice("gather_elements", data.T.copy(), ids.T.copy())
-    assert axis0["key"].endswith("row 0 index row 0 axis length 2 loads 0")
+    assert axis0["key"].endswith(
+        "row 0 index row 0 axis length 2 loads 0 column blocks 0")
     assert axis0["loads"] is None
     pipeline = short["pipeline"]
     assert pipeline.startswith("gather-to-llvm{")

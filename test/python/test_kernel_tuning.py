@@ -1,12 +1,14 @@
-"""How rows gathered along the last axis read data, measured on the host
-(KernelTuner.h): a class of calls compiles its candidates one a call, then
-a call measures them on its operands and keeps the fastest, in memory and on
-disk; GATHER_MLIR_TUNE=0 leaves every choice to the cost model. Each case
-runs new interpreters with a cache directory of their own."""
+"""Kernel choices measured on the host (KernelTuner.h): how rows gathered
+along the last axis read data, and whether gather_elements along an axis
+before the last walks column blocks. A class of calls compiles its
+candidates one a call, then a call measures them on its operands and keeps
+the fastest, in memory and on disk; GATHER_MLIR_TUNE=0 leaves every choice
+to the cost model. Each case runs new interpreters with a cache directory
+of their own."""
 
 import textwrap
 
-import numpy as np
+import pytest
 
 from test_kernel_cache import run
 
@@ -38,6 +40,10 @@ def workload(calls):
     return WORKLOAD.replace("CALLS", str(calls))
 
 
+LOADS = ["auto", "vector", "scalar", "element"]
+BLOCKS = [None, "column blocks", "rows"]
+
+
 def check_record(choice):
     """The measured choice is the fastest candidate, or the cost model's
     (the first) when none beats it by 5%; the kernel compiled is it."""
@@ -46,14 +52,22 @@ def check_record(choice):
     assert all(s > 0 for s in seconds.values())
     model = next(iter(seconds))
     fastest = min(seconds, key=seconds.get)
-    if choice["loads"] != model:
-        assert choice["loads"] == fastest
+    chosen = choice["loads"] or choice["column_blocks"]
+    if chosen != model:
+        assert chosen == fastest
         assert seconds[fastest] < 0.95 * seconds[model]
     else:
         assert fastest == model or seconds[fastest] >= 0.95 * seconds[model]
-    assert f"gather-loads={choice['loads']}" in choice["pipeline"]
+    if choice["loads"]:
+        assert f"gather-loads={choice['loads']}" in choice["pipeline"]
+        assert choice["column_blocks"] is None
+    else:
+        # Always: from 0 bytes on; never: -1.
+        blocks = "0" if chosen == "column blocks" else "-1"
+        assert f"column-block-min-bytes={blocks} " in choice["pipeline"]
     assert choice["key"].endswith(
-        f" loads {['auto', 'vector', 'scalar', 'element'].index(choice['loads'])}")
+        f" loads {LOADS.index(choice['loads'] or 'auto')} column blocks "
+        f"{BLOCKS.index(choice['column_blocks'])}")
 
 
 def test_a_class_measures_after_compiling_its_candidates(tmp_path):
@@ -124,16 +138,34 @@ def test_small_results_and_other_kernels_are_not_measured(tmp_path):
         data = np.ones((64, 8192), np.float32)
         rows = np.zeros((64, 1023), np.int64)  # 4 bytes short of 256 KiB
         axis0 = np.zeros((32, 8192), np.int64)
+        long_axis0 = np.ones((4096, 64), np.float32)  # 4096 positions
         choices = [g.kernel_choice("gather_elements", data, rows, axis=1),
+                   g.kernel_choice("gather_elements", data, axis0[:7],
+                                   axis=0),
+                   g.kernel_choice("gather_elements", long_axis0,
+                                   np.zeros((4096, 64), np.int64)),
+                   g.kernel_choice("gather", data, np.zeros(64, np.int64)),
                    g.kernel_choice("gather_elements", data, axis0, axis=0)]
         print(json.dumps(choices))
     """))
-    small, axis0 = out
+    small, small_axis0, long_axis0, gather, axis0 = out
     assert small["chosen_by"] == "cost model" and small["candidates"] == []
     assert small["loads"] in ("vector", "scalar", "element")
-    # Not a row gather along the last axis: no loads to choose.
-    assert axis0["loads"] is None and axis0["candidates"] == []
-    assert axis0["key"].endswith(" loads 0")
+    assert small["column_blocks"] is None
+    # Under 256 KiB, along more than 2048 positions, or not gather_elements
+    # before the last axis (nor rows along it): the lowering's threshold.
+    for choice in (small_axis0, long_axis0, gather):
+        assert choice["chosen_by"] == "cost model"
+        assert choice["candidates"] == []
+        assert choice["loads"] is None and choice["column_blocks"] is None
+        assert choice["key"].endswith(" loads 0 column blocks 0")
+        assert "column-block-min-bytes=8388608 " in choice["pipeline"]
+    # 1 MiB along 64 positions: column blocks or rows, rows first (2 MiB
+    # of data).
+    assert axis0["candidates"] == ["rows", "column blocks"]
+    assert axis0["column_blocks"] == "rows" and axis0["loads"] is None
+    assert axis0["key"].endswith(" loads 0 column blocks 2")
+    assert "column-block-min-bytes=-1 " in axis0["pipeline"]
 
 
 def test_an_error_while_measuring_records_nothing(tmp_path):
@@ -183,3 +215,36 @@ def test_an_error_while_measuring_records_nothing(tmp_path):
         assert case["right"]
         assert case["after"] == "measurement"
         assert case["measured"] == measured
+
+
+@pytest.mark.parametrize("rows", [1500, 512])
+def test_column_blocks_or_rows_are_measured(tmp_path, rows):
+    """gather_elements along axis 0 of rows x 1536 f32: the cost model walks
+    column blocks from 8 MiB of data on (1500 rows), rows below (512); a
+    class measures both and keeps the faster, and every call's result is
+    right."""
+    out = run({"GATHER_MLIR_CACHE_DIR": str(tmp_path), "GATHER_MLIR_TUNE":
+               None}, textwrap.dedent(f"""
+        import json
+        import numpy as np
+        import gather_mlir as g
+        rng = np.random.default_rng(3)
+        data = rng.random(({rows}, 1536), dtype=np.float32)
+        ids = rng.integers(-{rows}, {rows}, (64, 1536))
+        expected = np.take_along_axis(data, ids % {rows}, axis=0)
+        calls = []
+        for _ in range(3):
+            right = bool((g.gather_elements(data, ids) == expected).all())
+            calls.append(dict(right=right,
+                              choice=g.kernel_choice("gather_elements", data,
+                                                     ids)))
+        print(json.dumps(calls))
+    """))
+    assert all(call["right"] for call in out)
+    first = out[0]["choice"]
+    model = "column blocks" if rows == 1500 else "rows"
+    assert first["candidates"] == [model, ({"column blocks", "rows"} -
+                                           {model}).pop()]
+    assert first["column_blocks"] == model and first["loads"] is None
+    check_record(out[2]["choice"])
+    assert list(out[2]["choice"]["seconds"]) == first["candidates"]

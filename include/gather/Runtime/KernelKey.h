@@ -86,7 +86,18 @@ struct KernelKey {
   /// C-contiguous operands, which take the lowering's host value). The
   /// host's cost model sets it, or a measurement (KernelTuner.h).
   uint8_t loads;
-  uint8_t unused;
+  /// How gather_elements along an axis before the last walks its result
+  /// (ColumnBlocks; Threshold for other kernels).
+  uint8_t columnBlocks;
+  enum ColumnBlocks : uint8_t {
+    /// Column blocks from the lowering's column-block-min-bytes of data on,
+    /// tested when the kernel runs.
+    Threshold,
+    /// Column blocks whatever the size (column-block-min-bytes=0).
+    Always,
+    /// Rows (column-block-min-bytes=-1).
+    Never,
+  };
 
   KernelKey() { std::memset(this, 0, sizeof(*this)); }
   bool operator==(const KernelKey &other) const {
@@ -111,7 +122,8 @@ struct KernelKey {
            " tuple " + std::to_string(tupleSize) + " flags " +
            std::to_string(flags) + " row " + std::to_string(rowLength) +
            " index row " + std::to_string(indexRowLength) + " axis length " +
-           std::to_string(axisLength) + " loads " + std::to_string(loads);
+           std::to_string(axisLength) + " loads " + std::to_string(loads) +
+           " column blocks " + std::to_string(columnBlocks);
   }
 
   /// The kernel as a module: a function of three memrefs (data and indices

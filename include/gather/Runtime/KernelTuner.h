@@ -3,11 +3,13 @@
 // Some choices of a kernel have no answer that holds on every CPU: how rows
 // gathered along the last axis read data (vector gathers, one scalar load a
 // lane, one element an iteration) depends on the core's gathers, its caches
-// and how far the rows spread. The host's cost model (KernelPolicy.h)
-// guesses; a class of calls compiles the other candidates one a call, then
-// a call measures them all on its own operands and keeps the fastest, in
-// memory and on disk beside the kernels (keyed by this build and the host
-// CPU), so later calls and later processes run it without measuring again.
+// and how far the rows spread; whether gather_elements along an axis before
+// the last walks column blocks, on the caches and the TLB. The host's cost
+// model (KernelPolicy.h) guesses; a class of calls compiles the other
+// candidates one a call, then a call measures them all on its own operands and
+// keeps the fastest, in memory and on disk beside the kernels (keyed by this
+// build and the host CPU), so later calls and later processes run it without
+// measuring again.
 //
 //===----------------------------------------------------------------------===//
 
@@ -67,12 +69,21 @@ struct TuningClass {
 };
 static_assert(sizeof(TuningClass) == 20, "a class is plain bytes");
 
-/// A kernel's measured fields (KernelKey::loads).
+/// A kernel's measured fields (KernelKey::loads, KernelKey::columnBlocks).
+/// A class measures one of them; the other stays 0.
 struct KernelVariant {
-  uint8_t loads = 0;
-  bool operator==(const KernelVariant &other) const {
-    return loads == other.loads;
+  uint8_t loads = 0, columnBlocks = 0;
+
+  static KernelVariant of(const KernelKey &key) {
+    return {key.loads, key.columnBlocks};
   }
+  void applyTo(KernelKey &key) const {
+    key.loads = loads;
+    key.columnBlocks = columnBlocks;
+  }
+  /// `vector`, `scalar` or `element` (gather-loads' values); `column
+  /// blocks` or `rows`; `threshold` when neither is set.
+  std::string describe() const;
 };
 
 /// What a measurement chose, and each candidate's best time in seconds.

@@ -139,12 +139,9 @@ SlicePlan KernelPlanner::gatherRows(Value rowLength, Value axisSize) {
 // Column blocks: gather_elements along an axis before the last reads, for
 // consecutive elements of a row, data rows anywhere along the axis; once
 // data from the axis on outgrows the caches, each read misses. Walking the
-// last dim in blocks, every position of the axis in each, reads each data
-// line once from memory while the block's lines along the axis stay in L2,
-// and their pages in the TLB: hence at most 2048 positions. Evidence:
-// docs/decisions/kernel-cost-model.md, "Column blocks".
-static constexpr int64_t kColumnBlockMaxPositions = 2048;
-
+// last dim in blocks, every position of the axis in each
+// (kColumnBlockMaxPositions at most), reads each data line once from
+// memory. Evidence: docs/decisions/kernel-cost-model.md, "Column blocks".
 Value KernelPlanner::columnBlocks(int64_t axis) {
   auto type = cast<MemRefType>(data.getType());
   int64_t rank = type.getRank();

@@ -46,6 +46,13 @@ GatherLoweringOptions loweringOptionsOf(const From &from) {
   return options;
 }
 
+/// gather_elements along an axis before the last walks the last dim in
+/// column blocks, every position of the axis in each, only along axes of at
+/// most this many positions: the block's lines along the axis stay in L2,
+/// and their pages in the TLB (column-block-min-bytes says from how much
+/// data on). Evidence: docs/decisions/kernel-cost-model.md, "Column blocks".
+inline constexpr int64_t kColumnBlockMaxPositions = 2048;
+
 /// Emits, at `b`'s insertion point, the loops that compute the gather op `op`
 /// from the memrefs `data` and `indices` into the memref `out` (already
 /// allocated with the result's shape). Fails, with a diagnostic on `op`, only
