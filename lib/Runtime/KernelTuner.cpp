@@ -80,7 +80,7 @@ mlir::gather::runtime::measureKernels(llvm::ArrayRef<KernelFn> kernels,
                                       void *result) {
   Measurement m;
   double warm = timeRun(kernels[0], openMP, data, indices, result, m.error);
-  if (m.error.kind != KernelErrorRecord::None || warm > kTuneBudgetSeconds)
+  if (m.error.kind != KernelErrorRecord::None || warm > kTuneMaxRunSeconds)
     return m;
   size_t n = kernels.size();
   int64_t rounds = std::clamp<int64_t>(

@@ -583,7 +583,9 @@ PYBIND11_MODULE(_native, m) {
       },
       "Counts of the kernel cache since the process started: kernels "
       "'compiled', 'loaded' from disk, 'stored' on disk, and disk entries "
-      "'rejected' (corrupt, truncated or foreign; rebuilt); the "
+      "'rejected' (corrupt, truncated or foreign; rebuilt); classes of "
+      "calls that 'measured' their kernel choices, and measured choices "
+      "read from disk ('choices_loaded'); the "
       "'directory' kernels are kept in now (None when that is off); and "
       "whether the process has made its MLIR context ('mlir_context').");
   m.def(

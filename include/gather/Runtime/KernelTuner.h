@@ -36,10 +36,15 @@ namespace mlir::gather::runtime {
 /// microseconds, and measuring would compile a kernel for each candidate.
 inline constexpr int64_t kTuneMinResultBytes = 256 << 10;
 
-/// The measurement of a class (its warm-up excluded) takes at most about
-/// this long; a call whose one run takes longer is not measured (the cost
-/// model's choice stands, and a smaller call of the class may measure).
+/// A measurement runs each candidate in as many rounds (one to five) as
+/// fit in about this long...
 inline constexpr double kTuneBudgetSeconds = 0.05;
+
+/// ...and takes place only on a call whose one run (the warm-up) takes at
+/// most this long: a longer call keeps the cost model's choice, and a later
+/// or smaller call of its class measures. A measurement is made once a
+/// host, so it may cost a few runs of a long call.
+inline constexpr double kTuneMaxRunSeconds = 0.2;
 
 /// A candidate replaces the cost model's choice only when it is faster by
 /// at least this fraction: the model's choice is the prior, and this host's
@@ -95,7 +100,7 @@ struct TuningRecord {
 /// One call's measurement: the first error a kernel reported (which stops
 /// it: nothing is chosen), else each candidate's best time and the chosen
 /// one's index. Empty `seconds`: not measured (the warm-up run took longer
-/// than kTuneBudgetSeconds); the call's result is written either way.
+/// than kTuneMaxRunSeconds); the call's result is written either way.
 struct Measurement {
   KernelErrorRecord error;
   llvm::SmallVector<double, 3> seconds;
