@@ -167,12 +167,13 @@ mlir::gather::runtime::chooseGatherKernel(const GatherCall &call) {
   // parallel kernel runs threads only, a smaller result gets a serial
   // kernel, which compiles in about half the time.
   bool parallel = resultBytes >= getHostParallelMinBytes();
-  // Rows gathered along the last axis from C-contiguous operands read as
-  // the host's choice for the axis's length and the rows' (the result's
-  // last dim) says; the flag is left out for other kernels, which have no
-  // such rows (strided operands read one element at a time anyway).
+  // Rows gathered along the last axis from C-contiguous operands.
   bool rows = shape.readsRowsAlongLastAxis(dataRank, indexRank) &&
               call.dataContiguous && call.indicesContiguous;
+  // The gathered axis's size (gather and gather_elements; 0 for
+  // gather_nd).
+  int64_t axisSize =
+      call.op != OpKind::ND ? call.data.getDimSize(shape.axis) : 0;
   choice.bufferResult = call.op == OpKind::Elements &&
                         call.mode == GatherMode::check &&
                         call.intoCallerResult && rows &&
@@ -181,7 +182,7 @@ mlir::gather::runtime::chooseGatherKernel(const GatherCall &call) {
   // the rows' (the result's last dim); 0 for kernels without such rows
   // (strided operands read one element at a time anyway).
   GatherLoads loads =
-      rows ? getHostGatherLoads(call.data.getDimSize(shape.axis) * itemBytes,
+      rows ? getHostGatherLoads(axisSize * itemBytes,
                                 call.resultShape.back() * itemBytes)
            : GatherLoads::Auto;
   // Row validation only changes check-mode gather_elements kernels; other
@@ -215,8 +216,6 @@ mlir::gather::runtime::chooseGatherKernel(const GatherCall &call) {
         indexLast <= kStaticDimMaxLength)
       key.indexRowLength = indexLast;
     // A short gathered axis before the last: its subscripts fold.
-    int64_t axisSize =
-        call.op != OpKind::ND ? call.data.getDimSize(shape.axis) : 0;
     if (shape.axis < dataRank - 1 && axisSize > 0 &&
         axisSize <= kStaticDimMaxLength)
       key.axisLength = axisSize;
@@ -230,7 +229,6 @@ mlir::gather::runtime::chooseGatherKernel(const GatherCall &call) {
   // blocks (KernelPlanner::columnBlocks: C-contiguous data, an axis of at
   // most kColumnBlockMaxPositions positions), and where the lowering's
   // threshold would put this call.
-  int64_t axisSize = call.data.getDimSize(shape.axis);
   bool blocks = call.op == OpKind::Elements && shape.axis < dataRank - 1 &&
                 call.dataContiguous && axisSize <= kColumnBlockMaxPositions;
   static const int64_t blockMinBytes =
@@ -238,8 +236,9 @@ mlir::gather::runtime::chooseGatherKernel(const GatherCall &call) {
   bool blocksByModel = blocks && blockMinBytes >= 0 &&
                        bytesOf(call.data.getShape().drop_front(shape.axis),
                                itemBytes) >= blockMinBytes;
-  if (!(rows || blocks) || resultBytes < kTuneMinResultBytes ||
-      !isTuningEnabled())
+  int64_t dataBytes = bytesOf(call.data.getShape(), itemBytes);
+  if (!(rows || blocks) || resultBytes < kTuneMinResultBytes || axisSize == 0 ||
+      dataBytes == 0 || !isTuningEnabled())
     return choice;
   // Large calls: the variant measured for the call's class, else the
   // candidates to measure, the cost model's first.
@@ -248,7 +247,7 @@ mlir::gather::runtime::chooseGatherKernel(const GatherCall &call) {
   setVariant(tuning.key, KernelVariant(), 0);
   tuning.axisLog2 = llvm::Log2_64(axisSize * itemBytes);
   tuning.rowLog2 = llvm::Log2_64(call.resultShape.back() * itemBytes);
-  tuning.dataLog2 = llvm::Log2_64(bytesOf(call.data.getShape(), itemBytes));
+  tuning.dataLog2 = llvm::Log2_64(dataBytes);
   tuning.resultLog2 = llvm::Log2_64(resultBytes);
   choice.tuning = tuning;
   llvm::SmallVector<KernelVariant, kMaxCandidates> variants;
@@ -258,7 +257,12 @@ mlir::gather::runtime::chooseGatherKernel(const GatherCall &call) {
   } else {
     variants = {blocksVariant(blocksByModel), blocksVariant(!blocksByModel)};
   }
+  // A record is taken only when it chose one of these candidates (a record
+  // from disk could name anything); else the class measures again and
+  // replaces it.
   choice.record = KernelTuner::get().find(tuning);
+  if (choice.record && !llvm::is_contained(variants, choice.record->chosen))
+    choice.record.reset();
   setVariant(key, choice.record ? choice.record->chosen : variants[0],
              resultBytes);
   if (!choice.record)

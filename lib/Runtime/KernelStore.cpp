@@ -205,7 +205,8 @@ bool mlir::gather::runtime::writeStoredKernel(StringRef dir, StringRef key,
     }
   }
   // rename() replaces an entry atomically: readers see the old file or the
-  // new one, and writers of the same key write the same bytes.
+  // new one, whole (writers of a kernel's key write the same bytes; of a
+  // measured choice's, the last one stays).
   if (sys::fs::rename(temp, path)) {
     sys::fs::remove(temp);
     return false;

@@ -174,9 +174,24 @@ std::optional<TuningRecord> KernelTuner::find(const TuningClass &tuning) {
   return record;
 }
 
+bool KernelTuner::claim(const TuningClass &tuning) {
+  std::lock_guard<std::mutex> lock(mu);
+  return claimed.insert(tuning).second;
+}
+
+void KernelTuner::release(const TuningClass &tuning) {
+  std::lock_guard<std::mutex> lock(mu);
+  claimed.erase(tuning);
+}
+
 void KernelTuner::record(const TuningClass &tuning,
                          llvm::ArrayRef<KernelKey> candidates,
                          const Measurement &measurement) {
+  if (measurement.seconds.size() != candidates.size() ||
+      measurement.chosen >= candidates.size()) {
+    release(tuning);
+    return;
+  }
   TuningRecord record;
   record.chosen = KernelVariant::of(candidates[measurement.chosen]);
   for (auto [candidate, seconds] : llvm::zip(candidates, measurement.seconds))
@@ -196,6 +211,7 @@ void KernelTuner::record(const TuningClass &tuning,
   {
     std::lock_guard<std::mutex> lock(mu);
     records[tuning] = record;
+    claimed.erase(tuning);
     ++measured;
   }
   if (std::optional<std::string> dir = getKernelStoreDir())

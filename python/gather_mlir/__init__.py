@@ -96,7 +96,8 @@ def kernel_choice(op, data, indices, axis=0, batch_dims=0, mode="check",
     the lowering's size threshold says, or no such gather); ``chosen_by``,
     ``"measurement"`` (on this host, by an earlier call or process),
     ``"cost model"``, or ``"cost model, until a call measures"``;
-    ``candidates``, the loads a later call measures; and ``seconds``, each
+    ``candidates``, what a later call measures (loads, or ``"column
+    blocks"`` and ``"rows"``); and ``seconds``, each
     candidate's measured time. ``GATHER_MLIR_TUNE=0`` turns measuring off.
 
     >>> gather_mlir.kernel_choice("gather", np.zeros(8), [1])["pipeline"][:15]

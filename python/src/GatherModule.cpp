@@ -249,7 +249,8 @@ py::object runGather(OpKind kind, PyArrayObject *data, PyArrayObject *indices,
   KernelErrorRecord reported;
   ArrayRef<KernelKey> candidates = plan.choice.candidates;
   std::optional<size_t> next = nextCandidateToObtain(candidates);
-  if (!candidates.empty() && !next) {
+  KernelTuner &tuner = KernelTuner::get();
+  if (!candidates.empty() && !next && tuner.claim(*plan.choice.tuning)) {
     // Every candidate is compiled: they run on these operands and the
     // fastest is kept (KernelTuner.h); each writes the result.
     SmallVector<KernelFn, 3> kernels;
@@ -261,11 +262,12 @@ py::object runGather(OpKind kind, PyArrayObject *data, PyArrayObject *indices,
       measured = measureKernels(kernels, openMP, d.words, i.words, o.words);
     }
     reported = measured.error;
-    if (!measured.seconds.empty())
-      KernelTuner::get().record(*plan.choice.tuning, candidates, measured);
+    // Records the choice, or only ends the claim when nothing was measured.
+    tuner.record(*plan.choice.tuning, candidates, measured);
   } else {
-    // The cost model's kernel runs; a call of a class that measures
-    // compiles one more of its candidates first.
+    // The cost model's kernel runs (also while another thread measures the
+    // class); a call of a class that measures compiles one more of its
+    // candidates first.
     if (next && *next > 0)
       lookupKernel(candidates[*next]);
     KernelFn kernel = lookupKernel(key);

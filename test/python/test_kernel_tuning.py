@@ -121,8 +121,9 @@ def test_tuning_off_leaves_the_choice_to_the_cost_model(tmp_path):
         assert choice["loads"] in ("vector", "scalar", "element")
     assert out["stats"]["measured"] == 0
     # A record measured before is not used either.
-    run({"GATHER_MLIR_CACHE_DIR": str(tmp_path), "GATHER_MLIR_TUNE": None},
-        workload(5))
+    measured = run({"GATHER_MLIR_CACHE_DIR": str(tmp_path),
+                    "GATHER_MLIR_TUNE": None}, workload(5))
+    assert measured["stats"]["measured"] == 1
     off = run({"GATHER_MLIR_CACHE_DIR": str(tmp_path),
                "GATHER_MLIR_TUNE": "off"}, workload(1))
     assert off["calls"][0]["choice"]["chosen_by"] == "cost model"
@@ -248,3 +249,44 @@ def test_column_blocks_or_rows_are_measured(tmp_path, rows):
     assert first["column_blocks"] == model and first["loads"] is None
     check_record(out[2]["choice"])
     assert list(out[2]["choice"]["seconds"]) == first["candidates"]
+
+
+def test_threads_measure_a_class_once(tmp_path):
+    """Threads that reach a class's measuring call together: one measures,
+    the others run the cost model's kernel meanwhile (two measurements at
+    once would skew each other's times); every result is right."""
+    out = run({"GATHER_MLIR_CACHE_DIR": str(tmp_path), "GATHER_MLIR_TUNE":
+               None}, textwrap.dedent("""
+        import json, threading
+        import numpy as np
+        import gather_mlir as g
+        from gather_mlir import _native
+        rng = np.random.default_rng(11)
+        data = rng.random((64, 8192), dtype=np.float32)
+        ids = rng.integers(0, 8192, (64, 1024))
+        expected = np.take_along_axis(data, ids, axis=1)
+        candidates = g.kernel_choice("gather_elements", data, ids,
+                                     axis=1)["candidates"]
+        for _ in candidates:  # every candidate compiled
+            g.gather_elements(data, ids, axis=1)
+        start = threading.Barrier(4)
+        right = []
+
+        def call():
+            start.wait()
+            for _ in range(3):
+                right.append(bool(
+                    (g.gather_elements(data, ids, axis=1) == expected).all()))
+        threads = [threading.Thread(target=call) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        print(json.dumps(dict(
+            right=right, measured=_native.kernel_cache_stats()["measured"],
+            chosen_by=g.kernel_choice("gather_elements", data, ids,
+                                      axis=1)["chosen_by"])))
+    """))
+    assert out["right"] == [True] * 12
+    assert out["measured"] == 1
+    assert out["chosen_by"] == "measurement"

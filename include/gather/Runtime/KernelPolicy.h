@@ -128,9 +128,10 @@ struct GatherKernelChoice {
   /// The call computes into a result of its own and copies it into the
   /// caller's (buffersCheckedOut); only set for intoCallerResult calls.
   bool bufferResult = false;
-  /// The class of calls whose kernel's loads are measured (rows gathered
-  /// along the last axis into results of at least kTuneMinResultBytes),
-  /// if the call is of one and tuning is on (isTuningEnabled).
+  /// The class of calls whose kernel choices are measured (into results
+  /// of at least kTuneMinResultBytes: rows gathered along the last axis,
+  /// their loads; gather_elements before the last axis, column blocks), if
+  /// the call is of one and tuning is on (isTuningEnabled).
   std::optional<TuningClass> tuning;
   /// Its measurement on this host, which `key` follows; none yet: the
   /// cost model's choice, and the call measures `candidates`.

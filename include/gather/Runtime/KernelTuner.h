@@ -29,6 +29,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace mlir::gather::runtime {
 
@@ -79,6 +80,9 @@ static_assert(sizeof(TuningClass) == 20, "a class is plain bytes");
 struct KernelVariant {
   uint8_t loads = 0, columnBlocks = 0;
 
+  bool operator==(const KernelVariant &other) const {
+    return loads == other.loads && columnBlocks == other.columnBlocks;
+  }
   static KernelVariant of(const KernelKey &key) {
     return {key.loads, key.columnBlocks};
   }
@@ -139,8 +143,16 @@ public:
   /// (getKernelStoreDir) and kept; none if it was never measured here.
   std::optional<TuningRecord> find(const TuningClass &tuning);
 
-  /// Keeps what `measurement` of `candidates` (measureKernels, with
-  /// seconds) chose for `tuning`, in memory and in the kernel store.
+  /// Claims the measurement of `tuning` for the calling thread: false if
+  /// another thread measures it now (the caller runs the cost model's
+  /// kernel instead: two measurements at once would skew each other's
+  /// times). The claim ends with record or release.
+  bool claim(const TuningClass &tuning);
+  void release(const TuningClass &tuning);
+
+  /// Keeps what `measurement` of `candidates` (measureKernels) chose for
+  /// `tuning`, in memory and in the kernel store, and ends the claim;
+  /// a measurement without seconds (none was made) only ends it.
   void record(const TuningClass &tuning, llvm::ArrayRef<KernelKey> candidates,
               const Measurement &measurement);
 
@@ -156,6 +168,8 @@ private:
   std::mutex mu;
   /// Records by class; none: not on disk either (read once).
   std::unordered_map<TuningClass, std::optional<TuningRecord>, Hash> records;
+  /// The classes being measured now.
+  std::unordered_set<TuningClass, Hash> claimed;
 };
 
 } // namespace mlir::gather::runtime
