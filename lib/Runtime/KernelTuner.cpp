@@ -79,12 +79,19 @@ mlir::gather::runtime::measureKernels(llvm::ArrayRef<KernelFn> kernels,
                                       bool openMP, void *data, void *indices,
                                       void *result) {
   Measurement m;
-  double warm = timeRun(kernels[0], openMP, data, indices, result, m.error);
-  if (m.error.kind != KernelErrorRecord::None || warm > kTuneMaxRunSeconds)
-    return m;
   size_t n = kernels.size();
+  // One untimed run of each warms the caches, the result's pages and the
+  // kernel's code.
+  double warm = 0;
+  for (size_t k = 0; k < n; ++k) {
+    double t = timeRun(kernels[k], openMP, data, indices, result, m.error);
+    if (m.error.kind != KernelErrorRecord::None ||
+        (k == 0 && t > kTuneMaxRunSeconds))
+      return m;
+    warm += t;
+  }
   int64_t rounds = std::clamp<int64_t>(
-      static_cast<int64_t>(kTuneBudgetSeconds / (warm * n + 1e-9)), 1, 5);
+      static_cast<int64_t>(kTuneBudgetSeconds / (warm + 1e-9)), 1, 5);
   m.seconds.assign(n, std::numeric_limits<double>::infinity());
   for (int64_t r = 0; r < rounds; ++r) {
     for (size_t j = 0; j < n; ++j) {

@@ -41,10 +41,10 @@ inline constexpr int64_t kTuneMinResultBytes = 256 << 10;
 /// fit in about this long...
 inline constexpr double kTuneBudgetSeconds = 0.05;
 
-/// ...and takes place only on a call whose one run (the warm-up) takes at
-/// most this long: a longer call keeps the cost model's choice, and a later
-/// or smaller call of its class measures. A measurement is made once a
-/// host, so it may cost a few runs of a long call.
+/// ...and takes place only on a call whose one run (the cost model's
+/// kernel's warm-up) takes at most this long: a longer call keeps the cost
+/// model's choice, and a later or smaller call of its class measures. A
+/// measurement is made once a host, so it may cost a few runs of a long call.
 inline constexpr double kTuneMaxRunSeconds = 0.2;
 
 /// A candidate replaces the cost model's choice only when it is faster by
@@ -103,8 +103,9 @@ struct TuningRecord {
 
 /// One call's measurement: the first error a kernel reported (which stops
 /// it: nothing is chosen), else each candidate's best time and the chosen
-/// one's index. Empty `seconds`: not measured (the warm-up run took longer
-/// than kTuneMaxRunSeconds); the call's result is written either way.
+/// one's index. Empty `seconds`: not measured (the cost model's warm-up
+/// run took longer than kTuneMaxRunSeconds); the call's result is written
+/// either way.
 struct Measurement {
   KernelErrorRecord error;
   llvm::SmallVector<double, 3> seconds;
@@ -121,12 +122,13 @@ std::optional<size_t>
 nextCandidateToObtain(llvm::ArrayRef<KernelKey> candidates);
 
 /// Runs `kernels` (the cost model's choice first) on one call's memref
-/// descriptors: the first once to warm the caches and the result's pages,
-/// then every one in turn, in rounds that start each at another kernel, as
-/// many as kTuneBudgetSeconds allows (one to five); keeps each one's
-/// fastest run. The chosen one is the fastest, unless the first is within
-/// kTuneMinGain of it. Every run writes the same result, so the call's is
-/// there when this returns. `openMP`: the kernels may run on libomp's
+/// descriptors: each once, untimed, to warm the caches, the result's pages
+/// and its code (the first's run stops it when it takes longer than
+/// kTuneMaxRunSeconds), then every one in turn, in rounds that start each
+/// at another kernel, as many as kTuneBudgetSeconds allows (one to five);
+/// keeps each one's fastest run. The chosen one is the fastest, unless the
+/// first is within kTuneMinGain of it. Every run writes the same result, so the
+/// call's is there when this returns. `openMP`: the kernels may run on libomp's
 /// threads (KernelCall).
 Measurement measureKernels(llvm::ArrayRef<KernelFn> kernels, bool openMP,
                            void *data, void *indices, void *result);
