@@ -135,12 +135,12 @@ static constexpr int64_t kElementCandidateMinAxisBytes = 32 << 10;
 /// gathers where the host has them (on x86, AVX2; elsewhere they are
 /// measured too), scalar loads a lane, and one element an iteration along
 /// an axis of `axisBytes` of at least kElementCandidateMinAxisBytes.
-static llvm::SmallVector<GatherLoads, 3> candidateLoads(GatherLoads model,
-                                                        int64_t axisBytes) {
+static llvm::SmallVector<GatherLoads, kMaxCandidates>
+candidateLoads(GatherLoads model, int64_t axisBytes) {
   static_assert(kMaxCandidates >= 3, "a class has up to three loads");
   const HostTarget &host = HostTarget::get();
   bool x86 = llvm::StringRef(host.triple).starts_with("x86_64");
-  llvm::SmallVector<GatherLoads, 3> loads{model};
+  llvm::SmallVector<GatherLoads, kMaxCandidates> loads{model};
   for (GatherLoads other :
        {GatherLoads::Scalar, GatherLoads::Vector, GatherLoads::Element}) {
     if (other == model ||

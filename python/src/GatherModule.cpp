@@ -253,7 +253,7 @@ py::object runGather(OpKind kind, PyArrayObject *data, PyArrayObject *indices,
   if (!candidates.empty() && !next && tuner.claim(*plan.choice.tuning)) {
     // Every candidate is compiled: they run on these operands and the
     // fastest is kept (KernelTuner.h); each writes the result.
-    SmallVector<KernelFn, 3> kernels;
+    SmallVector<KernelFn, kMaxCandidates> kernels;
     for (const KernelKey &candidate : candidates)
       kernels.push_back(KernelCache::get().find(candidate));
     Measurement measured;
@@ -526,15 +526,14 @@ PYBIND11_MODULE(_native, m) {
         choice["buffered"] = plan.choice.bufferResult;
         // The measured choices, and who chose them (KernelTuner.h).
         const KernelKey &key = plan.choice.key;
-        choice["loads"] =
-            key.loads
-                ? py::object(py::str(KernelVariant{key.loads, 0}.describe()))
-                : py::none();
-        choice["column_blocks"] =
-            key.columnBlocks
-                ? py::object(
-                      py::str(KernelVariant{0, key.columnBlocks}.describe()))
-                : py::none();
+        // A field's name, or None where it is unset.
+        auto field = [](KernelVariant variant) -> py::object {
+          if (variant == KernelVariant())
+            return py::none();
+          return py::str(variant.describe());
+        };
+        choice["loads"] = field({key.loads, 0});
+        choice["column_blocks"] = field({0, key.columnBlocks});
         py::dict seconds;
         if (plan.choice.record) {
           choice["chosen_by"] = "measurement";

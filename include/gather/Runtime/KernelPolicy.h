@@ -138,7 +138,7 @@ struct GatherKernelChoice {
   std::optional<TuningRecord> record;
   /// The keys to measure, the cost model's first (empty unless the call
   /// measures).
-  llvm::SmallVector<KernelKey, 3> candidates;
+  llvm::SmallVector<KernelKey, kMaxCandidates> candidates;
 };
 
 /// The kernel for `call` on this host: its key (threads, streaming stores,

@@ -98,7 +98,7 @@ struct KernelVariant {
 /// What a measurement chose, and each candidate's best time in seconds.
 struct TuningRecord {
   KernelVariant chosen;
-  llvm::SmallVector<std::pair<KernelVariant, double>, 3> seconds;
+  llvm::SmallVector<std::pair<KernelVariant, double>, kMaxCandidates> seconds;
 };
 
 /// One call's measurement: the first error a kernel reported (which stops
@@ -108,7 +108,7 @@ struct TuningRecord {
 /// either way.
 struct Measurement {
   KernelErrorRecord error;
-  llvm::SmallVector<double, 3> seconds;
+  llvm::SmallVector<double, kMaxCandidates> seconds;
   size_t chosen = 0;
 };
 

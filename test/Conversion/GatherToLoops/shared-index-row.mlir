@@ -1,9 +1,9 @@
 // RUN: gather-opt %s --convert-gather-to-loops | FileCheck %s
 
 /// A gather along an axis after the first at a vector of at most 16
-/// indices, static in number, resolves their subscripts once, before the rows; each row of
-/// the result copies the elements at them (fill: zeros where an index is
-/// out of range). Check and unchecked clamp the subscripts they resolve,
+/// indices, static in number, resolves their subscripts once, before the
+/// rows; each row of the result copies the elements at them (fill: zeros
+/// where an index is out of range). Check and unchecked clamp the subscripts they resolve,
 /// as every row gather does.
 // CHECK-LABEL: func.func @fill
 // CHECK: affine.load %{{.*}}[%c0{{.*}}] : memref<3xi64>
