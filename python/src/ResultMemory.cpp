@@ -6,6 +6,7 @@
 #include <numpy/ndarraytypes.h>
 
 #include <malloc.h>
+#include <pthread.h>
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -30,8 +31,16 @@ struct Blocks {
   ResultMemoryStats stats;
 };
 
+/// Lives until exit, like the arrays. A fork waits until no other thread
+/// holds `mu` (kernels allocate through it inside parallel regions), so the
+/// child inherits it unlocked and its records whole.
 Blocks &blocks() {
-  static Blocks *b = new Blocks(); // Lives until exit, like the arrays.
+  static Blocks *b = [] {
+    auto *fresh = new Blocks();
+    pthread_atfork([] { blocks().mu.lock(); }, [] { blocks().mu.unlock(); },
+                   [] { blocks().mu.unlock(); });
+    return fresh;
+  }();
   return *b;
 }
 
