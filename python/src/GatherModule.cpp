@@ -164,9 +164,86 @@ py::object signedIndices(OpKind kind, PyArrayObject *indices,
 /// chooses for it.
 struct PlannedGather {
   py::object converted, result;
-  PyArrayObject *indices = nullptr;
+  PyArrayObject *data = nullptr, *indices = nullptr;
+  /// The shapes the kernel sees: the operands' own, or fewer dims read as
+  /// one (GatherShape::collapseDims) when every array is C-contiguous.
+  SmallVector<int64_t, 8> dataShape, indicesShape, resultShape;
+  bool collapsed = false;
+  /// The operand's data dim of each dim the kernel sees (its errors' dims).
+  SmallVector<int64_t, 8> dataDims;
   GatherKernelChoice choice;
+
+  Descriptor dataDescriptor() const {
+    return collapsed ? Descriptor(data, dataShape) : Descriptor(data);
+  }
+  Descriptor indicesDescriptor() const {
+    return collapsed ? Descriptor(indices, indicesShape) : Descriptor(indices);
+  }
+  Descriptor resultDescriptor() const {
+    auto *a = reinterpret_cast<PyArrayObject *>(result.ptr());
+    return collapsed ? Descriptor(a, resultShape) : Descriptor(a);
+  }
 };
+
+/// The op's rules on shapes: inferGatherShape & co.
+FailureOr<GatherShape> inferShape(OpKind kind, ShapeView data,
+                                  ShapeView indices, int64_t axis,
+                                  int64_t batchDims, GatherMode mode,
+                                  ShapeErrorFn error) {
+  switch (kind) {
+  case OpKind::Gather:
+    return inferGatherShape(data, indices, axis, batchDims, mode, error);
+  case OpKind::Elements:
+    return inferGatherElementsShape(data, indices, axis, mode, error);
+  case OpKind::ND:
+    return inferGatherNDShape(data, indices, batchDims, mode, error);
+  }
+  return failure();
+}
+
+/// Reads the kernel's operands with fewer dims where `shape` merges some
+/// and every array is C-contiguous and nonempty: fewer kernel classes,
+/// longer rows. Sets `collapsedShape` to the rules on the merged shapes.
+void collapseDims(OpKind kind, PlannedGather &plan, const GatherShape &shape,
+                  std::optional<GatherShape> &collapsedShape) {
+  auto *result = reinterpret_cast<PyArrayObject *>(plan.result.ptr());
+  for (PyArrayObject *a : {plan.data, plan.indices, result})
+    if (!PyArray_IS_C_CONTIGUOUS(a) || PyArray_SIZE(a) == 0)
+      return;
+  GatherShape::CollapsedDims groups =
+      shape.collapseDims(shapeOf(plan.data), shapeOf(plan.indices));
+  if (groups.data.size() == plan.dataShape.size() &&
+      groups.indices.size() == plan.indicesShape.size())
+    return;
+  auto merge = [](ArrayRef<int64_t> sizes,
+                  ArrayRef<SmallVector<int64_t, 2>> groups,
+                  SmallVector<int64_t, 8> &merged) {
+    merged.clear();
+    for (ArrayRef<int64_t> group : groups) {
+      merged.push_back(1);
+      for (int64_t d : group)
+        merged.back() *= sizes[d];
+    }
+  };
+  SmallVector<int64_t, 8> data, indices, results;
+  merge(plan.dataShape, groups.data, data);
+  merge(plan.indicesShape, groups.indices, indices);
+  merge(plan.resultShape, groups.result, results);
+  auto noError = [](const Twine &) { return failure(); };
+  FailureOr<GatherShape> merged =
+      inferShape(kind, ShapeView(data), ShapeView(indices), groups.axis,
+                 groups.batchDims, GatherMode::fill, noError);
+  if (failed(merged))
+    return; // Not expected: the rules hold on the merged shapes.
+  plan.dataShape = std::move(data);
+  plan.indicesShape = std::move(indices);
+  plan.resultShape = std::move(results);
+  plan.dataDims.clear();
+  for (ArrayRef<int64_t> group : groups.data)
+    plan.dataDims.push_back(group.front());
+  plan.collapsed = true;
+  collapsedShape = std::move(*merged);
+}
 
 /// Plans gather, gather_elements or gather_nd on operands that
 /// checkOperands accepts: the result shape and every ValueError come from
@@ -183,50 +260,45 @@ PlannedGather planGather(OpKind kind, PyArrayObject *data,
   // An empty axis is not a shape error here: the kernel reports it as an
   // IndexError, as numpy does, so the rules see a mode without that check.
   ShapeRuleError error;
-  FailureOr<GatherShape> shape = failure();
-  switch (kind) {
-  case OpKind::Gather:
-    shape = inferGatherShape(dataShape, indicesShape, axis, batchDims,
-                             GatherMode::fill, error);
-    break;
-  case OpKind::Elements:
-    shape = inferGatherElementsShape(dataShape, indicesShape, axis,
-                                     GatherMode::fill, error);
-    break;
-  case OpKind::ND:
-    shape = inferGatherNDShape(dataShape, indicesShape, batchDims,
-                               GatherMode::fill, error);
-    break;
-  }
+  FailureOr<GatherShape> shape = inferShape(kind, dataShape, indicesShape, axis,
+                                            batchDims, GatherMode::fill, error);
   if (failed(shape))
     error.raise(opName(kind));
-  SmallVector<int64_t, 8> resultShape(
-      shape->getStaticShape(dataShape, indicesShape));
   PlannedGather plan;
+  plan.dataShape.assign(dataShape.getShape());
+  plan.resultShape = shape->getStaticShape(dataShape, indicesShape);
   if (PyArray_DESCR(indices)->kind == 'u') {
     plan.converted = signedViewIfFits(indices);
     if (plan.converted.is_none())
       plan.converted = signedIndices(kind, indices, *shape, dataShape, mode);
     indices = reinterpret_cast<PyArrayObject *>(plan.converted.ptr());
   }
+  plan.data = data;
   plan.indices = indices;
-  plan.result = resultArray(opName(kind), PyArray_DESCR(data), resultShape, out,
-                            {data, indices});
+  plan.indicesShape.assign(shapeOf(indices));
+  plan.result = resultArray(opName(kind), PyArray_DESCR(data), plan.resultShape,
+                            out, {data, indices});
+  bool intoCallerResult = plan.result.ptr() == out;
+  std::optional<GatherShape> collapsedShape;
+  collapseDims(kind, plan, *shape, collapsedShape);
   // Threads, streaming, row validation, how rows read: the runtime's
   // policy for this host and this call.
-  GatherCall gatherCall(dataShape, shapeOf(indices));
+  GatherCall gatherCall(ShapeView(plan.dataShape),
+                        ShapeView(plan.indicesShape));
   gatherCall.op = kind;
   gatherCall.mode = mode;
   gatherCall.dataElementBytes = PyArray_ITEMSIZE(data);
   gatherCall.indexElementBytes = PyArray_ITEMSIZE(indices);
   gatherCall.dataContiguous = PyArray_IS_C_CONTIGUOUS(data);
   gatherCall.indicesContiguous = PyArray_IS_C_CONTIGUOUS(indices);
-  gatherCall.shape = &*shape;
-  gatherCall.resultShape = resultShape;
-  gatherCall.intoCallerResult = plan.result.ptr() == out;
+  gatherCall.shape = collapsedShape ? &*collapsedShape : &*shape;
+  gatherCall.resultShape = plan.resultShape;
+  gatherCall.intoCallerResult = intoCallerResult;
   plan.choice = chooseGatherKernel(gatherCall);
-  if (plan.choice.bufferResult)
-    plan.result = newArray(PyArray_DESCR(data), resultShape);
+  if (plan.choice.bufferResult) // The caller's shape; the kernel's view.
+    plan.result =
+        newArray(PyArray_DESCR(data),
+                 shapeOf(reinterpret_cast<PyArrayObject *>(plan.result.ptr())));
   return plan;
 }
 
@@ -242,7 +314,8 @@ py::object runGather(OpKind kind, PyArrayObject *data, PyArrayObject *indices,
       PyArray_NBYTES(reinterpret_cast<PyArrayObject *>(result.ptr()));
   const KernelKey &key = plan.choice.key;
   auto *resultArray = reinterpret_cast<PyArrayObject *>(result.ptr());
-  Descriptor d(data), i(indices), o(resultArray);
+  Descriptor d = plan.dataDescriptor(), i = plan.indicesDescriptor(),
+             o = plan.resultDescriptor();
   bool openMP = key.flags & KernelKey::Parallel;
   // The kernels report on the calling thread only (a threaded check scan
   // flags slabs on the threads and reports after them).
@@ -278,6 +351,9 @@ py::object runGather(OpKind kind, PyArrayObject *data, PyArrayObject *indices,
     kernel(d.words, i.words, o.words);
     reported = call.take();
   }
+  if (plan.collapsed && reported.kind == KernelErrorRecord::Index &&
+      reported.dim >= 0 && size_t(reported.dim) < plan.dataDims.size())
+    reported.dim = plan.dataDims[reported.dim];
   raiseKernelError(reported);
   if (out && out != Py_None && result.ptr() != out) {
     if (PyArray_CopyInto(reinterpret_cast<PyArrayObject *>(out), resultArray) <

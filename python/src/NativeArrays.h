@@ -63,6 +63,18 @@ struct Descriptor {
       words[3 + rank + i] = PyArray_STRIDE(a, i) / itemsize;
     }
   }
+  /// The C-contiguous `a` as an array of `shape` (of as many elements).
+  Descriptor(PyArrayObject *a, ArrayRef<int64_t> shape) {
+    int rank = shape.size();
+    words[0] = words[1] = reinterpret_cast<int64_t>(PyArray_DATA(a));
+    words[2] = 0;
+    int64_t stride = 1;
+    for (int i = rank - 1; i >= 0; --i) {
+      words[3 + i] = shape[i];
+      words[3 + rank + i] = stride;
+      stride *= shape[i];
+    }
+  }
 };
 
 /// Calls moving less than this keep the GIL: the kernel takes less time

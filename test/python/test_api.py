@@ -613,16 +613,92 @@ def _kernel_cache_misses():
     return stats["compiled"] + stats["loaded"]
 
 
-def test_second_call_does_not_recompile():
-    data = np.arange(24, dtype=np.int16).reshape(2, 3, 4)
-    g.gather(data, [[1]], axis=2, batch_dims=0, mode="clamp")
-    before = _kernel_cache_misses()
-    # New shapes, same kernel: dynamic shapes are not part of the key.
-    g.gather(np.zeros((5, 7, 9), np.int16), [[1, 2, 3]], axis=2, mode="clamp")
-    g.gather(np.zeros((1, 1, 1), np.uint16), [[0]], axis=2, mode="clamp")
-    assert _kernel_cache_misses() == before
-    g.gather(data, [[1]], axis=2, mode="wrap")  # A different mode compiles.
-    assert _kernel_cache_misses() == before + 1
+def test_second_call_does_not_recompile(tmp_path):
+    # A process of its own: no other test's kernels in its cache.
+    from test_kernel_cache import run
+    counts = run({"GATHER_MLIR_CACHE_DIR": str(tmp_path)}, """
+        import json
+        import numpy as np
+        import gather_mlir as g
+        from gather_mlir import _native
+
+        def misses():
+            stats = _native.kernel_cache_stats()
+            return stats["compiled"] + stats["loaded"]
+        data = np.arange(24, dtype=np.int16).reshape(2, 3, 4)
+        g.gather(data, [[1]], axis=2, batch_dims=0, mode="clamp")
+        counts = [misses()]
+        # New shapes, same kernel: dynamic shapes are not part of the key.
+        g.gather(np.zeros((5, 7, 9), np.int16), [[1, 2, 3]], axis=2,
+                 mode="clamp")
+        g.gather(np.zeros((1, 1, 1), np.uint16), [[0]], axis=2, mode="clamp")
+        counts.append(misses())
+        g.gather(data, [[1]], axis=2, mode="wrap")  # Another mode compiles.
+        counts.append(misses())
+        print(json.dumps(counts))
+        """)
+    assert counts == [1, 1, 2]
+
+
+def test_dims_read_alike_are_one_dim_of_the_kernel():
+    """Adjacent dims a gather reads alike reach the kernel as one: ranks
+    that differ only there share a kernel, and errors name the caller's
+    dims."""
+    rng = np.random.default_rng(4)
+    data = rng.standard_normal((30, 19, 2, 1)).astype(np.float32)
+    ids = np.array([3, 18, 7], np.uint32)
+    np.testing.assert_array_equal(g.gather(data, ids, axis=1),
+                                  np.take(data, ids.astype(np.int64), axis=1))
+    key = g.kernel_choice("gather", data, ids, axis=1)["key"]
+    assert key == g.kernel_choice("gather", data.reshape(30, 19, 2),
+                                  ids, axis=1)["key"]
+    assert "data 4B rank 3 indices 4B rank 1 axis 1 " in key
+    # Data's leading dims and the indices' dims merge too.
+    grid = rng.integers(-6, 6, (2, 2, 3))
+    cube = rng.standard_normal((3, 4, 6, 5))
+    np.testing.assert_array_equal(g.gather(cube, grid, axis=2),
+                                  np.take(cube, grid, axis=2))
+    assert "rank 3 indices 8B rank 1 axis 1 " in g.kernel_choice(
+        "gather", cube, grid, axis=2)["key"]
+    # gather_elements: dims off the axis where data and indices agree.
+    picks = rng.integers(0, 4, (3, 4, 6, 5))
+    np.testing.assert_array_equal(g.gather_elements(cube, picks, axis=1),
+                                  np.take_along_axis(cube, picks, axis=1))
+    assert "rank 3 indices 8B rank 3 axis 1 " in g.kernel_choice(
+        "gather_elements", cube, picks, axis=1)["key"]
+    # A shorter inner dim of the indices keeps its own dim.
+    short = picks[:, :, :, :4].copy()
+    np.testing.assert_array_equal(g.gather_elements(cube, short, axis=1),
+                                  np.take_along_axis(cube[..., :4], short,
+                                                     axis=1))
+    assert "rank 4 indices 8B rank 4 axis 1 " in g.kernel_choice(
+        "gather_elements", cube, short, axis=1)["key"]
+    # Batch dims merge, gather_nd's tuple dims do not.
+    batched = rng.standard_normal((2, 3, 5, 4))
+    rows = rng.integers(0, 5, (2, 3, 7))
+    np.testing.assert_array_equal(
+        g.gather(batched, rows, axis=2, batch_dims=2),
+        np.take_along_axis(batched, rows[..., None], axis=2))
+    assert "rank 3 indices 8B rank 2 axis 1 batch_dims 1 " in \
+        g.kernel_choice("gather", batched, rows, axis=2, batch_dims=2)["key"]
+    tuples = rng.integers(0, 2, (4, 2))
+    np.testing.assert_array_equal(g.gather_nd(batched, tuples),
+                                  batched[tuples[:, 0], tuples[:, 1]])
+    assert "rank 3 indices 8B rank 2 " in g.kernel_choice(
+        "gather_nd", batched, tuples)["key"]
+    # Errors name the caller's dims and the first bad index.
+    with pytest.raises(IndexError, match=r"index 6 is out of range \[-6, 5\]"
+                       r" for data dimension 2 of size 6"):
+        g.gather(cube, np.array([[0, 6]]), axis=2)
+    bad = picks.copy()
+    bad[2, 3, 5, 4] = 9
+    bad[2, 3, 5, 3] = -7
+    with pytest.raises(IndexError, match="index -7 is out of range .* "
+                       "data dimension 1 of size 4"):
+        g.gather_elements(cube, bad, axis=1)
+    # Arrays that are not C-contiguous keep their dims.
+    assert "rank 4 " in g.kernel_choice("gather", data.transpose(1, 0, 2, 3),
+                                        ids, axis=0)["key"]
 
 
 def test_help_reads_well():

@@ -397,6 +397,65 @@ SmallVector<int64_t> GatherShape::getStaticShape(ShapeView data,
   return result;
 }
 
+GatherShape::CollapsedDims GatherShape::collapseDims(ShapeView data,
+                                                     ShapeView indices) const {
+  assert(ranked && "the result rank is unknown");
+  // The next source continues the previous one: both unset, or one dim on.
+  auto continues = [](int64_t previous, int64_t next) {
+    return previous < 0 ? next < 0 : next == previous + 1;
+  };
+  auto mergesWithPrevious = [&](size_t r) {
+    const ResultDimSource &a = dims[r - 1], &c = dims[r];
+    if (!continues(a.dataDim, c.dataDim) ||
+        !continues(a.indicesDim, c.indicesDim) ||
+        !continues(a.readDataDim, c.readDataDim))
+      return false;
+    // gather_elements' dims off the axis: data may be longer than indices;
+    // only an outer dim of a group may be.
+    int64_t dataDim = c.dataDim >= 0 ? c.dataDim : c.readDataDim;
+    return dataDim < 0 || c.indicesDim < 0 ||
+           data.getDimSize(dataDim) == indices.getDimSize(c.indicesDim);
+  };
+  CollapsedDims collapsed;
+  // An operand dim joins the group of the dim before it when the result
+  // dims they are sources of merged.
+  SmallVector<bool> dataJoins(data.getRank(), false),
+      indicesJoins(indices.getRank(), false);
+  for (size_t r = 0; r < dims.size(); ++r) {
+    bool merges = r > 0 && mergesWithPrevious(r);
+    if (merges)
+      collapsed.result.back().push_back(r);
+    else
+      collapsed.result.push_back({static_cast<int64_t>(r)});
+    const ResultDimSource &src = dims[r];
+    int64_t dataDim = src.dataDim >= 0 ? src.dataDim : src.readDataDim;
+    if (dataDim >= 0)
+      dataJoins[dataDim] = merges;
+    if (src.indicesDim >= 0)
+      indicesJoins[src.indicesDim] = merges;
+  }
+  auto group = [](ArrayRef<bool> joins,
+                  SmallVector<SmallVector<int64_t, 2>> &groups) {
+    for (auto [d, join] : llvm::enumerate(joins)) {
+      if (join && !groups.empty())
+        groups.back().push_back(d);
+      else
+        groups.push_back({static_cast<int64_t>(d)});
+    }
+  };
+  group(dataJoins, collapsed.data);
+  group(indicesJoins, collapsed.indices);
+  // The collapsed attributes: the group that holds the axis, and the groups
+  // within the batch dims.
+  for (auto [g, dimsOfGroup] : llvm::enumerate(collapsed.data)) {
+    if (llvm::is_contained(dimsOfGroup, axis))
+      collapsed.axis = g;
+    if (dimsOfGroup.front() < batchDims)
+      collapsed.batchDims = g + 1;
+  }
+  return collapsed;
+}
+
 SmallVector<OperandDimRule>
 GatherShape::getRunTimeRules(ShapeView data, ShapeView indices) const {
   assert(ranked && "the result rank is unknown");

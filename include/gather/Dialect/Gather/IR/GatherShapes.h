@@ -147,6 +147,19 @@ struct GatherShape {
         indexSub[dims[d].indicesDim] = iv;
     }
   }
+  /// Groups of adjacent dims that the op reads and writes as one dim: result
+  /// dims whose sources in every operand are adjacent dims of the same kind
+  /// and whose inner dim has one size in data and indices. The same op on
+  /// the operands reshaped by the groups (collapsed in row-major order) has
+  /// the same elements and the same first out-of-range index; the dims the
+  /// op indexes along (the axis, gather_nd's tuples) stay groups of their
+  /// own. Requires `ranked` and static shapes.
+  struct CollapsedDims {
+    SmallVector<SmallVector<int64_t, 2>> data, indices, result;
+    /// The collapsed `axis` and `batchDims`.
+    int64_t axis = 0, batchDims = 0;
+  };
+  CollapsedDims collapseDims(ShapeView data, ShapeView indices) const;
   /// The result's sizes as values or constants (for shape reification).
   SmallVector<OpFoldResult> getMixedSizes(OpBuilder &b, Location loc,
                                           Value data, Value indices) const;
