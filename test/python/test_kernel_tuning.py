@@ -87,6 +87,10 @@ def test_a_class_measures_after_compiling_its_candidates(tmp_path):
     # that measures compiles none, and the choice holds.
     n = len(candidates)
     assert [call["compiled"] for call in calls[:n]] == [1] * n
+    # The benchmarks warm a class up by MEASURED_BY_CALL calls: enough for
+    # its candidates' compiles and the measuring call.
+    from gather_mlir import _native
+    assert n + 1 <= _native.MEASURED_BY_CALL
     assert calls[n]["compiled"] == 0
     for call in calls[:n]:
         assert call["choice"]["chosen_by"] != "measurement"
@@ -290,3 +294,33 @@ def test_threads_measure_a_class_once(tmp_path):
     assert out["right"] == [True] * 12
     assert out["measured"] == 1
     assert out["chosen_by"] == "measurement"
+
+
+@pytest.mark.parametrize("damage", ["garbled", "truncated", "foreign"])
+def test_a_damaged_stored_choice_is_measured_again(tmp_path, damage):
+    """A stored choice that is not a valid record (its payload garbled or
+    cut short, or a variant that is no candidate) is never used: the class
+    measures again and its results stay right."""
+    first = run({"GATHER_MLIR_CACHE_DIR": str(tmp_path), "GATHER_MLIR_TUNE":
+                 None}, workload(5))
+    assert first["stats"]["measured"] == 1
+    records = [p for p in tmp_path.rglob("*")
+               if p.is_file() and b"chosen " in p.read_bytes()]
+    assert len(records) == 1
+    entry = records[0].read_bytes()
+    start = entry.index(b"chosen ")
+    if damage == "garbled":
+        entry = entry[:start] + b"chosen x" + entry[start + 8:]
+    elif damage == "truncated":
+        entry = entry[:start + 9]
+    else:
+        # A well-formed line naming loads no candidate has (200).
+        line_end = entry.index(b"\n", start)
+        entry = entry[:start] + b"chosen 200 0" + entry[line_end:]
+    records[0].write_bytes(entry)
+    later = run({"GATHER_MLIR_CACHE_DIR": str(tmp_path), "GATHER_MLIR_TUNE":
+                 None}, workload(5))
+    assert all(call["right"] for call in later["calls"])
+    assert later["stats"]["choices_loaded"] == 0 or damage == "foreign"
+    assert later["stats"]["measured"] == 1
+    check_record(later["calls"][-1]["choice"])
