@@ -12,6 +12,21 @@ using namespace mlir;
 using namespace mlir::gather;
 using namespace mlir::gather::runtime;
 
+FailureOr<GatherShape>
+mlir::gather::runtime::inferShapeOf(OpKind k, ShapeView data, ShapeView indices,
+                                    int64_t axis, int64_t batchDims,
+                                    GatherMode mode, ShapeErrorFn emitError) {
+  switch (k) {
+  case OpKind::Gather:
+    return inferGatherShape(data, indices, axis, batchDims, mode, emitError);
+  case OpKind::Elements:
+    return inferGatherElementsShape(data, indices, axis, mode, emitError);
+  case OpKind::ND:
+    return inferGatherNDShape(data, indices, batchDims, mode, emitError);
+  }
+  return failure();
+}
+
 OwningOpRef<ModuleOp> KernelKey::build(MLIRContext &ctx) const {
   OpBuilder b(&ctx);
   Location loc = b.getUnknownLoc();
@@ -31,14 +46,8 @@ OwningOpRef<ModuleOp> KernelKey::build(MLIRContext &ctx) const {
   auto noError = [](const Twine &) { return failure(); };
   GatherMode gatherMode = static_cast<GatherMode>(mode);
   ShapeView dataView(dataShape), indexView(indexShape);
-  FailureOr<GatherShape> shape =
-      op == OpKind::Gather ? inferGatherShape(dataView, indexView, axis,
-                                              batchDims, gatherMode, noError)
-      : op == OpKind::Elements
-          ? inferGatherElementsShape(dataView, indexView, axis, gatherMode,
-                                     noError)
-          : inferGatherNDShape(dataView, indexView, batchDims, gatherMode,
-                               noError);
+  FailureOr<GatherShape> shape = inferShapeOf(op, dataView, indexView, axis,
+                                              batchDims, gatherMode, noError);
   if (failed(shape))
     return nullptr;
   SmallVector<int64_t> resultShape = shape->getStaticShape(dataView, indexView);

@@ -168,38 +168,25 @@ struct PlannedGather {
   /// The shapes the kernel sees: the operands' own, or fewer dims read as
   /// one (GatherShape::collapseDims) when every array is C-contiguous.
   SmallVector<int64_t, 8> dataShape, indicesShape, resultShape;
-  bool collapsed = false;
-  /// The operand's data dim of each dim the kernel sees (its errors' dims).
+  /// The operand's data dim of each dim the kernel sees (its errors' dims),
+  /// when it sees fewer; else empty.
   SmallVector<int64_t, 8> dataDims;
   GatherKernelChoice choice;
 
+  bool collapsed() const { return !dataDims.empty(); }
+
   Descriptor dataDescriptor() const {
-    return collapsed ? Descriptor(data, dataShape) : Descriptor(data);
+    return collapsed() ? Descriptor(data, dataShape) : Descriptor(data);
   }
   Descriptor indicesDescriptor() const {
-    return collapsed ? Descriptor(indices, indicesShape) : Descriptor(indices);
+    return collapsed() ? Descriptor(indices, indicesShape)
+                       : Descriptor(indices);
   }
   Descriptor resultDescriptor() const {
     auto *a = reinterpret_cast<PyArrayObject *>(result.ptr());
-    return collapsed ? Descriptor(a, resultShape) : Descriptor(a);
+    return collapsed() ? Descriptor(a, resultShape) : Descriptor(a);
   }
 };
-
-/// The op's rules on shapes: inferGatherShape & co.
-FailureOr<GatherShape> inferShape(OpKind kind, ShapeView data,
-                                  ShapeView indices, int64_t axis,
-                                  int64_t batchDims, GatherMode mode,
-                                  ShapeErrorFn error) {
-  switch (kind) {
-  case OpKind::Gather:
-    return inferGatherShape(data, indices, axis, batchDims, mode, error);
-  case OpKind::Elements:
-    return inferGatherElementsShape(data, indices, axis, mode, error);
-  case OpKind::ND:
-    return inferGatherNDShape(data, indices, batchDims, mode, error);
-  }
-  return failure();
-}
 
 /// Reads the kernel's operands with fewer dims where `shape` merges some
 /// and every array is C-contiguous and nonempty: fewer kernel classes,
@@ -215,33 +202,17 @@ void collapseDims(OpKind kind, PlannedGather &plan, const GatherShape &shape,
   if (groups.data.size() == plan.dataShape.size() &&
       groups.indices.size() == plan.indicesShape.size())
     return;
-  auto merge = [](ArrayRef<int64_t> sizes,
-                  ArrayRef<SmallVector<int64_t, 2>> groups,
-                  SmallVector<int64_t, 8> &merged) {
-    merged.clear();
-    for (ArrayRef<int64_t> group : groups) {
-      merged.push_back(1);
-      for (int64_t d : group)
-        merged.back() *= sizes[d];
-    }
-  };
-  SmallVector<int64_t, 8> data, indices, results;
-  merge(plan.dataShape, groups.data, data);
-  merge(plan.indicesShape, groups.indices, indices);
-  merge(plan.resultShape, groups.result, results);
   auto noError = [](const Twine &) { return failure(); };
-  FailureOr<GatherShape> merged =
-      inferShape(kind, ShapeView(data), ShapeView(indices), groups.axis,
-                 groups.batchDims, GatherMode::fill, noError);
+  FailureOr<GatherShape> merged = inferShapeOf(
+      kind, ShapeView(groups.dataShape), ShapeView(groups.indicesShape),
+      groups.axis, groups.batchDims, GatherMode::fill, noError);
   if (failed(merged))
     return; // Not expected: the rules hold on the merged shapes.
-  plan.dataShape = std::move(data);
-  plan.indicesShape = std::move(indices);
-  plan.resultShape = std::move(results);
-  plan.dataDims.clear();
+  plan.dataShape.assign(groups.dataShape);
+  plan.indicesShape.assign(groups.indicesShape);
+  plan.resultShape.assign(groups.resultShape);
   for (ArrayRef<int64_t> group : groups.data)
     plan.dataDims.push_back(group.front());
-  plan.collapsed = true;
   collapsedShape = std::move(*merged);
 }
 
@@ -260,8 +231,8 @@ PlannedGather planGather(OpKind kind, PyArrayObject *data,
   // An empty axis is not a shape error here: the kernel reports it as an
   // IndexError, as numpy does, so the rules see a mode without that check.
   ShapeRuleError error;
-  FailureOr<GatherShape> shape = inferShape(kind, dataShape, indicesShape, axis,
-                                            batchDims, GatherMode::fill, error);
+  FailureOr<GatherShape> shape = inferShapeOf(
+      kind, dataShape, indicesShape, axis, batchDims, GatherMode::fill, error);
   if (failed(shape))
     error.raise(opName(kind));
   PlannedGather plan;
@@ -351,7 +322,7 @@ py::object runGather(OpKind kind, PyArrayObject *data, PyArrayObject *indices,
     kernel(d.words, i.words, o.words);
     reported = call.take();
   }
-  if (plan.collapsed && reported.kind == KernelErrorRecord::Index &&
+  if (plan.collapsed() && reported.kind == KernelErrorRecord::Index &&
       reported.dim >= 0 && size_t(reported.dim) < plan.dataDims.size())
     reported.dim = plan.dataDims[reported.dim];
   raiseKernelError(reported);
@@ -706,12 +677,11 @@ PYBIND11_MODULE(_native, m) {
         GatherMode m = modeOf(mode);
         ShapeRuleError emitError;
         ShapeView d(data), i(indices);
+        OpKind kind = op == "gather_elements" ? OpKind::Elements
+                      : op == "gather_nd"     ? OpKind::ND
+                                              : OpKind::Gather;
         FailureOr<GatherShape> shape =
-            op == "gather_elements"
-                ? inferGatherElementsShape(d, i, axis, m, emitError)
-            : op == "gather_nd"
-                ? inferGatherNDShape(d, i, batchDims, m, emitError)
-                : inferGatherShape(d, i, axis, batchDims, m, emitError);
+            inferShapeOf(kind, d, i, axis, batchDims, m, emitError);
         if (failed(shape))
           emitError.raise(op);
         SmallVector<int64_t> result = shape->getStaticShape(d, i);

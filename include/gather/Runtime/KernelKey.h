@@ -11,6 +11,8 @@
 #ifndef GATHER_RUNTIME_KERNELKEY_H
 #define GATHER_RUNTIME_KERNELKEY_H
 
+#include "gather/Dialect/Gather/IR/GatherShapes.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -37,6 +39,12 @@ inline const char *opName(OpKind k) {
   }
   return "gather";
 }
+
+/// The shape rules of op `k` (inferGatherShape & co.; `batchDims` is
+/// ignored by gather_elements, `axis` by gather_nd).
+FailureOr<GatherShape> inferShapeOf(OpKind k, ShapeView data, ShapeView indices,
+                                    int64_t axis, int64_t batchDims,
+                                    GatherMode mode, ShapeErrorFn emitError);
 
 /// A gather kernel: the C interface of `@kernel`, which takes pointers to
 /// the memref descriptors of data, indices and the result

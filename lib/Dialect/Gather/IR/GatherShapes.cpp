@@ -445,6 +445,18 @@ GatherShape::CollapsedDims GatherShape::collapseDims(ShapeView data,
   };
   group(dataJoins, collapsed.data);
   group(indicesJoins, collapsed.indices);
+  auto merge = [](ArrayRef<int64_t> sizes,
+                  ArrayRef<SmallVector<int64_t, 2>> groups,
+                  SmallVector<int64_t> &merged) {
+    for (ArrayRef<int64_t> group : groups) {
+      merged.push_back(1);
+      for (int64_t d : group)
+        merged.back() *= sizes[d];
+    }
+  };
+  merge(data.getShape(), collapsed.data, collapsed.dataShape);
+  merge(indices.getShape(), collapsed.indices, collapsed.indicesShape);
+  merge(getStaticShape(data, indices), collapsed.result, collapsed.resultShape);
   // The collapsed attributes: the group that holds the axis, and the groups
   // within the batch dims.
   for (auto [g, dimsOfGroup] : llvm::enumerate(collapsed.data)) {

@@ -156,6 +156,8 @@ struct GatherShape {
   /// own. Requires `ranked` and static shapes.
   struct CollapsedDims {
     SmallVector<SmallVector<int64_t, 2>> data, indices, result;
+    /// The operands' and the result's sizes, each group's product.
+    SmallVector<int64_t> dataShape, indicesShape, resultShape;
     /// The collapsed `axis` and `batchDims`.
     int64_t axis = 0, batchDims = 0;
   };
