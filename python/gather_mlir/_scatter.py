@@ -147,6 +147,39 @@ def _order_preserving(array):
     return array ^ top[0]
 
 
+def _scatter_into(function, view, indices, updates, attributes, axis,
+                  batch_dims, mode, reduction):
+    """Runs the kernel on ``view`` (C-contiguous, as are ``indices`` and
+    ``updates``) in place. Dims the op reads alike reach it merged into
+    one (the gathers' rule, GatherShape::collapseDims): fewer kernels,
+    longer loops."""
+    def run(v, i, u, attrs):
+        _kernel(function, v, i, u, attrs, mode, reduction).call("k", v, i, u)
+
+    merged = None
+    if view.size and indices.size:
+        merged = _native.merged_shapes(_GATHER[function], view.shape,
+                                       indices.shape, axis, batch_dims)
+    if merged is not None:
+        view_shape, index_shape, update_shape, m_axis, m_batch = merged
+        try:
+            run(view.reshape(view_shape), indices.reshape(index_shape),
+                updates.reshape(update_shape),
+                _attributes_of(function, m_axis, m_batch))
+            return
+        except IndexError:
+            # Nothing was written: the caller's shapes raise it again,
+            # naming the caller's dims.
+            pass
+    run(view, indices, updates, attributes)
+
+
+def _attributes_of(function, axis, batch_dims):
+    """A function's own attributes from (axis, batch_dims)."""
+    return {"scatter": (axis, batch_dims), "scatter_elements": (axis,),
+            "scatter_nd": (batch_dims,)}[function]
+
+
 def _run(function, data, indices, updates, attributes, mode, reduction,
          out):
     """The scatter on numpy arrays: ``out`` (or a new array) holding
@@ -224,9 +257,8 @@ def _run(function, data, indices, updates, attributes, mode, reduction,
     if ordered:
         view[...] = _order_preserving(view)
         updates = _order_preserving(updates)
-    kernel = _kernel(function, view, indices, updates, attributes,
-                     kernel_mode, reduction)
-    kernel.call("k", view, indices, updates)
+    _scatter_into(function, view, indices, updates, attributes, axis,
+                  batch_dims, kernel_mode, reduction)
     if ordered:
         view[...] = _order_preserving(view)
     if out is None:

@@ -70,6 +70,13 @@ namespace {
 // High-level ops
 //===----------------------------------------------------------------------===//
 
+/// The gather op named `op` (gather, gather_elements, gather_nd).
+OpKind opKindOf(const std::string &op) {
+  return op == "gather_elements" ? OpKind::Elements
+         : op == "gather_nd"     ? OpKind::ND
+                                 : OpKind::Gather;
+}
+
 /// Throws unless the kernels can read `data` and `indices` in place: data
 /// of the contract's dtypes (bool, integers, floats, complex: plain bits
 /// of 1 to 16 bytes), native integer indices (unsigned ones are converted by
@@ -677,11 +684,8 @@ PYBIND11_MODULE(_native, m) {
         GatherMode m = modeOf(mode);
         ShapeRuleError emitError;
         ShapeView d(data), i(indices);
-        OpKind kind = op == "gather_elements" ? OpKind::Elements
-                      : op == "gather_nd"     ? OpKind::ND
-                                              : OpKind::Gather;
         FailureOr<GatherShape> shape =
-            inferShapeOf(kind, d, i, axis, batchDims, m, emitError);
+            inferShapeOf(opKindOf(op), d, i, axis, batchDims, m, emitError);
         if (failed(shape))
           emitError.raise(op);
         SmallVector<int64_t> result = shape->getStaticShape(d, i);
@@ -694,6 +698,38 @@ PYBIND11_MODULE(_native, m) {
       "rules (GatherShapes.h); ValueError naming `op` with the rule's "
       "message when they reject them. The scatters' updates have this "
       "shape.");
+
+  m.def(
+      "merged_shapes",
+      [](const std::string &op, std::vector<int64_t> data,
+         std::vector<int64_t> indices, int64_t axis,
+         int64_t batchDims) -> py::object {
+        ShapeRuleError emitError;
+        ShapeView d(data), i(indices);
+        FailureOr<GatherShape> shape = inferShapeOf(
+            opKindOf(op), d, i, axis, batchDims, GatherMode::fill, emitError);
+        if (failed(shape))
+          emitError.raise(op);
+        GatherShape::CollapsedDims groups = shape->collapseDims(d, i);
+        if (groups.data.size() == data.size() &&
+            groups.indices.size() == indices.size())
+          return py::none();
+        auto tuple = [](ArrayRef<int64_t> sizes) {
+          py::tuple t(sizes.size());
+          for (auto [k, v] : llvm::enumerate(sizes))
+            t[k] = v;
+          return t;
+        };
+        return py::make_tuple(
+            tuple(groups.dataShape), tuple(groups.indicesShape),
+            tuple(groups.resultShape), groups.axis, groups.batchDims);
+      },
+      py::arg("op"), py::arg("data"), py::arg("indices"), py::arg("axis"),
+      py::arg("batch_dims"),
+      "The shapes (data, indices, result, axis, batch_dims) that gather "
+      "`op` reads its operands of these shapes as, with adjacent dims read "
+      "alike merged (GatherShape::collapseDims): what the package's "
+      "kernels see of C-contiguous operands. None when no dims merge.");
 
   bindCompilerApi(m);
   bindEmbeddingBags(m);

@@ -132,7 +132,8 @@ private:
   /// each owning a range of rows.
   Value applyOnThreads(Value acc, Value ok);
   /// The updates that land in `acc`, one loop nest: every update, or with
-  /// `lo` those in rows [lo, hi) of dest, which `acc` (a slice) holds.
+  /// `lo` those in [lo, hi) of dest's dim splitDestDim, which `acc` (a
+  /// slice) holds.
   Value apply(Value acc, Value ok, Value lo, Value hi);
   Value callMaxThreads();
   Value combineValues(Value old, Value update);
@@ -158,7 +159,15 @@ private:
   /// `parallelMinBytes` of updates.
   bool threads;
   int64_t parallelMinBytes;
+  /// On threads: the dest dim whose ranges they own, and the updates dim
+  /// that walks it (-1: none; each update then tests where it lands).
+  int64_t splitDestDim = 0, splitUpdatesDim = -1;
 };
+
+/// The bytes of updates that a tile of apply's rows holds: about a core's
+/// L1 data cache, so a tile's updates and the dest rows they land on stay
+/// in cache while its index positions are walked one after another.
+constexpr int64_t kTileBytes = 32 << 10;
 
 SmallVector<Rule> ScatterEmitter::runTimeRules() {
   SmallVector<Rule> rules;
@@ -403,12 +412,27 @@ Value ScatterEmitter::scatterAll(Value ok) {
   return convertElements<arith::TruncFOp>(b, loc, result, dest);
 }
 
+/// The outermost updates dim that walks a dest dim at its own positions
+/// (not where an index says), if any: threads own ranges of that dest dim,
+/// each a range of that loop, with no test per update.
+static int64_t threadWalkingDim(const GatherShape &shape) {
+  for (auto [d, src] : llvm::enumerate(shape.dims))
+    if (src.readDataDim >= 0)
+      return d;
+  return -1;
+}
+
 Value ScatterEmitter::applyOnThreads(Value acc, Value ok) {
-  // Each thread owns a range of dest's rows (dim 0) and applies, in
-  // row-major order, the updates that land there: no two threads write an
-  // element, and each element sees its updates in the sequential order.
-  // Small scatters keep one range (a run-time test on updates' bytes).
-  Value rows = tensorDim(dest, 0);
+  // Each thread owns a range of one dest dim and applies, in row-major
+  // order, the updates that land there: no two threads write an element,
+  // and each element sees its updates in the sequential order. The dim is
+  // the outermost that a loop walks (a range of it is a range of that
+  // loop), else the first. Small scatters keep one range (a run-time test
+  // on updates' bytes).
+  splitUpdatesDim = threadWalkingDim(shape);
+  splitDestDim =
+      splitUpdatesDim >= 0 ? shape.dims[splitUpdatesDim].readDataDim : 0;
+  Value rows = tensorDim(dest, splitDestDim);
   Value bytes = constIndex(getElementSizeInBytes(updatesType.getElementType()));
   for (int64_t d = 0; d < updatesType.getRank(); ++d)
     bytes = arith::MulIOp::create(b, loc, bytes, tensorDim(updates, d));
@@ -437,8 +461,8 @@ Value ScatterEmitter::applyOnThreads(Value acc, Value ok) {
   SmallVector<OpFoldResult> offsets(r, b.getIndexAttr(0)),
       sizes = tensor::getMixedSizes(b, loc, shared),
       strides(r, b.getIndexAttr(1));
-  offsets[0] = lo;
-  sizes[0] = arith::SubIOp::create(b, loc, hi, lo).getResult();
+  offsets[splitDestDim] = lo;
+  sizes[splitDestDim] = arith::SubIOp::create(b, loc, hi, lo).getResult();
   Value slice =
       tensor::ExtractSliceOp::create(b, loc, shared, offsets, sizes, strides);
   Value updated = apply(slice, ok, lo, hi);
@@ -464,13 +488,17 @@ Value ScatterEmitter::callMaxThreads() {
       .getResult(0);
 }
 
-/// The updates dim whose position is dest's row (dim 0) itself, if any: a
-/// range of rows is then a range of that loop, not a test per update.
-static int64_t rowWalkingDim(const GatherShape &shape) {
-  for (auto [d, src] : llvm::enumerate(shape.dims))
-    if (src.readDataDim == 0)
-      return d;
-  return -1;
+/// The updates dim of data's positions just before the dims of index
+/// positions, which are the last dims the indices walk (gather's dims before
+/// its axis, past the batch dims), if any: apply tiles it.
+static int64_t tiledDim(const GatherShape &shape, int64_t split) {
+  int64_t first = split;
+  while (first > 0 && shape.dims[first - 1].readDataDim < 0)
+    --first;
+  if (first == split || first == 0)
+    return -1;
+  const ResultDimSource &before = shape.dims[first - 1];
+  return before.indicesDim < 0 ? first - 1 : -1;
 }
 
 Value ScatterEmitter::apply(Value acc, Value ok, Value lo, Value hi) {
@@ -481,14 +509,15 @@ Value ScatterEmitter::apply(Value acc, Value ok, Value lo, Value hi) {
     resolved = report == ErrorReport::Hooks ? GatherMode::unchecked
                                             : GatherMode::clamp;
   int64_t r = destType.getRank(), q = indicesType.getRank();
+  int64_t rank = updatesType.getRank();
   SmallVector<Value> lows, sizes;
-  for (int64_t d = 0; d < updatesType.getRank(); ++d) {
+  for (int64_t d = 0; d < rank; ++d) {
     lows.push_back(constIndex(0));
     sizes.push_back(tensorDim(updates, d));
   }
-  // A range of rows [lo, hi): the loop that walks them runs over it alone,
-  // else each update tests its row.
-  int64_t walking = lo ? rowWalkingDim(shape) : -1;
+  // A range [lo, hi) of dest's dim splitDestDim: the loop that walks it
+  // runs over that range alone, else each update tests where it lands.
+  int64_t walking = lo ? splitUpdatesDim : -1;
   if (walking >= 0) {
     lows[walking] = arith::MinUIOp::create(b, loc, lo, sizes[walking]);
     sizes[walking] = arith::MinUIOp::create(b, loc, hi, sizes[walking]);
@@ -496,7 +525,7 @@ Value ScatterEmitter::apply(Value acc, Value ok, Value lo, Value hi) {
   // The loops over the dims that hold index positions (the outer ones)
   // read and resolve the indices; the loops inside them walk a slice of
   // data dims only, where the element's place moves with the loop.
-  int64_t rank = updatesType.getRank(), split = 0;
+  int64_t split = 0;
   for (auto [d, src] : llvm::enumerate(shape.dims))
     if (src.indicesDim >= 0)
       split = d + 1;
@@ -505,10 +534,14 @@ Value ScatterEmitter::apply(Value acc, Value ok, Value lo, Value hi) {
     Value nonEmpty = cmp(arith::CmpIPredicate::ult, lows[d], sizes[d]);
     enabled = enabled ? andI(enabled, nonEmpty) : nonEmpty;
   }
-  auto outer = [&](ValueRange outerIvs, ValueRange carried) {
-    Value current = carried[0];
-    SmallVector<Value> destSub(r), indexSub(q);
-    shape.placePosition(outerIvs, destSub, indexSub);
+
+  // dest's subscripts for the updates position `ivs` (its dims [0, split)):
+  // the indexed dims resolved, the others placed; and whether the updates
+  // there land (null: always).
+  auto resolveAt = [&](ValueRange ivs, SmallVector<Value> &destSub) {
+    destSub.assign(r, Value());
+    SmallVector<Value> indexSub(q);
+    shape.placePosition(ivs, destSub, indexSub);
     Value valid;
     for (int64_t c = 0; c < shape.tupleSize; ++c) {
       if (tuples)
@@ -526,52 +559,131 @@ Value ScatterEmitter::apply(Value acc, Value ok, Value lo, Value hi) {
       if (ri.valid)
         valid = valid ? andI(valid, ri.valid) : ri.valid;
     }
-    // Rows of this thread's range only (when no loop walks them).
-    if (lo && walking < 0 && destSub[0]) {
-      Value row = destSub[0];
-      Value mine = andI(cmp(arith::CmpIPredicate::uge, row, lo),
-                        cmp(arith::CmpIPredicate::ult, row, hi));
+    // This thread's range only (when no loop walks it).
+    if (lo && walking < 0 && destSub[splitDestDim]) {
+      Value at = destSub[splitDestDim];
+      Value mine = andI(cmp(arith::CmpIPredicate::uge, at, lo),
+                        cmp(arith::CmpIPredicate::ult, at, hi));
       valid = valid ? andI(valid, mine) : mine;
     }
-    auto inner = [&]() -> Value {
-      SmallVector<Value> innerLows(lows.begin() + split, lows.end()),
-          innerSizes(sizes.begin() + split, sizes.end()),
-          steps(rank - split, constIndex(1));
-      scf::LoopNest loops = scf::buildLoopNest(
-          b, loc, innerLows, innerSizes, steps, ValueRange{current},
-          [&](OpBuilder &nested, Location, ValueRange innerIvs,
-              ValueRange innerCarried) {
+    return valid;
+  };
+  // Combines into `current` the updates at `ivs` (every updates dim; those
+  // of `loopDims` are set by loops from `loopLows` to `loopSizes`), which
+  // land at `destSub` but for the dims the loops walk; only when `valid`
+  // (fill: an update whose index is out of range is dropped).
+  auto combineAt = [&](Value current, SmallVector<Value> ivs,
+                       ArrayRef<Value> destSub, Value valid,
+                       ArrayRef<int64_t> loopDims, ArrayRef<Value> loopLows,
+                       ArrayRef<Value> loopSizes) -> Value {
+    auto loops = [&]() -> Value {
+      SmallVector<Value> steps(loopDims.size(), constIndex(1));
+      scf::LoopNest nest = scf::buildLoopNest(
+          b, loc, loopLows, loopSizes, steps, ValueRange{current},
+          [&](OpBuilder &nested, Location, ValueRange loopIvs,
+              ValueRange carried) {
             OpBuilder::InsertionGuard guard(b);
             b.setInsertionPoint(nested.getInsertionBlock(),
                                 nested.getInsertionPoint());
-            SmallVector<Value> ivs(outerIvs.begin(), outerIvs.end());
-            llvm::append_range(ivs, innerIvs);
-            SmallVector<Value> at = destSub, unused(q);
+            for (auto [d, iv] : llvm::zip_equal(loopDims, loopIvs))
+              ivs[d] = iv;
+            SmallVector<Value> at(destSub), unused(q);
             shape.placePosition(ivs, at, unused);
-            // This thread's slice starts at row lo.
+            // This thread's slice starts at lo.
             if (lo)
-              at[0] = arith::SubIOp::create(b, loc, at[0], lo);
+              at[splitDestDim] =
+                  arith::SubIOp::create(b, loc, at[splitDestDim], lo);
             Value update = load(updates, ivs);
             if (update.getType() != accElement)
               update = arith::ExtFOp::create(b, loc, accElement, update);
-            Value here = innerCarried[0];
+            Value here = carried[0];
             Value old = load(here, at);
             return scf::ValueVector{
                 store(combineValues(old, update), here, at)};
           });
-      return loops.results.empty() ? current : loops.results[0];
+      return nest.results.empty() ? current : nest.results[0];
     };
     if (!valid)
-      return SmallVector<Value>{inner()};
-    // fill: an update whose index is out of range is dropped.
-    return SmallVector<Value>{createIfElse(b, loc, current.getType(), valid,
-                                           inner, [&] { return current; })};
+      return loops();
+    return createIfElse(b, loc, current.getType(), valid, loops,
+                        [&] { return current; });
   };
-  SmallVector<Value> result =
-      forEachPosition(ArrayRef<Value>(lows).take_front(split),
-                      ArrayRef<Value>(sizes).take_front(split), ValueRange{acc},
-                      enabled, outer);
-  return result[0];
+  SmallVector<int64_t> innerDims;
+  for (int64_t d = split; d < rank; ++d)
+    innerDims.push_back(d);
+
+  int64_t tiled = tiledDim(shape, split);
+  if (tiled < 0) {
+    // One position of the outer dims at a time: its indices resolved once
+    // for the slice of the inner dims.
+    return forEachPosition(ArrayRef<Value>(lows).take_front(split),
+                           ArrayRef<Value>(sizes).take_front(split),
+                           ValueRange{acc}, enabled,
+                           [&](ValueRange outerIvs, ValueRange carried) {
+                             SmallVector<Value> destSub;
+                             Value valid = resolveAt(outerIvs, destSub);
+                             SmallVector<Value> ivs(outerIvs);
+                             ivs.resize(rank);
+                             return SmallVector<Value>{combineAt(
+                                 carried[0], ivs, destSub, valid, innerDims,
+                                 ArrayRef<Value>(lows).drop_front(split),
+                                 ArrayRef<Value>(sizes).drop_front(split))};
+                           })[0];
+  }
+  // Data's dim `tiled` before the index positions (gather's dims before its
+  // axis) is walked in tiles of rows whose updates fill about kTileBytes:
+  // in a tile, each index position is resolved once for all of its rows,
+  // and the rows' loop is the long one when the slices after the positions
+  // are short. Every element still sees its updates in row-major order:
+  // they come from one row, position after position.
+  Value rowBytes =
+      constIndex(getElementSizeInBytes(updatesType.getElementType()));
+  for (int64_t d = tiled + 1; d < rank; ++d)
+    rowBytes = arith::MulIOp::create(b, loc, rowBytes, sizes[d]);
+  Value tileRows = arith::MaxUIOp::create(
+      b, loc,
+      arith::DivUIOp::create(
+          b, loc, constIndex(kTileBytes),
+          arith::MaxUIOp::create(b, loc, rowBytes, constIndex(1))),
+      constIndex(1));
+  Value rows = arith::SubIOp::create(b, loc, sizes[tiled], lows[tiled]);
+  Value tiles = arith::CeilDivUIOp::create(b, loc, rows, tileRows);
+  SmallVector<Value> outerLows(ArrayRef<Value>(lows).take_front(tiled)),
+      outerSizes(ArrayRef<Value>(sizes).take_front(tiled));
+  outerLows.push_back(constIndex(0));
+  outerSizes.push_back(tiles);
+  SmallVector<int64_t> loopDims{tiled};
+  llvm::append_range(loopDims, innerDims);
+  return forEachPosition(
+      outerLows, outerSizes, ValueRange{acc}, enabled,
+      [&](ValueRange outerIvs, ValueRange carried) {
+        Value tileLo = arith::AddIOp::create(
+            b, loc, lows[tiled],
+            arith::MulIOp::create(b, loc, outerIvs.back(), tileRows));
+        Value tileHi = arith::MinUIOp::create(
+            b, loc, arith::AddIOp::create(b, loc, tileLo, tileRows),
+            sizes[tiled]);
+        SmallVector<Value> positionLows(split - tiled - 1, constIndex(0));
+        return forEachPosition(
+            positionLows,
+            ArrayRef<Value>(sizes).slice(tiled + 1, split - tiled - 1), carried,
+            Value(), [&](ValueRange positionIvs, ValueRange inTile) {
+              SmallVector<Value> ivs(outerIvs.drop_back());
+              ivs.push_back(tileLo); // Placed by the rows' loop.
+              llvm::append_range(ivs, positionIvs);
+              SmallVector<Value> destSub;
+              Value valid = resolveAt(ivs, destSub);
+              ivs.resize(rank);
+              SmallVector<Value> loopLows{tileLo}, loopSizes{tileHi};
+              llvm::append_range(loopLows,
+                                 ArrayRef<Value>(lows).drop_front(split));
+              llvm::append_range(loopSizes,
+                                 ArrayRef<Value>(sizes).drop_front(split));
+              return SmallVector<Value>{combineAt(inTile[0], ivs, destSub,
+                                                  valid, loopDims, loopLows,
+                                                  loopSizes)};
+            });
+      })[0];
 }
 
 Value ScatterEmitter::emit() {
