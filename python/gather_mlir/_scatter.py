@@ -36,6 +36,9 @@ _ELEMENT = {"b": {1: "i1"}, "i": {1: "i8", 2: "i16", 4: "i32", 8: "i64"},
 
 _kernels = {}
 _lock = threading.Lock()
+# _plan's, by the call's shapes and attributes; at most _MAX_PLANS.
+_plans = {}
+_MAX_PLANS = 4096
 
 
 def _element_type(function, dtype):
@@ -147,31 +150,59 @@ def _order_preserving(array):
     return array ^ top[0]
 
 
-def _scatter_into(function, view, indices, updates, attributes, axis,
-                  batch_dims, mode, reduction):
-    """Runs the kernel on ``view`` (C-contiguous, as are ``indices`` and
-    ``updates``) in place. Dims the op reads alike reach it merged into
-    one (the gathers' rule, GatherShape::collapseDims): fewer kernels,
-    longer loops."""
-    def run(v, i, u, attrs):
-        _kernel(function, v, i, u, attrs, mode, reduction).call("k", v, i, u)
+def _plan(function, data, indices, attributes, axis, batch_dims, mode,
+          reduction):
+    """What a call of these shapes, dtypes and attributes runs, kept by
+    them: a list of updates' shape, the shapes the kernel sees (None: the
+    operands' own) with their attributes, and the kernel once it ran. The
+    kernel sees dims the op reads alike merged into one (the gathers' rule,
+    GatherShape::collapseDims): fewer kernels, longer loops. ValueError
+    when the shape rules reject the operands."""
+    key = (function, data.dtype, data.shape, indices.dtype, indices.shape,
+           attributes, mode, reduction)
+    plan = _plans.get(key)
+    if plan is None:
+        # updates has the gather's result shape (the dialect's rules; an
+        # index along an empty dim is the kernel's IndexError, as for the
+        # gathers).
+        expected = tuple(_native.result_shape(
+            _GATHER[function], data.shape, indices.shape, axis, batch_dims,
+            "fill"))
+        merged = None
+        if data.size and indices.size:
+            merged = _native.merged_shapes(_GATHER[function], data.shape,
+                                           indices.shape, axis, batch_dims)
+        if merged is not None:
+            merged = (*merged[:3], _attributes_of(function, *merged[3:]))
+        if len(_plans) >= _MAX_PLANS:  # Calls of ever new shapes.
+            _plans.clear()
+        plan = _plans[key] = [expected, merged, None]
+    return plan
 
-    merged = None
-    if view.size and indices.size:
-        merged = _native.merged_shapes(_GATHER[function], view.shape,
-                                       indices.shape, axis, batch_dims)
+
+def _scatter_into(function, view, indices, updates, attributes, plan, mode,
+                  reduction):
+    """Runs ``plan``'s kernel on ``view`` (C-contiguous, as are ``indices``
+    and ``updates``) in place."""
+    operands = (view, indices, updates)
+    merged = plan[1]
     if merged is not None:
-        view_shape, index_shape, update_shape, m_axis, m_batch = merged
-        try:
-            run(view.reshape(view_shape), indices.reshape(index_shape),
-                updates.reshape(update_shape),
-                _attributes_of(function, m_axis, m_batch))
-            return
-        except IndexError:
-            # Nothing was written: the caller's shapes raise it again,
-            # naming the caller's dims.
-            pass
-    run(view, indices, updates, attributes)
+        operands = tuple(a.reshape(shape)
+                         for a, shape in zip(operands, merged[:3]))
+    if plan[2] is None:
+        plan[2] = _kernel(function, *operands,
+                          merged[3] if merged else attributes, mode,
+                          reduction)
+    try:
+        plan[2].call("k", *operands)
+    except IndexError:
+        if merged is None:
+            raise
+        # Nothing was written: the caller's shapes raise it again, naming
+        # the caller's dims.
+        _kernel(function, view, indices, updates, attributes, mode,
+                reduction).call("k", view, indices, updates)
+        raise
 
 
 def _attributes_of(function, axis, batch_dims):
@@ -209,11 +240,9 @@ def _run(function, data, indices, updates, attributes, mode, reduction,
              else data.shape[axis:axis + 1] if -data.ndim <= axis < data.ndim
              else ())
     indices = _index_array(function, indices, tuple(sizes) or (0,), mode)
-    # updates has the gather's result shape (the dialect's rules; an index
-    # along an empty dim is the kernel's IndexError, as for the gathers).
-    expected = _native.result_shape(_GATHER[function], data.shape,
-                                    indices.shape, axis, batch_dims, "fill")
-    expected = tuple(expected)
+    plan = _plan(function, data, indices, attributes, axis, batch_dims,
+                 kernel_mode, reduction)
+    expected = plan[0]
     if updates.shape != expected:
         raise ValueError(f"{function}: updates has shape {updates.shape}, "
                          f"but the gather of data {data.shape} by indices "
@@ -257,8 +286,8 @@ def _run(function, data, indices, updates, attributes, mode, reduction,
     if ordered:
         view[...] = _order_preserving(view)
         updates = _order_preserving(updates)
-    _scatter_into(function, view, indices, updates, attributes, axis,
-                  batch_dims, kernel_mode, reduction)
+    _scatter_into(function, view, indices, updates, attributes, plan,
+                  kernel_mode, reduction)
     if ordered:
         view[...] = _order_preserving(view)
     if out is None:
