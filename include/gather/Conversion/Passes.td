@@ -329,16 +329,22 @@ def ConvertScatterToSCF : Pass<"convert-scatter-to-scf", "::mlir::ModuleOp"> {
     each update into the element of `dest` its gather reads, with
     `tensor.extract` and `tensor.insert` carried by the loops (in place
     once bufferized): duplicate indices combine in that loop's order, so
-    the result is deterministic. f16 and bf16 `add` and `mul` combine in an
+    the result is deterministic. A `gather.scatter`'s dims before its axis
+    (past the batch dims) are walked in tiles of rows that hold about
+    32 KiB of updates, each index position resolved once a tile; every
+    element still gets its updates in that order. f16 and bf16 `add` and `mul` combine in an
     f32 copy of `dest` (two `linalg.generic` conversions), rounded once per
     element. `gather-to-llvm` runs it; `convert-gather-to-linalg` lowers
     the scatters the same way with `cf.assert` for the hooks.
 
     With `parallel`, scatters of at least `parallel-min-bytes` of updates
-    run on threads: an `scf.forall` over ranges of dest's rows (as many as
-    `omp_get_max_threads()`), each applying, in the sequential order, the
-    updates that land in its rows. No two threads write an element, so the
-    result is the sequential loop's at any thread count.
+    run on threads: an `scf.forall` over ranges of the outermost dest dim
+    that a loop over updates walks at its own positions (not where an
+    index says; as many ranges as `omp_get_max_threads()`), each applying,
+    in the sequential order, the updates that land in its range. No two
+    threads write an element, so the result is the sequential loop's at
+    any thread count. A scatter without such a dim (a 1-D dest) runs on one
+    thread: each thread would read every index to find its updates.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::complex::ComplexDialect",

@@ -13,9 +13,12 @@
 //  3. only when all passed, one scf.for nest over `updates` in row-major
 //     order reads each update, finds the element of dest its gather would
 //     read (GatherShape's dims, the mode by IndexArithmetic) and combines it
-//     there with tensor.extract/tensor.insert: a sequential loop, so the
-//     result of duplicate indices is that loop's at any thread count. f16 and
-//     bf16 `add`/`mul` combine in an f32 copy of dest, rounded once at the end.
+//     there with tensor.extract/tensor.insert: each element gets its updates
+//     in the sequential loop's order, so the result of duplicate indices is
+//     that loop's at any thread count. The rows before a scatter's axis are
+//     walked in tiles, each index position resolved once a tile; threads own
+//     ranges of a dest dim that a loop walks. f16 and bf16 `add`/`mul`
+//     combine in an f32 copy of dest, rounded once at the end.
 //
 // A failure is reported through the run-time hooks (gather-to-llvm; the
 // result is dest, nothing written) or cf.assert (convert-gather-to-linalg,
@@ -129,7 +132,7 @@ private:
   /// Step 3, when `ok` holds (null: always).
   Value scatterAll(Value ok);
   /// The updates combined into `acc` (dest, or its f32 copy) on threads,
-  /// each owning a range of rows.
+  /// each owning a range of the dest dim threadWalkingDim walks.
   Value applyOnThreads(Value acc, Value ok);
   /// The updates that land in `acc`, one loop nest: every update, or with
   /// `lo` those in [lo, hi) of dest's dim splitDestDim, which `acc` (a
@@ -160,7 +163,7 @@ private:
   bool threads;
   int64_t parallelMinBytes;
   /// On threads: the dest dim whose ranges they own, and the updates dim
-  /// that walks it (-1: none; each update then tests where it lands).
+  /// that walks it.
   int64_t splitDestDim = 0, splitUpdatesDim = -1;
 };
 
@@ -378,6 +381,16 @@ static Value convertElements(OpBuilder &b, Location loc, Value source,
   return results.empty() ? init : generic.getResult(0);
 }
 
+/// The outermost updates dim that walks a dest dim at its own positions
+/// (not where an index says), if any: threads own ranges of that dest dim,
+/// each a range of that loop.
+static int64_t threadWalkingDim(const GatherShape &shape) {
+  for (auto [d, src] : llvm::enumerate(shape.dims))
+    if (src.readDataDim >= 0)
+      return d;
+  return -1;
+}
+
 Value ScatterEmitter::scatterAll(Value ok) {
   Type element = destType.getElementType();
   // f16 and bf16 sums and products combine in f32, rounded once per element.
@@ -404,34 +417,26 @@ Value ScatterEmitter::scatterAll(Value ok) {
     }
     acc = convertElements<arith::ExtFOp>(b, loc, dest, copy);
   }
-  Value result =
-      threads ? applyOnThreads(acc, ok) : apply(acc, ok, Value(), Value());
+  // Without a dim that a loop walks (a 1-D dest, say), each thread would
+  // read every index to find the updates of its range: one thread does.
+  Value result = threads && threadWalkingDim(shape) >= 0
+                     ? applyOnThreads(acc, ok)
+                     : apply(acc, ok, Value(), Value());
   if (!widened)
     return result;
   // Rounded into dest itself, so the scatter stays in place.
   return convertElements<arith::TruncFOp>(b, loc, result, dest);
 }
 
-/// The outermost updates dim that walks a dest dim at its own positions
-/// (not where an index says), if any: threads own ranges of that dest dim,
-/// each a range of that loop, with no test per update.
-static int64_t threadWalkingDim(const GatherShape &shape) {
-  for (auto [d, src] : llvm::enumerate(shape.dims))
-    if (src.readDataDim >= 0)
-      return d;
-  return -1;
-}
-
 Value ScatterEmitter::applyOnThreads(Value acc, Value ok) {
   // Each thread owns a range of one dest dim and applies, in row-major
   // order, the updates that land there: no two threads write an element,
   // and each element sees its updates in the sequential order. The dim is
-  // the outermost that a loop walks (a range of it is a range of that
-  // loop), else the first. Small scatters keep one range (a run-time test
-  // on updates' bytes).
+  // the outermost that a loop walks, so a range of it is a range of that
+  // loop. Small scatters keep one range (a run-time test on updates'
+  // bytes).
   splitUpdatesDim = threadWalkingDim(shape);
-  splitDestDim =
-      splitUpdatesDim >= 0 ? shape.dims[splitUpdatesDim].readDataDim : 0;
+  splitDestDim = shape.dims[splitUpdatesDim].readDataDim;
   Value rows = tensorDim(dest, splitDestDim);
   Value bytes = constIndex(getElementSizeInBytes(updatesType.getElementType()));
   for (int64_t d = 0; d < updatesType.getRank(); ++d)
@@ -516,11 +521,11 @@ Value ScatterEmitter::apply(Value acc, Value ok, Value lo, Value hi) {
     sizes.push_back(tensorDim(updates, d));
   }
   // A range [lo, hi) of dest's dim splitDestDim: the loop that walks it
-  // runs over that range alone, else each update tests where it lands.
-  int64_t walking = lo ? splitUpdatesDim : -1;
-  if (walking >= 0) {
-    lows[walking] = arith::MinUIOp::create(b, loc, lo, sizes[walking]);
-    sizes[walking] = arith::MinUIOp::create(b, loc, hi, sizes[walking]);
+  // runs over that range alone.
+  if (lo) {
+    int64_t d = splitUpdatesDim;
+    lows[d] = arith::MinUIOp::create(b, loc, lo, sizes[d]);
+    sizes[d] = arith::MinUIOp::create(b, loc, hi, sizes[d]);
   }
   // The loops over the dims that hold index positions (the outer ones)
   // read and resolve the indices; the loops inside them walk a slice of
@@ -558,13 +563,6 @@ Value ScatterEmitter::apply(Value acc, Value ok, Value lo, Value hi) {
           arith::IndexCastOp::create(b, loc, b.getIndexType(), ri.index);
       if (ri.valid)
         valid = valid ? andI(valid, ri.valid) : ri.valid;
-    }
-    // This thread's range only (when no loop walks it).
-    if (lo && walking < 0 && destSub[splitDestDim]) {
-      Value at = destSub[splitDestDim];
-      Value mine = andI(cmp(arith::CmpIPredicate::uge, at, lo),
-                        cmp(arith::CmpIPredicate::ult, at, hi));
-      valid = valid ? andI(valid, mine) : mine;
     }
     return valid;
   };
