@@ -206,15 +206,20 @@ mlir::gather::runtime::chooseGatherKernel(const GatherCall &call) {
       resultBytes >= kStaticRowMinResultBytes &&
       call.resultShape.back() * itemBytes <= kStaticRowMaxBytes)
     key.rowLength = call.resultShape.back();
-  // Short last dims likewise, whatever reads them.
+  // Short last dims likewise, whatever reads them. A gather's one short
+  // vector of indices, shared by every row before the axis, is static at
+  // any size: its subscripts are resolved once, not once a row.
+  int64_t indexLast = indexRank ? call.indices.getShape().back() : 0;
+  bool sharedIndices = call.op == OpKind::Gather && indexRank == 1 &&
+                       shape.batchDims == 0 && shape.axis > 0;
+  if (call.op != OpKind::ND &&
+      (sharedIndices || resultBytes >= kStaticRowMinResultBytes) &&
+      indexLast > 0 && indexLast <= kStaticDimMaxLength)
+    key.indexRowLength = indexLast;
   if (resultBytes >= kStaticRowMinResultBytes) {
     int64_t dataLast = dataRank ? call.data.getShape().back() : 0;
     if (!key.rowLength && dataLast > 0 && dataLast <= kStaticDimMaxLength)
       key.rowLength = dataLast;
-    int64_t indexLast = indexRank ? call.indices.getShape().back() : 0;
-    if (call.op != OpKind::ND && indexLast > 0 &&
-        indexLast <= kStaticDimMaxLength)
-      key.indexRowLength = indexLast;
     // A short gathered axis before the last: its subscripts fold.
     if (shape.axis < dataRank - 1 && axisSize > 0 &&
         axisSize <= kStaticDimMaxLength)

@@ -625,15 +625,19 @@ def test_second_call_does_not_recompile(tmp_path):
         def misses():
             stats = _native.kernel_cache_stats()
             return stats["compiled"] + stats["loaded"]
+        # Index vectors longer than the short ones a kernel is compiled for
+        # (STATIC_DIM_MAX_LENGTH).
         data = np.arange(24, dtype=np.int16).reshape(2, 3, 4)
-        g.gather(data, [[1]], axis=2, batch_dims=0, mode="clamp")
+        ids = [[1] * 20]
+        g.gather(data, ids, axis=2, batch_dims=0, mode="clamp")
         counts = [misses()]
         # New shapes, same kernel: dynamic shapes are not part of the key.
-        g.gather(np.zeros((5, 7, 9), np.int16), [[1, 2, 3]], axis=2,
+        g.gather(np.zeros((5, 7, 9), np.int16), [[1, 2, 3] * 10], axis=2,
                  mode="clamp")
-        g.gather(np.zeros((1, 1, 1), np.uint16), [[0]], axis=2, mode="clamp")
+        g.gather(np.zeros((1, 1, 1), np.uint16), [[0] * 17], axis=2,
+                 mode="clamp")
         counts.append(misses())
-        g.gather(data, [[1]], axis=2, mode="wrap")  # Another mode compiles.
+        g.gather(data, ids, axis=2, mode="wrap")  # Another mode compiles.
         counts.append(misses())
         print(json.dumps(counts))
         """)
@@ -1167,6 +1171,15 @@ def test_kernel_choice_names_the_kernel_and_its_pipeline():
                             mode="fill")
     assert small["key"].startswith("gather_elements mode 1 ")
     assert "row 0 index row 0 axis length 0 loads " in small["key"]
+    # A gather's few indices shared by every row: their length at any
+    # size (each subscript resolved once), not along the first axis.
+    columns = g.kernel_choice("gather", data[:10], ids[0, :1], axis=1)
+    assert "row 0 index row 1 axis length 0 loads " in columns["key"]
+    np.testing.assert_array_equal(
+        g.gather(np.arange(20.0).reshape(10, 2), [1, -2, 1], axis=1),
+        np.arange(20.0).reshape(10, 2)[:, [1, 0, 1]])
+    rows = g.kernel_choice("gather", data[:10], ids[0, :1], axis=0)
+    assert "row 0 index row 0 axis length 0 loads " in rows["key"]
     # A short gathered axis before the last.
     axis0 = g.kernel_choice("gather_elements", data.T.copy(), ids.T.copy())
     assert axis0["key"].endswith(

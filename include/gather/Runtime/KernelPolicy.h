@@ -81,8 +81,10 @@ inline constexpr int64_t kStaticRowMinResultBytes = 64 << 10;
 /// in a dim of at most this many elements, or whose data's gathered axis
 /// has at most this many, get a kernel for that length: the loops over it
 /// unroll, and along a gathered axis of a few elements the mode's
-/// subscripts fold. Evidence: docs/decisions/kernel-cost-model.md,
-/// "Kernels for short last dims".
+/// subscripts fold. A gather's one vector of at most this many indices,
+/// shared by every row before its axis, gets one at any size: its
+/// subscripts are then resolved once, not once a row. Evidence:
+/// docs/decisions/kernel-cost-model.md, "Kernels for short last dims".
 inline constexpr int64_t kStaticDimMaxLength = 16;
 
 /// Whether a result of `bytes` is written with streaming stores: from the
