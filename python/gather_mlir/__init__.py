@@ -74,7 +74,7 @@ def compile_count():
     kernel cache. Calls with the same op, element width, index type, ranks,
     attributes and mode reuse a kernel (shapes are not part of the key, but
     for the lengths of short rows, short last dims and short gathered axes
-    of results of 64 KiB or more)."""
+    of results of 16 KiB or more)."""
     return _native.compile_count()
 
 

@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import gather_mlir as g
+from gather_mlir import _native
 import reference as ref
 
 torch = pytest.importorskip("torch")
@@ -186,7 +187,7 @@ NUMPY_MODES = {"check": "raise", "clamp": "clip", "wrap": "wrap"}
 @st.composite
 def short_rows_case(draw):
     """gather off the last axis or gather_nd with slices, with results of at
-    least 64 KiB whose rows are at most 256 bytes: the Python package's
+    least STATIC_MIN_RESULT_BYTES whose rows are at most 256 bytes: the Python package's
     kernels for one row length. Arrays from a drawn seed (hypothesis draws
     the shapes, not 16,000 values); items of 4 bytes or more keep the
     reference's loops short."""
@@ -200,8 +201,9 @@ def short_rows_case(draw):
     mode = draw(st.sampled_from(MODES))
     in_range = mode == "unchecked" or draw(st.sampled_from([True, True, False]))
     index_dtype = draw(st.sampled_from([np.int32, np.int64]))
-    # Rows for 64 KiB or more (rounded up), and a few more.
-    count = -(-(64 << 10) // (width * item)) + draw(st.integers(0, 40))
+    # Rows for STATIC_MIN_RESULT_BYTES or more (rounded up), and a few more.
+    count = (-(-_native.STATIC_MIN_RESULT_BYTES // (width * item))
+             + draw(st.integers(0, 40)))
     op = draw(st.sampled_from(["gather", "batched", "nd", "nd_pairs"]))
 
     def ids(size, shape):
@@ -228,7 +230,7 @@ def test_large_results_of_short_rows_match_reference(case):
     call, _ = case  # (the op's name: shown with a failing example)
     result = same_outcome(lambda: call(g), lambda: call(ref))
     if result is not None:
-        assert result.nbytes >= 64 << 10
+        assert result.nbytes >= _native.STATIC_MIN_RESULT_BYTES
 
 
 @st.composite

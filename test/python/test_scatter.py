@@ -382,7 +382,7 @@ def test_bfloat16_operands_must_all_be_bfloat16():
 
 
 def test_short_last_dims_of_large_scatters_get_a_kernel_for_their_length():
-    """Scatters of 64 KiB of updates or more whose operands end in a dim of
+    """Scatters of 16 KiB of updates or more whose operands end in a dim of
     at most 16 elements get a kernel for that length, as the gathers do:
     the same sums as numpy's add.at, a kernel per length (the package's
     scatter kernels), one for longer last dims."""

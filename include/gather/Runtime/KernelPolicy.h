@@ -72,10 +72,10 @@ inline constexpr int64_t kStaticRowMaxBytes = 256;
 /// ...and that have at least this many bytes get a kernel for their row
 /// length: its row copy is a few whole vectors instead of a loop of a
 /// run-time trip count and a masked tail. Smaller results would compile a
-/// kernel for each row length to save microseconds.
+/// kernel for each row length to save a few microseconds.
 /// Evidence: docs/decisions/kernel-cost-model.md, "Kernels for short row
 /// lengths".
-inline constexpr int64_t kStaticRowMinResultBytes = 64 << 10;
+inline constexpr int64_t kStaticRowMinResultBytes = 16 << 10;
 
 /// Results of at least kStaticRowMinResultBytes whose data or indices end
 /// in a dim of at most this many elements, or whose data's gathered axis
