@@ -55,9 +55,13 @@ def _shaped_type(kind, dims, element):
             + element + ">")
 
 
-def _kernel(function, dest, indices, updates, attributes, mode, reduction):
+def _kernel(function, dest, indices, updates, attributes, mode, reduction,
+            copies=False):
     """The compiled kernel for these operands and attributes: function
-    ``k(dest, indices, updates)`` scatters into ``dest`` in place."""
+    ``k(dest, indices, updates)`` scatters into ``dest`` in place; with
+    ``copies``, ``k(dest, data, indices, updates)`` first copies ``data``
+    into ``dest`` (on threads when it is large: the pipeline's linalg
+    copies)."""
     element = _element_type(function, dest.dtype)
     index = _ELEMENT["i"][indices.dtype.itemsize]
     # Dims are dynamic but gather_nd's tuple length and, as for the
@@ -75,7 +79,7 @@ def _kernel(function, dest, indices, updates, attributes, mode, reduction):
     if function == "scatter_nd":
         index_dims[-1] = indices.shape[-1]
     key = (function, element, index, tuple(dest_dims), tuple(index_dims),
-           tuple(update_dims), attributes, mode, reduction)
+           tuple(update_dims), attributes, mode, reduction, copies)
     with _lock:
         kernel = _kernels.get(key)
     if kernel is not None:
@@ -89,9 +93,17 @@ def _kernel(function, dest, indices, updates, attributes, mode, reduction):
     memrefs = [_shaped_type("memref", *t) for t in types]
     tensors = [_shaped_type("tensor", *t) for t in types]
     attrs, operand_types = ", ".join(attrs), ", ".join(tensors)
+    if copies:
+        source = f"%sm: {memrefs[0]} {{llvm.noalias}}, "
+        dest_value = f"""%e = bufferization.to_tensor %dm restrict writable : {memrefs[0]} to {tensors[0]}
+  %s = bufferization.to_tensor %sm restrict : {memrefs[0]} to {tensors[0]}
+  %d = linalg.copy ins(%s : {tensors[0]}) outs(%e : {tensors[0]}) -> {tensors[0]}"""
+    else:
+        source = ""
+        dest_value = f"%d = bufferization.to_tensor %dm restrict writable : {memrefs[0]} to {tensors[0]}"
     text = f"""
-func.func @k(%dm: {memrefs[0]} {{llvm.noalias}}, %im: {memrefs[1]} {{llvm.noalias}}, %um: {memrefs[2]} {{llvm.noalias}}) {{
-  %d = bufferization.to_tensor %dm restrict writable : {memrefs[0]} to {tensors[0]}
+func.func @k(%dm: {memrefs[0]} {{llvm.noalias}}, {source}%im: {memrefs[1]} {{llvm.noalias}}, %um: {memrefs[2]} {{llvm.noalias}}) {{
+  {dest_value}
   %i = bufferization.to_tensor %im restrict : {memrefs[1]} to {tensors[1]}
   %u = bufferization.to_tensor %um restrict : {memrefs[2]} to {tensors[2]}
   %r = {op} %d[%i], %u {{{attrs}}} : ({operand_types}) -> {tensors[0]}
@@ -154,7 +166,8 @@ def _plan(function, data, indices, attributes, axis, batch_dims, mode,
           reduction):
     """What a call of these shapes, dtypes and attributes runs, kept by
     them: a list of updates' shape, the shapes the kernel sees (None: the
-    operands' own) with their attributes, and the kernel once it ran. The
+    operands' own) with their attributes, and the kernels once they ran
+    (in place, copying data first). The
     kernel sees dims the op reads alike merged into one (the gathers' rule,
     GatherShape::collapseDims): fewer kernels, longer loops. ValueError
     when the shape rules reject the operands."""
@@ -176,32 +189,40 @@ def _plan(function, data, indices, attributes, axis, batch_dims, mode,
             merged = (*merged[:3], _attributes_of(function, *merged[3:]))
         if len(_plans) >= _MAX_PLANS:  # Calls of ever new shapes.
             _plans.clear()
-        plan = _plans[key] = [expected, merged, None]
+        plan = _plans[key] = [expected, merged, None, None]
     return plan
 
 
-def _scatter_into(function, view, indices, updates, attributes, plan, mode,
-                  reduction):
-    """Runs ``plan``'s kernel on ``view`` (C-contiguous, as are ``indices``
-    and ``updates``) in place."""
+def _scatter_into(function, view, source, indices, updates, attributes,
+                  plan, mode, reduction):
+    """Runs ``plan``'s kernel on ``view`` (C-contiguous, as are ``source``,
+    ``indices`` and ``updates``) in place, after copying ``source`` (data,
+    or None: ``view`` holds it) into it."""
+    copies = source is not None
     operands = (view, indices, updates)
     merged = plan[1]
     if merged is not None:
         operands = tuple(a.reshape(shape)
                          for a, shape in zip(operands, merged[:3]))
-    if plan[2] is None:
-        plan[2] = _kernel(function, *operands,
-                          merged[3] if merged else attributes, mode,
-                          reduction)
+    kernel_operands = operands
+    if copies:
+        kernel_operands = (operands[0], source.reshape(operands[0].shape),
+                           *operands[1:])
+    if plan[2 + copies] is None:
+        plan[2 + copies] = _kernel(function, *operands,
+                                   merged[3] if merged else attributes, mode,
+                                   reduction, copies)
     try:
-        plan[2].call("k", *operands)
+        plan[2 + copies].call("k", *kernel_operands)
     except IndexError:
         if merged is None:
             raise
-        # Nothing was written: the caller's shapes raise it again, naming
-        # the caller's dims.
+        # Nothing was written to data: the caller's shapes raise it again,
+        # naming the caller's dims.
+        args = (view, source, indices, updates) if copies else \
+            (view, indices, updates)
         _kernel(function, view, indices, updates, attributes, mode,
-                reduction).call("k", view, indices, updates)
+                reduction, copies).call("k", *args)
         raise
 
 
@@ -268,9 +289,18 @@ def _run(function, data, indices, updates, attributes, mode, reduction,
                 and out.__array_interface__["data"][0]
                 == data.__array_interface__["data"][0]
                 and out.strides == data.strides)
+    # A new dest is data's copy: made by the kernel, on threads when it is
+    # large, from data that it can read as it is. Unsigned max and min map
+    # dest's values first, so their copy is made here.
+    source = None
     if in_place:
         dest = out
         view = _signed(out)
+    elif (data.flags.c_contiguous and data.dtype.isnative and not ordered
+          and data.size):
+        dest = np.empty(data.shape, data.dtype)
+        view = _signed(dest)
+        source = _signed(data)
     else:
         dest = np.array(data, order="C", copy=True)
         if not dest.dtype.isnative:
@@ -286,8 +316,8 @@ def _run(function, data, indices, updates, attributes, mode, reduction,
     if ordered:
         view[...] = _order_preserving(view)
         updates = _order_preserving(updates)
-    _scatter_into(function, view, indices, updates, attributes, plan,
-                  kernel_mode, reduction)
+    _scatter_into(function, view, source, indices, updates, attributes,
+                  plan, kernel_mode, reduction)
     if ordered:
         view[...] = _order_preserving(view)
     if out is None:
