@@ -226,12 +226,6 @@ def _scatter_into(function, view, source, indices, updates, attributes,
         raise
 
 
-def _attributes_of(function, axis, batch_dims):
-    """A function's own attributes from (axis, batch_dims)."""
-    return {"scatter": (axis, batch_dims), "scatter_elements": (axis,),
-            "scatter_nd": (batch_dims,)}[function]
-
-
 def _run(function, data, indices, updates, attributes, mode, reduction,
          out):
     """The scatter on numpy arrays: ``out`` (or a new array) holding
@@ -255,8 +249,7 @@ def _run(function, data, indices, updates, attributes, mode, reduction,
                          f"on complex numbers ({data.dtype})")
     # The package runs unchecked as clamp: nothing is written out of bounds.
     kernel_mode = "clamp" if mode == "unchecked" else mode
-    axis = attributes[0] if function != "scatter_nd" else 0
-    batch_dims = attributes[-1] if function != "scatter_elements" else 0
+    axis, batch_dims = _padded(function, attributes)
     sizes = (data.shape if function == "scatter_nd"
              else data.shape[axis:axis + 1] if -data.ndim <= axis < data.ndim
              else ())
@@ -334,6 +327,13 @@ def _padded(function, attributes):
     if function == "scatter_elements":
         return (attributes[0], 0)
     return (0, attributes[0])
+
+
+def _attributes_of(function, axis, batch_dims):
+    """A function's own attributes from (axis, batch_dims): _padded's
+    inverse."""
+    return {"scatter": (axis, batch_dims), "scatter_elements": (axis,),
+            "scatter_nd": (batch_dims,)}[function]
 
 
 def _call(function, data, indices, updates, attributes, mode, reduction,

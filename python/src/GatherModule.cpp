@@ -70,13 +70,6 @@ namespace {
 // High-level ops
 //===----------------------------------------------------------------------===//
 
-/// The gather op named `op` (gather, gather_elements, gather_nd).
-OpKind opKindOf(const std::string &op) {
-  return op == "gather_elements" ? OpKind::Elements
-         : op == "gather_nd"     ? OpKind::ND
-                                 : OpKind::Gather;
-}
-
 /// Throws unless the kernels can read `data` and `indices` in place: data
 /// of the contract's dtypes (bool, integers, floats, complex: plain bits
 /// of 1 to 16 bytes), native integer indices (unsigned ones are converted by
@@ -206,8 +199,7 @@ void collapseDims(OpKind kind, PlannedGather &plan, const GatherShape &shape,
       return;
   GatherShape::CollapsedDims groups =
       shape.collapseDims(shapeOf(plan.data), shapeOf(plan.indices));
-  if (groups.data.size() == plan.dataShape.size() &&
-      groups.indices.size() == plan.indicesShape.size())
+  if (!groups.mergesAny())
     return;
   auto noError = [](const Twine &) { return failure(); };
   FailureOr<GatherShape> merged = inferShapeOf(
@@ -685,7 +677,7 @@ PYBIND11_MODULE(_native, m) {
         ShapeRuleError emitError;
         ShapeView d(data), i(indices);
         FailureOr<GatherShape> shape =
-            inferShapeOf(opKindOf(op), d, i, axis, batchDims, m, emitError);
+            inferShapeOf(opKindNamed(op), d, i, axis, batchDims, m, emitError);
         if (failed(shape))
           emitError.raise(op);
         SmallVector<int64_t> result = shape->getStaticShape(d, i);
@@ -706,13 +698,13 @@ PYBIND11_MODULE(_native, m) {
          int64_t batchDims) -> py::object {
         ShapeRuleError emitError;
         ShapeView d(data), i(indices);
-        FailureOr<GatherShape> shape = inferShapeOf(
-            opKindOf(op), d, i, axis, batchDims, GatherMode::fill, emitError);
+        FailureOr<GatherShape> shape =
+            inferShapeOf(opKindNamed(op), d, i, axis, batchDims,
+                         GatherMode::fill, emitError);
         if (failed(shape))
           emitError.raise(op);
         GatherShape::CollapsedDims groups = shape->collapseDims(d, i);
-        if (groups.data.size() == data.size() &&
-            groups.indices.size() == indices.size())
+        if (!groups.mergesAny())
           return py::none();
         auto tuple = [](ArrayRef<int64_t> sizes) {
           py::tuple t(sizes.size());

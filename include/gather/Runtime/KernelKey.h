@@ -40,6 +40,13 @@ inline const char *opName(OpKind k) {
   return "gather";
 }
 
+/// The op that opName names (`gather` for any other name).
+inline OpKind opKindNamed(llvm::StringRef name) {
+  return name == "gather_elements" ? OpKind::Elements
+         : name == "gather_nd"     ? OpKind::ND
+                                   : OpKind::Gather;
+}
+
 /// The shape rules of op `k` (inferGatherShape & co.; `batchDims` is
 /// ignored by gather_elements, `axis` by gather_nd).
 FailureOr<GatherShape> inferShapeOf(OpKind k, ShapeView data, ShapeView indices,

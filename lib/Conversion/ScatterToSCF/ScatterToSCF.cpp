@@ -132,7 +132,7 @@ private:
   /// Step 3, when `ok` holds (null: always).
   Value scatterAll(Value ok);
   /// The updates combined into `acc` (dest, or its f32 copy) on threads,
-  /// each owning a range of the dest dim threadWalkingDim walks.
+  /// each owning a range of the dest dim that splitUpdatesDim walks.
   Value applyOnThreads(Value acc, Value ok);
   /// The updates that land in `acc`, one loop nest: every update, or with
   /// `lo` those in [lo, hi) of dest's dim splitDestDim, which `acc` (a
@@ -163,7 +163,7 @@ private:
   bool threads;
   int64_t parallelMinBytes;
   /// On threads: the dest dim whose ranges they own, and the updates dim
-  /// that walks it.
+  /// that walks it (threadWalkingDim; -1: one thread).
   int64_t splitDestDim = 0, splitUpdatesDim = -1;
 };
 
@@ -419,9 +419,9 @@ Value ScatterEmitter::scatterAll(Value ok) {
   }
   // Without a dim that a loop walks (a 1-D dest, say), each thread would
   // read every index to find the updates of its range: one thread does.
-  Value result = threads && threadWalkingDim(shape) >= 0
-                     ? applyOnThreads(acc, ok)
-                     : apply(acc, ok, Value(), Value());
+  splitUpdatesDim = threads ? threadWalkingDim(shape) : -1;
+  Value result = splitUpdatesDim >= 0 ? applyOnThreads(acc, ok)
+                                      : apply(acc, ok, Value(), Value());
   if (!widened)
     return result;
   // Rounded into dest itself, so the scatter stays in place.
@@ -435,7 +435,6 @@ Value ScatterEmitter::applyOnThreads(Value acc, Value ok) {
   // the outermost that a loop walks, so a range of it is a range of that
   // loop. Small scatters keep one range (a run-time test on updates'
   // bytes).
-  splitUpdatesDim = threadWalkingDim(shape);
   splitDestDim = shape.dims[splitUpdatesDim].readDataDim;
   Value rows = tensorDim(dest, splitDestDim);
   Value bytes = constIndex(getElementSizeInBytes(updatesType.getElementType()));

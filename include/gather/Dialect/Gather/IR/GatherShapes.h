@@ -160,6 +160,12 @@ struct GatherShape {
     SmallVector<int64_t> dataShape, indicesShape, resultShape;
     /// The collapsed `axis` and `batchDims`.
     int64_t axis = 0, batchDims = 0;
+
+    /// Whether any group holds more than one dim.
+    bool mergesAny() const {
+      auto several = [](ArrayRef<int64_t> group) { return group.size() > 1; };
+      return llvm::any_of(data, several) || llvm::any_of(indices, several);
+    }
   };
   CollapsedDims collapseDims(ShapeView data, ShapeView indices) const;
   /// The result's sizes as values or constants (for shape reification).
