@@ -161,6 +161,38 @@ def test_dims_read_alike_are_merged_and_tiles_keep_the_order():
     assert got.sum() == 3 * 4 * 2 * 6 and (got[:, :, 1:3] == 1).all()
 
 
+def test_data_of_any_layout_is_copied_into_a_new_result():
+    """A new result is data's copy: made by the kernel from C-contiguous,
+    native data, by numpy from strided or byte-swapped data; either way
+    the sums of the sequential loop, and data left as it was. Plans are
+    kept for at most _MAX_PLANS shapes."""
+    from gather_mlir import _scatter
+    rng = np.random.default_rng(29)
+    base = rng.standard_normal((30, 8)).astype(np.float32)
+    indices = rng.integers(0, 30, 50)
+    updates = rng.standard_normal((50, 4)).astype(np.float32)
+    for data in (base[:, ::2], base[:, :4].astype(">f4"),
+                 np.ascontiguousarray(base[:, :4])):
+        before = data.copy()
+        expected = ref.scatter(np.ascontiguousarray(data, np.float32),
+                               indices, updates, reduction="add")
+        got = g.scatter(data, indices, updates.astype(data.dtype),
+                        reduction="add")
+        assert_same(got.astype(np.float32), expected)
+        np.testing.assert_array_equal(data, before)
+    limit = _scatter._MAX_PLANS
+    try:
+        _scatter._MAX_PLANS = 3
+        for rows in range(5, 12):
+            data = np.zeros((rows, 2), np.float32)
+            got = g.scatter(data, [rows - 1], np.ones((1, 2), np.float32),
+                            reduction="add")
+            assert got[-1].tolist() == [1, 1] and got.sum() == 2
+            assert len(_scatter._plans) <= 3
+    finally:
+        _scatter._MAX_PLANS = limit
+
+
 SCRIPT = """
 import numpy as np, gather_mlir as g, sys
 rng = np.random.default_rng(1)
