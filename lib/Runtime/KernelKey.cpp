@@ -4,6 +4,7 @@
 
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -80,6 +81,9 @@ OwningOpRef<ModuleOp> KernelKey::build(MLIRContext &ctx) const {
   };
   Value data = tensorOf(body->getArgument(0));
   Value indices = tensorOf(body->getArgument(1));
+  if ((flags & UnsignedIndices) && indexBytes < 8)
+    indices = arith::ExtUIOp::create(
+        b, loc, RankedTensorType::get(im.getShape(), b.getI64Type()), indices);
   Value result;
   switch (op) {
   case OpKind::Gather:

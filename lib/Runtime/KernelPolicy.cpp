@@ -228,7 +228,8 @@ mlir::gather::runtime::chooseGatherKernel(const GatherCall &call) {
   key.flags = (parallel ? KernelKey::Parallel : 0) |
               (validateRows ? KernelKey::ValidateRows : 0) |
               (call.dataContiguous ? 0 : KernelKey::StridedData) |
-              (call.indicesContiguous ? 0 : KernelKey::StridedIndices);
+              (call.indicesContiguous ? 0 : KernelKey::StridedIndices) |
+              (call.unsignedIndices ? KernelKey::UnsignedIndices : 0);
   setVariant(key, loadsVariant(loads), resultBytes);
   // gather_elements along an axis before the last that may walk column
   // blocks (KernelPlanner::columnBlocks: C-contiguous data, an axis of at

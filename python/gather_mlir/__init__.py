@@ -161,7 +161,7 @@ def _data(data):
 
 def _indices(op, indices):
     """Native, contiguous integer indices; unsigned ones keep their values
-    (the native layer converts them, for every rank)."""
+    (the kernels widen them; the native layer converts uint64 ones)."""
     array = np.asarray(indices)
     if array.dtype.kind not in "iu":
         raise TypeError(f"{op}: indices must have an integer dtype, not "

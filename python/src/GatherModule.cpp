@@ -72,9 +72,9 @@ namespace {
 
 /// Throws unless the kernels can read `data` and `indices` in place: data
 /// of the contract's dtypes (bool, integers, floats, complex: plain bits
-/// of 1 to 16 bytes), native integer indices (unsigned ones are converted by
-/// signedIndices; unchecked mode trusts their values), strides in whole
-/// elements.
+/// of 1 to 16 bytes), native integer indices (narrower unsigned ones are
+/// widened by the kernels, uint64 ones converted by signedIndices; unchecked
+/// mode trusts their values), strides in whole elements.
 void checkOperands(const std::string &op, const py::array &data,
                    const py::array &indices) {
   static constexpr StringLiteral dataChars = "?bhilqBHILQefdFD";
@@ -95,9 +95,9 @@ void checkOperands(const std::string &op, const py::array &data,
                               " strides must be whole elements");
 }
 
-/// Unsigned indices that signedViewIfFits cannot view as the signed ones the
-/// kernels read, values kept, for every rank: narrower widths widen. A uint64
-/// value above INT64_MAX, which no dimension reaches, becomes what the mode
+/// uint64 indices that signedViewIfFits cannot view as the int64 ones the
+/// kernels read, values kept, for every rank. A value above INT64_MAX,
+/// which no dimension reaches, becomes what the mode
 /// makes of it: `check` raises the IndexError of the first index out of range
 /// in row-major order (huge or not, so the report is the kernels'), naming its
 /// unsigned value; along an empty dimension `clamp` and `wrap` raise too;
@@ -106,16 +106,6 @@ void checkOperands(const std::string &op, const py::array &data,
 py::object signedIndices(OpKind kind, PyArrayObject *indices,
                          const GatherShape &shape, ShapeView dataShape,
                          GatherMode mode) {
-  int itemsize = PyArray_ITEMSIZE(indices);
-  if (itemsize < 8) {
-    PyArray_Descr *wider = PyArray_DescrFromType(itemsize == 1   ? NPY_INT16
-                                                 : itemsize == 2 ? NPY_INT32
-                                                                 : NPY_INT64);
-    PyObject *cast = PyArray_CastToType(indices, wider, 0); // steals `wider`
-    if (!cast)
-      throw py::error_already_set();
-    return py::reinterpret_steal<py::object>(cast);
-  }
   PyObject *source = PyArray_FromAny(
       reinterpret_cast<PyObject *>(indices), PyArray_DescrFromType(NPY_UINT64),
       0, 0, NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED, nullptr);
@@ -237,7 +227,11 @@ PlannedGather planGather(OpKind kind, PyArrayObject *data,
   PlannedGather plan;
   plan.dataShape.assign(dataShape.getShape());
   plan.resultShape = shape->getStaticShape(dataShape, indicesShape);
-  if (PyArray_DESCR(indices)->kind == 'u') {
+  // Unsigned indices narrower than 64 bits are read as they are: the kernel
+  // widens them unsigned. uint64 ones become int64 (a view where they fit).
+  bool unsignedIndices =
+      PyArray_DESCR(indices)->kind == 'u' && PyArray_ITEMSIZE(indices) < 8;
+  if (PyArray_DESCR(indices)->kind == 'u' && !unsignedIndices) {
     plan.converted = signedViewIfFits(indices);
     if (plan.converted.is_none())
       plan.converted = signedIndices(kind, indices, *shape, dataShape, mode);
@@ -261,6 +255,7 @@ PlannedGather planGather(OpKind kind, PyArrayObject *data,
   gatherCall.indexElementBytes = PyArray_ITEMSIZE(indices);
   gatherCall.dataContiguous = PyArray_IS_C_CONTIGUOUS(data);
   gatherCall.indicesContiguous = PyArray_IS_C_CONTIGUOUS(indices);
+  gatherCall.unsignedIndices = unsignedIndices;
   gatherCall.shape = collapsedShape ? &*collapsedShape : &*shape;
   gatherCall.resultShape = plan.resultShape;
   gatherCall.intoCallerResult = intoCallerResult;

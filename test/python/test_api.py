@@ -397,6 +397,53 @@ def test_unsigned_indices_that_fit_are_read_in_place(dtype):
         [[1, 0, 0, 0, 0, 1]])
 
 
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16, np.uint32])
+def test_narrow_unsigned_indices_are_widened_by_the_kernel(dtype):
+    """Unsigned indices narrower than 64 bits go to the kernel as they are
+    (its key says so), strided ones too, and it widens them unsigned: values
+    with the top bit set are large values in every mode, in rows gathered
+    whole, elements and tuples, on one thread or on threads."""
+    top = int(np.iinfo(dtype).max)
+    key = _native.kernel_choice("gather", np.zeros(8), np.zeros(3, dtype), 0,
+                                0, "check", None)["key"]
+    flags = int(key.split(" flags ")[1].split()[0])
+    assert flags & 32, key  # KernelKey::UnsignedIndices
+    key64 = _native.kernel_choice("gather", np.zeros(8), np.zeros(3, np.uint64),
+                                  0, 0, "check", None)["key"]
+    assert not int(key64.split(" flags ")[1].split()[0]) & 32, key64
+    rng = np.random.default_rng(top)
+    data = rng.random((100, 5), dtype=np.float32)
+    high = np.array([top, top // 2 + 1, 99, 0, 7] * 40, dtype)  # top bit set
+    strided = np.stack([high, high])[:, ::2][0]  # a strided view
+    assert not strided.flags.c_contiguous
+    for ids in (high, strided):
+        values = np.array([int(v) for v in ids])
+        np.testing.assert_array_equal(g.gather(data, ids, mode="wrap"),
+                                      data[values % 100])
+        np.testing.assert_array_equal(g.gather(data, ids, mode="clamp"),
+                                      data[np.minimum(values, 99)])
+        fill = g.gather(data, ids, mode="fill")
+        inside = values < 100
+        np.testing.assert_array_equal(fill[inside], data[values[inside]])
+        assert not fill[~inside].any()
+    with pytest.raises(IndexError, match=f"index {top} is out of range"):
+        g.gather(data, high)
+    # gather_elements along the last axis (row-validated kernels) and a
+    # result large enough for threads: the first bad index in row-major
+    # order, named by its value.
+    big = np.zeros((64, 70000), np.float32)
+    ids = rng.integers(0, 70000 if top > 70000 else top, big.shape).astype(dtype)
+    np.testing.assert_array_equal(
+        g.gather_elements(big, ids, axis=1),
+        np.take_along_axis(big, ids.astype(np.int64), axis=1))
+    if top >= 70000:
+        bad = ids.copy()
+        bad[40, 123] = top
+        bad[50, 0] = 70000
+        with pytest.raises(IndexError, match=f"index {top} is out of range"):
+            g.gather_elements(big, bad, axis=1)
+
+
 def test_unsigned_check_reports_the_first_bad_index_in_order():
     """A huge value after a plain bad one: the plain one is reported, as the
     kernels report the first in row-major order."""

@@ -21,6 +21,12 @@ def ConvertGatherToLoops : Pass<"convert-gather-to-loops", "ModuleOp"> {
       `affine.load`/`affine.store`, the data reads, whose subscript depends
       on an index value, `memref.load`;
     * each index is read as i64, normalized, and handled by the op's mode;
+      indices that are a widening of narrower integers (`arith.extsi`,
+      `arith.extui`, `arith.index_cast` or `arith.index_castui` on tensors,
+      or the elementwise `linalg.generic` that
+      `convert-elementwise-to-linalg` makes of one) are read narrow and
+      extended as the cast says, so the wide ones are never written (the
+      widening is erased when nothing else reads it);
       `check` validates every index (a vector at a time) before any data is
       read and calls `gather_mlir_index_error` instead of gathering;
     * in every mode but `unchecked`, the shape rules that the verifier could

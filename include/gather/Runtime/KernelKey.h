@@ -78,6 +78,9 @@ struct KernelKey {
     /// choice for results of at least its streaming-min-bytes); without
     /// it, never (streaming-min-bytes=-1): no streaming copies to compile.
     Streaming = 16,
+    /// The indices are unsigned integers narrower than 64 bits: the kernel
+    /// widens them with arith.extui, which it reads them through.
+    UnsignedIndices = 32,
   };
 
   OpKind op;
@@ -144,7 +147,8 @@ struct KernelKey {
   /// The kernel as a module: a function of three memrefs (data and indices
   /// of the key's ranks, in their layouts, of dynamic sizes but rowLength,
   /// indexRowLength and axisLength;
-  /// the result), which reads the first two as tensors, gathers, and
+  /// the result), which reads the first two as tensors (indices widened to
+  /// i64 if UnsignedIndices), gathers, and
   /// materializes the result in the third (convert-gather-to-loops
   /// computes it there). Data moves as integers of its width: a gather only
   /// moves bits. The result's rank and static sizes come from the op's

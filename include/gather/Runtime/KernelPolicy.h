@@ -111,6 +111,8 @@ struct GatherCall {
   ShapeView data, indices;
   int64_t dataElementBytes = 0, indexElementBytes = 0;
   bool dataContiguous = true, indicesContiguous = true;
+  /// The indices are unsigned integers (of fewer than 8 bytes).
+  bool unsignedIndices = false;
   /// What the op's shape rules make of them (inferGatherShape & co.) and
   /// the result's shape (GatherShape::getStaticShape).
   const GatherShape *shape = nullptr;

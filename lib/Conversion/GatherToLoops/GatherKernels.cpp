@@ -245,10 +245,9 @@ void KernelEmitter::gatherCheckedRows(
   });
 }
 
-LogicalResult
-mlir::gather::emitGatherKernel(OpBuilder &b, Operation *op, Value data,
-                               Value indices, Value out,
-                               const GatherLoweringOptions &options) {
+LogicalResult mlir::gather::emitGatherKernel(
+    OpBuilder &b, Operation *op, Value data, Value indices, Value out,
+    const GatherLoweringOptions &options, IndexExtension indexExtension) {
   for (Value v : {data, indices, out})
     if (!isa<MemRefType>(v.getType()))
       return op->emitOpError("cannot lower: operands must be ranked memrefs, "
@@ -275,7 +274,8 @@ mlir::gather::emitGatherKernel(OpBuilder &b, Operation *op, Value data,
   if (failed(shape) || !shape->ranked)
     return op->emitOpError("cannot lower: the result rank is not known");
 
-  KernelEmitter emitter(b, op, mode, options, data, indices, out);
+  KernelEmitter emitter(b, op, mode, options, data, indices, out,
+                        indexExtension);
   if (isa<GatherNDOp>(op))
     emitter.emitGatherND(*shape);
   else if (isa<GatherElementsOp>(op))

@@ -11,6 +11,8 @@
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 #include "gather/Dialect/Gather/Utils/Lowering.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::gather {
@@ -31,6 +33,73 @@ constexpr StringLiteral kUncountableTuples =
 bool hasCountableIndexTuples(Operation *op) {
   return !isa<GatherNDOp>(op) ||
          hasCountableStaticSizes(op->getOperand(1).getType());
+}
+
+/// The narrower integers that the op's indices widen, which the kernel reads
+/// instead, extending each as it goes: the cast's operand and its extension.
+struct WidenedIndices {
+  Value narrow;
+  IndexExtension extension;
+  /// The widening op: erased once no gather reads it.
+  Operation *widening;
+};
+
+/// The extension of an integer-to-integer (or index) cast that only widens:
+/// arith.extsi/extui, or index_cast/index_castui from an integer.
+std::optional<IndexExtension> wideningExtension(Operation *cast) {
+  if (!cast || cast->getNumOperands() != 1 ||
+      !getElementTypeOrSelf(cast->getOperand(0).getType()).isSignlessInteger())
+    return std::nullopt;
+  if (isa<arith::ExtSIOp, arith::IndexCastOp>(cast))
+    return isa<arith::IndexCastOp>(cast) &&
+                   !getElementTypeOrSelf(cast->getResult(0).getType()).isIndex()
+               ? std::nullopt
+               : std::optional(IndexExtension::Signed);
+  if (isa<arith::ExtUIOp, arith::IndexCastUIOp>(cast))
+    return isa<arith::IndexCastUIOp>(cast) &&
+                   !getElementTypeOrSelf(cast->getResult(0).getType()).isIndex()
+               ? std::nullopt
+               : std::optional(IndexExtension::Unsigned);
+  return std::nullopt;
+}
+
+/// `indices` as a widening of narrower integers of the same shape: an
+/// arith cast on tensors, or the elementwise linalg.generic that
+/// convert-elementwise-to-linalg makes of one (identity maps, its body the
+/// cast of its input alone).
+std::optional<WidenedIndices> widenedIndices(Value indices) {
+  Operation *widening = indices.getDefiningOp();
+  if (!widening || widening->getNumResults() != 1)
+    return std::nullopt;
+  Operation *cast = widening;
+  Value narrow;
+  if (auto generic = dyn_cast<linalg::GenericOp>(widening)) {
+    Block *body = generic.getBody();
+    if (generic.getNumDpsInputs() != 1 || generic.getNumDpsInits() != 1 ||
+        generic.getNumParallelLoops() != generic.getNumLoops() ||
+        !llvm::all_of(generic.getIndexingMapsArray(),
+                      [](AffineMap m) { return m.isIdentity(); }) ||
+        body->getOperations().size() != 2)
+      return std::nullopt;
+    cast = &body->front();
+    auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
+    if (cast->getNumOperands() != 1 ||
+        cast->getOperand(0) != body->getArgument(0) || !yield ||
+        yield->getOperand(0) != cast->getResult(0))
+      return std::nullopt;
+    narrow = generic.getDpsInputs().front();
+  } else {
+    narrow =
+        widening->getNumOperands() == 1 ? widening->getOperand(0) : Value();
+  }
+  std::optional<IndexExtension> extension = wideningExtension(cast);
+  auto narrowType = narrow ? dyn_cast<RankedTensorType>(narrow.getType())
+                           : RankedTensorType();
+  auto wideType = dyn_cast<RankedTensorType>(indices.getType());
+  if (!extension || !narrowType || !wideType ||
+      narrowType.getShape() != wideType.getShape())
+    return std::nullopt;
+  return WidenedIndices{narrow, *extension, widening};
 }
 
 template <typename OpTy> struct GatherLikeToAffine : OpConversionPattern<OpTy> {
@@ -72,13 +141,24 @@ template <typename OpTy> struct GatherLikeToAffine : OpConversionPattern<OpTy> {
           .getResult();
     };
     Value data = toBuffer(adaptor.getData(), dataType);
-    Value indices = toBuffer(adaptor.getIndices(), indicesType);
+    // Indices widened from narrower integers: the kernel reads those and
+    // extends them itself, so the wide ones are never written to memory.
+    IndexExtension extension = IndexExtension::Signed;
+    Value indices;
+    if (std::optional<WidenedIndices> widened =
+            widenedIndices(adaptor.getIndices())) {
+      extension = widened->extension;
+      indices = toBuffer(widened->narrow,
+                         cast<RankedTensorType>(widened->narrow.getType()));
+    } else {
+      indices = toBuffer(adaptor.getIndices(), indicesType);
+    }
 
     // Destination passing: a result whose only use stores it into a buffer
     // is computed in that buffer, with no allocation and no copy.
     if (auto sink = getDestination(op, resultType)) {
       if (failed(emitGatherKernel(rewriter, op, data, indices, sink.getDest(),
-                                  options)))
+                                  options, extension)))
         return failure();
       rewriter.eraseOp(sink);
       rewriter.eraseOp(op);
@@ -91,7 +171,8 @@ template <typename OpTy> struct GatherLikeToAffine : OpConversionPattern<OpTy> {
         MemRefType::get(resultType.getShape(), resultType.getElementType());
     Value out = memref::AllocOp::create(rewriter, loc, outType, dynamicSizes);
 
-    if (failed(emitGatherKernel(rewriter, op, data, indices, out, options)))
+    if (failed(emitGatherKernel(rewriter, op, data, indices, out, options,
+                                extension)))
       return failure();
     Value result = bufferization::ToTensorOp::create(
         rewriter, loc, resultType, out, /*restrict=*/true, /*writable=*/true);
@@ -143,6 +224,16 @@ struct ConvertGatherToLoopsPass
     });
     if (uncountable.wasInterrupted())
       return signalPassFailure();
+    // The widenings of indices that the kernels read narrow: erased below
+    // where no other op reads them.
+    SetVector<Operation *> widenings;
+    getOperation()->walk([&](Operation *op) {
+      if (!isa<GatherOp, GatherElementsOp, GatherNDOp>(op))
+        return;
+      if (std::optional<WidenedIndices> widened =
+              widenedIndices(op->getOperand(1)))
+        widenings.insert(widened->widening);
+    });
     ConversionTarget target(*context);
     target.addIllegalDialect<GatherDialect>();
     RewritePatternSet patterns(context);
@@ -153,7 +244,10 @@ struct ConvertGatherToLoopsPass
         ConvertEmbeddingBagToSCFOptions().prefetchDistance);
     if (failed(
             applyLoweringPatterns(getOperation(), target, std::move(patterns))))
-      signalPassFailure();
+      return signalPassFailure();
+    for (Operation *widening : llvm::reverse(widenings))
+      if (widening->use_empty())
+        widening->erase();
   }
 };
 } // namespace

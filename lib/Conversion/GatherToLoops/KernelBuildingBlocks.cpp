@@ -195,7 +195,7 @@ Value KernelEmitter::constI64Like(Type like, int64_t v) {
 }
 
 Value KernelEmitter::readIndex(ValueRange subscripts) {
-  return indexValueToI64(b, loc, load(indices, subscripts));
+  return widenIndex(load(indices, subscripts));
 }
 
 Value KernelEmitter::normalize(Value i, Value s) {

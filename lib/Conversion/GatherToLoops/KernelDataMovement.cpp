@@ -211,7 +211,7 @@ void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
   // read index 0 (in bounds once the row is not empty) and store nothing.
   auto chunk = [&](Value j, Value mask, bool streaming) {
     Value raw = loadVector(indices, indexType, at(indexPrefix, j), mask);
-    Value i = indexValueToI64(b, loc, raw);
+    Value i = widenIndex(raw);
     ResolvedIndex r = resolveIndex(b, loc, subscriptMode, i, axisSize);
     if (badFlag) {
       ifThenElse(vector::ReductionOp::create(b, loc, vector::CombiningKind::OR,
@@ -261,8 +261,8 @@ void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
     direct.emplace(b, loc, mode, axisSize);
   // Whether every index of the full vector at j passes `admits`.
   auto allOf = [&](Value j, function_ref<Value(Value)> admits) -> Value {
-    Value i = indexValueToI64(
-        b, loc, loadVector(indices, indexType, at(indexPrefix, j), nullptr));
+    Value i =
+        widenIndex(loadVector(indices, indexType, at(indexPrefix, j), nullptr));
     return vector::ReductionOp::create(b, loc, vector::CombiningKind::AND,
                                        admits(i));
   };

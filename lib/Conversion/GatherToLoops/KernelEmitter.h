@@ -61,10 +61,11 @@ class KernelEmitter : MemRefEmitterBase {
 public:
   KernelEmitter(OpBuilder &b, Operation *op, GatherMode mode,
                 const GatherLoweringOptions &options, Value data, Value indices,
-                Value out)
+                Value out, IndexExtension indexExtension)
       : MemRefEmitterBase(b, op->getLoc()),
         planner(b, op->getLoc(), options, data, indices, out), op(op),
-        mode(mode), options(options), data(data), indices(indices), out(out) {}
+        mode(mode), options(options), data(data), indices(indices), out(out),
+        indexExtension(indexExtension) {}
 
   void emitGather(const GatherShape &shape);
   void emitGatherElements(const GatherShape &shape);
@@ -194,8 +195,13 @@ private:
 
   /// An i64 constant, or a splat of it shaped like `like` (a vector type).
   Value constI64Like(Type like, int64_t v);
-  /// The index element at `subscripts` of `indices`, sign-extended to i64.
+  /// The index element at `subscripts` of `indices`, as i64 (widenIndex).
   Value readIndex(ValueRange subscripts);
+  /// Elements of `indices` (a scalar or vector) as i64 values, extended as
+  /// indexExtension says.
+  Value widenIndex(Value raw) {
+    return indexValueToI64(b, loc, raw, indexExtension);
+  }
   /// -s <= i < 0 means i + s (i64 scalars or vectors; s is scalar). Cannot
   /// overflow: s >= 0 > i.
   Value normalize(Value i, Value s);
@@ -362,6 +368,8 @@ private:
   GatherMode mode;
   const GatherLoweringOptions &options;
   Value data, indices, out;
+  /// How the elements of `indices` extend to i64.
+  IndexExtension indexExtension;
   /// Set while threadedSlabs rechecks one slab: its checks stay serial.
   bool checkingSlab = false;
 };

@@ -268,8 +268,7 @@ void KernelEmitter::checkRow(ValueRange prefix, Value n, ArrayRef<Value> sizes,
     Value raw = loadVector(row, indexType, appended(prefix, j), mask);
     Value bad = arith::CmpIOp::create(
         b, loc, arith::CmpIPredicate::uge,
-        arith::AddIOp::create(b, loc, indexValueToI64(b, loc, raw), tLanes),
-        twoTLanes);
+        arith::AddIOp::create(b, loc, widenIndex(raw), tLanes), twoTLanes);
     if (mask)
       bad = arith::AndIOp::create(b, loc, bad, mask);
     Value any =

@@ -12,6 +12,7 @@
 #define GATHER_CONVERSION_GATHERTOLOOPS_GATHERTOLOOPS_H
 
 #include "gather/Conversion/Passes.h"
+#include "gather/Dialect/Gather/Utils/IndexArithmetic.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/Pass/Pass.h"
@@ -56,10 +57,14 @@ inline constexpr int64_t kColumnBlockMaxPositions = 2048;
 /// Emits, at `b`'s insertion point, the loops that compute the gather op `op`
 /// from the memrefs `data` and `indices` into the memref `out` (already
 /// allocated with the result's shape). Fails, with a diagnostic on `op`, only
-/// for what a loop nest cannot express (unranked operands).
-LogicalResult emitGatherKernel(OpBuilder &b, Operation *op, Value data,
-                               Value indices, Value out,
-                               const GatherLoweringOptions &options);
+/// for what a loop nest cannot express (unranked operands). The elements of
+/// `indices` are read as `indexExtension` says: `Unsigned` where `indices`
+/// holds the narrower integers that an unsigned widening made the op's
+/// indices of.
+LogicalResult
+emitGatherKernel(OpBuilder &b, Operation *op, Value data, Value indices,
+                 Value out, const GatherLoweringOptions &options,
+                 IndexExtension indexExtension = IndexExtension::Signed);
 
 /// Gives llvm.fence, which the kernels emit after streaming stores, the
 /// memory effects it has (upstream declares none, and passes such as the

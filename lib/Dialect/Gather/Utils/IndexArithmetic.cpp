@@ -11,13 +11,17 @@
 using namespace mlir;
 using namespace mlir::gather;
 
-Value mlir::gather::indexValueToI64(OpBuilder &b, Location loc, Value raw) {
+Value mlir::gather::indexValueToI64(OpBuilder &b, Location loc, Value raw,
+                                    IndexExtension extension) {
   Type i64 = b.getI64Type();
   if (auto vectorType = dyn_cast<VectorType>(raw.getType()))
     i64 = VectorType::get(vectorType.getShape(), i64);
   Type element = getElementTypeOrSelf(raw.getType());
   if (element.isIndex())
     return arith::IndexCastOp::create(b, loc, i64, raw);
+  if (element.getIntOrFloatBitWidth() < 64 &&
+      extension == IndexExtension::Unsigned)
+    return arith::ExtUIOp::create(b, loc, i64, raw);
   if (element.getIntOrFloatBitWidth() < 64)
     return arith::ExtSIOp::create(b, loc, i64, raw);
   return raw;

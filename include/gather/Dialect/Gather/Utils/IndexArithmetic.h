@@ -15,9 +15,15 @@
 
 namespace mlir::gather {
 
+/// How the elements of an index buffer are read: signed, the ops' rule, or
+/// unsigned, where a lowering reads the narrower operand of an arith.extui
+/// (or index_castui) that widens the op's indices (convert-gather-to-loops).
+enum class IndexExtension { Signed, Unsigned };
+
 /// An index value as the ops read it: an element of any index type (i8..i64
-/// or `index`, scalar or vector) as i64, signed.
-Value indexValueToI64(OpBuilder &b, Location loc, Value raw);
+/// or `index`, scalar or vector) as i64, extended as `extension` says.
+Value indexValueToI64(OpBuilder &b, Location loc, Value raw,
+                      IndexExtension extension = IndexExtension::Signed);
 
 /// An i64 constant, or a splat of it shaped like `like` (a vector type).
 Value createI64Like(OpBuilder &b, Location loc, Type like, int64_t v);
