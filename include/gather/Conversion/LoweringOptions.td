@@ -38,6 +38,10 @@ defvar GatherLoweringOptionList = [
          "Results of at least this many bytes write rows of 256 bytes or "
          "more (2048 unless rows start vector-aligned) with non-temporal "
          "stores (-1: never)">,
+  Option<"alignedRowMinBytes", "aligned-row-min-bytes", "int64_t",
+         /*default=*/"512",
+         "Rows copied whole of at least this many bytes store whole vectors "
+         "at vector-aligned addresses, after a masked head (-1: never)">,
   Option<"gatherLoads", "gather-loads", "::mlir::gather::GatherLoads",
          /*default=*/"::mlir::gather::GatherLoads::Auto",
          "How rows along the last axis read data",

@@ -111,8 +111,10 @@ SlicePlan KernelPlanner::slices(int64_t dataFrom, int64_t outFrom) {
     plan.out = collapse(out, outFrom, outRank);
     plan.extents = {dim(plan.data, dataFrom)};
   }
-  if (!plan.extents.empty())
+  if (!plan.extents.empty()) {
     streamingStores(plan);
+    alignedStores(plan);
+  }
   return plan;
 }
 
@@ -208,14 +210,7 @@ void KernelPlanner::streamingStores(SlicePlan &plan) {
   // their size (then one masked vector reaches an aligned address in every
   // row).
   Value total = sizeInBytes(out);
-  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, plan.out);
-  Value pointer =
-      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, plan.out);
-  plan.outBase =
-      arith::AddIOp::create(b, loc, pointer,
-                            arith::MulIOp::create(b, loc, metadata.getOffset(),
-                                                  constIndex(bytesPerElement)));
-  plan.outStrides = llvm::to_vector_of<Value>(metadata.getStrides());
+  outAddressing(plan);
   Value large = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, total,
                                       constIndex(options.streamingMinBytes));
   // Every row starts vector-aligned when the base and the outer strides are
@@ -242,6 +237,51 @@ void KernelPlanner::streamingStores(SlicePlan &plan) {
       constIndex(0));
   plan.streaming = arith::AndIOp::create(
       b, loc, large, arith::AndIOp::create(b, loc, longRows, aligned));
+}
+
+void KernelPlanner::outAddressing(SlicePlan &plan) {
+  if (plan.outBase)
+    return;
+  int64_t bytesPerElement =
+      getElementSizeInBytes(cast<MemRefType>(out.getType()).getElementType());
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, plan.out);
+  Value pointer =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, plan.out);
+  plan.outBase =
+      arith::AddIOp::create(b, loc, pointer,
+                            arith::MulIOp::create(b, loc, metadata.getOffset(),
+                                                  constIndex(bytesPerElement)));
+  plan.outStrides = llvm::to_vector_of<Value>(metadata.getStrides());
+}
+
+// Aligned stores: a row copied with plain vector stores from an address
+// that is not a multiple of a vector's bytes splits every other store
+// across two cache lines. Rows long enough to pay for a masked head store
+// whole vectors at aligned addresses instead. Evidence:
+// docs/decisions/kernel-cost-model.md, "Aligned row copies".
+void KernelPlanner::alignedStores(SlicePlan &plan) {
+  Value rowLength = plan.extents.back();
+  Type element = cast<MemRefType>(out.getType()).getElementType();
+  int64_t lanes = vectorLanes(element);
+  if (options.alignedRowMinBytes < 0 || lanes < 2 ||
+      !hasUnitInnerStride(plan.data) || !hasUnitInnerStride(plan.out))
+    return;
+  int64_t bytesPerElement = getElementSizeInBytes(element);
+  // A row of fewer bytes than a vector has no whole vector to align.
+  int64_t minBytes = std::max<int64_t>(options.alignedRowMinBytes,
+                                       2 * lanes * bytesPerElement);
+  if (std::optional<int64_t> staticRow = getConstantIntValue(rowLength)) {
+    if (bytesOf(*staticRow, element) < minBytes)
+      return;
+    outAddressing(plan);
+    plan.aligning = arith::ConstantIntOp::create(b, loc, 1, 1);
+    return;
+  }
+  outAddressing(plan);
+  plan.aligning = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::uge,
+      arith::MulIOp::create(b, loc, rowLength, constIndex(bytesPerElement)),
+      constIndex(minBytes));
 }
 
 /// Slices longer than this (eight cache lines) are left to the hardware

@@ -35,9 +35,13 @@ void KernelEmitter::copyRow(const SlicePlan &plan, ValueRange dataPrefix,
   };
   if (zeros || lanes != planner.vectorLanes(element))
     return cached();
-  emitPlanned(
-      plan.streaming,
-      [&] { copyRowStreaming(plan, dataPrefix, outPrefix, n, lanes); }, cached);
+  auto aligned = [&](bool streaming) {
+    return [&, streaming] {
+      copyRowAligned(plan, dataPrefix, outPrefix, n, lanes, streaming);
+    };
+  };
+  emitPlanned(plan.streaming, aligned(/*streaming=*/true),
+              [&] { emitPlanned(plan.aligning, aligned(false), cached); });
 }
 
 void KernelEmitter::copyRowCached(const SlicePlan &plan, ValueRange dataPrefix,
@@ -113,18 +117,16 @@ void KernelEmitter::storeRowVector(const SlicePlan &plan, Value v,
                           b.getI64IntegerAttr(vectorBytes));
 }
 
-void KernelEmitter::copyRowStreaming(const SlicePlan &plan,
-                                     ValueRange dataPrefix,
-                                     ValueRange outPrefix, Value n,
-                                     int64_t lanes) {
+void KernelEmitter::copyRowAligned(const SlicePlan &plan, ValueRange dataPrefix,
+                                   ValueRange outPrefix, Value n, int64_t lanes,
+                                   bool streaming) {
   Type element = cast<MemRefType>(out.getType()).getElementType();
   auto vectorType = VectorType::get({lanes}, element);
   forEachAlignedChunk(
       plan, outPrefix, n, lanes, [&](Value j, Value mask, Value) {
         Value v =
             loadVector(plan.data, vectorType, appended(dataPrefix, j), mask);
-        storeRowVector(plan, v, appended(outPrefix, j), mask,
-                       /*streaming=*/true);
+        storeRowVector(plan, v, appended(outPrefix, j), mask, streaming);
       });
 }
 

@@ -324,9 +324,11 @@ private:
                  ValueRange indexPrefix, ValueRange outPrefix, Value n,
                  Value axisSize, int64_t lanes, Value badFlag = nullptr,
                  Value start = nullptr);
-  /// copyRow with non-temporal stores (forEachAlignedChunk).
-  void copyRowStreaming(const SlicePlan &plan, ValueRange dataPrefix,
-                        ValueRange outPrefix, Value n, int64_t lanes);
+  /// copyRow with whole vectors stored at aligned addresses after a masked
+  /// head (forEachAlignedChunk): non-temporal stores with `streaming`.
+  void copyRowAligned(const SlicePlan &plan, ValueRange dataPrefix,
+                      ValueRange outPrefix, Value n, int64_t lanes,
+                      bool streaming);
   /// forEachChunk for a row of `plan.out` at `outPrefix` that is written
   /// with non-temporal stores: chunk(0, mask, count) up to the first
   /// vector-aligned element of the row, then chunk(j, mask or null, count)

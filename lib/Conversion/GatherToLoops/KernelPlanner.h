@@ -56,8 +56,12 @@ struct SlicePlan {
   SmallVector<Value> extents;
   /// i1: rows are written with non-temporal stores (null: never).
   Value streaming;
-  /// With `streaming`: out's base address in bytes and its strides, from
-  /// which rowAddress finds a row's alignment.
+  /// i1: rows are copied with stores of whole vectors at vector-aligned
+  /// addresses, after a masked head (null: never). Stores that straddle
+  /// two cache lines cost two.
+  Value aligning;
+  /// With `streaming` or `aligning`: out's base address in bytes and its
+  /// strides, from which rowAddress finds a row's alignment.
   Value outBase;
   SmallVector<Value> outStrides;
   /// i1: slices are prefetched prefetchDistance positions ahead (null:
@@ -124,6 +128,11 @@ private:
   /// Sets plan.streaming for `plan`'s rows (its last extent) and the out
   /// metadata rowAddress reads.
   void streamingStores(SlicePlan &plan);
+  /// Sets plan.aligning for `plan`'s rows (options.alignedRowMinBytes) and
+  /// the out metadata rowAddress reads.
+  void alignedStores(SlicePlan &plan);
+  /// Sets plan.outBase and plan.outStrides, once.
+  void outAddressing(SlicePlan &plan);
   /// The size of `memref` in bytes (index), computed at the insertion point.
   Value sizeInBytes(Value memref);
 

@@ -38,6 +38,7 @@ GatherLoweringOptions loweringOptionsOf(const From &from) {
   options.parallel = from.parallel;
   options.parallelMinBytes = from.parallelMinBytes;
   options.streamingMinBytes = from.streamingMinBytes;
+  options.alignedRowMinBytes = from.alignedRowMinBytes;
   options.gatherLoads = from.gatherLoads;
   options.targetCpu = from.targetCpu;
   options.validateRows = from.validateRows;
