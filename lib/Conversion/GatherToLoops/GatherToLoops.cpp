@@ -44,22 +44,21 @@ struct WidenedIndices {
   Operation *widening;
 };
 
-/// The extension of an integer-to-integer (or index) cast that only widens:
-/// arith.extsi/extui, or index_cast/index_castui from an integer.
+/// The extension of a cast that only widens integers of 8 to 64 bits (the
+/// ops' index widths): arith.extsi/extui, or index_cast/index_castui from
+/// an integer to `index`.
 std::optional<IndexExtension> wideningExtension(Operation *cast) {
-  if (!cast || cast->getNumOperands() != 1 ||
-      !getElementTypeOrSelf(cast->getOperand(0).getType()).isSignlessInteger())
+  if (!cast || cast->getNumOperands() != 1 || cast->getNumResults() != 1)
     return std::nullopt;
-  if (isa<arith::ExtSIOp, arith::IndexCastOp>(cast))
-    return isa<arith::IndexCastOp>(cast) &&
-                   !getElementTypeOrSelf(cast->getResult(0).getType()).isIndex()
-               ? std::nullopt
-               : std::optional(IndexExtension::Signed);
-  if (isa<arith::ExtUIOp, arith::IndexCastUIOp>(cast))
-    return isa<arith::IndexCastUIOp>(cast) &&
-                   !getElementTypeOrSelf(cast->getResult(0).getType()).isIndex()
-               ? std::nullopt
-               : std::optional(IndexExtension::Unsigned);
+  Type from = getElementTypeOrSelf(cast->getOperand(0).getType());
+  bool toIndex = getElementTypeOrSelf(cast->getResult(0).getType()).isIndex();
+  if (!from.isSignlessInteger() ||
+      !llvm::is_contained({8u, 16u, 32u, 64u}, from.getIntOrFloatBitWidth()))
+    return std::nullopt;
+  if (isa<arith::ExtSIOp>(cast) || (isa<arith::IndexCastOp>(cast) && toIndex))
+    return IndexExtension::Signed;
+  if (isa<arith::ExtUIOp>(cast) || (isa<arith::IndexCastUIOp>(cast) && toIndex))
+    return IndexExtension::Unsigned;
   return std::nullopt;
 }
 

@@ -71,3 +71,16 @@ func.func @negative_narrowing(%d: tensor<?xf32>, %i: tensor<?xi64>) -> tensor<?x
   %0 = gather.gather %d[%w] {mode = #gather<mode clamp>} : (tensor<?xf32>, tensor<?xi32>) -> tensor<?xf32>
   return %0 : tensor<?xf32>
 }
+
+// -----
+
+/// Widenings of integers narrower than a byte stay: the kernel reads whole
+/// elements of 8 to 64 bits.
+// CHECK-LABEL: func.func @negative_sub_byte
+// CHECK: arith.extui %{{.*}} : i1 to i64
+// CHECK: memref<?xi64>
+func.func @negative_sub_byte(%d: tensor<?xf32>, %i: tensor<?xi1>) -> tensor<?xf32> {
+  %w = arith.extui %i : tensor<?xi1> to tensor<?xi64>
+  %0 = gather.gather %d[%w] {mode = #gather<mode clamp>} : (tensor<?xf32>, tensor<?xi64>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
