@@ -270,14 +270,15 @@ void KernelPlanner::alignedStores(SlicePlan &plan) {
   // A row of fewer bytes than a vector has no whole vector to align.
   int64_t minBytes = std::max<int64_t>(options.alignedRowMinBytes,
                                        2 * lanes * bytesPerElement);
-  if (std::optional<int64_t> staticRow = getConstantIntValue(rowLength)) {
-    if (bytesOf(*staticRow, element) < minBytes)
-      return;
-    outAddressing(plan);
+  // A static row decides here, a dynamic one at run time.
+  std::optional<int64_t> staticRow = getConstantIntValue(rowLength);
+  if (staticRow && bytesOf(*staticRow, element) < minBytes)
+    return;
+  outAddressing(plan);
+  if (staticRow) {
     plan.aligning = arith::ConstantIntOp::create(b, loc, 1, 1);
     return;
   }
-  outAddressing(plan);
   plan.aligning = arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::uge,
       arith::MulIOp::create(b, loc, rowLength, constIndex(bytesPerElement)),
