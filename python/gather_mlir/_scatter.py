@@ -193,6 +193,13 @@ def _plan(function, data, indices, attributes, axis, batch_dims, mode,
     return plan
 
 
+def _arguments(dest, source, indices, updates):
+    """The kernel's arguments: dest, then the data it copies into dest
+    first (none: dest holds it), indices and updates."""
+    return ((dest, indices, updates) if source is None
+            else (dest, source, indices, updates))
+
+
 def _scatter_into(function, view, source, indices, updates, attributes,
                   plan, mode, reduction):
     """Runs ``plan``'s kernel on ``view`` (C-contiguous, as are ``source``,
@@ -204,25 +211,22 @@ def _scatter_into(function, view, source, indices, updates, attributes,
     if merged is not None:
         operands = tuple(a.reshape(shape)
                          for a, shape in zip(operands, merged[:3]))
-    kernel_operands = operands
-    if copies:
-        kernel_operands = (operands[0], source.reshape(operands[0].shape),
-                           *operands[1:])
+    merged_source = source.reshape(operands[0].shape) if copies else None
     if plan[2 + copies] is None:
         plan[2 + copies] = _kernel(function, *operands,
                                    merged[3] if merged else attributes, mode,
                                    reduction, copies)
     try:
-        plan[2 + copies].call("k", *kernel_operands)
+        plan[2 + copies].call("k", *_arguments(operands[0], merged_source,
+                                               *operands[1:]))
     except IndexError:
         if merged is None:
             raise
         # Nothing was written to data: the caller's shapes raise it again,
         # naming the caller's dims.
-        args = (view, source, indices, updates) if copies else \
-            (view, indices, updates)
         _kernel(function, view, indices, updates, attributes, mode,
-                reduction, copies).call("k", *args)
+                reduction, copies).call(
+                    "k", *_arguments(view, source, indices, updates))
         raise
 
 

@@ -227,11 +227,9 @@ PlannedGather planGather(OpKind kind, PyArrayObject *data,
   PlannedGather plan;
   plan.dataShape.assign(dataShape.getShape());
   plan.resultShape = shape->getStaticShape(dataShape, indicesShape);
-  // Unsigned indices narrower than 64 bits are read as they are: the kernel
-  // widens them unsigned. uint64 ones become int64 (a view where they fit).
-  bool unsignedIndices =
-      PyArray_DESCR(indices)->kind == 'u' && PyArray_ITEMSIZE(indices) < 8;
-  if (PyArray_DESCR(indices)->kind == 'u' && !unsignedIndices) {
+  // uint64 indices become int64 (a view where they fit); narrower unsigned
+  // ones are read as they are, and the kernel widens them unsigned.
+  if (PyArray_DESCR(indices)->kind == 'u' && PyArray_ITEMSIZE(indices) == 8) {
     plan.converted = signedViewIfFits(indices);
     if (plan.converted.is_none())
       plan.converted = signedIndices(kind, indices, *shape, dataShape, mode);
@@ -255,7 +253,7 @@ PlannedGather planGather(OpKind kind, PyArrayObject *data,
   gatherCall.indexElementBytes = PyArray_ITEMSIZE(indices);
   gatherCall.dataContiguous = PyArray_IS_C_CONTIGUOUS(data);
   gatherCall.indicesContiguous = PyArray_IS_C_CONTIGUOUS(indices);
-  gatherCall.unsignedIndices = unsignedIndices;
+  gatherCall.unsignedIndices = PyArray_DESCR(indices)->kind == 'u';
   gatherCall.shape = collapsedShape ? &*collapsedShape : &*shape;
   gatherCall.resultShape = plan.resultShape;
   gatherCall.intoCallerResult = intoCallerResult;

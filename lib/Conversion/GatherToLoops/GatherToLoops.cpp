@@ -64,39 +64,25 @@ std::optional<IndexExtension> wideningExtension(Operation *cast) {
 
 /// `indices` as a widening of narrower integers of the same shape: an
 /// arith cast on tensors, or the elementwise linalg.generic that
-/// convert-elementwise-to-linalg makes of one (identity maps, its body the
-/// cast of its input alone).
+/// convert-elementwise-to-linalg makes of one (upstream's test of a single
+/// unary elementwise op).
 std::optional<WidenedIndices> widenedIndices(Value indices) {
   Operation *widening = indices.getDefiningOp();
-  if (!widening || widening->getNumResults() != 1)
+  if (!widening)
     return std::nullopt;
   Operation *cast = widening;
-  Value narrow;
   if (auto generic = dyn_cast<linalg::GenericOp>(widening)) {
-    Block *body = generic.getBody();
-    if (generic.getNumDpsInputs() != 1 || generic.getNumDpsInits() != 1 ||
-        generic.getNumParallelLoops() != generic.getNumLoops() ||
-        !llvm::all_of(generic.getIndexingMapsArray(),
-                      [](AffineMap m) { return m.isIdentity(); }) ||
-        body->getOperations().size() != 2)
+    if (!linalg::isaElemwiseSingleUnaryOpInterface(generic))
       return std::nullopt;
-    cast = &body->front();
-    auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
-    if (cast->getNumOperands() != 1 ||
-        cast->getOperand(0) != body->getArgument(0) || !yield ||
-        yield->getOperand(0) != cast->getResult(0))
-      return std::nullopt;
-    narrow = generic.getDpsInputs().front();
-  } else {
-    narrow =
-        widening->getNumOperands() == 1 ? widening->getOperand(0) : Value();
+    cast = &generic.getBody()->front();
   }
   std::optional<IndexExtension> extension = wideningExtension(cast);
-  auto narrowType = narrow ? dyn_cast<RankedTensorType>(narrow.getType())
-                           : RankedTensorType();
+  if (!extension)
+    return std::nullopt;
+  Value narrow = widening->getOperand(0);
+  auto narrowType = dyn_cast<RankedTensorType>(narrow.getType());
   auto wideType = dyn_cast<RankedTensorType>(indices.getType());
-  if (!extension || !narrowType || !wideType ||
-      narrowType.getShape() != wideType.getShape())
+  if (!narrowType || !wideType || narrowType.getShape() != wideType.getShape())
     return std::nullopt;
   return WidenedIndices{narrow, *extension, widening};
 }

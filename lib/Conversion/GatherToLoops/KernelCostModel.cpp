@@ -66,6 +66,15 @@ int64_t KernelPlanner::vectorLanes(Type element) const {
   return lanes >= 2 ? lanes : 0;
 }
 
+int64_t KernelPlanner::rowLanes(const SlicePlan &plan) const {
+  int64_t lanes =
+      vectorLanes(cast<MemRefType>(plan.out.getType()).getElementType());
+  return lanes >= 2 && hasUnitInnerStride(plan.data) &&
+                 hasUnitInnerStride(plan.out)
+             ? lanes
+             : 0;
+}
+
 int64_t KernelPlanner::gatherRowLanes() const {
   Type element = cast<MemRefType>(data.getType()).getElementType();
   if (!hasUnitInnerStride(data) || !hasUnitInnerStride(indices) ||
@@ -186,15 +195,14 @@ Value KernelPlanner::parallel(Value memref) {
 void KernelPlanner::streamingStores(SlicePlan &plan) {
   Value rowLength = plan.extents.back();
   Type element = cast<MemRefType>(out.getType()).getElementType();
-  int64_t lanes = vectorLanes(element);
+  int64_t lanes = rowLanes(plan);
   // The fence after the loops is an llvm.fence with memory effects
   // (registerStreamingFenceExternalModel).
   std::optional<RegisteredOperationName> fence =
       RegisteredOperationName::lookup(LLVM::FenceOp::getOperationName(),
                                       b.getContext());
-  if (options.streamingMinBytes < 0 || lanes < 2 ||
-      !hasUnitInnerStride(plan.data) || !hasUnitInnerStride(plan.out) ||
-      !fence || !fence->hasInterface<MemoryEffectOpInterface>())
+  if (options.streamingMinBytes < 0 || !lanes || !fence ||
+      !fence->hasInterface<MemoryEffectOpInterface>())
     return;
   int64_t bytesPerElement = getElementSizeInBytes(element);
   std::optional<int64_t> staticRow = getConstantIntValue(rowLength);
@@ -262,9 +270,8 @@ void KernelPlanner::outAddressing(SlicePlan &plan) {
 void KernelPlanner::alignedStores(SlicePlan &plan) {
   Value rowLength = plan.extents.back();
   Type element = cast<MemRefType>(out.getType()).getElementType();
-  int64_t lanes = vectorLanes(element);
-  if (options.alignedRowMinBytes < 0 || lanes < 2 ||
-      !hasUnitInnerStride(plan.data) || !hasUnitInnerStride(plan.out))
+  int64_t lanes = rowLanes(plan);
+  if (options.alignedRowMinBytes < 0 || !lanes)
     return;
   int64_t bytesPerElement = getElementSizeInBytes(element);
   // A row of fewer bytes than a vector has no whole vector to align.

@@ -16,13 +16,12 @@ using namespace mlir::gather::detail;
 
 void KernelEmitter::copyRow(const SlicePlan &plan, ValueRange dataPrefix,
                             ValueRange outPrefix, Value n, bool zeros) {
-  Type element = cast<MemRefType>(out.getType()).getElementType();
-  int64_t lanes = planner.vectorLanes(element);
+  int64_t fullLanes = planner.rowLanes(plan), lanes = fullLanes;
   // A static row gets vectors no longer than itself.
   if (std::optional<int64_t> staticN = getConstantIntValue(n))
     lanes = std::min<int64_t>(lanes, llvm::bit_floor(uint64_t(*staticN)));
-  if (lanes < 2 || !hasUnitInnerStride(plan.data) ||
-      !hasUnitInnerStride(plan.out)) {
+  if (lanes < 2) {
+    Type element = cast<MemRefType>(out.getType()).getElementType();
     forLoop(n, 1, [&](Value j) {
       store(zeros ? zero(element)
                   : loadData(plan.data, appended(dataPrefix, j)),
@@ -33,15 +32,16 @@ void KernelEmitter::copyRow(const SlicePlan &plan, ValueRange dataPrefix,
   auto cached = [&] {
     copyRowCached(plan, dataPrefix, outPrefix, n, lanes, zeros);
   };
-  if (zeros || lanes != planner.vectorLanes(element))
+  if (zeros || lanes != fullLanes)
     return cached();
-  auto aligned = [&](bool streaming) {
-    return [&, streaming] {
-      copyRowAligned(plan, dataPrefix, outPrefix, n, lanes, streaming);
-    };
+  auto streamed = [&] {
+    copyRowAligned(plan, dataPrefix, outPrefix, n, lanes, /*streaming=*/true);
   };
-  emitPlanned(plan.streaming, aligned(/*streaming=*/true),
-              [&] { emitPlanned(plan.aligning, aligned(false), cached); });
+  auto aligned = [&] {
+    copyRowAligned(plan, dataPrefix, outPrefix, n, lanes, /*streaming=*/false);
+  };
+  emitPlanned(plan.streaming, streamed,
+              [&] { emitPlanned(plan.aligning, aligned, cached); });
 }
 
 void KernelEmitter::copyRowCached(const SlicePlan &plan, ValueRange dataPrefix,

@@ -121,6 +121,10 @@ public:
   Value columnBlocks(int64_t axis);
   /// Lanes per vector for the element type, or 0 when it does not vectorize.
   int64_t vectorLanes(Type element) const;
+  /// Lanes of the vectors that copy `plan`'s rows (their innermost dim),
+  /// or 0 when they move an element at a time: an element that does not
+  /// vectorize, or a strided innermost dim of `plan.data` or `plan.out`.
+  int64_t rowLanes(const SlicePlan &plan) const;
   /// Lanes for gatherRow, or 0 when the row does not vectorize.
   int64_t gatherRowLanes() const;
 
