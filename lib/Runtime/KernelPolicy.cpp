@@ -170,6 +170,10 @@ mlir::gather::runtime::chooseGatherKernel(const GatherCall &call) {
   // Rows gathered along the last axis from C-contiguous operands.
   bool rows = shape.readsRowsAlongLastAxis(dataRank, indexRank) &&
               call.dataContiguous && call.indicesContiguous;
+  // gather_elements along an axis before the last from C-contiguous
+  // operands: its result rows read across the data rows of the axis.
+  bool acrossRows = call.op == OpKind::Elements && shape.axis < dataRank - 1 &&
+                    call.dataContiguous && call.indicesContiguous;
   // The gathered axis's size (gather and gather_elements; 0 for
   // gather_nd).
   int64_t axisSize =
@@ -178,13 +182,17 @@ mlir::gather::runtime::chooseGatherKernel(const GatherCall &call) {
                         call.mode == GatherMode::check &&
                         call.intoCallerResult && rows &&
                         buffersCheckedOut(parallel, indexBytes, resultBytes);
-  // How rows read data: the cost model's choice for the axis's length and
-  // the rows' (the result's last dim); 0 for kernels without such rows
-  // (strided operands read one element at a time anyway).
+  // How rows read data: the cost model's choice for the axis's length
+  // (along the last axis) and the rows' (the result's last dim); 0 for
+  // kernels without such rows (strided operands read one element at a time
+  // anyway).
   GatherLoads loads =
-      rows ? getHostGatherLoads(axisSize * itemBytes,
-                                call.resultShape.back() * itemBytes)
-           : GatherLoads::Auto;
+      rows || acrossRows
+          ? getHostGatherLoads(
+                rows ? std::optional<int64_t>(axisSize * itemBytes)
+                     : std::nullopt,
+                call.resultShape.back() * itemBytes)
+          : GatherLoads::Auto;
   // Row validation only changes check-mode gather_elements kernels; other
   // kernels keep one key for both kinds of result.
   bool ownResult = !call.intoCallerResult || choice.bufferResult;
@@ -243,8 +251,8 @@ mlir::gather::runtime::chooseGatherKernel(const GatherCall &call) {
                        bytesOf(call.data.getShape().drop_front(shape.axis),
                                itemBytes) >= blockMinBytes;
   int64_t dataBytes = bytesOf(call.data.getShape(), itemBytes);
-  if (!(rows || blocks) || resultBytes < kTuneMinResultBytes || axisSize == 0 ||
-      dataBytes == 0 || !isTuningEnabled())
+  if (!(rows || acrossRows || blocks) || resultBytes < kTuneMinResultBytes ||
+      axisSize == 0 || dataBytes == 0 || !isTuningEnabled())
     return choice;
   // Large calls: the variant measured for the call's class, else the
   // candidates to measure, the cost model's first.
@@ -260,6 +268,22 @@ mlir::gather::runtime::chooseGatherKernel(const GatherCall &call) {
   if (rows) {
     for (GatherLoads candidate : candidateLoads(loads, axisSize * itemBytes))
       variants.push_back(loadsVariant(candidate));
+  } else if (acrossRows) {
+    // The cost model's loads and blocks, the other vector form's loads,
+    // then the cost model's loads with the other blocks (or, where there
+    // are no blocks, one element an iteration).
+    auto variant = [&](GatherLoads rowLoads, bool withBlocks) {
+      KernelVariant v = loadsVariant(rowLoads);
+      if (blocks)
+        v.columnBlocks = blocksVariant(withBlocks).columnBlocks;
+      return v;
+    };
+    for (GatherLoads candidate : candidateLoads(loads, /*axisBytes=*/0))
+      variants.push_back(variant(candidate, blocksByModel));
+    KernelVariant last = blocks ? variant(loads, !blocksByModel)
+                                : variant(GatherLoads::Element, false);
+    if (variants.size() < kMaxCandidates && !llvm::is_contained(variants, last))
+      variants.push_back(last);
   } else {
     variants = {blocksVariant(blocksByModel), blocksVariant(!blocksByModel)};
   }

@@ -32,16 +32,14 @@ bool mlir::gather::runtime::isTuningEnabled() {
 }
 
 std::string KernelVariant::describe() const {
-  if (loads)
-    return stringifyGatherLoads(static_cast<GatherLoads>(loads)).str();
-  switch (columnBlocks) {
-  case KernelKey::Always:
-    return "column blocks";
-  case KernelKey::Never:
-    return "rows";
-  default:
-    return "threshold";
-  }
+  std::string blocks = columnBlocks == KernelKey::Always  ? "column blocks"
+                       : columnBlocks == KernelKey::Never ? "rows"
+                                                          : "";
+  if (!loads)
+    return blocks.empty() ? "threshold" : blocks;
+  std::string rowLoads =
+      stringifyGatherLoads(static_cast<GatherLoads>(loads)).str();
+  return blocks.empty() ? rowLoads : rowLoads + ", " + blocks;
 }
 
 std::string TuningClass::describe() const {

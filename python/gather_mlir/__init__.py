@@ -88,16 +88,17 @@ def kernel_choice(op, data, indices, axis=0, batch_dims=0, mode="check",
     rows, short last dims and short gathered axes); ``pipeline``, the ``gather-to-llvm`` options
     it is compiled with, which ``gather-opt`` takes as they are;
     ``buffered``, whether a check-mode call into ``out`` computes into a
-    result of its own first; ``loads``, how rows gathered along the last
-    axis read data (``gather-loads``: ``"vector"``, ``"scalar"`` or
-    ``"element"``; None for kernels without such rows);
+    result of its own first; ``loads``, how result rows read data, gathered
+    along the last axis or by ``gather_elements`` along an axis before it
+    (``gather-loads``: ``"vector"``, ``"scalar"`` or ``"element"``; None
+    for kernels without such rows);
     ``column_blocks``, whether ``gather_elements`` along an axis before the
     last walks column blocks (``"column blocks"`` or ``"rows"``; None: as
     the lowering's size threshold says, or no such gather); ``chosen_by``,
     ``"measurement"`` (on this host, by an earlier call or process),
     ``"cost model"``, or ``"cost model, until a call measures"``;
-    ``candidates``, what a later call measures (loads, or ``"column
-    blocks"`` and ``"rows"``); and ``seconds``, each
+    ``candidates``, what a later call measures (loads, ``"column
+    blocks"`` and ``"rows"``, or both, as ``"scalar, rows"``); and ``seconds``, each
     candidate's measured time. ``GATHER_MLIR_TUNE=0`` turns measuring off.
 
     >>> gather_mlir.kernel_choice("gather", np.zeros(8), [1])["pipeline"][:15]

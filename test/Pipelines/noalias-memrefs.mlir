@@ -1,9 +1,9 @@
-// RUN: gather-opt %s --gather-to-llvm='parallel=true' | FileCheck %s
+// RUN: gather-opt %s --gather-to-llvm='parallel=true gather-loads=element' | FileCheck %s
 
 // A kernel's `llvm.noalias` memrefs (those of the Python package's
 // kernels): their data pointers are marked, and the loads and stores in the
 // parallel regions, which LLVM outlines into functions of their own, keep
-// their scopes.
+// their scopes (here rows read one element an iteration: scalar loads).
 
 // CHECK-LABEL: llvm.func @k(
 // CHECK-SAME: %{{[a-z0-9]+}}: !llvm.ptr, %{{[a-z0-9]+}}: !llvm.ptr {llvm.noalias},

@@ -1227,11 +1227,15 @@ def test_kernel_choice_names_the_kernel_and_its_pipeline():
         np.arange(20.0).reshape(10, 2)[:, [1, 0, 1]])
     rows = g.kernel_choice("gather", data[:10], ids[0, :1], axis=0)
     assert "row 0 index row 0 axis length 0 loads " in rows["key"]
-    # A short gathered axis before the last.
+    # A short gathered axis before the last, whose rows read across the
+    # data rows of the axis as the host's cost model says.
     axis0 = g.kernel_choice("gather_elements", data.T.copy(), ids.T.copy())
+    loads = _native.host_gather_loads(None, 9000 * 4)
+    assert axis0["loads"] == loads
     assert axis0["key"].endswith(
-        "row 0 index row 0 axis length 2 loads 0 column blocks 0")
-    assert axis0["loads"] is None
+        f"row 0 index row 0 axis length 2 loads "
+        f"{['auto', 'vector', 'scalar', 'element'].index(loads)} "
+        "column blocks 0")
     pipeline = short["pipeline"]
     assert pipeline.startswith("gather-to-llvm{")
     assert "column-block-min-bytes=8388608" in pipeline

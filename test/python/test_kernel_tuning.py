@@ -1,6 +1,7 @@
 """Kernel choices measured on the host (KernelTuner.h): how rows gathered
-along the last axis read data, and whether gather_elements along an axis
-before the last walks column blocks. A class of calls compiles its
+along the last axis read data, and, for gather_elements along an axis
+before the last, how its rows read data and whether they walk column
+blocks. A class of calls compiles its
 candidates one a call, then a call measures them on its operands and keeps
 the fastest, in memory and on disk; GATHER_MLIR_TUNE=0 leaves every choice
 to the cost model. Each case runs new interpreters with a cache directory
@@ -52,7 +53,8 @@ def check_record(choice):
     assert all(s > 0 for s in seconds.values())
     model = next(iter(seconds))
     fastest = min(seconds, key=seconds.get)
-    chosen = choice["loads"] or choice["column_blocks"]
+    chosen = ", ".join(field for field in (choice["loads"],
+                                           choice["column_blocks"]) if field)
     if chosen != model:
         assert chosen == fastest
         assert seconds[fastest] < 0.95 * seconds[model]
@@ -60,10 +62,9 @@ def check_record(choice):
         assert fastest == model or seconds[fastest] >= 0.95 * seconds[model]
     if choice["loads"]:
         assert f"gather-loads={choice['loads']}" in choice["pipeline"]
-        assert choice["column_blocks"] is None
-    else:
+    if choice["column_blocks"]:
         # Always: from 0 bytes on; never: -1.
-        blocks = "0" if chosen == "column blocks" else "-1"
+        blocks = "0" if choice["column_blocks"] == "column blocks" else "-1"
         assert f"column-block-min-bytes={blocks} " in choice["pipeline"]
     assert choice["key"].endswith(
         f" loads {LOADS.index(choice['loads'] or 'auto')} column blocks "
@@ -154,22 +155,32 @@ def test_small_results_and_other_kernels_are_not_measured(tmp_path):
         print(json.dumps(choices))
     """))
     small, small_axis0, long_axis0, gather, axis0 = out
-    assert small["chosen_by"] == "cost model" and small["candidates"] == []
-    assert small["loads"] in ("vector", "scalar", "element")
-    assert small["column_blocks"] is None
-    # Under 256 KiB, along more than 2048 positions, or not gather_elements
-    # before the last axis (nor rows along it): the lowering's threshold.
-    for choice in (small_axis0, long_axis0, gather):
+    # Under 256 KiB: the cost model's loads, the lowering's threshold for
+    # column blocks.
+    for choice in (small, small_axis0):
         assert choice["chosen_by"] == "cost model"
         assert choice["candidates"] == []
-        assert choice["loads"] is None and choice["column_blocks"] is None
-        assert choice["key"].endswith(" loads 0 column blocks 0")
-        assert "column-block-min-bytes=8388608 " in choice["pipeline"]
-    # 1 MiB along 64 positions: column blocks or rows, rows first (2 MiB
-    # of data).
-    assert axis0["candidates"] == ["rows", "column blocks"]
-    assert axis0["column_blocks"] == "rows" and axis0["loads"] is None
-    assert axis0["key"].endswith(" loads 0 column blocks 2")
+        assert choice["loads"] in ("vector", "scalar")
+        assert choice["column_blocks"] is None
+    assert "column-block-min-bytes=8388608 " in small_axis0["pipeline"]
+    # Not gather_elements, nor rows along the last axis: nothing measured.
+    assert gather["chosen_by"] == "cost model" and gather["candidates"] == []
+    assert gather["loads"] is None and gather["column_blocks"] is None
+    assert gather["key"].endswith(" loads 0 column blocks 0")
+    model = small_axis0["loads"]
+    other = ({"vector", "scalar"} - {model}).pop()
+    # Along more than 2048 positions there are no column blocks: the two
+    # vector forms of loads, then one element an iteration.
+    assert long_axis0["candidates"] == [model, other, "element"]
+    assert long_axis0["loads"] == model
+    assert long_axis0["column_blocks"] is None
+    # 1 MiB along 64 positions (2 MiB of data): the cost model's rows, the
+    # other loads, then the cost model's loads in column blocks.
+    assert axis0["candidates"] == [f"{model}, rows", f"{other}, rows",
+                                   f"{model}, column blocks"]
+    assert axis0["column_blocks"] == "rows" and axis0["loads"] == model
+    assert axis0["key"].endswith(
+        f" loads {LOADS.index(model)} column blocks 2")
     assert "column-block-min-bytes=-1 " in axis0["pipeline"]
 
 
@@ -226,8 +237,8 @@ def test_an_error_while_measuring_records_nothing(tmp_path):
 def test_column_blocks_or_rows_are_measured(tmp_path, rows):
     """gather_elements along axis 0 of rows x 1536 f32: the cost model walks
     column blocks from 8 MiB of data on (1500 rows), rows below (512); a
-    class measures both and keeps the faster, and every call's result is
-    right."""
+    class measures both, and the other vector form of loads, and keeps the
+    fastest; every call's result is right."""
     out = run({"GATHER_MLIR_CACHE_DIR": str(tmp_path), "GATHER_MLIR_TUNE":
                None}, textwrap.dedent(f"""
         import json
@@ -238,7 +249,7 @@ def test_column_blocks_or_rows_are_measured(tmp_path, rows):
         ids = rng.integers(-{rows}, {rows}, (64, 1536))
         expected = np.take_along_axis(data, ids % {rows}, axis=0)
         calls = []
-        for _ in range(3):
+        for _ in range(4):
             right = bool((g.gather_elements(data, ids) == expected).all())
             calls.append(dict(right=right,
                               choice=g.kernel_choice("gather_elements", data,
@@ -248,11 +259,15 @@ def test_column_blocks_or_rows_are_measured(tmp_path, rows):
     assert all(call["right"] for call in out)
     first = out[0]["choice"]
     model = "column blocks" if rows == 1500 else "rows"
-    assert first["candidates"] == [model, ({"column blocks", "rows"} -
-                                           {model}).pop()]
-    assert first["column_blocks"] == model and first["loads"] is None
-    check_record(out[2]["choice"])
-    assert list(out[2]["choice"]["seconds"]) == first["candidates"]
+    loads = first["loads"]
+    assert first["candidates"] == [
+        f"{loads}, {model}",
+        f"{({'vector', 'scalar'} - {loads}).pop()}, {model}",
+        f"{loads}, {({'column blocks', 'rows'} - {model}).pop()}"]
+    assert first["column_blocks"] == model
+    assert out[2]["choice"]["chosen_by"] == "cost model, until a call measures"
+    check_record(out[3]["choice"])
+    assert list(out[3]["choice"]["seconds"]) == first["candidates"]
 
 
 def test_threads_measure_a_class_once(tmp_path):

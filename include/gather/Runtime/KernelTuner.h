@@ -76,7 +76,8 @@ struct TuningClass {
 static_assert(sizeof(TuningClass) == 20, "a class is plain bytes");
 
 /// A kernel's measured fields (KernelKey::loads, KernelKey::columnBlocks).
-/// A class measures one of them; the other stays 0.
+/// A class measures one of them, or both for gather_elements along an axis
+/// before the last; a field not measured stays 0.
 struct KernelVariant {
   uint8_t loads = 0, columnBlocks = 0;
 
@@ -90,8 +91,8 @@ struct KernelVariant {
     key.loads = loads;
     key.columnBlocks = columnBlocks;
   }
-  /// `vector`, `scalar` or `element` (gather-loads' values); `column
-  /// blocks` or `rows`; `threshold` when neither is set.
+  /// `vector`, `scalar` or `element` (gather-loads' values), then
+  /// `column blocks` or `rows` when set; `threshold` when neither is set.
   std::string describe() const;
 };
 

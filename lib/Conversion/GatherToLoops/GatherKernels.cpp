@@ -120,20 +120,27 @@ void KernelEmitter::emitGatherElements(const GatherShape &shape) {
   auto components = [&](ValueRange ivs) {
     return SmallVector<IndexComponent>{{readIndex(ivs), axisSize, a}};
   };
-  // Along the last axis, a result row reads one data row at the positions
-  // of one index row; validate-rows checks the indices as it gathers.
+  // A result row (along the last dim) reads data at the positions of one
+  // index row: along the last axis, within one data row; along an axis
+  // before it, across the data rows of that axis, at the row's columns.
+  // validate-rows checks the indices as it gathers.
   bool lastAxis = shape.readsRowsAlongLastAxis(r, r);
-  int64_t lanes = lastAxis ? planner.gatherRowLanes() : 0;
+  std::optional<int64_t> offAxis;
+  if (!lastAxis)
+    offAxis = a;
+  int64_t lanes = planner.gatherRowLanes();
   SlicePlan rows =
-      lanes ? planner.gatherRows(ubs.back(), axisSize) : planner.elements();
+      lanes ? planner.gatherRows(ubs.back(), lastAxis ? axisSize : nullptr)
+            : planner.elements();
   auto rowAt = [&](ValueRange ivs, Value badFlag) {
-    gatherRow(rows, ivs, ivs, ivs, ubs.back(), axisSize, lanes, badFlag);
+    gatherRow(rows, ivs, ivs, ivs, ubs.back(), axisSize, lanes, badFlag,
+              /*start=*/nullptr, offAxis);
   };
   auto rowPiece = [&](ValueRange ivs, Value n, Value start) {
     gatherRow(rows, ivs, ivs, ivs, n, axisSize, lanes, /*badFlag=*/nullptr,
-              start);
+              start, offAxis);
   };
-  if (lastAxis && validatesRows()) {
+  if (lanes && validatesRows()) {
     // Threads take rows; a single row is split into pieces instead, which
     // a row's check cannot follow: it is scanned first when on threads.
     auto scanThenPieces = [&] {
@@ -146,22 +153,13 @@ void KernelEmitter::emitGatherElements(const GatherShape &shape) {
     return finishStreaming(rows);
   }
   Value ok = validate(ubs, axisSize, components, validateShapes(shape));
-  if (lanes) {
-    guarded(ok, [&] { rowNest(ubs, rowPiece); });
-    return finishStreaming(rows);
-  }
-  auto element = [&](ValueRange ivs) {
-    Subscript s =
-        resolve(readIndex(ivs), axisSize, subscriptModeAlong(axisSize));
-    SmallVector<Value> at(ivs);
-    at[a] = s.index;
-    copySlice(planner.elements(), at, ivs, s.valid);
-  };
   guarded(ok, [&] {
     emitPlanned(
-        planner.columnBlocks(a), [&] { columnBlockNest(ubs, a, element); },
-        [&] { parallelNest(ubs, element); });
+        lastAxis ? nullptr : planner.columnBlocks(a),
+        [&] { columnBlockNest(ubs, a, rowPiece); },
+        [&] { rowNest(ubs, rowPiece); });
   });
+  finishStreaming(rows);
 }
 
 void KernelEmitter::emitGatherND(const GatherShape &shape) {

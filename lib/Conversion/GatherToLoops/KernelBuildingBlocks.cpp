@@ -96,8 +96,9 @@ void KernelEmitter::rowPieces(
       /*parallel=*/true);
 }
 
-void KernelEmitter::columnBlockNest(ArrayRef<Value> ubs, int64_t axis,
-                                    function_ref<void(ValueRange)> body) {
+void KernelEmitter::columnBlockNest(
+    ArrayRef<Value> ubs, int64_t axis,
+    function_ref<void(ValueRange, Value, Value)> row) {
   Type element = cast<MemRefType>(data.getType()).getElementType();
   int64_t blockElements =
       std::max<int64_t>(1, kColumnBlockBytes / getElementSizeInBytes(element));
@@ -113,12 +114,9 @@ void KernelEmitter::columnBlockNest(ArrayRef<Value> ubs, int64_t axis,
     Value length = arith::MinUIOp::create(
         b, loc, block, arith::SubIOp::create(b, loc, last, start));
     forLoop(ubs[axis], 1, [&](Value position) {
-      forLoop(length, 1, [&](Value k) {
-        SmallVector<Value> ivs(blockIvs.drop_back());
-        ivs.insert(ivs.begin() + axis, position);
-        ivs.push_back(arith::AddIOp::create(b, loc, start, k));
-        body(ivs);
-      });
+      SmallVector<Value> ivs(blockIvs.drop_back());
+      ivs.insert(ivs.begin() + axis, position);
+      row(ivs, length, start);
     });
   });
 }

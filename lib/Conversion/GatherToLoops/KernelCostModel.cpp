@@ -134,7 +134,8 @@ SlicePlan KernelPlanner::slices(int64_t dataFrom, int64_t outFrom) {
 SlicePlan KernelPlanner::gatherRows(Value rowLength, Value axisSize) {
   Type element = cast<MemRefType>(data.getType()).getElementType();
   auto bytes = [&](Value size) -> std::optional<int64_t> {
-    if (std::optional<int64_t> count = getConstantIntValue(size))
+    if (std::optional<int64_t> count =
+            size ? getConstantIntValue(size) : std::nullopt)
       return bytesOf(*count, element);
     return std::nullopt;
   };

@@ -156,12 +156,23 @@ void KernelEmitter::copySlice(const SlicePlan &plan, ValueRange dataPrefix,
 void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
                               ValueRange indexPrefix, ValueRange outPrefix,
                               Value n, Value axisSize, int64_t lanes,
-                              Value badFlag, Value start) {
+                              Value badFlag, Value start,
+                              std::optional<int64_t> offAxis) {
+  // Element j's column: its position in the whole row.
+  auto column = [&](Value j) -> Value {
+    return start ? arith::AddIOp::create(b, loc, start, j).getResult() : j;
+  };
   // Position j of the row at `prefix` (an index or out row).
   auto at = [&](ValueRange prefix, Value j) {
-    return appended(prefix,
-                    start ? arith::AddIOp::create(b, loc, start, j).getResult()
-                          : j);
+    return appended(prefix, column(j));
+  };
+  // The data subscripts of element j read at subscript `s` of the axis.
+  auto dataAt = [&](Value s, Value j) {
+    if (!offAxis)
+      return appended(dataPrefix, s);
+    SmallVector<Value> subscripts(dataPrefix);
+    subscripts[*offAxis] = s;
+    return appended(subscripts, column(j));
   };
   // Subscripts of a non-empty row always name an element of it: check and
   // unchecked clamp the normalized index (a no-op on the indices they
@@ -177,17 +188,17 @@ void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
   auto one = [&](Value j, bool clamped) {
     Value i = readIndex(at(indexPrefix, j));
     if (!badFlag) {
-      Subscript s =
-          clamped ? resolve(i, axisSize, subscriptMode) : resolve(i, axisSize);
-      return copySlice(planner.elements(), appended(dataPrefix, s.index),
-                       at(outPrefix, j), s.valid);
+      Subscript s = resolve(
+          i, axisSize, clamped ? subscriptMode : subscriptModeAlong(axisSize));
+      return copySlice(planner.elements(), dataAt(s.index, j), at(outPrefix, j),
+                       s.valid);
     }
     ifThenElse(
         outOfRange(i, axisSize), [&] { setFlag(badFlag); },
         [&] {
           Subscript s = resolve(i, axisSize);
-          copySlice(planner.elements(), appended(dataPrefix, s.index),
-                    at(outPrefix, j), nullptr);
+          copySlice(planner.elements(), dataAt(s.index, j), at(outPrefix, j),
+                    nullptr);
         });
   };
   if (lanes == 0)
@@ -206,9 +217,30 @@ void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
   auto valueType = VectorType::get({lanes}, element);
   auto indexType = VectorType::get({lanes}, indexElement);
   auto maskType = VectorType::get({lanes}, b.getI1Type());
-  SmallVector<Value> rowBase(dataPrefix);
-  rowBase.push_back(constIndex(0));
   bool vectorGathers = loads == GatherLoads::Vector;
+  // A vector gather reads lane l of the vector at j at an offset from
+  // dataAt(0, j): the lane's subscript along the last axis; off it, the
+  // subscript times the axis's stride, plus l.
+  Value axisStride, laneColumns;
+  if (vectorGathers && offAxis) {
+    auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, data);
+    axisStride = vector::BroadcastOp::create(
+        b, loc, VectorType::get({lanes}, b.getI64Type()),
+        arith::IndexCastOp::create(b, loc, b.getI64Type(),
+                                   metadata.getStrides()[*offAxis]));
+    laneColumns = arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(
+            VectorType::get({lanes}, b.getI64Type()),
+            ArrayRef<int64_t>(llvm::to_vector(llvm::seq<int64_t>(lanes)))));
+  }
+  auto gatherOffsets = [&](Value subscripts) -> Value {
+    if (!offAxis)
+      return subscripts;
+    return arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, subscripts, axisStride),
+        laneColumns);
+  };
   // A vector of the row, or with `mask` a part of it: the lanes outside
   // read index 0 (in bounds once the row is not empty) and store nothing.
   auto chunk = [&](Value j, Value mask, bool streaming) {
@@ -231,8 +263,9 @@ void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
       if (!lanesRead)
         lanesRead = vector::ConstantMaskOp::create(b, loc, maskType,
                                                    ArrayRef<int64_t>{lanes});
-      v = vector::GatherOp::create(b, loc, valueType, data, rowBase, r.index,
-                                   lanesRead, zero(valueType));
+      v = vector::GatherOp::create(
+          b, loc, valueType, data, dataAt(constIndex(0), j),
+          gatherOffsets(r.index), lanesRead, zero(valueType));
     } else {
       // One scalar load per lane, from subscripts computed as a vector.
       v = zero(valueType);
@@ -240,8 +273,10 @@ void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
         Value subscript = arith::IndexCastOp::create(
             b, loc, b.getIndexType(),
             vector::ExtractOp::create(b, loc, r.index, lane));
-        Value e = memref::LoadOp::create(b, loc, data,
-                                         appended(dataPrefix, subscript));
+        Value e = memref::LoadOp::create(
+            b, loc, data,
+            dataAt(subscript,
+                   arith::AddIOp::create(b, loc, j, constIndex(lane))));
         v = vector::InsertOp::create(b, loc, e, v, lane);
       }
       if (r.valid)
@@ -274,12 +309,13 @@ void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
                          function_ref<Value(Value)> resolve) {
     Value v = zero(valueType);
     for (int64_t lane = 0; lane < lanes; ++lane) {
-      Value i = readIndex(
-          at(indexPrefix, arith::AddIOp::create(b, loc, j, constIndex(lane))));
+      Value jl = arith::AddIOp::create(b, loc, j, constIndex(lane));
+      Value i = readIndex(at(indexPrefix, jl));
       Value e = memref::LoadOp::create(
           b, loc, data,
-          appended(dataPrefix, arith::IndexCastOp::create(
-                                   b, loc, b.getIndexType(), resolve(i))));
+          dataAt(
+              arith::IndexCastOp::create(b, loc, b.getIndexType(), resolve(i)),
+              jl));
       v = vector::InsertOp::create(b, loc, e, v, lane);
     }
     storeRowVector(plan, v, at(outPrefix, j), nullptr, streaming);

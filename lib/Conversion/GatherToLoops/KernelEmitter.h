@@ -155,11 +155,11 @@ private:
                            Value axisSize);
   /// The nest of `ubs` (dims of the indices of a gather_elements along
   /// `axis`, before the last) in column blocks: every dim but `axis` and
-  /// the last, then blocks of kColumnBlockBytes of the last, then `axis`,
-  /// then the block's elements; body(ivs) in the nest's own order. The
-  /// outer nest is a parallelNest.
+  /// the last, then blocks of kColumnBlockBytes of the last, then `axis`:
+  /// row(ivs, n, start) for the block's piece of each row, as in rowNest.
+  /// The outer nest is a parallelNest.
   void columnBlockNest(ArrayRef<Value> ubs, int64_t axis,
-                       function_ref<void(ValueRange)> body);
+                       function_ref<void(ValueRange, Value, Value)> row);
   /// The single row of length `n` in pieces of kRowPieceElements on
   /// threads: row({}, length, start) for each.
   void rowPieces(Value n, function_ref<void(ValueRange, Value, Value)> row);
@@ -319,11 +319,15 @@ private:
   /// `badFlag` (check mode, indices not yet validated), an index out of
   /// range sets the memref<i1> `badFlag` instead of failing. With `start`,
   /// the row's positions j are elements start + j of the index and out rows
-  /// (a piece of a row: rowNest).
+  /// (a piece of a row: rowNest). With `offAxis` (gather_elements along an
+  /// axis before the last), the indices select along that dim of `data`
+  /// instead: position j reads data[dataPrefix with the subscript at
+  /// offAxis, j], dataPrefix holding a subscript of every dim but the last.
   void gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
                  ValueRange indexPrefix, ValueRange outPrefix, Value n,
                  Value axisSize, int64_t lanes, Value badFlag = nullptr,
-                 Value start = nullptr);
+                 Value start = nullptr,
+                 std::optional<int64_t> offAxis = std::nullopt);
   /// copyRow with whole vectors stored at aligned addresses after a masked
   /// head (forEachAlignedChunk): non-temporal stores with `streaming`.
   void copyRowAligned(const SlicePlan &plan, ValueRange dataPrefix,

@@ -90,10 +90,11 @@ public:
   /// trailing dims still fill whole vectors; streaming stores as planned.
   /// No prefetching (prefetch).
   SlicePlan slices(int64_t dataFrom, int64_t outFrom);
-  /// The plan of rows gathered along the last axis (gatherRow) from a data
-  /// axis of `axisSize` elements: their length is the result's last
-  /// dimension, `rowLength`; how they read and whether they stream (never
-  /// for rows read one element an iteration, which store scalars).
+  /// The plan of rows gathered by gatherRow, along the last axis from a
+  /// data axis of `axisSize` elements, or (`axisSize` null) across the rows
+  /// of an axis before it: their length is the result's last dimension,
+  /// `rowLength`; how they read and whether they stream (never for rows
+  /// read one element an iteration, which store scalars).
   SlicePlan gatherRows(Value rowLength, Value axisSize);
   /// The plan of one-element slices of data and out (gather_elements).
   SlicePlan elements() const {

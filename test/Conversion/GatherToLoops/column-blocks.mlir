@@ -1,4 +1,4 @@
-// RUN: gather-opt %s --convert-gather-to-loops | FileCheck %s
+// RUN: gather-opt %s --convert-gather-to-loops="gather-loads=element" --cse | FileCheck %s
 // RUN: gather-opt %s --convert-gather-to-loops="column-block-min-bytes=-1" | FileCheck %s --check-prefix=NEVER
 // RUN: gather-opt %s --convert-gather-to-loops="column-block-min-bytes=0" | FileCheck %s --check-prefix=ALWAYS
 
@@ -6,7 +6,8 @@
 /// blocks of 256 bytes (64 f32), every position of the axis inside each,
 /// where data from the axis on holds at least column-block-min-bytes (8 MiB
 /// by default) and the axis at most 2048 positions: a run-time test for
-/// dynamic sizes, both nests behind it.
+/// dynamic sizes, both nests behind it (here with rows read one element
+/// an iteration).
 // CHECK-LABEL: func.func @dynamic
 // CHECK: arith.muli
 // CHECK-NEXT: %[[BYTES:.*]] = arith.muli
@@ -29,6 +30,7 @@
 // CHECK: memref.store %{{.*}}, %{{.*}}[%[[P]], %[[COL]]] : memref<?x?xf32>
 // CHECK: } else {
 // CHECK: affine.for
+// CHECK: scf.if
 // CHECK-NEXT: affine.for
 // NEVER-LABEL: func.func @dynamic
 // NEVER-NOT: arith.ceildivui

@@ -22,17 +22,21 @@ func.func @gather_elements_last_axis_fill(%d: tensor<4x9xf32>, %i: tensor<4x16xi
 
 // -----
 
-/// Along an outer axis each element is a scalar load whose subscript comes
-/// from the index; check mode validates first.
+/// Along an outer axis a row of indices is one vector.gather per chunk
+/// too: lane l reads the clamped subscript times the axis's stride, plus
+/// its column; check mode validates first.
 // CHECK-LABEL: func.func @gather_elements_axis_0_check
+// CHECK-DAG: %[[STRIDE:.*]] = arith.constant dense<3> : vector<8xi64>
+// CHECK-DAG: %[[COLUMNS:.*]] = arith.constant dense<[0, 1, 2, 3, 4, 5, 6, 7]> : vector<8xi64>
 // CHECK: func.call @gather_mlir_index_error
 // CHECK: affine.for %[[R:.*]] = 0 to 2 {
-// CHECK:   affine.for %[[C:.*]] = 0 to 3 {
-// CHECK:     affine.load %{{.*}}[%[[R]], %[[C]]] : memref<2x3xi64>
-// CHECK:     %[[ROW:.*]] = arith.index_cast
-// CHECK:     %[[V:.*]] = tensor.extract %{{.*}}[%[[ROW]], %[[C]]]
-// CHECK:     affine.store %[[V]], %{{.*}}[%[[R]], %[[C]]]
-// CHECK-NOT: vector.
+// CHECK:   %[[MASK:.*]] = vector.constant_mask [3] : vector<8xi1>
+// CHECK:   vector.maskedload %{{.*}}[%[[R]], %{{.*}}], %[[MASK]]
+// CHECK:   %[[SUB:.*]] = arith.maxsi
+// CHECK:   %[[SCALED:.*]] = arith.muli %[[SUB]], %[[STRIDE]]
+// CHECK:   %[[AT:.*]] = arith.addi %[[SCALED]], %[[COLUMNS]]
+// CHECK:   %[[V:.*]] = vector.gather %{{.*}}[%{{.*}}, %{{.*}}] [%[[AT]]], %[[MASK]]
+// CHECK:   vector.maskedstore %{{.*}}[%[[R]], %{{.*}}], %[[MASK]], %[[V]]
 func.func @gather_elements_axis_0_check(%d: tensor<3x3xf32>, %i: tensor<2x3xi64>) -> tensor<2x3xf32> {
   %0 = gather.gather_elements %d[%i] : (tensor<3x3xf32>, tensor<2x3xi64>) -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>

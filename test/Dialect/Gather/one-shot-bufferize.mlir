@@ -24,7 +24,7 @@ func.func @gather_reads_in_place(%d: tensor<4x16xf32>, %i: tensor<3xi32>) -> ten
 // CHECK-NOT: memref.copy
 // CHECK: %[[A:.*]] = memref.alloc
 // CHECK: %[[B:.*]] = memref.alloc
-// CHECK: memref.load %[[A]]
+// CHECK: vector.gather %[[A]]
 // CHECK-NOT: memref.copy
 // CHECK: return %[[B]]
 func.func @gather_chain(%d: tensor<4x4xf32>, %i: tensor<2xi64>, %j: tensor<2x2xi64>) -> tensor<2x2xf32> {
