@@ -10,6 +10,10 @@
 // RUN: not %mlir_run -e bad_in_tail %t.rows.mlir 2>&1 | FileCheck %s --check-prefix=TAIL
 // RUN: gather-opt %s --gather-to-llvm="column-block-min-bytes=0 gather-loads=vector" > %t.blocks.mlir
 // RUN: not %mlir_run -e bad_in_tail %t.blocks.mlir 2>&1 | FileCheck %s --check-prefix=TAIL
+// RUN: gather-opt %s --gather-to-llvm="validate-rows=true parallel=true parallel-min-bytes=0" > %t.threads.mlir
+// RUN: not %mlir_run_omp -e bad_in_slab %t.threads.mlir 2>&1 | FileCheck %s --check-prefix=SLAB
+// RUN: gather-opt %s --gather-to-llvm="validate-rows=false parallel=true parallel-min-bytes=0" > %t.scan.mlir
+// RUN: not %mlir_run_omp -e bad_in_slab %t.scan.mlir 2>&1 | FileCheck %s --check-prefix=SLAB
 
 /// gather_elements along an axis before the last gathers a result row (the
 /// last dim) across the data rows of the axis: 3x43 f64, in every way rows
@@ -109,5 +113,26 @@ func.func @bad_in_tail() {
   %bad = tensor.cast %bad_c : tensor<2x43xi64> to tensor<?x?xi64>
   %r = call @check(%d, %bad) : (tensor<?x?xf64>, tensor<?x?xi64>) -> tensor<?x?xf64>
   call @print(%r) : (tensor<?x?xf64>) -> ()
+  return
+}
+
+/// On threads, or scanned first on threads: of the two bad indices of
+/// 2x3x5 indices, at (1, 1, 4) and (1, 2, 0), the first in row-major order
+/// is reported, whichever thread met it.
+// SLAB: index 9 is out of range [-3, 2] for data dimension 0 of size 3
+func.func @check3(%d: tensor<?x?x?xf64>, %i: tensor<?x?x?xi64>) -> tensor<?x?x?xf64> {
+  %r = gather.gather_elements %d[%i] {axis = 0 : i64} : (tensor<?x?x?xf64>, tensor<?x?x?xi64>) -> tensor<?x?x?xf64>
+  return %r : tensor<?x?x?xf64>
+}
+
+func.func @bad_in_slab() {
+  %d_c = arith.constant dense<1.0> : tensor<3x3x5xf64>
+  %d = tensor.cast %d_c : tensor<3x3x5xf64> to tensor<?x?x?xf64>
+  %i_c = arith.constant dense<[[[0, 1, 2, 0, 1], [2, 0, 1, 2, 0], [1, 2, 0, 1, 2]],
+                               [[0, 1, 2, 0, 1], [2, 0, 1, 2, 9], [-9, 2, 0, 1, 2]]]> : tensor<2x3x5xi64>
+  %i = tensor.cast %i_c : tensor<2x3x5xi64> to tensor<?x?x?xi64>
+  %r = call @check3(%d, %i) : (tensor<?x?x?xf64>, tensor<?x?x?xi64>) -> tensor<?x?x?xf64>
+  %u = tensor.cast %r : tensor<?x?x?xf64> to tensor<*xf64>
+  call @printMemrefF64(%u) : (tensor<*xf64>) -> ()
   return
 }

@@ -145,10 +145,10 @@ void KernelEmitter::emitGatherElements(const GatherShape &shape) {
     // a row's check cannot follow: it is scanned first when on threads.
     auto scanThenPieces = [&] {
       Value ok = validate(ubs, axisSize, components, validateShapes(shape));
-      guarded(ok, [&] { rowPieces(ubs.back(), rowPiece); });
+      guarded(ok, [&] { rowPieces(ubs, rowPiece); });
     };
     emitPlanned(
-        ubs.size() == 1 ? planner.parallel(out) : nullptr, scanThenPieces,
+        isOneRow(ubs) ? planner.parallel(out) : nullptr, scanThenPieces,
         [&] { gatherCheckedRows(shape, ubs, axisSize, components, rowAt); });
     return finishStreaming(rows);
   }

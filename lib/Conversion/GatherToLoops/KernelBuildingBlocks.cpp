@@ -71,18 +71,20 @@ void KernelEmitter::rowNest(ArrayRef<Value> ubs,
                             function_ref<void(ValueRange, Value, Value)> row) {
   ArrayRef<Value> outer = ubs.drop_back();
   Value n = ubs.back();
-  if (!outer.empty()) {
+  if (!isOneRow(ubs)) {
     return ifNoneEmpty(n, [&] {
       parallelNest(outer, [&](ValueRange ivs) { row(ivs, n, nullptr); });
     });
   }
   emitPlanned(
-      planner.parallel(out), [&] { rowPieces(n, row); },
-      [&] { row({}, n, nullptr); });
+      planner.parallel(out), [&] { rowPieces(ubs, row); },
+      [&] {
+        row(SmallVector<Value>(outer.size(), constIndex(0)), n, nullptr);
+      });
 }
-
 void KernelEmitter::rowPieces(
-    Value n, function_ref<void(ValueRange, Value, Value)> row) {
+    ArrayRef<Value> ubs, function_ref<void(ValueRange, Value, Value)> row) {
+  Value n = ubs.back();
   Value piece = constIndex(kRowPieceElements);
   Value count = arith::CeilDivUIOp::create(b, loc, n, piece);
   forLoop(
@@ -91,7 +93,7 @@ void KernelEmitter::rowPieces(
         Value start = arith::MulIOp::create(b, loc, k, piece);
         Value length = arith::MinUIOp::create(
             b, loc, piece, arith::SubIOp::create(b, loc, n, start));
-        row({}, length, start);
+        row(SmallVector<Value>(ubs.size() - 1, constIndex(0)), length, start);
       },
       /*parallel=*/true);
 }

@@ -141,8 +141,8 @@ private:
   /// Rows of `ubs.back()` elements at every position of the outer `ubs`:
   /// row(ivs, n, start) handles elements [start, start + n) of the row at
   /// `ivs` (start null: from 0). The outer nest is a parallelNest; a single
-  /// row (no outer dims) is split into pieces of kRowPieceElements that
-  /// run on threads as planner.parallel says.
+  /// row (isOneRow) is split into pieces of kRowPieceElements that run on
+  /// threads as planner.parallel says.
   void rowNest(ArrayRef<Value> ubs,
                function_ref<void(ValueRange, Value, Value)> row);
   /// A gather along an axis after the first (of a non-empty size
@@ -160,9 +160,16 @@ private:
   /// The outer nest is a parallelNest.
   void columnBlockNest(ArrayRef<Value> ubs, int64_t axis,
                        function_ref<void(ValueRange, Value, Value)> row);
-  /// The single row of length `n` in pieces of kRowPieceElements on
-  /// threads: row({}, length, start) for each.
-  void rowPieces(Value n, function_ref<void(ValueRange, Value, Value)> row);
+  /// Whether the nest of `ubs` is a single row: no outer dim but of the
+  /// static size 1 (a gathered axis of one position, say).
+  static bool isOneRow(ArrayRef<Value> ubs) {
+    return llvm::all_of(ubs.drop_back(),
+                        [](Value ub) { return getConstantIntValue(ub) == 1; });
+  }
+  /// The single row (isOneRow) of the nest of `ubs` in pieces of
+  /// kRowPieceElements on threads: row(zeros, length, start) for each.
+  void rowPieces(ArrayRef<Value> ubs,
+                 function_ref<void(ValueRange, Value, Value)> row);
   /// body() unless a size in `sizes` is 0: a nest whose inner loop is empty
   /// would still walk its outer ones (an index array of 2^30 x 0). Nothing
   /// when one is the constant 0, a run-time test when one may be 0.
