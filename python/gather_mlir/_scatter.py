@@ -162,15 +162,25 @@ def _order_preserving(array):
     return array ^ top[0]
 
 
+class _Plan:
+    """What a call of one key runs: updates' shape (``expected``), the
+    shapes the kernel sees with their attributes (``merged``; None: the
+    operands' own), and its kernels once they ran (``kernels``, by whether
+    they copy data first)."""
+    __slots__ = ("expected", "merged", "kernels")
+
+    def __init__(self, expected, merged):
+        self.expected = expected
+        self.merged = merged
+        self.kernels = {False: None, True: None}
+
+
 def _plan(function, data, indices, attributes, axis, batch_dims, mode,
           reduction):
-    """What a call of these shapes, dtypes and attributes runs, kept by
-    them: a list of updates' shape, the shapes the kernel sees (None: the
-    operands' own) with their attributes, and the kernels once they ran
-    (in place, copying data first). The
-    kernel sees dims the op reads alike merged into one (the gathers' rule,
-    GatherShape::collapseDims): fewer kernels, longer loops. ValueError
-    when the shape rules reject the operands."""
+    """What a call of these shapes, dtypes and attributes runs (a _Plan),
+    kept by them. The kernel sees dims the op reads alike merged into one
+    (the gathers' rule, GatherShape::collapseDims): fewer kernels, longer
+    loops. ValueError when the shape rules reject the operands."""
     key = (function, data.dtype, data.shape, indices.dtype, indices.shape,
            attributes, mode, reduction)
     plan = _plans.get(key)
@@ -189,7 +199,7 @@ def _plan(function, data, indices, attributes, axis, batch_dims, mode,
             merged = (*merged[:3], _attributes_of(function, *merged[3:]))
         if len(_plans) >= _MAX_PLANS:  # Calls of ever new shapes.
             _plans.clear()
-        plan = _plans[key] = [expected, merged, None, None]
+        plan = _plans[key] = _Plan(expected, merged)
     return plan
 
 
@@ -207,18 +217,19 @@ def _scatter_into(function, view, source, indices, updates, attributes,
     or None: ``view`` holds it) into it."""
     copies = source is not None
     operands = (view, indices, updates)
-    merged = plan[1]
+    merged = plan.merged
     if merged is not None:
         operands = tuple(a.reshape(shape)
                          for a, shape in zip(operands, merged[:3]))
     merged_source = source.reshape(operands[0].shape) if copies else None
-    if plan[2 + copies] is None:
-        plan[2 + copies] = _kernel(function, *operands,
-                                   merged[3] if merged else attributes, mode,
-                                   reduction, copies)
+    kernel = plan.kernels[copies]
+    if kernel is None:
+        kernel = plan.kernels[copies] = _kernel(
+            function, *operands, merged[3] if merged else attributes, mode,
+            reduction, copies)
     try:
-        plan[2 + copies].call("k", *_arguments(operands[0], merged_source,
-                                               *operands[1:]))
+        kernel.call("k", *_arguments(operands[0], merged_source,
+                                     *operands[1:]))
     except IndexError:
         if merged is None:
             raise
@@ -260,7 +271,7 @@ def _run(function, data, indices, updates, attributes, mode, reduction,
     indices = _index_array(function, indices, tuple(sizes) or (0,), mode)
     plan = _plan(function, data, indices, attributes, axis, batch_dims,
                  kernel_mode, reduction)
-    expected = plan[0]
+    expected = plan.expected
     if updates.shape != expected:
         raise ValueError(f"{function}: updates has shape {updates.shape}, "
                          f"but the gather of data {data.shape} by indices "
