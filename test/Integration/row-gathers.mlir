@@ -24,6 +24,8 @@
 // RUN: gather-opt %s --gather-to-llvm="validate-rows=true parallel=true parallel-min-bytes=0" > %t.threads.mlir
 // RUN: not %mlir_run_omp -e bad_in_vector %t.threads.mlir 2>&1 | FileCheck %s --check-prefix=VECTOR
 // RUN: not %mlir_run_omp -e bad_in_tail %t.threads.mlir 2>&1 | FileCheck %s --check-prefix=TAIL
+// RUN: not %mlir_run_omp -e bad_in_pieces %t.threads.mlir 2>&1 | FileCheck %s --check-prefix=PIECES
+// RUN: not %mlir_run -e bad_in_pieces %t.vector.mlir 2>&1 | FileCheck %s --check-prefix=PIECES
 // RUN: gather-opt %s --gather-to-llvm > %t.mlir
 // RUN: not %mlir_run -e bad_in_vector %t.mlir 2>&1 | FileCheck %s --check-prefix=VECTOR
 // RUN: not %mlir_run -e bad_in_tail %t.mlir 2>&1 | FileCheck %s --check-prefix=TAIL
@@ -151,5 +153,38 @@ func.func @check_empty_axis() {
   %i = tensor.cast %c : tensor<2x3xi32> to tensor<?x?xi32>
   %r = call @check(%d, %i) : (tensor<?x?xf32>, tensor<?x?xi32>) -> tensor<?x?xf32>
   call @print(%r) : (tensor<?x?xf32>) -> ()
+  return
+}
+
+/// One row of 10000 indices, which threads take in pieces of 4096, each
+/// checked as it is gathered: of the bad indices in the second and the
+/// third piece, the first is reported, whichever thread met it.
+// PIECES: error: gather.gather_elements: index 12 is out of range [-10, 9] for data dimension 0 of size 10
+// PIECES-NOT: Memref
+func.func @check_1d(%d: tensor<?xf32>, %i: tensor<?xi32>) -> tensor<?xf32> {
+  %r = gather.gather_elements %d[%i] {axis = 0 : i64} : (tensor<?xf32>, tensor<?xi32>) -> tensor<?xf32>
+  return %r : tensor<?xf32>
+}
+
+func.func @bad_in_pieces() {
+  %dc = arith.constant dense<[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0]> : tensor<10xf32>
+  %d = tensor.cast %dc : tensor<10xf32> to tensor<?xf32>
+  %c10000 = arith.constant 10000 : index
+  %ids = tensor.generate %c10000 {
+  ^bb0(%k: index):
+    %c10 = arith.constant 10 : index
+    %m = arith.remui %k, %c10 : index
+    %v = arith.index_cast %m : index to i32
+    tensor.yield %v : i32
+  } : tensor<?xi32>
+  %c5000 = arith.constant 5000 : index
+  %c9000 = arith.constant 9000 : index
+  %c12 = arith.constant 12 : i32
+  %cm11 = arith.constant -11 : i32
+  %a = tensor.insert %cm11 into %ids[%c9000] : tensor<?xi32>
+  %bad = tensor.insert %c12 into %a[%c5000] : tensor<?xi32>
+  %r = call @check_1d(%d, %bad) : (tensor<?xf32>, tensor<?xi32>) -> tensor<?xf32>
+  %u = tensor.cast %r : tensor<?xf32> to tensor<*xf32>
+  call @printMemrefF32(%u) : (tensor<*xf32>) -> ()
   return
 }

@@ -141,14 +141,25 @@ void KernelEmitter::emitGatherElements(const GatherShape &shape) {
               start, offAxis);
   };
   if (lanes && validatesRows()) {
-    // Threads take rows; a single row is split into pieces instead, which
-    // a row's check cannot follow: it is scanned first when on threads.
-    auto scanThenPieces = [&] {
-      Value ok = validate(ubs, axisSize, components, validateShapes(shape));
-      guarded(ok, [&] { rowPieces(ubs, rowPiece); });
+    // Threads take rows; a single row is split into pieces instead, each
+    // checked as it is gathered; if one was flagged, the row is scanned
+    // again to report its first bad index.
+    auto checkedPieces = [&] {
+      guarded(validateShapes(shape), [&] {
+        SmallVector<Value> zeros(ubs.size() - 1, constIndex(0));
+        Value n = ubs.back();
+        flaggedParts(
+            pieceCount(n),
+            [&](Value k, Value flag) {
+              auto [start, length] = pieceBounds(n, k);
+              gatherRow(rows, zeros, zeros, zeros, length, axisSize, lanes,
+                        flag, start, offAxis);
+            },
+            [&](Value) { validate(ubs, axisSize, components, nullptr); });
+      });
     };
     emitPlanned(
-        isOneRow(ubs) ? planner.parallel(out) : nullptr, scanThenPieces,
+        isOneRow(ubs) ? planner.parallel(out) : nullptr, checkedPieces,
         [&] { gatherCheckedRows(shape, ubs, axisSize, components, rowAt); });
     return finishStreaming(rows);
   }

@@ -82,17 +82,26 @@ void KernelEmitter::rowNest(ArrayRef<Value> ubs,
         row(SmallVector<Value>(outer.size(), constIndex(0)), n, nullptr);
       });
 }
+
+Value KernelEmitter::pieceCount(Value n) {
+  return arith::CeilDivUIOp::create(b, loc, n, constIndex(kRowPieceElements));
+}
+
+std::pair<Value, Value> KernelEmitter::pieceBounds(Value n, Value k) {
+  Value piece = constIndex(kRowPieceElements);
+  Value start = arith::MulIOp::create(b, loc, k, piece);
+  Value length = arith::MinUIOp::create(
+      b, loc, piece, arith::SubIOp::create(b, loc, n, start));
+  return {start, length};
+}
+
 void KernelEmitter::rowPieces(
     ArrayRef<Value> ubs, function_ref<void(ValueRange, Value, Value)> row) {
   Value n = ubs.back();
-  Value piece = constIndex(kRowPieceElements);
-  Value count = arith::CeilDivUIOp::create(b, loc, n, piece);
   forLoop(
-      count, 1,
+      pieceCount(n), 1,
       [&](Value k) {
-        Value start = arith::MulIOp::create(b, loc, k, piece);
-        Value length = arith::MinUIOp::create(
-            b, loc, piece, arith::SubIOp::create(b, loc, n, start));
+        auto [start, length] = pieceBounds(n, k);
         row(SmallVector<Value>(ubs.size() - 1, constIndex(0)), length, start);
       },
       /*parallel=*/true);

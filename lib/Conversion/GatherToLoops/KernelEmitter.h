@@ -95,6 +95,11 @@ private:
   /// order, whichever thread met it.
   void threadedSlabs(ArrayRef<Value> positions, CheckedRowFn rowAt,
                      function_ref<void(ArrayRef<Value>)> recheck);
+  /// `count` parts on threads, one an iteration: part(k, flag) handles
+  /// part k and sets the memref<i1> `flag` (its own) on a bad index. Then,
+  /// serially, firstFlagged(k) for the first part flagged, if one was.
+  void flaggedParts(Value count, function_ref<void(Value, Value)> part,
+                    function_ref<void(Value)> firstFlagged);
 
   //===--- Building blocks ------------------------------------------------===//
 
@@ -166,6 +171,10 @@ private:
     return llvm::all_of(ubs.drop_back(),
                         [](Value ub) { return getConstantIntValue(ub) == 1; });
   }
+  /// The number of pieces of kRowPieceElements of a row of `n` elements,
+  /// and the start and length of piece `k`.
+  Value pieceCount(Value n);
+  std::pair<Value, Value> pieceBounds(Value n, Value k);
   /// The single row (isOneRow) of the nest of `ubs` in pieces of
   /// kRowPieceElements on threads: row(zeros, length, start) for each.
   void rowPieces(ArrayRef<Value> ubs,

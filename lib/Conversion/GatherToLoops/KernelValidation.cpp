@@ -282,25 +282,22 @@ void KernelEmitter::checkRow(ValueRange prefix, Value n, ArrayRef<Value> sizes,
   });
 }
 
-void KernelEmitter::threadedSlabs(ArrayRef<Value> positions, CheckedRowFn rowAt,
-                                  function_ref<void(ArrayRef<Value>)> recheck) {
-  // No index at all: no row to handle, and no slab a subview could name.
-  if (llvm::is_contained(cast<MemRefType>(indices.getType()).getShape(), 0))
-    return;
-  // Each flagged slab takes part in an atomic min of the first.
+void KernelEmitter::flaggedParts(Value count,
+                                 function_ref<void(Value, Value)> part,
+                                 function_ref<void(Value)> firstFlagged) {
+  // Each flagged part takes part in an atomic min of the first.
   Type i64 = b.getI64Type();
   Value c0 = constIndex(0);
-  Value slabs = positions.front();
-  Value slabsI64 = arith::IndexCastOp::create(b, loc, i64, slabs);
+  Value countI64 = arith::IndexCastOp::create(b, loc, i64, count);
   Value firstBad = memref::AllocaOp::create(b, loc, MemRefType::get({1}, i64));
-  memref::StoreOp::create(b, loc, slabsI64, firstBad, c0);
+  memref::StoreOp::create(b, loc, countI64, firstBad, c0);
   forLoop(
-      slabs, 1,
-      [&](Value slab) {
-        // The slab's flag lives in an alloca scope: one stack slot per
+      count, 1,
+      [&](Value k) {
+        // The part's flag lives in an alloca scope: one stack slot per
         // iteration, released after it. Lowering the scope splits the block
         // around it, so it sits in a region that may have several blocks (an
-        // scf.execute_region kept as it is): when a loop of one slab folds
+        // scf.execute_region kept as it is): when a loop of one part folds
         // away, its body lands in whatever holds the loop, an scf.if or an
         // scf.index_switch case, whose regions must stay one block.
         auto region = scf::ExecuteRegionOp::create(b, loc, TypeRange{},
@@ -312,18 +309,11 @@ void KernelEmitter::threadedSlabs(ArrayRef<Value> positions, CheckedRowFn rowAt,
         auto scope = memref::AllocaScopeOp::create(b, loc, TypeRange{});
         b.setInsertionPointToStart(&scope.getBodyRegion().emplaceBlock());
         Value flag = newFlag();
-        loopNest(positions.drop_front().drop_back(),
-                 [&](ValueRange prefix) {
-                   Value clean =
-                       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                             isSet(flag), constBool(false));
-                   ifThenElse(clean, [&] { rowAt(prefix, flag); });
-                 },
-                 {slab});
+        part(k, flag);
         ifThenElse(isSet(flag), [&] {
           memref::AtomicRMWOp::create(
               b, loc, arith::AtomicRMWKind::mins,
-              arith::IndexCastOp::create(b, loc, i64, slab), firstBad,
+              arith::IndexCastOp::create(b, loc, i64, k), firstBad,
               ValueRange{c0});
         });
         memref::AllocaScopeReturnOp::create(b, loc, ValueRange{});
@@ -331,28 +321,47 @@ void KernelEmitter::threadedSlabs(ArrayRef<Value> positions, CheckedRowFn rowAt,
       /*parallel=*/true);
   Value bad = memref::LoadOp::create(b, loc, firstBad, c0);
   ifThenElse(
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, bad, slabsI64),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, bad, countI64),
       [&] {
-        // The slab as the indices: a subview whose outermost dim is 1 (and
-        // whose dims past the positions, a gather_nd tuple's, are whole).
-        SmallVector<Value> slab(positions);
-        slab.front() = constIndex(1);
-        int64_t rank = cast<MemRefType>(indices.getType()).getRank();
-        SmallVector<Value> sizes(slab);
-        llvm::append_range(sizes, dims(indices, slab.size(), rank));
-        SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
-        SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
-        offsets.front() = getAsOpFoldResult(
-            arith::IndexCastOp::create(b, loc, b.getIndexType(), bad)
-                .getResult());
-        Value all = indices;
-        indices = memref::SubViewOp::create(b, loc, all, offsets,
-                                            getAsOpFoldResult(sizes), strides);
-        checkingSlab = true;
-        recheck(slab);
-        checkingSlab = false;
-        indices = all;
+        firstFlagged(arith::IndexCastOp::create(b, loc, b.getIndexType(), bad));
       });
+}
+
+void KernelEmitter::threadedSlabs(ArrayRef<Value> positions, CheckedRowFn rowAt,
+                                  function_ref<void(ArrayRef<Value>)> recheck) {
+  // No index at all: no row to handle, and no slab a subview could name.
+  if (llvm::is_contained(cast<MemRefType>(indices.getType()).getShape(), 0))
+    return;
+  auto slabRows = [&](Value slab, Value flag) {
+    loopNest(positions.drop_front().drop_back(),
+             [&](ValueRange prefix) {
+               Value clean =
+                   arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         isSet(flag), constBool(false));
+               ifThenElse(clean, [&] { rowAt(prefix, flag); });
+             },
+             {slab});
+  };
+  auto recheckSlab = [&](Value bad) {
+    // The slab as the indices: a subview whose outermost dim is 1 (and
+    // whose dims past the positions, a gather_nd tuple's, are whole).
+    SmallVector<Value> slab(positions);
+    slab.front() = constIndex(1);
+    int64_t rank = cast<MemRefType>(indices.getType()).getRank();
+    SmallVector<Value> sizes(slab);
+    llvm::append_range(sizes, dims(indices, slab.size(), rank));
+    SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
+    SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
+    offsets.front() = getAsOpFoldResult(bad);
+    Value all = indices;
+    indices = memref::SubViewOp::create(b, loc, all, offsets,
+                                        getAsOpFoldResult(sizes), strides);
+    checkingSlab = true;
+    recheck(slab);
+    checkingSlab = false;
+    indices = all;
+  };
+  flaggedParts(positions.front(), slabRows, recheckSlab);
 }
 
 void KernelEmitter::guarded(Value ok, function_ref<void()> body) {

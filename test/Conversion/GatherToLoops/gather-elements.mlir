@@ -174,12 +174,23 @@ func.func @rows_checked_then_gathered(%d: tensor<?x?xf32>, %i: tensor<?x?xi32>) 
 // -----
 
 /// validate-rows with one row on threads: threads take the row in pieces,
-/// which a row's check cannot follow, so every index is checked first.
+/// each checked as it is gathered (its own flag, the first flagged piece
+/// by an atomic min); if one was flagged, the row is scanned again to
+/// report the first bad index.
 // THREAD-ROWS-LABEL: func.func @one_row_checked_on_threads
-// THREAD-ROWS-NOT: memref.atomic_rmw
-// THREAD-ROWS: vector.reduction <or>
-// THREAD-ROWS: func.call @gather_mlir_index_error
-// THREAD-ROWS: scf.parallel
+// THREAD-ROWS: %[[PIECES:.*]] = arith.ceildivui %{{.*}}, %c4096
+// THREAD-ROWS: %[[FIRST:.*]] = memref.alloca() : memref<1xi64>
+// THREAD-ROWS: scf.parallel (%[[K:.*]]) = (%{{.*}}) to (%[[PIECES]])
+// THREAD-ROWS:   memref.alloca_scope
+// THREAD-ROWS:     %[[FLAG:.*]] = memref.alloca() : memref<i1>
+// THREAD-ROWS:     vector.reduction <or>
+// THREAD-ROWS-NEXT: scf.if
+// THREAD-ROWS-NEXT:   memref.store %true{{.*}}, %[[FLAG]][]
+// THREAD-ROWS:     memref.atomic_rmw mins %{{.*}}, %[[FIRST]]
+// THREAD-ROWS: %[[BAD:.*]] = memref.load %[[FIRST]]
+// THREAD-ROWS: %[[ANY:.*]] = arith.cmpi slt, %[[BAD]]
+// THREAD-ROWS: scf.if %[[ANY]] {
+// THREAD-ROWS:   func.call @gather_mlir_index_error
 // THREAD-ROWS-NOT: func.call
 // THREAD-ROWS: return
 func.func @one_row_checked_on_threads(%d: tensor<?xf32>, %i: tensor<?xi64>) -> tensor<?xf32> {
