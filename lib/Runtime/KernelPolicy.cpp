@@ -170,10 +170,12 @@ mlir::gather::runtime::chooseGatherKernel(const GatherCall &call) {
   // Rows gathered along the last axis from C-contiguous operands.
   bool rows = shape.readsRowsAlongLastAxis(dataRank, indexRank) &&
               call.dataContiguous && call.indicesContiguous;
-  // gather_elements along an axis before the last from C-contiguous
-  // operands: its result rows read across the data rows of the axis.
-  bool acrossRows = call.op == OpKind::Elements && shape.axis < dataRank - 1 &&
-                    call.dataContiguous && call.indicesContiguous;
+  // gather_elements along an axis before the last from C-contiguous data;
+  // with C-contiguous indices too, its result rows read across the data
+  // rows of the axis.
+  bool elementsOffAxis = call.op == OpKind::Elements &&
+                         shape.axis < dataRank - 1 && call.dataContiguous;
+  bool acrossRows = elementsOffAxis && call.indicesContiguous;
   // The gathered axis's size (gather and gather_elements; 0 for
   // gather_nd).
   int64_t axisSize =
@@ -243,8 +245,7 @@ mlir::gather::runtime::chooseGatherKernel(const GatherCall &call) {
   // blocks (KernelPlanner::columnBlocks: C-contiguous data, an axis of at
   // most kColumnBlockMaxPositions positions), and where the lowering's
   // threshold would put this call.
-  bool blocks = call.op == OpKind::Elements && shape.axis < dataRank - 1 &&
-                call.dataContiguous && axisSize <= kColumnBlockMaxPositions;
+  bool blocks = elementsOffAxis && axisSize <= kColumnBlockMaxPositions;
   static const int64_t blockMinBytes =
       GatherLoweringOptions().columnBlockMinBytes;
   bool blocksByModel = blocks && blockMinBytes >= 0 &&

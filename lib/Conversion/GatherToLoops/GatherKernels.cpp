@@ -125,9 +125,8 @@ void KernelEmitter::emitGatherElements(const GatherShape &shape) {
   // before it, across the data rows of that axis, at the row's columns.
   // validate-rows checks the indices as it gathers.
   bool lastAxis = shape.readsRowsAlongLastAxis(r, r);
-  std::optional<int64_t> offAxis;
-  if (!lastAxis)
-    offAxis = a;
+  std::optional<int64_t> offAxis =
+      lastAxis ? std::nullopt : std::optional<int64_t>(a);
   int64_t lanes = planner.gatherRowLanes();
   SlicePlan rows =
       lanes ? planner.gatherRows(ubs.back(), lastAxis ? axisSize : nullptr)
@@ -146,7 +145,7 @@ void KernelEmitter::emitGatherElements(const GatherShape &shape) {
     // again to report its first bad index.
     auto checkedPieces = [&] {
       guarded(validateShapes(shape), [&] {
-        SmallVector<Value> zeros(ubs.size() - 1, constIndex(0));
+        SmallVector<Value> zeros = oneRowPrefix(ubs);
         Value n = ubs.back();
         flaggedParts(
             pieceCount(n),
@@ -166,8 +165,7 @@ void KernelEmitter::emitGatherElements(const GatherShape &shape) {
   Value ok = validate(ubs, axisSize, components, validateShapes(shape));
   guarded(ok, [&] {
     emitPlanned(
-        lastAxis ? nullptr : planner.columnBlocks(a),
-        [&] { columnBlockNest(ubs, a, rowPiece); },
+        planner.columnBlocks(a), [&] { columnBlockNest(ubs, a, rowPiece); },
         [&] { rowNest(ubs, rowPiece); });
   });
   finishStreaming(rows);

@@ -78,9 +78,7 @@ void KernelEmitter::rowNest(ArrayRef<Value> ubs,
   }
   emitPlanned(
       planner.parallel(out), [&] { rowPieces(ubs, row); },
-      [&] {
-        row(SmallVector<Value>(outer.size(), constIndex(0)), n, nullptr);
-      });
+      [&] { row(oneRowPrefix(ubs), n, nullptr); });
 }
 
 Value KernelEmitter::pieceCount(Value n) {
@@ -102,7 +100,7 @@ void KernelEmitter::rowPieces(
       pieceCount(n), 1,
       [&](Value k) {
         auto [start, length] = pieceBounds(n, k);
-        row(SmallVector<Value>(ubs.size() - 1, constIndex(0)), length, start);
+        row(oneRowPrefix(ubs), length, start);
       },
       /*parallel=*/true);
 }

@@ -229,10 +229,7 @@ void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
         arith::IndexCastOp::create(b, loc, b.getI64Type(),
                                    metadata.getStrides()[*offAxis]));
     laneColumns = arith::ConstantOp::create(
-        b, loc,
-        DenseElementsAttr::get(
-            VectorType::get({lanes}, b.getI64Type()),
-            ArrayRef<int64_t>(llvm::to_vector(llvm::seq<int64_t>(lanes)))));
+        b, loc, b.getI64VectorAttr(llvm::to_vector(llvm::seq<int64_t>(lanes))));
   }
   auto gatherOffsets = [&](Value subscripts) -> Value {
     if (!offAxis)

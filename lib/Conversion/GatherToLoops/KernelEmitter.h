@@ -171,6 +171,10 @@ private:
     return llvm::all_of(ubs.drop_back(),
                         [](Value ub) { return getConstantIntValue(ub) == 1; });
   }
+  /// The subscripts of a single row's outer dims (isOneRow): zeros.
+  SmallVector<Value> oneRowPrefix(ArrayRef<Value> ubs) {
+    return SmallVector<Value>(ubs.size() - 1, constIndex(0));
+  }
   /// The number of pieces of kRowPieceElements of a row of `n` elements,
   /// and the start and length of piece `k`.
   Value pieceCount(Value n);

@@ -197,3 +197,16 @@ func.func @one_row_checked_on_threads(%d: tensor<?xf32>, %i: tensor<?xi64>) -> t
   %r = gather.gather_elements %d[%i] {axis = 0 : i64} : (tensor<?xf32>, tensor<?xi64>) -> tensor<?xf32>
   return %r : tensor<?xf32>
 }
+
+// -----
+
+/// Outer dims of static size 1 leave one row: threads take it in pieces of
+/// 4096, as a 1-D row, not the one position of the outer dim.
+// THREAD-ROWS-LABEL: func.func @one_row_behind_a_unit_dim
+// THREAD-ROWS: %[[PIECES:.*]] = arith.ceildivui %{{.*}}, %c4096
+// THREAD-ROWS: scf.parallel (%{{.*}}) = (%{{.*}}) to (%[[PIECES]])
+// THREAD-ROWS: return
+func.func @one_row_behind_a_unit_dim(%d: tensor<1x?xf32>, %i: tensor<1x?xi64>) -> tensor<1x?xf32> {
+  %r = gather.gather_elements %d[%i] {axis = 0 : i64, mode = #gather<mode clamp>} : (tensor<1x?xf32>, tensor<1x?xi64>) -> tensor<1x?xf32>
+  return %r : tensor<1x?xf32>
+}
