@@ -235,11 +235,23 @@ mlir::gather::runtime::chooseGatherKernel(const GatherCall &call) {
         axisSize <= kStaticDimMaxLength)
       key.axisLength = axisSize;
   }
-  key.flags = (parallel ? KernelKey::Parallel : 0) |
-              (validateRows ? KernelKey::ValidateRows : 0) |
-              (call.dataContiguous ? 0 : KernelKey::StridedData) |
-              (call.indicesContiguous ? 0 : KernelKey::StridedIndices) |
-              (call.unsignedIndices ? KernelKey::UnsignedIndices : 0);
+  // A result of one row on threads: the operands' prefixes of 1 that make
+  // it one row are static, so the kernel splits the row into pieces.
+  auto unitPrefix = [](llvm::ArrayRef<int64_t> shape) {
+    return shape.size() > 1 &&
+           llvm::all_of(shape.drop_back(), [](int64_t d) { return d == 1; });
+  };
+  if (parallel && unitPrefix(call.resultShape)) {
+    if (unitPrefix(call.indices.getShape()))
+      key.flags |= KernelKey::UnitIndexPrefix;
+    if (unitPrefix(call.data.getShape()))
+      key.flags |= KernelKey::UnitDataPrefix;
+  }
+  key.flags |= (parallel ? KernelKey::Parallel : 0) |
+               (validateRows ? KernelKey::ValidateRows : 0) |
+               (call.dataContiguous ? 0 : KernelKey::StridedData) |
+               (call.indicesContiguous ? 0 : KernelKey::StridedIndices) |
+               (call.unsignedIndices ? KernelKey::UnsignedIndices : 0);
   setVariant(key, loadsVariant(loads), resultBytes);
   // gather_elements along an axis before the last that may walk column
   // blocks (KernelPlanner::columnBlocks: C-contiguous data, an axis of at

@@ -85,8 +85,10 @@ def kernel_choice(op, data, indices, axis=0, batch_dims=0, mode="check",
     ``"gather_elements"`` or ``"gather_nd"``). A dict: ``key``, what tells
     its kernel apart (ranks, widths, mode, flags for threads, streaming
     stores, row validation and how rows read data, the lengths of short
-    rows, short last dims and short gathered axes); ``pipeline``, the ``gather-to-llvm`` options
-    it is compiled with, which ``gather-opt`` takes as they are;
+    rows, short last dims and short gathered axes); ``module``, its MLIR
+    before lowering (a function ``@kernel`` of three memrefs: data, indices
+    and the result); ``pipeline``, the ``gather-to-llvm`` options it is
+    compiled with, which ``gather-opt`` takes as they are;
     ``buffered``, whether a check-mode call into ``out`` computes into a
     result of its own first; ``loads``, how result rows read data, gathered
     along the last axis or by ``gather_elements`` along an axis before it

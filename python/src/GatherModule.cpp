@@ -29,6 +29,7 @@
 #include "gather/Dialect/Gather/IR/GatherOps.h"
 #include "gather/Dialect/Gather/Utils/ErrorHooks.h"
 #include "gather/InitAll.h"
+#include "gather/Runtime/KernelCompiler.h"
 #include "gather/Runtime/KernelStore.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -559,9 +560,22 @@ PYBIND11_MODULE(_native, m) {
         llvm::raw_string_ostream os(pipeline);
         createGatherToLLVM(getKernelLoweringOptions(plan.choice.key))
             ->printAsTextualPipeline(os);
+        // The kernel's module before lowering (KernelKey::build): with
+        // `pipeline`, what a gather-opt run reproduces the kernel from.
+        std::string module;
+        {
+          KernelCompiler &compiler = KernelCompiler::get();
+          std::lock_guard<std::mutex> lock(compiler.mutex());
+          OwningOpRef<ModuleOp> built =
+              plan.choice.key.build(compiler.context());
+          llvm::raw_string_ostream ms(module);
+          if (built)
+            built->print(ms);
+        }
         py::dict choice;
         choice["key"] = plan.choice.key.describe();
         choice["pipeline"] = pipeline;
+        choice["module"] = module;
         choice["buffered"] = plan.choice.bufferResult;
         // The measured choices, and who chose them (KernelTuner.h).
         const KernelKey &key = plan.choice.key;

@@ -9,6 +9,7 @@ import pytest
 
 import gather_mlir as g
 from gather_mlir import _native
+from gather_mlir.compiler import JitModule, Module
 
 INT64_MIN, INT64_MAX = np.iinfo(np.int64).min, np.iinfo(np.int64).max
 
@@ -777,6 +778,49 @@ def test_large_results_use_parallel_kernels():
         elements, np.take_along_axis(data, elements_idx, axis=1))
     with pytest.raises(IndexError, match="index 3000 is out of range"):
         g.gather(data, np.append(idx, 3000))
+
+
+def _key_flags(choice):
+    return int(choice["key"].split(" flags ")[1].split()[0])
+
+
+def test_one_row_results_are_split_on_threads():
+    """A parallel kernel whose result is one row has the operands' leading
+    dims of 1 static (KernelKey::UnitIndexPrefix 64, UnitDataPrefix 128),
+    so it splits the row into pieces on threads; it gathers exactly in
+    every mode and reports the first bad index of the row."""
+    rng = np.random.default_rng(12)
+    data = rng.standard_normal((3, 1100003))  # 8.4 MiB results, on threads
+    ids = rng.integers(-3, 3, (1, data.shape[1]))
+    choice = g.kernel_choice("gather_elements", data, ids, axis=0)
+    assert _key_flags(choice) & (8 | 64 | 128) == 8 | 64, choice["key"]
+    expected = np.take_along_axis(data, ids % 3, axis=0)
+    for mode in ("check", "clamp", "wrap", "fill"):
+        np.testing.assert_array_equal(
+            g.gather_elements(data, ids, axis=0, mode=mode), expected)
+    bad = ids.copy()
+    bad[0, -5] = 3
+    bad[0, 700001] = -4
+    with pytest.raises(IndexError, match="index -4 is out of range"):
+        g.gather_elements(data, bad, axis=0)
+    # The module and pipeline it reports are the kernel: the dims of 1 are
+    # static, and the package's compiler builds the same gather from them.
+    assert "memref<1x?xi64" in choice["module"], choice["module"]
+    jit = JitModule(Module(choice["module"]), choice["pipeline"])
+    out = np.empty(ids.shape)
+    jit.call("kernel", data.view(np.int64), ids, out.view(np.int64))
+    np.testing.assert_array_equal(out, expected)
+    # A gather along the last axis of one data row (the indices' dims
+    # merge into one): data's prefix.
+    row = data[:1]
+    picks = rng.integers(0, row.shape[1], (1, row.shape[1]))
+    choice = g.kernel_choice("gather", row, picks, axis=1)
+    assert _key_flags(choice) & (64 | 128) == 128, choice["key"]
+    np.testing.assert_array_equal(g.gather(row, picks, axis=1),
+                                  np.take(row, picks, axis=1))
+    # Smaller results run on one thread and keep dynamic dims.
+    assert not _key_flags(g.kernel_choice(
+        "gather_elements", data[:, :1000], ids[:, :1000], axis=0)) & 64
 
 
 def test_strided_views_are_read_in_place_by_every_op():

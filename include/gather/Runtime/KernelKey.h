@@ -81,6 +81,12 @@ struct KernelKey {
     /// The indices are unsigned integers narrower than 64 bits: the kernel
     /// widens them with arith.extui, which it reads them through.
     UnsignedIndices = 32,
+    /// The result is one row (its dims before the last all 1) and the
+    /// indices' dims before their last are all 1: static in the kernel, so
+    /// that a parallel kernel sees one row and splits it on threads.
+    UnitIndexPrefix = 64,
+    /// Likewise data's dims before its last.
+    UnitDataPrefix = 128,
   };
 
   OpKind op;
@@ -146,7 +152,7 @@ struct KernelKey {
 
   /// The kernel as a module: a function of three memrefs (data and indices
   /// of the key's ranks, in their layouts, of dynamic sizes but rowLength,
-  /// indexRowLength and axisLength;
+  /// indexRowLength, axisLength and the unit prefixes;
   /// the result), which reads the first two as tensors (indices widened to
   /// i64 if UnsignedIndices), gathers, and
   /// materializes the result in the third (convert-gather-to-loops
