@@ -823,6 +823,48 @@ def test_one_row_results_are_split_on_threads():
         "gather_elements", data[:, :1000], ids[:, :1000], axis=0)) & 64
 
 
+def test_few_long_slices_are_split_on_threads():
+    """Results on threads whose outermost dim has few positions split long
+    slices into pieces (KernelEmitter::piecedNest): a single slice, a few
+    gather_nd slices, slices at indices every row shares, with pieces that
+    end inside a vector, filled with zeros where an index is out of range,
+    wrapped, clamped, and checked."""
+    threaded = _native.host_parallel_min_bytes()
+    rng = np.random.default_rng(13)
+    n = threaded // 4 + 4099  # f32 rows past the threshold, ragged pieces
+    rows = rng.standard_normal((2, n)).astype(np.float32)
+    for ids, mode in (([1], "check"), ([-1], "wrap"), ([5], "fill"),
+                      ([7], "clamp")):
+        ids = np.array(ids)
+        expected = (np.zeros((1, n), np.float32) if mode == "fill"
+                    else rows[np.clip(ids % 2 if mode == "wrap" else ids,
+                                      -2, 1)])
+        np.testing.assert_array_equal(g.gather(rows, ids, mode=mode),
+                                      expected)
+        out = np.full((1, n), np.nan, np.float32)
+        g.gather(rows, ids, mode=mode, out=out)
+        np.testing.assert_array_equal(out, expected)
+    with pytest.raises(IndexError, match="index 2 is out of range"):
+        g.gather(rows, np.array([2]))
+    # gather_nd: 5 slices of 3 x (n / 3) halves, one tuple out of range.
+    cube = rng.standard_normal((4, 3, n // 3 + 5)).astype(np.float16)
+    tuples = np.array([[3], [0], [-1], [9], [2]])
+    got = g.gather_nd(cube, tuples, mode="fill")
+    expected = cube[np.clip(tuples[:, 0], -4, 3)]
+    expected[3] = 0
+    np.testing.assert_array_equal(got, expected)
+    # A gather along axis 1 at 16 shared indices: 3 outer positions.
+    data = rng.standard_normal((3, 12, threaded // 64 + 333)).astype(
+        np.float16)
+    shared = np.array([0, 11, -1, 5, 3, 3, -12, 7, 1, 2, 9, 10, 4, 6, 8, 0])
+    np.testing.assert_array_equal(g.gather(data, shared, axis=1),
+                                  np.take(data, shared, axis=1))
+    bad = shared.copy()
+    bad[9] = 12
+    with pytest.raises(IndexError, match="index 12 is out of range"):
+        g.gather(data, bad, axis=1)
+
+
 def test_strided_views_are_read_in_place_by_every_op():
     base = np.arange(8 * 12, dtype=np.int32).reshape(8, 12)
     views = [base[1::2, ::3], base.T[::-1], base[::-2, 5:1:-1],

@@ -93,7 +93,7 @@ void KernelEmitter::emitGather(const GatherShape &shape) {
       return at;
     };
     sharedOrEach(ubs, shared, [&] {
-      parallelNest(ubs, [&](ValueRange ivs) {
+      sliceNest(plan, ubs, [&](ValueRange ivs, Value length, Value start) {
         prefetchAhead(plan, ivs, ubs.back(), [&](ValueRange ahead) {
           SmallVector<Value> prefix(ahead.take_front(a));
           prefix.push_back(
@@ -104,7 +104,7 @@ void KernelEmitter::emitGather(const GatherShape &shape) {
                               subscriptModeAlong(axisSize));
         SmallVector<Value> dataPrefix(ivs.take_front(a));
         dataPrefix.push_back(s.index);
-        copySlice(plan, dataPrefix, ivs, s.valid);
+        copySlice(plan, dataPrefix, ivs, s.valid, start, length);
       });
     });
     finishStreaming(plan);
@@ -194,7 +194,7 @@ void KernelEmitter::emitGatherND(const GatherShape &shape) {
     // The innermost loop walks index tuples unless they are all batch.
     if (q - 1 > bd)
       planner.prefetch(plan, sizes);
-    parallelNest(ubs, [&](ValueRange ivs) {
+    sliceNest(plan, ubs, [&](ValueRange ivs, Value length, Value start) {
       prefetchAhead(plan, ivs, ubs.back(), [&](ValueRange ahead) {
         SmallVector<Value> prefix(ahead.take_front(bd));
         for (const IndexComponent &c : tuple(ahead))
@@ -210,7 +210,7 @@ void KernelEmitter::emitGatherND(const GatherShape &shape) {
           valid =
               valid ? arith::AndIOp::create(b, loc, valid, s.valid) : s.valid;
       }
-      copySlice(plan, dataPrefix, ivs, valid);
+      copySlice(plan, dataPrefix, ivs, valid, start, length);
     });
     finishStreaming(plan);
   });
@@ -223,11 +223,12 @@ void KernelEmitter::gatherSharedIndices(const SlicePlan &plan,
   for (int64_t j = 0; j < count; ++j)
     at.push_back(
         resolve(readIndex({constIndex(j)}), axisSize, clampedSubscriptMode()));
-  parallelNest(ubs.drop_back(), [&](ValueRange ivs) {
-    for (int64_t j = 0; j < count; ++j)
-      copySlice(plan, appended(ivs, at[j].index), appended(ivs, constIndex(j)),
-                at[j].valid);
-  });
+  sliceNest(
+      plan, ubs.drop_back(), [&](ValueRange ivs, Value length, Value start) {
+        for (int64_t j = 0; j < count; ++j)
+          copySlice(plan, appended(ivs, at[j].index),
+                    appended(ivs, constIndex(j)), at[j].valid, start, length);
+      });
 }
 
 void KernelEmitter::gatherCheckedRows(

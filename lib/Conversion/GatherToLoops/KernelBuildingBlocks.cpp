@@ -62,52 +62,88 @@ void KernelEmitter::parallelNest(ArrayRef<Value> ubs,
   });
 }
 
-/// Pieces a single row is split into for threads: whole cache lines and
-/// vectors of any element type (from 4 KiB), and enough of them to balance
-/// the threads of a row worth threading (KernelPlanner::parallel).
+/// Pieces a row is split into for threads: whole cache lines and vectors
+/// of any element type (from 4 KiB), and enough of them to balance the
+/// threads of a row worth threading (KernelPlanner::parallel).
 static constexpr int64_t kRowPieceElements = 4096;
 
-void KernelEmitter::rowNest(ArrayRef<Value> ubs,
-                            function_ref<void(ValueRange, Value, Value)> row) {
-  ArrayRef<Value> outer = ubs.drop_back();
-  Value n = ubs.back();
-  if (!isOneRow(ubs)) {
-    return ifNoneEmpty(n, [&] {
-      parallelNest(outer, [&](ValueRange ivs) { row(ivs, n, nullptr); });
-    });
-  }
-  emitPlanned(
-      planner.parallel(out), [&] { rowPieces(ubs, row); },
-      [&] { row(oneRowPrefix(ubs), n, nullptr); });
+/// An outermost dim of at least this many positions balances threads on
+/// its own: its rows are not split into pieces (piecedNest).
+static constexpr int64_t kPiecedOuterMax = 64;
+
+void KernelEmitter::piecedNest(ArrayRef<Value> outer, Value n, RowFn row) {
+  SmallVector<Value> sizes(innerBounds(outer));
+  sizes.push_back(n);
+  auto serial = [&] {
+    loopNest(outer, [&](ValueRange ivs) { row(ivs, n, nullptr); });
+  };
+  auto whole = [&] {
+    threadedNest(outer, [&](ValueRange ivs) { row(ivs, n, nullptr); });
+  };
+  // Pieces of kRowPieceElements: item k is piece k % pieces of the row at
+  // position k / pieces of the outermost dim.
+  auto pieced = [&] {
+    Value first = outer.empty() ? constIndex(1) : outer.front();
+    Value pieces = pieceCount(n);
+    bool single = getConstantIntValue(first) == 1;
+    forLoop(
+        b.createOrFold<arith::MulIOp>(loc, first, pieces), 1,
+        [&](Value k) {
+          Value piece =
+              single ? k : b.createOrFold<arith::RemUIOp>(loc, k, pieces);
+          auto [start, length] = pieceBounds(n, piece);
+          SmallVector<Value> prefix;
+          if (!outer.empty())
+            prefix.push_back(
+                single ? constIndex(0)
+                       : b.createOrFold<arith::DivUIOp>(loc, k, pieces));
+          loopNest(
+              outer.drop_front(outer.empty() ? 0 : 1),
+              [&](ValueRange ivs) { row(ivs, length, start); }, prefix);
+        },
+        /*parallel=*/true);
+  };
+  // Pieces where the outermost dim has few positions (always for a single
+  // row), unless rows have a static length of at most a piece (which stays
+  // static); else whole rows.
+  std::optional<int64_t> staticN = getConstantIntValue(n);
+  Value few;
+  if (!(staticN && *staticN <= kRowPieceElements))
+    few = outer.empty()
+              ? constBool(true)
+              : b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ult,
+                                              outer.front(),
+                                              constIndex(kPiecedOuterMax));
+  ifNoneEmpty(sizes, [&] {
+    emitPlanned(
+        outer.empty() && !few ? nullptr : planner.parallel(out),
+        [&] { emitPlanned(few, pieced, whole); }, serial);
+  });
+}
+
+void KernelEmitter::sliceNest(const SlicePlan &plan, ArrayRef<Value> ubs,
+                              RowFn body) {
+  if (plan.extents.empty())
+    return parallelNest(ubs,
+                        [&](ValueRange ivs) { body(ivs, nullptr, nullptr); });
+  piecedNest(ubs, plan.extents.back(), body);
 }
 
 Value KernelEmitter::pieceCount(Value n) {
-  return arith::CeilDivUIOp::create(b, loc, n, constIndex(kRowPieceElements));
+  return b.createOrFold<arith::CeilDivUIOp>(loc, n,
+                                            constIndex(kRowPieceElements));
 }
 
 std::pair<Value, Value> KernelEmitter::pieceBounds(Value n, Value k) {
   Value piece = constIndex(kRowPieceElements);
-  Value start = arith::MulIOp::create(b, loc, k, piece);
-  Value length = arith::MinUIOp::create(
-      b, loc, piece, arith::SubIOp::create(b, loc, n, start));
+  Value start = b.createOrFold<arith::MulIOp>(loc, k, piece);
+  Value length = b.createOrFold<arith::MinUIOp>(
+      loc, piece, b.createOrFold<arith::SubIOp>(loc, n, start));
   return {start, length};
 }
 
-void KernelEmitter::rowPieces(
-    ArrayRef<Value> ubs, function_ref<void(ValueRange, Value, Value)> row) {
-  Value n = ubs.back();
-  forLoop(
-      pieceCount(n), 1,
-      [&](Value k) {
-        auto [start, length] = pieceBounds(n, k);
-        row(oneRowPrefix(ubs), length, start);
-      },
-      /*parallel=*/true);
-}
-
-void KernelEmitter::columnBlockNest(
-    ArrayRef<Value> ubs, int64_t axis,
-    function_ref<void(ValueRange, Value, Value)> row) {
+void KernelEmitter::columnBlockNest(ArrayRef<Value> ubs, int64_t axis,
+                                    RowFn row) {
   Type element = cast<MemRefType>(data.getType()).getElementType();
   int64_t blockElements =
       std::max<int64_t>(1, kColumnBlockBytes / getElementSizeInBytes(element));

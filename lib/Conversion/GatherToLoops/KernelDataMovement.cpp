@@ -15,7 +15,8 @@ using namespace mlir::gather;
 using namespace mlir::gather::detail;
 
 void KernelEmitter::copyRow(const SlicePlan &plan, ValueRange dataPrefix,
-                            ValueRange outPrefix, Value n, bool zeros) {
+                            ValueRange outPrefix, Value n, bool zeros,
+                            Value start) {
   int64_t fullLanes = planner.rowLanes(plan), lanes = fullLanes;
   // A static row gets vectors no longer than itself.
   if (std::optional<int64_t> staticN = getConstantIntValue(n))
@@ -23,22 +24,25 @@ void KernelEmitter::copyRow(const SlicePlan &plan, ValueRange dataPrefix,
   if (lanes < 2) {
     Type element = cast<MemRefType>(out.getType()).getElementType();
     forLoop(n, 1, [&](Value j) {
+      Value column = offsetBy(start, j);
       store(zeros ? zero(element)
-                  : loadData(plan.data, appended(dataPrefix, j)),
-            plan.out, appended(outPrefix, j));
+                  : loadData(plan.data, appended(dataPrefix, column)),
+            plan.out, appended(outPrefix, column));
     });
     return;
   }
   auto cached = [&] {
-    copyRowCached(plan, dataPrefix, outPrefix, n, lanes, zeros);
+    copyRowCached(plan, dataPrefix, outPrefix, n, lanes, zeros, start);
   };
   if (zeros || lanes != fullLanes)
     return cached();
   auto streamed = [&] {
-    copyRowAligned(plan, dataPrefix, outPrefix, n, lanes, /*streaming=*/true);
+    copyRowAligned(plan, dataPrefix, outPrefix, n, lanes, /*streaming=*/true,
+                   start);
   };
   auto aligned = [&] {
-    copyRowAligned(plan, dataPrefix, outPrefix, n, lanes, /*streaming=*/false);
+    copyRowAligned(plan, dataPrefix, outPrefix, n, lanes, /*streaming=*/false,
+                   start);
   };
   emitPlanned(plan.streaming, streamed,
               [&] { emitPlanned(plan.aligning, aligned, cached); });
@@ -46,17 +50,19 @@ void KernelEmitter::copyRow(const SlicePlan &plan, ValueRange dataPrefix,
 
 void KernelEmitter::copyRowCached(const SlicePlan &plan, ValueRange dataPrefix,
                                   ValueRange outPrefix, Value n, int64_t lanes,
-                                  bool zeros) {
+                                  bool zeros, Value start) {
   Type element = cast<MemRefType>(out.getType()).getElementType();
   auto vectorType = VectorType::get({lanes}, element);
   // A vector an iteration: unrolled blocks of four were no faster on long
   // (memory-bound) rows and cost compile time
   // (docs/decisions/compile-time.md).
   forEachChunk(n, lanes, [&](Value j, Value mask, Value) {
+    Value column = offsetBy(start, j);
     Value v = zeros ? zero(vectorType)
-                    : loadVector(plan.data, vectorType, appended(dataPrefix, j),
-                                 mask);
-    storeRowVector(plan, v, appended(outPrefix, j), mask, /*streaming=*/false);
+                    : loadVector(plan.data, vectorType,
+                                 appended(dataPrefix, column), mask);
+    storeRowVector(plan, v, appended(outPrefix, column), mask,
+                   /*streaming=*/false);
   });
 }
 
@@ -119,19 +125,23 @@ void KernelEmitter::storeRowVector(const SlicePlan &plan, Value v,
 
 void KernelEmitter::copyRowAligned(const SlicePlan &plan, ValueRange dataPrefix,
                                    ValueRange outPrefix, Value n, int64_t lanes,
-                                   bool streaming) {
+                                   bool streaming, Value start) {
   Type element = cast<MemRefType>(out.getType()).getElementType();
   auto vectorType = VectorType::get({lanes}, element);
   forEachAlignedChunk(
-      plan, outPrefix, n, lanes, [&](Value j, Value mask, Value) {
-        Value v =
-            loadVector(plan.data, vectorType, appended(dataPrefix, j), mask);
-        storeRowVector(plan, v, appended(outPrefix, j), mask, streaming);
-      });
+      plan, outPrefix, n, lanes,
+      [&](Value j, Value mask, Value) {
+        Value column = offsetBy(start, j);
+        Value v = loadVector(plan.data, vectorType,
+                             appended(dataPrefix, column), mask);
+        storeRowVector(plan, v, appended(outPrefix, column), mask, streaming);
+      },
+      start);
 }
 
 void KernelEmitter::copySlice(const SlicePlan &plan, ValueRange dataPrefix,
-                              ValueRange outPrefix, Value valid) {
+                              ValueRange outPrefix, Value valid, Value start,
+                              Value length) {
   Type element = cast<MemRefType>(data.getType()).getElementType();
   auto copy = [&](bool zeros) {
     if (plan.extents.empty()) {
@@ -140,12 +150,12 @@ void KernelEmitter::copySlice(const SlicePlan &plan, ValueRange dataPrefix,
       return;
     }
     // Loops over the slice's outer dimensions; the innermost is one row.
-    Value n = plan.extents.back();
+    Value n = start ? length : plan.extents.back();
     loopNest(ArrayRef(plan.extents).drop_back(), [&](ValueRange ivs) {
       SmallVector<Value> src(dataPrefix), dst(outPrefix);
       src.append(ivs.begin(), ivs.end());
       dst.append(ivs.begin(), ivs.end());
-      copyRow(plan, src, dst, n, zeros);
+      copyRow(plan, src, dst, n, zeros, start);
     });
   };
   if (!valid)
@@ -159,9 +169,7 @@ void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
                               Value badFlag, Value start,
                               std::optional<int64_t> offAxis) {
   // Element j's column: its position in the whole row.
-  auto column = [&](Value j) -> Value {
-    return start ? arith::AddIOp::create(b, loc, start, j).getResult() : j;
-  };
+  auto column = [&](Value j) { return offsetBy(start, j); };
   // Position j of the row at `prefix` (an index or out row).
   auto at = [&](ValueRange prefix, Value j) {
     return appended(prefix, column(j));

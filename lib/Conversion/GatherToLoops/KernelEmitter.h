@@ -143,13 +143,25 @@ private:
   /// (planner.parallel), else serial; both when it is decided at run time: for
   /// the gather phase, where iterations write disjoint results.
   void parallelNest(ArrayRef<Value> ubs, function_ref<void(ValueRange)> body);
-  /// Rows of `ubs.back()` elements at every position of the outer `ubs`:
-  /// row(ivs, n, start) handles elements [start, start + n) of the row at
-  /// `ivs` (start null: from 0). The outer nest is a parallelNest; a single
-  /// row (isOneRow) is split into pieces of kRowPieceElements that run on
-  /// threads as planner.parallel says.
-  void rowNest(ArrayRef<Value> ubs,
-               function_ref<void(ValueRange, Value, Value)> row);
+  /// row(ivs, n, start): elements [start, start + n) of a row at `ivs`
+  /// (start null: the whole row, from 0).
+  using RowFn = function_ref<void(ValueRange, Value, Value)>;
+  /// Rows of `ubs.back()` elements at every position of the outer `ubs`
+  /// (piecedNest).
+  void rowNest(ArrayRef<Value> ubs, RowFn row) {
+    piecedNest(ubs.drop_back(), ubs.back(), row);
+  }
+  /// A row of `n` elements at every position of the nest of `outer`, on
+  /// threads as planner.parallel says. Threads take the outermost dim's
+  /// positions; where it has fewer than kPiecedOuterMax (a single row, a
+  /// few long slices), rows longer than kRowPieceElements are split into
+  /// pieces of that many, and threads take (position, piece) pairs, so
+  /// that the work still divides evenly.
+  void piecedNest(ArrayRef<Value> outer, Value n, RowFn row);
+  /// The slices of `plan` at every position of the nest of `ubs` (its
+  /// rows' last extent in pieces, as piecedNest): body(ivs, start,
+  /// length) for copySlice (start null: whole slices).
+  void sliceNest(const SlicePlan &plan, ArrayRef<Value> ubs, RowFn body);
   /// A gather along an axis after the first (of a non-empty size
   /// `axisSize`) at a vector of at most kSharedIndexRowMax indices, static
   /// in number, that every data row shares: their subscripts are resolved
@@ -163,8 +175,7 @@ private:
   /// the last, then blocks of kColumnBlockBytes of the last, then `axis`:
   /// row(ivs, n, start) for the block's piece of each row, as in rowNest.
   /// The outer nest is a parallelNest.
-  void columnBlockNest(ArrayRef<Value> ubs, int64_t axis,
-                       function_ref<void(ValueRange, Value, Value)> row);
+  void columnBlockNest(ArrayRef<Value> ubs, int64_t axis, RowFn row);
   /// Whether the nest of `ubs` is a single row: no outer dim but of the
   /// static size 1 (a gathered axis of one position, say).
   static bool isOneRow(ArrayRef<Value> ubs) {
@@ -179,10 +190,10 @@ private:
   /// and the start and length of piece `k`.
   Value pieceCount(Value n);
   std::pair<Value, Value> pieceBounds(Value n, Value k);
-  /// The single row (isOneRow) of the nest of `ubs` in pieces of
-  /// kRowPieceElements on threads: row(zeros, length, start) for each.
-  void rowPieces(ArrayRef<Value> ubs,
-                 function_ref<void(ValueRange, Value, Value)> row);
+  /// `start` + j (start null: j).
+  Value offsetBy(Value start, Value j) {
+    return start ? arith::AddIOp::create(b, loc, start, j).getResult() : j;
+  }
   /// body() unless a size in `sizes` is 0: a nest whose inner loop is empty
   /// would still walk its outer ones (an index array of 2^30 x 0). Nothing
   /// when one is the constant 0, a run-time test when one may be 0.
@@ -318,15 +329,21 @@ private:
   void guarded(Value ok, function_ref<void()> body);
 
   /// Copies plan.data[dataPrefix, j...] to plan.out[outPrefix, j...] for j
-  /// over plan.extents; writes zeros instead where `valid` is false.
+  /// over plan.extents; writes zeros instead where `valid` is false. With
+  /// `start`, only elements [start, start + length) of each of the slice's
+  /// rows (its last extent): a piece (sliceNest).
   void copySlice(const SlicePlan &plan, ValueRange dataPrefix,
-                 ValueRange outPrefix, Value valid);
-  /// The contiguous innermost run of copySlice: vector chunks, masked tail.
+                 ValueRange outPrefix, Value valid, Value start = nullptr,
+                 Value length = nullptr);
+  /// The contiguous innermost run of copySlice: vector chunks, masked tail;
+  /// `n` elements from `start` (null: 0).
   void copyRow(const SlicePlan &plan, ValueRange dataPrefix,
-               ValueRange outPrefix, Value n, bool zeros);
+               ValueRange outPrefix, Value n, bool zeros,
+               Value start = nullptr);
   /// copyRow through the cache, in vectors of `lanes`.
   void copyRowCached(const SlicePlan &plan, ValueRange dataPrefix,
-                     ValueRange outPrefix, Value n, int64_t lanes, bool zeros);
+                     ValueRange outPrefix, Value n, int64_t lanes, bool zeros,
+                     Value start);
   /// A row of `n` results along the innermost dimension of both `indices`
   /// and `out`, each reading `data` along its innermost dimension (gather
   /// along the last axis, gather_elements along the last axis). With
@@ -352,7 +369,7 @@ private:
   /// head (forEachAlignedChunk): non-temporal stores with `streaming`.
   void copyRowAligned(const SlicePlan &plan, ValueRange dataPrefix,
                       ValueRange outPrefix, Value n, int64_t lanes,
-                      bool streaming);
+                      bool streaming, Value start);
   /// forEachChunk for a row of `plan.out` at `outPrefix` that is written
   /// with non-temporal stores: chunk(0, mask, count) up to the first
   /// vector-aligned element of the row, then chunk(j, mask or null, count)

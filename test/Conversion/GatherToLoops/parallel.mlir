@@ -2,13 +2,26 @@
 
 /// One-dimensional indices are validated serially (one row: the first bad
 /// index is the first found); the gather's outermost loop runs its
-/// iterations in parallel.
+/// iterations in parallel. Fewer than 64 rows are split into pieces of 4096
+/// elements (item k is piece k % pieces of row k / pieces); more rows are
+/// taken whole.
 // CHECK-LABEL: func.func @gather_parallel_rows
 // CHECK: affine.for
 // CHECK:   arith.cmpi uge
 // CHECK: func.call @gather_mlir_index_error
-// CHECK: scf.if
-// CHECK:   scf.parallel (%[[I:.*]]) = (%{{.*}}) to (%{{.*}}) step (%{{.*}}) {
+// CHECK: %[[FEW:.*]] = arith.cmpi ult, %[[ROWS:.*]], %c64
+// CHECK: scf.if %[[FEW]] {
+// CHECK:   %[[PIECES:.*]] = arith.ceildivui %[[N:.*]], %c4096
+// CHECK:   %[[ITEMS:.*]] = arith.muli %[[ROWS]], %[[PIECES]]
+// CHECK:   scf.parallel (%[[K:.*]]) = (%{{.*}}) to (%[[ITEMS]]) step (%{{.*}}) {
+// CHECK:     %[[PIECE:.*]] = arith.remui %[[K]], %[[PIECES]]
+// CHECK:     %[[START:.*]] = arith.muli %[[PIECE]], %c4096
+// CHECK:     %[[ROW:.*]] = arith.divui %[[K]], %[[PIECES]]
+// CHECK:     {{memref.load|tensor.extract}} %{{.*}}[%[[ROW]]]
+// CHECK:     %[[COLUMN:.*]] = arith.addi %[[START]], %{{.*}}
+// CHECK:     vector.load %{{.*}}[%{{.*}}, %[[COLUMN]]]
+// CHECK: } else {
+// CHECK:   scf.parallel (%[[I:.*]]) = (%{{.*}}) to (%[[ROWS]]) step (%{{.*}}) {
 // CHECK:     {{memref.load|tensor.extract}} %{{.*}}[%[[I]]]
 // CHECK:     affine.for
 // CHECK:       vector.load
@@ -32,14 +45,16 @@ func.func @gather_elements_parallel(%d: tensor<?x?xf32>, %i: tensor<?x?xi64>) ->
 
 /// The cost model: a result whose size is known only at run time gets both
 /// nests, chosen by one test of its size (parallel-min-bytes, 8 MiB by
-/// default); a result statically below it only the serial one.
+/// default); a result statically below it only the serial one. The
+/// threaded nest is two: rows in pieces or whole (piecedNest).
 // CHECK-LABEL: func.func @threads_by_size
+// CHECK: %[[ROWS:.*]] = tensor.dim %arg1, %c0
 // CHECK: %[[BIG:.*]] = arith.cmpi uge, %{{.*}}, %c8388608
 // CHECK: scf.if %[[BIG]] {
 // CHECK:   scf.parallel
-// CHECK: } else {
+// CHECK:   scf.parallel (%{{.*}}) = (%c0) to (%[[ROWS]])
 // CHECK-NOT: scf.parallel
-// CHECK:   affine.for
+// CHECK:   affine.for %{{.*}} = 0 to %[[ROWS]] {
 // CHECK-LABEL: func.func @small_static
 // CHECK-NOT: scf.parallel
 func.func @threads_by_size(%d: tensor<?x?xf32>, %i: tensor<?xi32>) -> tensor<?x?xf32> {
