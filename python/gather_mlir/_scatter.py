@@ -290,23 +290,29 @@ def _run(function, data, indices, updates, attributes, mode, reduction,
             raise ValueError(f"{function}: out is read-only")
     ordered = data.dtype.kind == "u" and reduction in ("max", "min")
     # The kernel writes in place into `dest`: out itself when it is data's
-    # memory and the kernel can take it as it is; else a new array, copied
-    # into out (if any) only once the kernel succeeded.
-    in_place = (out is not None and not ordered
-                and out.flags.c_contiguous and out.dtype.isnative
-                and out.__array_interface__["data"][0]
+    # memory and the kernel can take it as it is, or when no error can
+    # follow the kernel's first write into it (into_out); else a new array,
+    # copied into out (if any) only once the kernel succeeded.
+    writable = (out is not None and not ordered and out.flags.c_contiguous
+                and out.dtype.isnative)
+    in_place = (writable and out.__array_interface__["data"][0]
                 == data.__array_interface__["data"][0]
                 and out.strides == data.strides)
-    # A new dest is data's copy: made by the kernel, on threads when it is
-    # large, from data that it can read as it is. Unsigned max and min map
-    # dest's values first, so their copy is made here.
+    # A dest that is data's copy is made by the kernel, on threads when it
+    # is large, from data that it can read as it is. Unsigned max and min
+    # map dest's values first, so their copy is made here.
+    copied_by_kernel = (data.flags.c_contiguous and data.dtype.isnative
+                        and not ordered and data.size)
+    # In every mode but check no IndexError can follow the kernel's first
+    # write, so it copies data straight into an out apart from data.
+    into_out = (writable and not in_place and kernel_mode != "check"
+                and copied_by_kernel and not np.may_share_memory(out, data))
     source = None
     if in_place:
         dest = out
         view = _signed(out)
-    elif (data.flags.c_contiguous and data.dtype.isnative and not ordered
-          and data.size):
-        dest = np.empty(data.shape, data.dtype)
+    elif copied_by_kernel:
+        dest = out if into_out else np.empty(data.shape, data.dtype)
         view = _signed(dest)
         source = _signed(data)
     else:
@@ -315,7 +321,7 @@ def _run(function, data, indices, updates, attributes, mode, reduction,
             dest = dest.astype(dest.dtype.newbyteorder("="))
         view = _signed(dest)
     # Operands that share out's memory are read from copies.
-    if in_place:
+    if in_place or into_out:
         if np.may_share_memory(updates, out):
             updates = updates.copy()
         if np.may_share_memory(indices, out):

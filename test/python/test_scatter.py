@@ -281,6 +281,50 @@ def test_out_elsewhere_leaves_data():
     np.testing.assert_array_equal(data, [1, 1, 1, 1])
 
 
+@pytest.mark.parametrize("mode", ["clamp", "wrap", "fill", "unchecked"])
+def test_out_elsewhere_is_written_directly_where_no_error_can_follow(
+        mode, monkeypatch):
+    """Outside check mode the kernel copies data straight into an out that
+    shares no memory with data (no result array of its own, then a copy):
+    data is left as it was; updates or indices in out's memory are read
+    from copies; an out overlapping data takes the new array."""
+    from gather_mlir import _scatter
+    dests = []
+    into = _scatter._scatter_into
+
+    def recording(function, view, *rest):
+        dests.append(view)
+        return into(function, view, *rest)
+    monkeypatch.setattr(_scatter, "_scatter_into", recording)
+    rng = np.random.default_rng(5)
+    data = rng.standard_normal((6, 5)).astype(np.float32)
+    ids = np.array([4, 0, 4, 5])
+    updates = rng.standard_normal((4, 5)).astype(np.float32)
+    expected = data.copy()
+    np.add.at(expected, ids, updates)
+    before = data.copy()
+    out = np.full_like(data, np.nan)
+    assert g.scatter(data, ids, updates, mode=mode, reduction="add",
+                     out=out) is out
+    np.testing.assert_array_equal(out, expected)
+    np.testing.assert_array_equal(data, before)
+    assert dests[-1] is out
+    # updates in out's memory (its last four rows): read as they were
+    # before data was copied over them.
+    room = np.zeros_like(data)
+    room[2:] = updates
+    assert g.scatter(data, ids, room[2:], mode=mode, reduction="add",
+                     out=room) is room
+    np.testing.assert_array_equal(room, expected)
+    # An out overlapping data: the kernel writes a new array, copied after.
+    wide = np.zeros((7, 5), np.float32)
+    wide[:6] = data
+    g.scatter(wide[:6], ids, updates, mode=mode, reduction="add",
+              out=wide[1:])
+    np.testing.assert_array_equal(wide[1:], expected)
+    assert not np.shares_memory(dests[-1], wide)
+
+
 @pytest.mark.parametrize("in_place", [True, False])
 def test_check_failure_writes_nothing(in_place):
     data = np.arange(6, dtype=np.float32)
