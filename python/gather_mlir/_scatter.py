@@ -304,7 +304,8 @@ def _run(function, data, indices, updates, attributes, mode, reduction,
     copied_by_kernel = (data.flags.c_contiguous and data.dtype.isnative
                         and not ordered and data.size)
     # In every mode but check no IndexError can follow the kernel's first
-    # write, so it copies data straight into an out apart from data.
+    # write (an empty dim to select along leaves no data to copy), so it
+    # copies data straight into an out apart from data.
     into_out = (writable and not in_place and kernel_mode != "check"
                 and copied_by_kernel and not np.may_share_memory(out, data))
     source = None
@@ -321,7 +322,7 @@ def _run(function, data, indices, updates, attributes, mode, reduction,
             dest = dest.astype(dest.dtype.newbyteorder("="))
         view = _signed(dest)
     # Operands that share out's memory are read from copies.
-    if in_place or into_out:
+    if dest is out:
         if np.may_share_memory(updates, out):
             updates = updates.copy()
         if np.may_share_memory(indices, out):

@@ -398,6 +398,11 @@ def test_unsigned_indices_that_fit_are_read_in_place(dtype):
         [[1, 0, 0, 0, 0, 1]])
 
 
+def _key_flags(choice):
+    """The flags of a kernel_choice's key (KernelKey::Flags)."""
+    return int(choice["key"].split(" flags ")[1].split()[0])
+
+
 @pytest.mark.parametrize("dtype", [np.uint8, np.uint16, np.uint32])
 def test_narrow_unsigned_indices_are_widened_by_the_kernel(dtype):
     """Unsigned indices narrower than 64 bits go to the kernel as they are
@@ -405,13 +410,13 @@ def test_narrow_unsigned_indices_are_widened_by_the_kernel(dtype):
     with the top bit set are large values in every mode, in rows gathered
     whole, elements and tuples, on one thread or on threads."""
     top = int(np.iinfo(dtype).max)
-    key = _native.kernel_choice("gather", np.zeros(8), np.zeros(3, dtype), 0,
-                                0, "check", None)["key"]
-    flags = int(key.split(" flags ")[1].split()[0])
-    assert flags & 32, key  # KernelKey::UnsignedIndices
-    key64 = _native.kernel_choice("gather", np.zeros(8), np.zeros(3, np.uint64),
-                                  0, 0, "check", None)["key"]
-    assert not int(key64.split(" flags ")[1].split()[0]) & 32, key64
+    choice = _native.kernel_choice("gather", np.zeros(8), np.zeros(3, dtype),
+                                   0, 0, "check", None)
+    assert _key_flags(choice) & 32, choice["key"]  # UnsignedIndices
+    choice64 = _native.kernel_choice("gather", np.zeros(8),
+                                     np.zeros(3, np.uint64), 0, 0, "check",
+                                     None)
+    assert not _key_flags(choice64) & 32, choice64["key"]
     rng = np.random.default_rng(top)
     data = rng.random((100, 5), dtype=np.float32)
     high = np.array([top, top // 2 + 1, 99, 0, 7] * 40, dtype)  # top bit set
@@ -778,10 +783,6 @@ def test_large_results_use_parallel_kernels():
         elements, np.take_along_axis(data, elements_idx, axis=1))
     with pytest.raises(IndexError, match="index 3000 is out of range"):
         g.gather(data, np.append(idx, 3000))
-
-
-def _key_flags(choice):
-    return int(choice["key"].split(" flags ")[1].split()[0])
 
 
 def test_one_row_results_are_split_on_threads():

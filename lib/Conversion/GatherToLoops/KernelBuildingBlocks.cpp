@@ -114,6 +114,7 @@ void KernelEmitter::piecedNest(ArrayRef<Value> outer, Value n, RowFn row) {
               : b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ult,
                                               outer.front(),
                                               constIndex(kPiecedOuterMax));
+  // A lone row that stays whole has nothing to share: serial.
   ifNoneEmpty(sizes, [&] {
     emitPlanned(
         outer.empty() && !few ? nullptr : planner.parallel(out),
