@@ -18,8 +18,9 @@ each workload). Every contestant does the mode's work: in check mode, JAX
 as the others' do. For each thread count, in a fresh process pinned to
 that many CPUs, every peer's result is compared with gather_mlir's, then
 the contestants are timed in shuffled rounds (the median of each one's
-round times). A peer that has no form of a workload (JAX and float16,
-numpy and the modes it lacks) sits it out.
+round times), each sample after peers.py's pause, so that the workers of
+the contestant before it are asleep. A peer that has no form of a
+workload (JAX and float16, numpy and the modes it lacks) sits it out.
 
 Printed and written to DIR/sweep-<host>-seed<N>.md (DIR: bench/results),
 every workload's times to DIR/sweep-<host>-seed<N>.jsonl:
@@ -41,8 +42,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from peers import (configure_threads, host_description,  # noqa: E402
-                   import_jax, source_revision)
+from peers import (PAUSE, configure_threads,  # noqa: E402
+                   host_description, import_jax, source_revision)
 
 ROOT = Path(__file__).resolve().parents[1]
 PEERS = ["numpy", "torch", "jax", "onnxruntime", "numba"]
@@ -630,6 +631,7 @@ def measure(args):
         for _ in range(ROUNDS):
             random.shuffle(order)
             for c in order:
+                time.sleep(PAUSE)
                 t0 = time.perf_counter()
                 for _ in range(number[c]):
                     times[c]()
