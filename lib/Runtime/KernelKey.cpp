@@ -44,10 +44,6 @@ OwningOpRef<ModuleOp> KernelKey::build(MLIRContext &ctx) const {
     indexShape.back() = indexRowLength;
   if (axisLength && op != OpKind::ND && axis < dataRank)
     dataShape[axis] = axisLength;
-  if (flags & UnitIndexPrefix)
-    std::fill(indexShape.begin(), indexShape.end() - 1, 1);
-  if (flags & UnitDataPrefix)
-    std::fill(dataShape.begin(), dataShape.end() - 1, 1);
   auto noError = [](const Twine &) { return failure(); };
   GatherMode gatherMode = static_cast<GatherMode>(mode);
   ShapeView dataView(dataShape), indexView(indexShape);

@@ -235,18 +235,6 @@ mlir::gather::runtime::chooseGatherKernel(const GatherCall &call) {
         axisSize <= kStaticDimMaxLength)
       key.axisLength = axisSize;
   }
-  // A result of one row on threads: the operands' prefixes of 1 that make
-  // it one row are static, so the kernel splits the row into pieces.
-  auto unitPrefix = [](llvm::ArrayRef<int64_t> shape) {
-    return shape.size() > 1 &&
-           llvm::all_of(shape.drop_back(), [](int64_t d) { return d == 1; });
-  };
-  if (parallel && unitPrefix(call.resultShape)) {
-    if (unitPrefix(call.indices.getShape()))
-      key.flags |= KernelKey::UnitIndexPrefix;
-    if (unitPrefix(call.data.getShape()))
-      key.flags |= KernelKey::UnitDataPrefix;
-  }
   key.flags |= (parallel ? KernelKey::Parallel : 0) |
                (validateRows ? KernelKey::ValidateRows : 0) |
                (call.dataContiguous ? 0 : KernelKey::StridedData) |

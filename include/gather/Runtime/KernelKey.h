@@ -81,12 +81,6 @@ struct KernelKey {
     /// The indices are unsigned integers narrower than 64 bits: the kernel
     /// widens them with arith.extui, which it reads them through.
     UnsignedIndices = 32,
-    /// The result is one row (its dims before the last all 1) and the
-    /// indices' dims before their last are all 1: static in the kernel, so
-    /// that a parallel kernel sees one row and splits it on threads.
-    UnitIndexPrefix = 64,
-    /// Likewise data's dims before its last.
-    UnitDataPrefix = 128,
   };
 
   OpKind op;

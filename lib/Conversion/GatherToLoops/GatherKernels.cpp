@@ -140,25 +140,35 @@ void KernelEmitter::emitGatherElements(const GatherShape &shape) {
               start, offAxis);
   };
   if (lanes && validatesRows()) {
-    // Threads take rows; a single row is split into pieces instead, each
-    // checked as it is gathered; if one was flagged, the row is scanned
-    // again to report its first bad index.
+    // Threads take rows, or (position, piece) pairs where piecedNest would
+    // split them; each is checked as it is gathered, and if one was
+    // flagged, the indices are scanned again to report the first bad one.
+    ArrayRef<Value> outer = ArrayRef<Value>(ubs).drop_back();
+    Value n = ubs.back();
     auto checkedPieces = [&] {
       guarded(validateShapes(shape), [&] {
-        SmallVector<Value> zeros = oneRowPrefix(ubs);
-        Value n = ubs.back();
+        Value pieces = pieceCount(n);
         flaggedParts(
-            pieceCount(n),
+            pieceItems(outer, pieces),
             [&](Value k, Value flag) {
-              auto [start, length] = pieceBounds(n, k);
-              gatherRow(rows, zeros, zeros, zeros, length, axisSize, lanes,
-                        flag, start, offAxis);
+              pieceItem(outer, n, pieces, k,
+                        [&](ValueRange ivs, Value length, Value start) {
+                          gatherRow(rows, ivs, ivs, ivs, length, axisSize,
+                                    lanes, flag, start, offAxis);
+                        });
             },
-            [&](Value) { validate(ubs, axisSize, components, nullptr); });
+            [&](Value) {
+              serialChecks = true;
+              validate(ubs, axisSize, components, nullptr);
+              serialChecks = false;
+            });
       });
     };
+    Value parallel = planner.parallel(out), few = fewLongRows(outer, n);
     emitPlanned(
-        isOneRow(ubs) ? planner.parallel(out) : nullptr, checkedPieces,
+        parallel && few ? b.createOrFold<arith::AndIOp>(loc, parallel, few)
+                        : nullptr,
+        checkedPieces,
         [&] { gatherCheckedRows(shape, ubs, axisSize, components, rowAt); });
     return finishStreaming(rows);
   }

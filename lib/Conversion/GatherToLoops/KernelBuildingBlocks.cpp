@@ -80,46 +80,53 @@ void KernelEmitter::piecedNest(ArrayRef<Value> outer, Value n, RowFn row) {
   auto whole = [&] {
     threadedNest(outer, [&](ValueRange ivs) { row(ivs, n, nullptr); });
   };
-  // Pieces of kRowPieceElements: item k is piece k % pieces of the row at
-  // position k / pieces of the outermost dim.
   auto pieced = [&] {
-    Value first = outer.empty() ? constIndex(1) : outer.front();
     Value pieces = pieceCount(n);
-    bool single = getConstantIntValue(first) == 1;
     forLoop(
-        b.createOrFold<arith::MulIOp>(loc, first, pieces), 1,
-        [&](Value k) {
-          Value piece =
-              single ? k : b.createOrFold<arith::RemUIOp>(loc, k, pieces);
-          auto [start, length] = pieceBounds(n, piece);
-          SmallVector<Value> prefix;
-          if (!outer.empty())
-            prefix.push_back(
-                single ? constIndex(0)
-                       : b.createOrFold<arith::DivUIOp>(loc, k, pieces));
-          loopNest(
-              outer.drop_front(outer.empty() ? 0 : 1),
-              [&](ValueRange ivs) { row(ivs, length, start); }, prefix);
-        },
+        pieceItems(outer, pieces), 1,
+        [&](Value k) { pieceItem(outer, n, pieces, k, row); },
         /*parallel=*/true);
   };
-  // Pieces where the outermost dim has few positions (always for a single
-  // row), unless rows have a static length of at most a piece (which stays
-  // static); else whole rows.
-  std::optional<int64_t> staticN = getConstantIntValue(n);
-  Value few;
-  if (!(staticN && *staticN <= kRowPieceElements))
-    few = outer.empty()
-              ? constBool(true)
-              : b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ult,
-                                              outer.front(),
-                                              constIndex(kPiecedOuterMax));
+  Value few = fewLongRows(outer, n);
   // A lone row that stays whole has nothing to share: serial.
   ifNoneEmpty(sizes, [&] {
     emitPlanned(
         outer.empty() && !few ? nullptr : planner.parallel(out),
         [&] { emitPlanned(few, pieced, whole); }, serial);
   });
+}
+
+Value KernelEmitter::fewLongRows(ArrayRef<Value> outer, Value n) {
+  std::optional<int64_t> staticN = getConstantIntValue(n);
+  if (staticN && *staticN <= kRowPieceElements)
+    return nullptr;
+  if (outer.empty())
+    return constBool(true);
+  return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ult,
+                                       outer.front(),
+                                       constIndex(kPiecedOuterMax));
+}
+
+Value KernelEmitter::pieceItems(ArrayRef<Value> outer, Value pieces) {
+  if (outer.empty())
+    return pieces;
+  return b.createOrFold<arith::MulIOp>(loc, outer.front(), pieces);
+}
+
+void KernelEmitter::pieceItem(ArrayRef<Value> outer, Value n, Value pieces,
+                              Value k, RowFn row) {
+  // Item k is piece k % pieces of the rows at position k / pieces of the
+  // outermost dim (k itself when that dim is absent or the constant 1).
+  bool single = outer.empty() || getConstantIntValue(outer.front()) == 1;
+  Value piece = single ? k : b.createOrFold<arith::RemUIOp>(loc, k, pieces);
+  std::pair<Value, Value> bounds = pieceBounds(n, piece);
+  SmallVector<Value> prefix;
+  if (!outer.empty())
+    prefix.push_back(single ? constIndex(0)
+                            : b.createOrFold<arith::DivUIOp>(loc, k, pieces));
+  loopNest(
+      outer.drop_front(outer.empty() ? 0 : 1),
+      [&](ValueRange ivs) { row(ivs, bounds.second, bounds.first); }, prefix);
 }
 
 void KernelEmitter::sliceNest(const SlicePlan &plan, ArrayRef<Value> ubs,

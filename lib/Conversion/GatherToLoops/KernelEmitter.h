@@ -176,16 +176,17 @@ private:
   /// row(ivs, n, start) for the block's piece of each row, as in rowNest.
   /// The outer nest is a parallelNest.
   void columnBlockNest(ArrayRef<Value> ubs, int64_t axis, RowFn row);
-  /// Whether the nest of `ubs` is a single row: no outer dim but of the
-  /// static size 1 (a gathered axis of one position, say).
-  static bool isOneRow(ArrayRef<Value> ubs) {
-    return llvm::all_of(ubs.drop_back(),
-                        [](Value ub) { return getConstantIntValue(ub) == 1; });
-  }
-  /// The subscripts of a single row's outer dims (isOneRow): zeros.
-  SmallVector<Value> oneRowPrefix(ArrayRef<Value> ubs) {
-    return SmallVector<Value>(ubs.size() - 1, constIndex(0));
-  }
+  /// Whether rows of `n` elements at the nest of `outer` are split into
+  /// pieces on threads (piecedNest): null when rows have a static length
+  /// of at most kRowPieceElements, else whether the outermost dim has fewer
+  /// than kPiecedOuterMax positions (true when there is none).
+  Value fewLongRows(ArrayRef<Value> outer, Value n);
+  /// The (position, piece) items of such a nest, `pieces` (pieceCount) a
+  /// row, and item `k`'s rows: row(ivs, length, start) for its piece of
+  /// each row at its position of the outermost dim.
+  Value pieceItems(ArrayRef<Value> outer, Value pieces);
+  void pieceItem(ArrayRef<Value> outer, Value n, Value pieces, Value k,
+                 RowFn row);
   /// The number of pieces of kRowPieceElements of a row of `n` elements,
   /// and the start and length of piece `k`.
   Value pieceCount(Value n);
@@ -413,8 +414,9 @@ private:
   Value data, indices, out;
   /// How the elements of `indices` extend to i64.
   IndexExtension indexExtension;
-  /// Set while threadedSlabs rechecks one slab: its checks stay serial.
-  bool checkingSlab = false;
+  /// Set while a flagged slab or piece is checked again, to report the
+  /// first bad index (an error's path): its checks stay serial.
+  bool serialChecks = false;
 };
 
 } // namespace mlir::gather::detail

@@ -177,7 +177,7 @@ Value KernelEmitter::validate(
   // check mode's scan of a large index array runs on threads: each flags
   // its bad rows, and the first flagged slab is scanned again for the
   // report.
-  Value threads = everyIndex && !eachRow && bounds.size() > 1 && !checkingSlab
+  Value threads = everyIndex && !eachRow && bounds.size() > 1 && !serialChecks
                       ? planner.parallel(indices)
                       : nullptr;
   auto threaded = [&] {
@@ -356,9 +356,9 @@ void KernelEmitter::threadedSlabs(ArrayRef<Value> positions, CheckedRowFn rowAt,
     Value all = indices;
     indices = memref::SubViewOp::create(b, loc, all, offsets,
                                         getAsOpFoldResult(sizes), strides);
-    checkingSlab = true;
+    serialChecks = true;
     recheck(slab);
-    checkingSlab = false;
+    serialChecks = false;
     indices = all;
   };
   flaggedParts(positions.front(), slabRows, recheckSlab);

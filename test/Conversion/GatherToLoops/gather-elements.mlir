@@ -142,11 +142,20 @@ func.func @gather_elements_axis_0_check(%d: tensor<3x3xf32>, %i: tensor<2x3xi64>
 // SCALAR-ROWS-NEXT:  memref.store %true{{.*}}, %[[FLAG]][]
 // SCALAR-ROWS-NOT: vector.gather
 // SCALAR-ROWS: func.call @gather_mlir_index_error
+func.func @rows_checked_then_gathered(%d: tensor<?x?xf32>, %i: tensor<?x?xi32>) -> tensor<?x?xf32> {
+  %r = gather.gather_elements %d[%i] {axis = 1 : i64} : (tensor<?x?xf32>, tensor<?x?xi32>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+
+// -----
+
 /// With threads, each gathers and checks its rows; a slab with a bad row
 /// skips its later rows and takes part in an atomic min of the first bad
 /// slab, which is checked again after the loop to report its first bad
-/// index.
-// THREAD-ROWS-LABEL: func.func @rows_checked_then_gathered
+/// index. Outermost dims of fewer than 64 positions take pieces instead
+/// (@few_rows_checked_on_threads).
+// THREAD-ROWS-LABEL: func.func @many_rows_checked_on_threads
+// THREAD-ROWS-NOT: arith.ceildivui
 // THREAD-ROWS: %[[FIRST:.*]] = memref.alloca() : memref<1xi64>
 // THREAD-ROWS: scf.parallel (%[[ROW:.*]]) =
 // THREAD-ROWS:   memref.alloca_scope
@@ -166,9 +175,9 @@ func.func @gather_elements_axis_0_check(%d: tensor<3x3xf32>, %i: tensor<2x3xi64>
 // THREAD-ROWS: scf.if %[[ANY]] {
 // THREAD-ROWS:   memref.subview
 // THREAD-ROWS:   func.call @gather_mlir_index_error
-func.func @rows_checked_then_gathered(%d: tensor<?x?xf32>, %i: tensor<?x?xi32>) -> tensor<?x?xf32> {
-  %r = gather.gather_elements %d[%i] {axis = 1 : i64} : (tensor<?x?xf32>, tensor<?x?xi32>) -> tensor<?x?xf32>
-  return %r : tensor<?x?xf32>
+func.func @many_rows_checked_on_threads(%d: tensor<?x?xf32>, %i: tensor<64x?xi32>) -> tensor<64x?xf32> {
+  %r = gather.gather_elements %d[%i] {axis = 1 : i64} : (tensor<?x?xf32>, tensor<64x?xi32>) -> tensor<64x?xf32>
+  return %r : tensor<64x?xf32>
 }
 
 // -----
@@ -209,4 +218,25 @@ func.func @one_row_checked_on_threads(%d: tensor<?xf32>, %i: tensor<?xi64>) -> t
 func.func @one_row_behind_a_unit_dim(%d: tensor<1x?xf32>, %i: tensor<1x?xi64>) -> tensor<1x?xf32> {
   %r = gather.gather_elements %d[%i] {axis = 0 : i64, mode = #gather<mode clamp>} : (tensor<1x?xf32>, tensor<1x?xi64>) -> tensor<1x?xf32>
   return %r : tensor<1x?xf32>
+}
+
+// -----
+
+/// Outer dims known only at run time: where the outermost has fewer than 64
+/// positions, threads take (position, piece) pairs, each piece checked as
+/// it is gathered (the same test as the unchecked nests,
+/// KernelEmitter::fewLongRows); else slabs of whole rows, as above.
+// THREAD-ROWS-LABEL: func.func @few_rows_checked_on_threads
+// THREAD-ROWS: %[[FEW:.*]] = arith.cmpi ult, %{{.*}}, %c64
+// THREAD-ROWS: scf.if %[[FEW]] {
+// THREAD-ROWS:   %[[PIECES:.*]] = arith.ceildivui %{{.*}}, %c4096
+// THREAD-ROWS:   %[[ITEMS:.*]] = arith.muli %{{.*}}, %[[PIECES]]
+// THREAD-ROWS:   scf.parallel (%[[K:.*]]) = (%{{.*}}) to (%[[ITEMS]])
+// THREAD-ROWS:     arith.remui %[[K]], %[[PIECES]]
+// THREAD-ROWS:     arith.divui %[[K]], %[[PIECES]]
+// THREAD-ROWS:     memref.atomic_rmw mins
+// THREAD-ROWS: return
+func.func @few_rows_checked_on_threads(%d: tensor<?x?xf32>, %i: tensor<?x?xi64>) -> tensor<?x?xf32> {
+  %r = gather.gather_elements %d[%i] {axis = 1 : i64} : (tensor<?x?xf32>, tensor<?x?xi64>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
 }
