@@ -158,9 +158,8 @@ void KernelEmitter::emitGatherElements(const GatherShape &shape) {
                         });
             },
             [&](Value) {
-              serialChecks = true;
+              llvm::SaveAndRestore serial(serialChecks, true);
               validate(ubs, axisSize, components, nullptr);
-              serialChecks = false;
             });
       });
     };

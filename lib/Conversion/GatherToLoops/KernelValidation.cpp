@@ -356,9 +356,8 @@ void KernelEmitter::threadedSlabs(ArrayRef<Value> positions, CheckedRowFn rowAt,
     Value all = indices;
     indices = memref::SubViewOp::create(b, loc, all, offsets,
                                         getAsOpFoldResult(sizes), strides);
-    serialChecks = true;
+    llvm::SaveAndRestore serial(serialChecks, true);
     recheck(slab);
-    serialChecks = false;
     indices = all;
   };
   flaggedParts(positions.front(), slabRows, recheckSlab);
