@@ -302,7 +302,7 @@ def _run(function, data, indices, updates, attributes, mode, reduction,
     # is large, from data that it can read as it is. Unsigned max and min
     # map dest's values first, so their copy is made here.
     copied_by_kernel = (data.flags.c_contiguous and data.dtype.isnative
-                        and not ordered and data.size)
+                        and not ordered and data.size > 0)
     # In every mode but check no IndexError can follow the kernel's first
     # write (an empty dim to select along leaves no data to copy), so it
     # copies data straight into an out apart from data.

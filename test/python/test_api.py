@@ -785,7 +785,7 @@ def test_large_results_use_parallel_kernels():
         g.gather(data, np.append(idx, 3000))
 
 
-def test_one_row_results_are_split_on_threads():
+def test_one_or_few_long_rows_are_split_on_threads():
     """A parallel kernel splits one row, or a few long rows, into pieces on
     threads, its outer dims tested at run time (KernelEmitter::fewLongRows);
     check mode checks each piece as it gathers it. It gathers exactly in
