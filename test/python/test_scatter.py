@@ -161,6 +161,32 @@ def test_dims_read_alike_are_merged_and_tiles_keep_the_order():
     assert got.sum() == 3 * 4 * 2 * 6 and (got[:, :, 1:3] == 1).all()
 
 
+@pytest.mark.parametrize("mode", MODES)
+def test_long_rows_go_a_few_at_a_time(mode):
+    """Rows before the axis too long for a tile of several go four at a
+    time, each index position once for the four, then the rows left over
+    one at a time: every mode's sums and last writes stay the sequential
+    loop's, bit for bit (on two threads: test_bit_identical_...)."""
+    rng = np.random.default_rng(MODES.index(mode))
+    # Rows of 1200 and 600 positions (past 4 KiB of updates and dest a
+    # row): 7 rows are one group of four and three left over, 18 rows four
+    # groups and two; few ids, so each element gets several updates.
+    cases = [((7, 1500), (1200,), {"axis": 1}, 8),
+             ((3, 6, 900), (2, 300), {"axis": 2}, 900)]
+    for shape, index_shape, attrs, size in cases:
+        low, high = (-size, size) if mode == "check" else (-2 * size,
+                                                           2 * size)
+        indices = rng.integers(low, high, index_shape)
+        data = (rng.standard_normal(shape) * 1e3).astype(np.float32)
+        want_shape = ref.gather(data, indices, mode="fill", **attrs).shape
+        updates = rng.standard_normal(want_shape).astype(np.float32)
+        for reduction in ("add", "none"):
+            expected = ref.scatter(data, indices, updates, mode=mode,
+                                   reduction=reduction, **attrs)
+            assert_same(g.scatter(data, indices, updates, mode=mode,
+                                  reduction=reduction, **attrs), expected)
+
+
 def test_data_of_any_layout_is_copied_into_a_new_result():
     """A new result is data's copy: made by the kernel from C-contiguous,
     native data, by numpy from strided or byte-swapped data; either way
@@ -203,7 +229,10 @@ sys.stdout.write(r.tobytes().hex())
 e = g.scatter_elements(np.zeros((8, 1 << 14), np.float32), i.reshape(4, -1) % 8,
                        u[:, 0].reshape(4, -1), axis=0, reduction="add")
 f = g.scatter(np.zeros(64, np.float32), i, u[:, 0], reduction="add")
-sys.stdout.write(" " + e.tobytes().hex() + " " + f.tobytes().hex())
+l = g.scatter(np.zeros((11, 64), np.float32), i[:1 << 15] % 64,
+              u.reshape(-1)[:11 << 15].reshape(11, -1), axis=1,
+              reduction="add")
+sys.stdout.write(" " + " ".join(a.tobytes().hex() for a in (e, f, l)))
 """
 
 
@@ -229,8 +258,13 @@ def test_bit_identical_on_one_and_two_threads():
     np.add.at(columns, rows, u[:, 0].reshape(4, -1))
     flat = np.zeros(64, np.float32)
     np.add.at(flat, i, u[:, 0])
+    # Threads that own ranges of 11 long rows, four at a time and the rest.
+    long_rows = np.zeros((11, 64), np.float32)
+    for row, values in enumerate(u.reshape(-1)[:11 << 15].reshape(11, -1)):
+        np.add.at(long_rows[row], i[:1 << 15] % 64, values)
     assert outputs[0] == " ".join(a.tobytes().hex()
-                                  for a in (expected, columns, flat))
+                                  for a in (expected, columns, flat,
+                                            long_rows))
 
 
 def test_out_is_data_updates_in_place():

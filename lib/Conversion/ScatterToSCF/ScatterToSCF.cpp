@@ -167,10 +167,13 @@ private:
   int64_t splitDestDim = 0, splitUpdatesDim = -1;
 };
 
-/// The bytes of updates that a tile of apply's rows holds: about a core's
-/// L1 data cache, so a tile's updates and the dest rows they land on stay
-/// in cache while its index positions are walked one after another.
+/// The bytes of updates and dest rows that a tile of apply's rows holds:
+/// about a core's L1 data cache, so they stay in cache while the tile's
+/// index positions are walked one after another.
 constexpr int64_t kTileBytes = 32 << 10;
+/// The fewest rows a tile holds; longer rows go kJamRows at a time.
+constexpr int64_t kMinTileRows = 8;
+constexpr int64_t kJamRows = 4;
 
 SmallVector<Rule> ScatterEmitter::runTimeRules() {
   SmallVector<Rule> rules;
@@ -609,13 +612,16 @@ Value ScatterEmitter::apply(Value acc, Value ok, Value lo, Value hi) {
   for (int64_t d = split; d < rank; ++d)
     innerDims.push_back(d);
 
+  // One position of the outer dims at a time: its indices resolved once for
+  // the slice of the inner dims. With `rowLow`, dim `tiled`'s loop starts
+  // there.
   int64_t tiled = tiledDim(shape, split);
-  if (tiled < 0) {
-    // One position of the outer dims at a time: its indices resolved once
-    // for the slice of the inner dims.
-    return forEachPosition(ArrayRef<Value>(lows).take_front(split),
-                           ArrayRef<Value>(sizes).take_front(split),
-                           ValueRange{acc}, enabled,
+  auto untiled = [&](Value current, Value rowLow) -> Value {
+    SmallVector<Value> from(ArrayRef<Value>(lows).take_front(split));
+    if (rowLow)
+      from[tiled] = rowLow;
+    return forEachPosition(from, ArrayRef<Value>(sizes).take_front(split),
+                           ValueRange{current}, enabled,
                            [&](ValueRange outerIvs, ValueRange carried) {
                              SmallVector<Value> destSub;
                              Value valid = resolveAt(outerIvs, destSub);
@@ -626,61 +632,92 @@ Value ScatterEmitter::apply(Value acc, Value ok, Value lo, Value hi) {
                                  ArrayRef<Value>(lows).drop_front(split),
                                  ArrayRef<Value>(sizes).drop_front(split))};
                            })[0];
-  }
+  };
+  if (tiled < 0)
+    return untiled(acc, Value());
   // Data's dim `tiled` before the index positions (gather's dims before its
-  // axis) is walked in tiles of rows whose updates fill about kTileBytes:
-  // in a tile, each index position is resolved once for all of its rows,
-  // and the rows' loop is the long one when the slices after the positions
-  // are short. Every element still sees its updates in row-major order:
-  // they come from one row, position after position.
-  Value rowBytes =
-      constIndex(getElementSizeInBytes(updatesType.getElementType()));
-  for (int64_t d = tiled + 1; d < rank; ++d)
-    rowBytes = arith::MulIOp::create(b, loc, rowBytes, sizes[d]);
-  Value tileRows = arith::MaxUIOp::create(
-      b, loc,
-      arith::DivUIOp::create(
-          b, loc, constIndex(kTileBytes),
-          arith::MaxUIOp::create(b, loc, rowBytes, constIndex(1))),
-      constIndex(1));
-  Value rows = arith::SubIOp::create(b, loc, sizes[tiled], lows[tiled]);
-  Value tiles = arith::CeilDivUIOp::create(b, loc, rows, tileRows);
-  SmallVector<Value> outerLows(ArrayRef<Value>(lows).take_front(tiled)),
-      outerSizes(ArrayRef<Value>(sizes).take_front(tiled));
-  outerLows.push_back(constIndex(0));
-  outerSizes.push_back(tiles);
+  // axis) is walked in tiles of rows: in a tile, each index position is
+  // resolved once for all of its rows, whose loop is inside the positions'.
+  // Every element still sees its updates in row-major order: they come from
+  // one row, position after position.
   SmallVector<int64_t> loopDims{tiled};
   llvm::append_range(loopDims, innerDims);
-  return forEachPosition(
-      outerLows, outerSizes, ValueRange{acc}, enabled,
-      [&](ValueRange outerIvs, ValueRange carried) {
-        Value tileLo = arith::AddIOp::create(
-            b, loc, lows[tiled],
-            arith::MulIOp::create(b, loc, outerIvs.back(), tileRows));
-        Value tileHi = arith::MinUIOp::create(
-            b, loc, arith::AddIOp::create(b, loc, tileLo, tileRows),
-            sizes[tiled]);
-        SmallVector<Value> positionLows(split - tiled - 1, constIndex(0));
-        return forEachPosition(
-            positionLows,
-            ArrayRef<Value>(sizes).slice(tiled + 1, split - tiled - 1), carried,
-            Value(), [&](ValueRange positionIvs, ValueRange inTile) {
-              SmallVector<Value> ivs(outerIvs.drop_back());
-              ivs.push_back(tileLo); // Placed by the rows' loop.
-              llvm::append_range(ivs, positionIvs);
-              SmallVector<Value> destSub;
-              Value valid = resolveAt(ivs, destSub);
-              ivs.resize(rank);
-              SmallVector<Value> loopLows{tileLo}, loopSizes{tileHi};
-              llvm::append_range(loopLows,
-                                 ArrayRef<Value>(lows).drop_front(split));
-              llvm::append_range(loopSizes,
-                                 ArrayRef<Value>(sizes).drop_front(split));
-              return SmallVector<Value>{combineAt(inTile[0], ivs, destSub,
-                                                  valid, loopDims, loopLows,
-                                                  loopSizes)};
-            });
-      })[0];
+  // `tiles` tiles of `tileRows` rows from dim `tiled`'s low (the last cut at
+  // its size unless `whole`).
+  auto inTiles = [&](Value current, Value tileRows, Value tiles,
+                     bool whole) -> Value {
+    SmallVector<Value> outerLows(ArrayRef<Value>(lows).take_front(tiled)),
+        outerSizes(ArrayRef<Value>(sizes).take_front(tiled));
+    outerLows.push_back(constIndex(0));
+    outerSizes.push_back(tiles);
+    return forEachPosition(
+        outerLows, outerSizes, ValueRange{current}, enabled,
+        [&](ValueRange outerIvs, ValueRange carried) {
+          Value tileLo = arith::AddIOp::create(
+              b, loc, lows[tiled],
+              arith::MulIOp::create(b, loc, outerIvs.back(), tileRows));
+          Value tileHi = arith::AddIOp::create(b, loc, tileLo, tileRows);
+          if (!whole)
+            tileHi = arith::MinUIOp::create(b, loc, tileHi, sizes[tiled]);
+          SmallVector<Value> positionLows(split - tiled - 1, constIndex(0));
+          return forEachPosition(
+              positionLows,
+              ArrayRef<Value>(sizes).slice(tiled + 1, split - tiled - 1),
+              carried, Value(), [&](ValueRange positionIvs, ValueRange inTile) {
+                SmallVector<Value> ivs(outerIvs.drop_back());
+                ivs.push_back(tileLo); // Placed by the rows' loop.
+                llvm::append_range(ivs, positionIvs);
+                SmallVector<Value> destSub;
+                Value valid = resolveAt(ivs, destSub);
+                ivs.resize(rank);
+                SmallVector<Value> loopLows{tileLo}, loopSizes{tileHi};
+                llvm::append_range(loopLows,
+                                   ArrayRef<Value>(lows).drop_front(split));
+                llvm::append_range(loopSizes,
+                                   ArrayRef<Value>(sizes).drop_front(split));
+                return SmallVector<Value>{combineAt(inTile[0], ivs, destSub,
+                                                    valid, loopDims, loopLows,
+                                                    loopSizes)};
+              });
+        })[0];
+  };
+  // Tiles hold rows whose updates and dest rows fill about kTileBytes, so
+  // that the rows' loop is the long one when the slices after the positions
+  // are short. Rows too long for kMinTileRows of them in a tile (a run-time
+  // test) go kJamRows at a time, the rows' loop unrolled inside the
+  // positions' (independent chains of loads and stores for the core to
+  // overlap), and the rows left over one at a time, untiled.
+  Value elementBytes =
+      constIndex(getElementSizeInBytes(updatesType.getElementType()));
+  Value rowBytes = elementBytes;
+  for (int64_t d = tiled + 1; d < rank; ++d)
+    rowBytes = arith::MulIOp::create(b, loc, rowBytes, sizes[d]);
+  Value destRowBytes = elementBytes;
+  for (int64_t d = shape.dims[tiled].readDataDim + 1; d < r; ++d)
+    destRowBytes =
+        arith::MulIOp::create(b, loc, destRowBytes, tensorDim(acc, d));
+  Value tileRows = arith::DivUIOp::create(
+      b, loc, constIndex(kTileBytes),
+      arith::MaxUIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, rowBytes, destRowBytes),
+          constIndex(1)));
+  Value rows = arith::SubIOp::create(b, loc, sizes[tiled], lows[tiled]);
+  Value fewRows =
+      cmp(arith::CmpIPredicate::ult, tileRows, constIndex(kMinTileRows));
+  auto jammed = [&]() -> Value {
+    Value jam = constIndex(kJamRows);
+    Value groups = arith::DivUIOp::create(b, loc, rows, jam);
+    Value rest = arith::AddIOp::create(
+        b, loc, lows[tiled], arith::MulIOp::create(b, loc, groups, jam));
+    return untiled(inTiles(acc, jam, groups, /*whole=*/true), rest);
+  };
+  auto tiledRows = [&]() -> Value {
+    Value clamped = arith::MaxUIOp::create(b, loc, tileRows, constIndex(1));
+    return inTiles(acc, clamped,
+                   arith::CeilDivUIOp::create(b, loc, rows, clamped),
+                   /*whole=*/false);
+  };
+  return createIfElse(b, loc, acc.getType(), fewRows, jammed, tiledRows);
 }
 
 Value ScatterEmitter::emit() {
