@@ -612,10 +612,10 @@ Value ScatterEmitter::apply(Value acc, Value ok, Value lo, Value hi) {
   for (int64_t d = split; d < rank; ++d)
     innerDims.push_back(d);
 
+  int64_t tiled = tiledDim(shape, split);
   // One position of the outer dims at a time: its indices resolved once for
   // the slice of the inner dims. With `rowLow`, dim `tiled`'s loop starts
   // there.
-  int64_t tiled = tiledDim(shape, split);
   auto untiled = [&](Value current, Value rowLow) -> Value {
     SmallVector<Value> from(ArrayRef<Value>(lows).take_front(split));
     if (rowLow)
@@ -711,10 +711,10 @@ Value ScatterEmitter::apply(Value acc, Value ok, Value lo, Value hi) {
         b, loc, lows[tiled], arith::MulIOp::create(b, loc, groups, jam));
     return untiled(inTiles(acc, jam, groups, /*whole=*/true), rest);
   };
+  // (Here tileRows is at least kMinTileRows.)
   auto tiledRows = [&]() -> Value {
-    Value clamped = arith::MaxUIOp::create(b, loc, tileRows, constIndex(1));
-    return inTiles(acc, clamped,
-                   arith::CeilDivUIOp::create(b, loc, rows, clamped),
+    return inTiles(acc, tileRows,
+                   arith::CeilDivUIOp::create(b, loc, rows, tileRows),
                    /*whole=*/false);
   };
   return createIfElse(b, loc, acc.getType(), fewRows, jammed, tiledRows);
