@@ -232,7 +232,10 @@ f = g.scatter(np.zeros(64, np.float32), i, u[:, 0], reduction="add")
 l = g.scatter(np.zeros((11, 64), np.float32), i[:1 << 15] % 64,
               u.reshape(-1)[:11 << 15].reshape(11, -1), axis=1,
               reduction="add")
-sys.stdout.write(" " + " ".join(a.tobytes().hex() for a in (e, f, l)))
+base = rng.standard_normal((1 << 14, 16)).astype(np.float32)
+t = g.scatter(base, i[:128] % 16, u.reshape(-1)[:1 << 21].reshape(-1, 128),
+              axis=1, reduction="add")
+sys.stdout.write(" " + " ".join(a.tobytes().hex() for a in (e, f, l, t)))
 """
 
 
@@ -262,9 +265,14 @@ def test_bit_identical_on_one_and_two_threads():
     long_rows = np.zeros((11, 64), np.float32)
     for row, values in enumerate(u.reshape(-1)[:11 << 15].reshape(11, -1)):
         np.add.at(long_rows[row], i[:1 << 15] % 64, values)
+    # Threads that own ranges of short rows, in tiles: each tile's rows of
+    # data copied into the result just before its updates are added.
+    tiles = rng.standard_normal((1 << 14, 16)).astype(np.float32)
+    for k, column in enumerate(u.reshape(-1)[:1 << 21].reshape(-1, 128).T):
+        tiles[:, i[k] % 16] += column
     assert outputs[0] == " ".join(a.tobytes().hex()
                                   for a in (expected, columns, flat,
-                                            long_rows))
+                                            long_rows, tiles))
 
 
 def test_out_is_data_updates_in_place():

@@ -16,8 +16,10 @@
 //     there with tensor.extract/tensor.insert: each element gets its updates
 //     in the sequential loop's order, so the result of duplicate indices is
 //     that loop's at any thread count. The rows before a scatter's axis are
-//     walked in tiles, each index position resolved once a tile; threads own
-//     ranges of a dest dim that a loop walks. f16 and bf16 `add`/`mul`
+//     walked in tiles, each index position resolved once a tile (a dest
+//     that is a copy into the result's buffer is copied a tile's rows at a
+//     time, just before they get their updates); threads own ranges of a
+//     dest dim that a loop walks. f16 and bf16 `add`/`mul`
 //     combine in an f32 copy of dest, rounded once at the end.
 //
 // A failure is reported through the run-time hooks (gather-to-llvm; the
@@ -81,7 +83,12 @@ public:
         onMemrefs(isa<MemRefType>(dest.getType())),
         tuples(isa<ScatterNDOp>(op)), elements(isa<ScatterElementsOp>(op)),
         threads(threading.parallel && !onMemrefs),
-        parallelMinBytes(threading.parallelMinBytes) {}
+        parallelMinBytes(threading.parallelMinBytes) {
+    Type element = destType.getElementType();
+    widened =
+        (element.isF16() || element.isBF16()) &&
+        (combine == ScatterCombine::add || combine == ScatterCombine::mul);
+  }
 
   /// dest with every update combined in (or dest, after a reported error).
   /// On memrefs, the updates are combined into dest itself, which is
@@ -114,6 +121,12 @@ private:
     cf::AssertOp::create(b, loc, ok, (opName + ": " + message).str());
   }
 
+  /// When dest is a copy into the result's buffer that apply's tiles can
+  /// make: takes the copy's buffer as copyInit and its source as dest.
+  void takeCopy();
+  /// Whether the tiles cover the buffer, so that the copy they make is whole
+  /// (and `ok`, when not null).
+  Value tilesCoverDest(Value ok);
   SmallVector<Rule> runTimeRules();
   /// Builds `body` inside an scf.for nest from `lows` to `sizes`
   /// (row-major) that carries `init`; it runs only when `enabled` (null:
@@ -156,8 +169,14 @@ private:
   /// The size of the data dim each tuple component selects along (i64).
   SmallVector<Value> axisSizes;
   /// What updates combine in: dest's element type, or f32 for f16/bf16
-  /// sums and products.
+  /// sums and products (`widened`).
   Type accElement;
+  bool widened;
+  /// With a copy that apply makes (takeCopy): the buffer dest is copied
+  /// into, tile by tile, each tile's rows just before their updates combine
+  /// there while in cache, instead of all of dest first (which a scatter
+  /// larger than the cache reads from memory twice). Null: none.
+  Value copyInit;
   /// Threads (gather-to-llvm's `parallel`) for scatters of at least
   /// `parallelMinBytes` of updates.
   bool threads;
@@ -395,13 +414,9 @@ static int64_t threadWalkingDim(const GatherShape &shape) {
 }
 
 Value ScatterEmitter::scatterAll(Value ok) {
-  Type element = destType.getElementType();
   // f16 and bf16 sums and products combine in f32, rounded once per element.
-  bool widened =
-      (element.isF16() || element.isBF16()) &&
-      (combine == ScatterCombine::add || combine == ScatterCombine::mul);
-  accElement = widened ? Type(b.getF32Type()) : element;
-  Value acc = dest;
+  accElement = widened ? Type(b.getF32Type()) : destType.getElementType();
+  Value acc = copyInit ? copyInit : dest;
   if (widened) {
     // The f32 copy: on memrefs a memref.alloc, which the buffer deallocation
     // pipeline frees as it frees One-Shot Bufferize's own.
@@ -423,8 +438,21 @@ Value ScatterEmitter::scatterAll(Value ok) {
   // Without a dim that a loop walks (a 1-D dest, say), each thread would
   // read every index to find the updates of its range: one thread does.
   splitUpdatesDim = threads ? threadWalkingDim(shape) : -1;
-  Value result = splitUpdatesDim >= 0 ? applyOnThreads(acc, ok)
-                                      : apply(acc, ok, Value(), Value());
+  auto applied = [&]() -> Value {
+    return splitUpdatesDim >= 0 ? applyOnThreads(acc, ok)
+                                : apply(acc, ok, Value(), Value());
+  };
+  // The copy the tiles make is whole only when they cover dest: else (an
+  // error, or `unchecked`'s broken promise) dest is copied, nothing added.
+  Value covered = copyInit ? tilesCoverDest(ok) : Value();
+  Value result =
+      covered
+          ? createIfElse(
+                b, loc, acc.getType(), covered, applied,
+                [&]() -> Value {
+                  return linalg::CopyOp::create(b, loc, dest, acc).getResult(0);
+                })
+          : applied();
   if (!widened)
     return result;
   // Rounded into dest itself, so the scatter stays in place.
@@ -495,6 +523,16 @@ Value ScatterEmitter::callMaxThreads() {
       .getResult(0);
 }
 
+/// The end of the updates dims that hold index positions: the loops over
+/// dims [0, split) resolve indices, those inside walk data dims only.
+static int64_t positionsEnd(const GatherShape &shape) {
+  int64_t split = 0;
+  for (auto [d, src] : llvm::enumerate(shape.dims))
+    if (src.indicesDim >= 0)
+      split = d + 1;
+  return split;
+}
+
 /// The updates dim of data's positions just before the dims of index
 /// positions, which are the last dims the indices walk (gather's dims before
 /// its axis, past the batch dims), if any: apply tiles it.
@@ -532,10 +570,7 @@ Value ScatterEmitter::apply(Value acc, Value ok, Value lo, Value hi) {
   // The loops over the dims that hold index positions (the outer ones)
   // read and resolve the indices; the loops inside them walk a slice of
   // data dims only, where the element's place moves with the loop.
-  int64_t split = 0;
-  for (auto [d, src] : llvm::enumerate(shape.dims))
-    if (src.indicesDim >= 0)
-      split = d + 1;
+  int64_t split = positionsEnd(shape);
   Value enabled = ok;
   for (int64_t d = split; d < rank; ++d) {
     Value nonEmpty = cmp(arith::CmpIPredicate::ult, lows[d], sizes[d]);
@@ -642,6 +677,36 @@ Value ScatterEmitter::apply(Value acc, Value ok, Value lo, Value hi) {
   // one row, position after position.
   SmallVector<int64_t> loopDims{tiled};
   llvm::append_range(loopDims, innerDims);
+  // With copyInit: `current` with dest's rows [rowLo, rowHi) of dim `tiled`
+  // at `outerIvs` (its dims before) copied in, whole.
+  auto copyRows = [&](Value current, ValueRange outerIvs, Value rowLo,
+                      Value rowHi) -> Value {
+    if (!copyInit)
+      return current;
+    SmallVector<OpFoldResult> offsets(outerIvs.begin(), outerIvs.end()),
+        rowSizes(tiled, b.getIndexAttr(1)), strides(r, b.getIndexAttr(1));
+    offsets.push_back(rowLo);
+    rowSizes.push_back(arith::SubIOp::create(b, loc, rowHi, rowLo).getResult());
+    for (int64_t d = tiled + 1; d < r; ++d) {
+      offsets.push_back(b.getIndexAttr(0));
+      rowSizes.push_back(tensor::getMixedSize(b, loc, dest, d));
+    }
+    Value from = tensor::ExtractSliceOp::create(b, loc, dest, offsets, rowSizes,
+                                                strides);
+    // This thread's slice starts at lo.
+    if (lo)
+      offsets[splitDestDim] =
+          arith::SubIOp::create(
+              b, loc,
+              getValueOrCreateConstantIndexOp(b, loc, offsets[splitDestDim]),
+              lo)
+              .getResult();
+    Value into = tensor::ExtractSliceOp::create(b, loc, current, offsets,
+                                                rowSizes, strides);
+    Value copied = linalg::CopyOp::create(b, loc, from, into).getResult(0);
+    return tensor::InsertSliceOp::create(b, loc, copied, current, offsets,
+                                         rowSizes, strides);
+  };
   // `tiles` tiles of `tileRows` rows from dim `tiled`'s low (the last cut at
   // its size unless `whole`).
   auto inTiles = [&](Value current, Value tileRows, Value tiles,
@@ -659,11 +724,13 @@ Value ScatterEmitter::apply(Value acc, Value ok, Value lo, Value hi) {
           Value tileHi = arith::AddIOp::create(b, loc, tileLo, tileRows);
           if (!whole)
             tileHi = arith::MinUIOp::create(b, loc, tileHi, sizes[tiled]);
+          Value copied =
+              copyRows(carried[0], outerIvs.drop_back(), tileLo, tileHi);
           SmallVector<Value> positionLows(split - tiled - 1, constIndex(0));
           return forEachPosition(
               positionLows,
               ArrayRef<Value>(sizes).slice(tiled + 1, split - tiled - 1),
-              carried, Value(), [&](ValueRange positionIvs, ValueRange inTile) {
+              copied, Value(), [&](ValueRange positionIvs, ValueRange inTile) {
                 SmallVector<Value> ivs(outerIvs.drop_back());
                 ivs.push_back(tileLo); // Placed by the rows' loop.
                 llvm::append_range(ivs, positionIvs);
@@ -709,7 +776,16 @@ Value ScatterEmitter::apply(Value acc, Value ok, Value lo, Value hi) {
     Value groups = arith::DivUIOp::create(b, loc, rows, jam);
     Value rest = arith::AddIOp::create(
         b, loc, lows[tiled], arith::MulIOp::create(b, loc, groups, jam));
-    return untiled(inTiles(acc, jam, groups, /*whole=*/true), rest);
+    Value grouped = inTiles(acc, jam, groups, /*whole=*/true);
+    if (copyInit)
+      grouped = forEachPosition(
+          ArrayRef<Value>(lows).take_front(tiled),
+          ArrayRef<Value>(sizes).take_front(tiled), ValueRange{grouped},
+          enabled, [&](ValueRange outerIvs, ValueRange carried) {
+            return SmallVector<Value>{
+                copyRows(carried[0], outerIvs, rest, sizes[tiled])};
+          })[0];
+    return untiled(grouped, rest);
   };
   // (Here tileRows is at least kMinTileRows.)
   auto tiledRows = [&]() -> Value {
@@ -720,7 +796,45 @@ Value ScatterEmitter::apply(Value acc, Value ok, Value lo, Value hi) {
   return createIfElse(b, loc, acc.getType(), fewRows, jammed, tiledRows);
 }
 
+void ScatterEmitter::takeCopy() {
+  auto copy = dest.getDefiningOp<linalg::CopyOp>();
+  if (!copy || !copy->hasOneUse() || onMemrefs || widened ||
+      !copy.hasPureTensorSemantics() ||
+      copy.getInputs()[0].getType() != dest.getType())
+    return;
+  // Tiles of rows that are dest's first dims (no index picks them).
+  int64_t tiled = tiledDim(shape, positionsEnd(shape));
+  if (tiled < 0)
+    return;
+  for (int64_t d = 0; d <= tiled; ++d)
+    if (shape.dims[d].readDataDim != d)
+      return;
+  copyInit = copy.getOutputs()[0];
+  dest = copy.getInputs()[0];
+}
+
+Value ScatterEmitter::tilesCoverDest(Value ok) {
+  // The dims the tiles walk, and the slices after the positions (which,
+  // when empty, disable the tiles).
+  int64_t split = positionsEnd(shape), tiled = tiledDim(shape, split);
+  SmallVector<std::pair<int64_t, int64_t>> same;
+  for (int64_t d = 0; d <= tiled; ++d)
+    same.push_back({d, d});
+  for (int64_t d = split; d < updatesType.getRank(); ++d)
+    same.push_back({d, shape.dims[d].readDataDim});
+  Value covered = ok;
+  for (auto [u, d] : same) {
+    if (!updatesType.isDynamicDim(u) && !destType.isDynamicDim(d))
+      continue; // The verifier compared them.
+    Value eq = cmp(arith::CmpIPredicate::eq, tensorDim(updates, u),
+                   tensorDim(dest, d));
+    covered = covered ? andI(covered, eq) : eq;
+  }
+  return covered;
+}
+
 Value ScatterEmitter::emit() {
+  takeCopy();
   for (int64_t c = 0; c < shape.tupleSize; ++c)
     axisSizes.push_back(indexToI64(tensorDim(dest, shape.indexedDim(c))));
   bool asserts = report == ErrorReport::Asserts;
@@ -775,6 +889,12 @@ struct ScatterToSCF : OpInterfaceConversionPattern<ScatterOpInterface> {
             op, "an operand's static sizes overflow int64");
     rewriter.replaceOp(op, emitScatter(rewriter, op, operands[0], operands[1],
                                        operands[2], report, threading));
+    // A copy into dest that the scatter's tiles now make (takeCopy) is
+    // dead: bufferized, it would write the buffer a second time.
+    auto copy = operands[0].getDefiningOp<linalg::CopyOp>();
+    if (copy && llvm::all_of(copy->getUsers(),
+                             [&](Operation *user) { return user == op; }))
+      rewriter.eraseOp(copy);
     return success();
   }
 
