@@ -170,9 +170,12 @@ def test_long_rows_go_a_few_at_a_time(mode):
     rng = np.random.default_rng(MODES.index(mode))
     # Rows of 1200 and 600 positions (past 4 KiB of updates and dest a
     # row): 7 rows are one group of four and three left over, 18 rows four
-    # groups and two; few ids, so each element gets several updates.
+    # groups and two; few ids, so each element gets several updates. Rows
+    # past 32 KiB (5 of 9000 + 600) have data copied whole first, shorter
+    # ones a group's rows at a time.
     cases = [((7, 1500), (1200,), {"axis": 1}, 8),
-             ((3, 6, 900), (2, 300), {"axis": 2}, 900)]
+             ((3, 6, 900), (2, 300), {"axis": 2}, 900),
+             ((5, 9000), (600,), {"axis": 1}, 8)]
     for shape, index_shape, attrs, size in cases:
         low, high = (-size, size) if mode == "check" else (-2 * size,
                                                            2 * size)

@@ -124,9 +124,15 @@ private:
   /// When dest is a copy into the result's buffer that apply's tiles can
   /// make: takes the copy's buffer as copyInit and its source as dest.
   void takeCopy();
-  /// Whether the tiles cover the buffer, so that the copy they make is whole
-  /// (and `ok`, when not null).
-  Value tilesCoverDest(Value ok);
+  /// Whether the tiles make the copy: a tile holds a row at least (rows so
+  /// long that four of them overflow L2 would not stay in cache between
+  /// their copy and their updates; their copy is all of dest first, on
+  /// threads), they cover the buffer, so that the copy they make is whole,
+  /// and `ok` (when not null).
+  Value tilesMakeCopy(Value ok);
+  /// How many of dim `tiled`'s rows a tile holds (kTileBytes of updates
+  /// and dest rows).
+  Value tileRowsOf(int64_t tiled);
   SmallVector<Rule> runTimeRules();
   /// Builds `body` inside an scf.for nest from `lows` to `sizes`
   /// (row-major) that carries `init`; it runs only when `enabled` (null:
@@ -177,6 +183,9 @@ private:
   /// there while in cache, instead of all of dest first (which a scatter
   /// larger than the cache reads from memory twice). Null: none.
   Value copyInit;
+  /// With copyInit: whether the tiles make the copy (i1; tilesMakeCopy),
+  /// else dest was copied whole first.
+  Value tilesCopy;
   /// Threads (gather-to-llvm's `parallel`) for scatters of at least
   /// `parallelMinBytes` of updates.
   bool threads;
@@ -438,21 +447,19 @@ Value ScatterEmitter::scatterAll(Value ok) {
   // Without a dim that a loop walks (a 1-D dest, say), each thread would
   // read every index to find the updates of its range: one thread does.
   splitUpdatesDim = threads ? threadWalkingDim(shape) : -1;
-  auto applied = [&]() -> Value {
-    return splitUpdatesDim >= 0 ? applyOnThreads(acc, ok)
-                                : apply(acc, ok, Value(), Value());
-  };
-  // The copy the tiles make is whole only when they cover dest: else (an
-  // error, or `unchecked`'s broken promise) dest is copied, nothing added.
-  Value covered = copyInit ? tilesCoverDest(ok) : Value();
-  Value result =
-      covered
-          ? createIfElse(
-                b, loc, acc.getType(), covered, applied,
-                [&]() -> Value {
-                  return linalg::CopyOp::create(b, loc, dest, acc).getResult(0);
-                })
-          : applied();
+  if (copyInit) {
+    // Else (long rows, an error, or `unchecked`'s broken promise) all of
+    // dest is copied first.
+    tilesCopy = tilesMakeCopy(ok);
+    Value init = acc;
+    acc = createIfElse(
+        b, loc, acc.getType(), tilesCopy, [&] { return init; },
+        [&]() -> Value {
+          return linalg::CopyOp::create(b, loc, dest, init).getResult(0);
+        });
+  }
+  Value result = splitUpdatesDim >= 0 ? applyOnThreads(acc, ok)
+                                      : apply(acc, ok, Value(), Value());
   if (!widened)
     return result;
   // Rounded into dest itself, so the scatter stays in place.
@@ -677,12 +684,10 @@ Value ScatterEmitter::apply(Value acc, Value ok, Value lo, Value hi) {
   // one row, position after position.
   SmallVector<int64_t> loopDims{tiled};
   llvm::append_range(loopDims, innerDims);
-  // With copyInit: `current` with dest's rows [rowLo, rowHi) of dim `tiled`
-  // at `outerIvs` (its dims before) copied in, whole.
-  auto copyRows = [&](Value current, ValueRange outerIvs, Value rowLo,
+  // `current` with dest's rows [rowLo, rowHi) of dim `tiled` at `outerIvs`
+  // (its dims before) copied in, whole.
+  auto copySlab = [&](Value current, ValueRange outerIvs, Value rowLo,
                       Value rowHi) -> Value {
-    if (!copyInit)
-      return current;
     SmallVector<OpFoldResult> offsets(outerIvs.begin(), outerIvs.end()),
         rowSizes(tiled, b.getIndexAttr(1)), strides(r, b.getIndexAttr(1));
     offsets.push_back(rowLo);
@@ -706,6 +711,16 @@ Value ScatterEmitter::apply(Value acc, Value ok, Value lo, Value hi) {
     Value copied = linalg::CopyOp::create(b, loc, from, into).getResult(0);
     return tensor::InsertSliceOp::create(b, loc, copied, current, offsets,
                                          rowSizes, strides);
+  };
+  // The same when the tiles make the copy (copyInit and tilesCopy).
+  auto copyRows = [&](Value current, ValueRange outerIvs, Value rowLo,
+                      Value rowHi) -> Value {
+    if (!copyInit)
+      return current;
+    return createIfElse(
+        b, loc, current.getType(), tilesCopy,
+        [&] { return copySlab(current, outerIvs, rowLo, rowHi); },
+        [&] { return current; });
   };
   // `tiles` tiles of `tileRows` rows from dim `tiled`'s low (the last cut at
   // its size unless `whole`).
@@ -754,20 +769,7 @@ Value ScatterEmitter::apply(Value acc, Value ok, Value lo, Value hi) {
   // test) go kJamRows at a time, the rows' loop unrolled inside the
   // positions' (independent chains of loads and stores for the core to
   // overlap), and the rows left over one at a time, untiled.
-  Value elementBytes =
-      constIndex(getElementSizeInBytes(updatesType.getElementType()));
-  Value rowBytes = elementBytes;
-  for (int64_t d = tiled + 1; d < rank; ++d)
-    rowBytes = arith::MulIOp::create(b, loc, rowBytes, sizes[d]);
-  Value destRowBytes = elementBytes;
-  for (int64_t d = shape.dims[tiled].readDataDim + 1; d < r; ++d)
-    destRowBytes =
-        arith::MulIOp::create(b, loc, destRowBytes, tensorDim(acc, d));
-  Value tileRows = arith::DivUIOp::create(
-      b, loc, constIndex(kTileBytes),
-      arith::MaxUIOp::create(
-          b, loc, arith::AddIOp::create(b, loc, rowBytes, destRowBytes),
-          constIndex(1)));
+  Value tileRows = tileRowsOf(tiled);
   Value rows = arith::SubIOp::create(b, loc, sizes[tiled], lows[tiled]);
   Value fewRows =
       cmp(arith::CmpIPredicate::ult, tileRows, constIndex(kMinTileRows));
@@ -813,10 +815,13 @@ void ScatterEmitter::takeCopy() {
   dest = copy.getInputs()[0];
 }
 
-Value ScatterEmitter::tilesCoverDest(Value ok) {
+Value ScatterEmitter::tilesMakeCopy(Value ok) {
+  int64_t split = positionsEnd(shape), tiled = tiledDim(shape, split);
+  Value rowFits =
+      cmp(arith::CmpIPredicate::uge, tileRowsOf(tiled), constIndex(1));
+  ok = ok ? andI(ok, rowFits) : rowFits;
   // The dims the tiles walk, and the slices after the positions (which,
   // when empty, disable the tiles).
-  int64_t split = positionsEnd(shape), tiled = tiledDim(shape, split);
   SmallVector<std::pair<int64_t, int64_t>> same;
   for (int64_t d = 0; d <= tiled; ++d)
     same.push_back({d, d});
@@ -831,6 +836,24 @@ Value ScatterEmitter::tilesCoverDest(Value ok) {
     covered = covered ? andI(covered, eq) : eq;
   }
   return covered;
+}
+
+Value ScatterEmitter::tileRowsOf(int64_t tiled) {
+  Value elementBytes =
+      constIndex(getElementSizeInBytes(updatesType.getElementType()));
+  Value rowBytes = elementBytes;
+  for (int64_t d = tiled + 1; d < updatesType.getRank(); ++d)
+    rowBytes = arith::MulIOp::create(b, loc, rowBytes, tensorDim(updates, d));
+  Value destRowBytes = elementBytes;
+  for (int64_t d = shape.dims[tiled].readDataDim + 1; d < destType.getRank();
+       ++d)
+    destRowBytes =
+        arith::MulIOp::create(b, loc, destRowBytes, tensorDim(dest, d));
+  return arith::DivUIOp::create(
+      b, loc, constIndex(kTileBytes),
+      arith::MaxUIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, rowBytes, destRowBytes),
+          constIndex(1)));
 }
 
 Value ScatterEmitter::emit() {

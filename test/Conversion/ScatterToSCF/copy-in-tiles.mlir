@@ -1,25 +1,37 @@
 // RUN: gather-opt %s --convert-scatter-to-scf --canonicalize --cse | FileCheck %s
 
-// A scatter into a copy of its source (the Python package's form): each
-// tile's dest rows are copied just before the tile's updates combine into
-// them, and the copy of all of dest is gone. When the tiles would not cover
-// dest (a failed check), dest is copied whole and nothing is added.
+// A scatter into a copy of its source (the Python package's form): where a
+// tile holds a row at least, each tile's dest rows (or each group of four
+// long rows', and the rows left over) are copied just before the updates
+// combine into them, and the whole copy before the scatter is gone. Else
+// (rows longer than a tile, a failed check, dims that differ) dest is
+// copied whole first, as without the copy in tiles.
 // CHECK-LABEL: func.func @into_copy
 // CHECK-SAME: (%[[SRC:[^:]*]]: tensor<?x?x?xf32>, %[[INIT:[^:]*]]: tensor<?x?x?xf32>
 // CHECK-NOT: linalg.copy
-// CHECK: scf.if %{{.*}} -> (tensor<?x?x?xf32>) {
-// CHECK: %[[FEW:.*]] = arith.cmpi ult, %{{.*}}, %c8
+// CHECK: %[[TILE_ROWS:.*]] = arith.divui %c32768
+// CHECK: %[[A_ROW:.*]] = arith.cmpi uge, %[[TILE_ROWS]], %c1
+// CHECK: arith.andi %{{.*}}, %[[A_ROW]]
+// CHECK: %[[ACC:.*]] = scf.if %[[IN_TILES:.*]] -> (tensor<?x?x?xf32>) {
+// CHECK-NEXT: scf.yield %[[INIT]]
+// CHECK-NEXT: } else {
+// CHECK-NEXT: %[[WHOLE:.*]] = linalg.copy ins(%[[SRC]] : tensor<?x?x?xf32>) outs(%[[INIT]] :
+// CHECK-NEXT: scf.yield %[[WHOLE]]
+// CHECK: %[[FEW:.*]] = arith.cmpi ult, %[[TILE_ROWS]], %c8
 // CHECK: scf.if %[[FEW]]
 // Rows too long for eight in a tile: four at a time, then the rest.
 // CHECK: %[[GROUPS:.*]] = arith.divui %{{.*}}, %c4
+// CHECK: iter_args(%{{.*}} = %[[ACC]])
 // CHECK: scf.for %{{.*}} = %c0 to %[[GROUPS]] step
-// CHECK: %[[FOUR:.*]] = tensor.extract_slice %[[SRC]][%{{.*}}, %[[FOUR_LO:.*]], 0] [1, 4, %{{.*}}]
-// CHECK: %[[FOUR_INTO:.*]] = tensor.extract_slice %{{.*}}[%{{.*}}, %[[FOUR_LO]], 0] [1, 4, %{{.*}}]
-// CHECK: linalg.copy ins(%[[FOUR]] : {{.*}}) outs(%[[FOUR_INTO]] :
-// CHECK: tensor.insert_slice
+// CHECK: scf.if %[[IN_TILES]]
+// CHECK-NEXT: %[[FOUR:.*]] = tensor.extract_slice %[[SRC]][%{{.*}}, %[[FOUR_LO:.*]], 0] [1, 4, %{{.*}}]
+// CHECK-NEXT: %[[FOUR_INTO:.*]] = tensor.extract_slice %{{.*}}[%{{.*}}, %[[FOUR_LO]], 0] [1, 4, %{{.*}}]
+// CHECK-NEXT: linalg.copy ins(%[[FOUR]] : {{.*}}) outs(%[[FOUR_INTO]] :
+// CHECK-NEXT: tensor.insert_slice
 // CHECK: scf.for
 // CHECK: tensor.extract %arg2
 // CHECK: tensor.insert
+// CHECK: scf.if %[[IN_TILES]]
 // CHECK: %[[REST:.*]] = tensor.extract_slice %[[SRC]][%{{.*}}, %[[REST_LO:.*]], 0]
 // CHECK: linalg.copy ins(%[[REST]]
 // CHECK: scf.for %{{.*}} = %[[REST_LO]] to
@@ -28,6 +40,7 @@
 // CHECK: } else {
 // CHECK: %[[TILES:.*]] = arith.ceildivui
 // CHECK: scf.for %{{.*}} = %c0 to %[[TILES]]
+// CHECK: scf.if %[[IN_TILES]]
 // CHECK: %[[TILE:.*]] = tensor.extract_slice %[[SRC]][%{{.*}}, %[[TILE_LO:.*]], 0]
 // CHECK: linalg.copy ins(%[[TILE]]
 // CHECK: tensor.insert_slice
@@ -35,8 +48,6 @@
 // CHECK: tensor.extract %arg2
 // CHECK: scf.for %{{.*}} = %[[TILE_LO]] to
 // CHECK: tensor.insert
-// CHECK: } else {
-// CHECK-NEXT: linalg.copy ins(%[[SRC]] : tensor<?x?x?xf32>) outs(%[[INIT]] :
 func.func @into_copy(%s: tensor<?x?x?xf32>, %e: tensor<?x?x?xf32>, %i: tensor<?xi64>, %u: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
   %d = linalg.copy ins(%s : tensor<?x?x?xf32>) outs(%e : tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
   %r = gather.scatter %d[%i], %u {axis = 2 : i64, reduction = #gather<combine add>} : (tensor<?x?x?xf32>, tensor<?xi64>, tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
