@@ -124,11 +124,11 @@ private:
   /// When dest is a copy into the result's buffer that apply's tiles can
   /// make: takes the copy's buffer as copyInit and its source as dest.
   void takeCopy();
-  /// Whether the tiles make the copy: a tile holds a row at least (rows so
-  /// long that four of them overflow L2 would not stay in cache between
-  /// their copy and their updates; their copy is all of dest first, on
-  /// threads), they cover the buffer, so that the copy they make is whole,
-  /// and `ok` (when not null).
+  /// Whether the tiles make the copy: a tile holds a row at least (longer
+  /// rows, four at a time, would leave the cache between their copy and
+  /// their updates: their copy is all of dest first, on threads), the tiles
+  /// cover the buffer, so that the copy they make is whole, and `ok` (when
+  /// not null).
   Value tilesMakeCopy(Value ok);
   /// How many of dim `tiled`'s rows a tile holds (kTileBytes of updates
   /// and dest rows).
