@@ -58,6 +58,29 @@ using namespace mlir::gather;
 
 namespace {
 
+/// The end of the updates dims that hold index positions: the loops over
+/// dims [0, split) resolve indices, those inside walk data dims only.
+static int64_t positionsEnd(const GatherShape &shape) {
+  int64_t split = 0;
+  for (auto [d, src] : llvm::enumerate(shape.dims))
+    if (src.indicesDim >= 0)
+      split = d + 1;
+  return split;
+}
+
+/// The updates dim of data's positions just before the dims of index
+/// positions, which are the last dims the indices walk (gather's dims before
+/// its axis, past the batch dims), if any: apply tiles it.
+static int64_t tiledDim(const GatherShape &shape, int64_t split) {
+  int64_t first = split;
+  while (first > 0 && shape.dims[first - 1].readDataDim < 0)
+    --first;
+  if (first == split || first == 0)
+    return -1;
+  const ResultDimSource &before = shape.dims[first - 1];
+  return before.indicesDim < 0 ? first - 1 : -1;
+}
+
 /// A run-time shape rule: `ok` holds, or the shape hook gets (rule, dim, a,
 /// b); `message` is the cf.assert's.
 struct Rule {
@@ -83,7 +106,8 @@ public:
         onMemrefs(isa<MemRefType>(dest.getType())),
         tuples(isa<ScatterNDOp>(op)), elements(isa<ScatterElementsOp>(op)),
         threads(threading.parallel && !onMemrefs),
-        parallelMinBytes(threading.parallelMinBytes) {
+        parallelMinBytes(threading.parallelMinBytes),
+        split(positionsEnd(shape)), tiled(tiledDim(shape, split)) {
     Type element = destType.getElementType();
     widened =
         (element.isF16() || element.isBF16()) &&
@@ -132,7 +156,7 @@ private:
   Value tilesMakeCopy(Value ok);
   /// How many of dim `tiled`'s rows a tile holds (kTileBytes of updates
   /// and dest rows).
-  Value tileRowsOf(int64_t tiled);
+  Value tileRowsOf();
   SmallVector<Rule> runTimeRules();
   /// Builds `body` inside an scf.for nest from `lows` to `sizes`
   /// (row-major) that carries `init`; it runs only when `enabled` (null:
@@ -193,6 +217,9 @@ private:
   /// On threads: the dest dim whose ranges they own, and the updates dim
   /// that walks it (threadWalkingDim; -1: one thread).
   int64_t splitDestDim = 0, splitUpdatesDim = -1;
+  /// The end of the updates dims of index positions (positionsEnd) and the
+  /// dim apply walks in tiles of rows (tiledDim; -1: none).
+  int64_t split, tiled;
 };
 
 /// The bytes of updates and dest rows that a tile of apply's rows holds:
@@ -530,29 +557,6 @@ Value ScatterEmitter::callMaxThreads() {
       .getResult(0);
 }
 
-/// The end of the updates dims that hold index positions: the loops over
-/// dims [0, split) resolve indices, those inside walk data dims only.
-static int64_t positionsEnd(const GatherShape &shape) {
-  int64_t split = 0;
-  for (auto [d, src] : llvm::enumerate(shape.dims))
-    if (src.indicesDim >= 0)
-      split = d + 1;
-  return split;
-}
-
-/// The updates dim of data's positions just before the dims of index
-/// positions, which are the last dims the indices walk (gather's dims before
-/// its axis, past the batch dims), if any: apply tiles it.
-static int64_t tiledDim(const GatherShape &shape, int64_t split) {
-  int64_t first = split;
-  while (first > 0 && shape.dims[first - 1].readDataDim < 0)
-    --first;
-  if (first == split || first == 0)
-    return -1;
-  const ResultDimSource &before = shape.dims[first - 1];
-  return before.indicesDim < 0 ? first - 1 : -1;
-}
-
 Value ScatterEmitter::apply(Value acc, Value ok, Value lo, Value hi) {
   // check: the scan validated every index; the linalg path's reads and
   // writes stay in bounds without it (clients may drop cf.assert).
@@ -577,7 +581,6 @@ Value ScatterEmitter::apply(Value acc, Value ok, Value lo, Value hi) {
   // The loops over the dims that hold index positions (the outer ones)
   // read and resolve the indices; the loops inside them walk a slice of
   // data dims only, where the element's place moves with the loop.
-  int64_t split = positionsEnd(shape);
   Value enabled = ok;
   for (int64_t d = split; d < rank; ++d) {
     Value nonEmpty = cmp(arith::CmpIPredicate::ult, lows[d], sizes[d]);
@@ -654,7 +657,6 @@ Value ScatterEmitter::apply(Value acc, Value ok, Value lo, Value hi) {
   for (int64_t d = split; d < rank; ++d)
     innerDims.push_back(d);
 
-  int64_t tiled = tiledDim(shape, split);
   // One position of the outer dims at a time: its indices resolved once for
   // the slice of the inner dims. With `rowLow`, dim `tiled`'s loop starts
   // there.
@@ -712,10 +714,10 @@ Value ScatterEmitter::apply(Value acc, Value ok, Value lo, Value hi) {
     return tensor::InsertSliceOp::create(b, loc, copied, current, offsets,
                                          rowSizes, strides);
   };
-  // The same when the tiles make the copy (copyInit and tilesCopy).
+  // The same when the tiles make the copy (tilesCopy).
   auto copyRows = [&](Value current, ValueRange outerIvs, Value rowLo,
                       Value rowHi) -> Value {
-    if (!copyInit)
+    if (!tilesCopy)
       return current;
     return createIfElse(
         b, loc, current.getType(), tilesCopy,
@@ -769,7 +771,7 @@ Value ScatterEmitter::apply(Value acc, Value ok, Value lo, Value hi) {
   // test) go kJamRows at a time, the rows' loop unrolled inside the
   // positions' (independent chains of loads and stores for the core to
   // overlap), and the rows left over one at a time, untiled.
-  Value tileRows = tileRowsOf(tiled);
+  Value tileRows = tileRowsOf();
   Value rows = arith::SubIOp::create(b, loc, sizes[tiled], lows[tiled]);
   Value fewRows =
       cmp(arith::CmpIPredicate::ult, tileRows, constIndex(kMinTileRows));
@@ -779,7 +781,7 @@ Value ScatterEmitter::apply(Value acc, Value ok, Value lo, Value hi) {
     Value rest = arith::AddIOp::create(
         b, loc, lows[tiled], arith::MulIOp::create(b, loc, groups, jam));
     Value grouped = inTiles(acc, jam, groups, /*whole=*/true);
-    if (copyInit)
+    if (tilesCopy)
       grouped = forEachPosition(
           ArrayRef<Value>(lows).take_front(tiled),
           ArrayRef<Value>(sizes).take_front(tiled), ValueRange{grouped},
@@ -805,7 +807,6 @@ void ScatterEmitter::takeCopy() {
       copy.getInputs()[0].getType() != dest.getType())
     return;
   // Tiles of rows that are dest's first dims (no index picks them).
-  int64_t tiled = tiledDim(shape, positionsEnd(shape));
   if (tiled < 0)
     return;
   for (int64_t d = 0; d <= tiled; ++d)
@@ -816,9 +817,7 @@ void ScatterEmitter::takeCopy() {
 }
 
 Value ScatterEmitter::tilesMakeCopy(Value ok) {
-  int64_t split = positionsEnd(shape), tiled = tiledDim(shape, split);
-  Value rowFits =
-      cmp(arith::CmpIPredicate::uge, tileRowsOf(tiled), constIndex(1));
+  Value rowFits = cmp(arith::CmpIPredicate::uge, tileRowsOf(), constIndex(1));
   ok = ok ? andI(ok, rowFits) : rowFits;
   // The dims the tiles walk, and the slices after the positions (which,
   // when empty, disable the tiles).
@@ -838,7 +837,7 @@ Value ScatterEmitter::tilesMakeCopy(Value ok) {
   return covered;
 }
 
-Value ScatterEmitter::tileRowsOf(int64_t tiled) {
+Value ScatterEmitter::tileRowsOf() {
   Value elementBytes =
       constIndex(getElementSizeInBytes(updatesType.getElementType()));
   Value rowBytes = elementBytes;
