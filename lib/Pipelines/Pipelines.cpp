@@ -109,6 +109,9 @@ void buildPipeline(OpPassManager &pm, const Options &options) {
   // The clones the deallocation pipeline inserts (a function that returns
   // an argument, a constant or a view) become allocations and copies.
   pm.addPass(createConvertBufferizationToMemRefPass());
+  // Copies and elementwise ops on contiguous buffers as flat loops, which
+  // vectorize however short the innermost dim is.
+  pm.addNestedPass<func::FuncOp>(createGatherFlattenLinalg());
   // Large linalg ops that no loop holds (elementwise ops not fused into a
   // gather's loop) on threads, as the gathers: their outer loop parallel.
   if (options.parallel) {

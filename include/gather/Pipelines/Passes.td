@@ -29,7 +29,9 @@ def GatherToLLVM : Pass<"gather-to-llvm", "ModuleOp"> {
        `gather-mpi-reduce-in-place` (a partitioned module's collectives);
     2. empty tensor elimination, `one-shot-bufferize` with function
        boundaries and identity layouts, the ownership-based buffer
-       deallocation pipeline, with `parallel` `gather-parallelize-linalg`
+       deallocation pipeline, `gather-flatten-linalg` (copies and
+       elementwise ops on contiguous buffers as flat loops), with
+       `parallel` `gather-parallelize-linalg`
        (large linalg ops outside loops, such as unfused elementwise ops, on
        threads), `convert-linalg-to-loops`;
     3. `canonicalize`, `cse`, loop-invariant code motion;

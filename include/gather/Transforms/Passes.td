@@ -107,6 +107,21 @@ def GatherParallelizeLinalg : Pass<"gather-parallelize-linalg"> {
   ];
 }
 
+def GatherFlattenLinalg : Pass<"gather-flatten-linalg"> {
+  let summary = "Elementwise linalg ops on contiguous buffers as flat loops";
+  let description = [{
+    A `linalg.copy`, or a `linalg.generic` whose loops are all `parallel`
+    and whose operands are all indexed by the identity, on buffers: its
+    innermost dims that every operand holds contiguously (an identity
+    layout; a strided one whose strides say so) become one dim, through
+    upstream's `linalg::collapseOpIterationDims` and `memref.collapse_shape`.
+    A copy of 37621x2 elements is then one loop of 75242 that LLVM
+    vectorizes, not 37621 loops of two, and `gather-parallelize-linalg`
+    splits all of it among threads, not only its outermost dim.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def GatherEliminateEmptyTensors
     : Pass<"gather-eliminate-empty-tensors"> {
   let summary = "Compute a result in its destination along every path";
