@@ -57,11 +57,12 @@ GatherLoads mlir::gather::runtime::getHostGatherLoadsOption() {
 }
 
 GatherLoads
-mlir::gather::runtime::getHostGatherLoads(std::optional<int64_t> axisBytes,
+mlir::gather::runtime::getHostGatherLoads(std::optional<int64_t> elementBytes,
+                                          std::optional<int64_t> axisBytes,
                                           std::optional<int64_t> rowBytes) {
   static const std::string cpu = llvm::sys::getHostCPUName().str();
-  return resolveGatherLoads(getHostGatherLoadsOption(), cpu, axisBytes,
-                            rowBytes);
+  return resolveGatherLoads(getHostGatherLoadsOption(), cpu, elementBytes,
+                            axisBytes, rowBytes);
 }
 
 GatherToLLVMOptions
@@ -191,6 +192,7 @@ mlir::gather::runtime::chooseGatherKernel(const GatherCall &call) {
   GatherLoads loads =
       rows || acrossRows
           ? getHostGatherLoads(
+                itemBytes,
                 rows ? std::optional<int64_t>(axisSize * itemBytes)
                      : std::nullopt,
                 call.resultShape.back() * itemBytes)

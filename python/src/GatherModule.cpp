@@ -521,15 +521,18 @@ PYBIND11_MODULE(_native, m) {
       "and the disk cache.");
   m.def(
       "host_gather_loads",
-      [](std::optional<int64_t> axisBytes, std::optional<int64_t> rowBytes) {
-        return stringifyGatherLoads(getHostGatherLoads(axisBytes, rowBytes))
+      [](std::optional<int64_t> axisBytes, std::optional<int64_t> rowBytes,
+         std::optional<int64_t> elementBytes) {
+        return stringifyGatherLoads(
+                   getHostGatherLoads(elementBytes, axisBytes, rowBytes))
             .str();
       },
       py::arg("axis_bytes") = py::none(), py::arg("row_bytes") = py::none(),
+      py::arg("element_bytes") = py::none(),
       "How this host's kernels read rows of `row_bytes` bytes gathered "
-      "along the last axis from a data axis of `axis_bytes` bytes (None: "
-      "unknown): 'element', 'scalar' or 'vector' (getHostGatherLoads, "
-      "gather-loads' values).");
+      "along the last axis from a data axis of `axis_bytes` bytes, of "
+      "elements of `element_bytes` bytes (None: unknown): 'element', "
+      "'scalar' or 'vector' (getHostGatherLoads, gather-loads' values).");
   m.def(
       "host_cpu", [] { return HostTarget::get().cpu; },
       "The CPU the kernels are compiled for, as LLVM names this host "

@@ -1215,6 +1215,39 @@ def test_kernels_use_the_vector_width_llvm_prefers_here():
         assert bits == (512 if "avx512f" in flags else 256)
 
 
+def test_narrow_elements_read_rows_with_scalar_loads():
+    """Vector gathers of 1- and 2-byte elements have no x86 instruction:
+    the cost model reads their rows with one scalar load a lane on every
+    host (4-byte elements as the host reads any row), and the results are
+    those of numpy."""
+    host = _native.host_gather_loads()
+    assert _native.host_gather_loads(None, None, 1) == "scalar"
+    assert _native.host_gather_loads(None, 12, 2) == "scalar"
+    assert _native.host_gather_loads(None, None, 4) == host
+    assert _native.host_gather_loads(None, None, 8) == host
+    # Sparse rows of a long axis still read one element an iteration.
+    sparse = "scalar" if _host_is_amd_zen() else "element"
+    assert _native.host_gather_loads(128 << 10, 256, 1) == sparse
+    rng = np.random.default_rng(7)
+    for dtype in (np.int8, np.uint8, np.float16, np.int16):
+        data = rng.integers(-100, 100, (4522, 6)).astype(dtype)
+        ids = rng.integers(0, 6, (4522, 6))
+        choice = g.kernel_choice("gather_elements", data, ids, axis=1)
+        assert choice["loads"] == "scalar", (dtype, choice["loads"])
+        np.testing.assert_array_equal(
+            g.gather_elements(data, ids, axis=1),
+            np.take_along_axis(data, ids, axis=1))
+        wide = rng.integers(-9, 15, (300, 37))
+        np.testing.assert_array_equal(
+            g.gather_elements(data[:300], wide, axis=1, mode="clamp"),
+            np.take_along_axis(data[:300],
+                               np.clip(np.where(wide < 0, wide + 6, wide), 0, 5),
+                               axis=1))
+    wide = g.kernel_choice("gather_elements", np.zeros((4522, 6), np.float32),
+                           np.zeros((4522, 6), np.int64), axis=1)
+    assert wide["loads"] == _native.host_gather_loads(24, 24, 4)
+
+
 def test_long_axes_get_kernels_of_their_own():
     """A row gather from a last axis of 128 KiB or more whose rows read at
     most one element in 512 reads one element an iteration, in a kernel of

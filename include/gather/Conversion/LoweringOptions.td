@@ -50,7 +50,8 @@ defvar GatherLoweringOptionList = [
                       "scalar on AMD Zen (target-cpu); elsewhere element "
                       "for static data axes of 128 KiB or more whose rows "
                       "read at most one element in 512 (rows of unknown "
-                      "length alike), else vector"),
+                      "length alike), else scalar for elements of fewer "
+                      "than 4 bytes, else vector"),
            clEnumValN(::mlir::gather::GatherLoads::Vector, "vector",
                       "vector.gather"),
            clEnumValN(::mlir::gather::GatherLoads::Scalar, "scalar",

@@ -53,8 +53,10 @@ GatherLoads getHostGatherLoadsOption();
 
 /// What that value resolves to here (resolveGatherLoads with the host's CPU
 /// name; never an `Auto`): Scalar on AMD Zen; elsewhere Element as
-/// resolveGatherLoads says, else Scalar under the mitigation, else Vector.
-GatherLoads getHostGatherLoads(std::optional<int64_t> axisBytes = {},
+/// resolveGatherLoads says, else Scalar under the mitigation or for
+/// elements of fewer than four bytes, else Vector.
+GatherLoads getHostGatherLoads(std::optional<int64_t> elementBytes = {},
+                               std::optional<int64_t> axisBytes = {},
                                std::optional<int64_t> rowBytes = {});
 
 /// gather-to-llvm's options for code that runs here: the lowering's

@@ -20,16 +20,19 @@ static GatherLoads forAxis(GatherLoads cpu, std::optional<int64_t> axisBytes,
   return cpu;
 }
 
-GatherLoads mlir::gather::resolveGatherLoads(GatherLoads loads,
-                                             llvm::StringRef targetCpu,
-                                             std::optional<int64_t> axisBytes,
-                                             std::optional<int64_t> rowBytes) {
+GatherLoads
+mlir::gather::resolveGatherLoads(GatherLoads loads, llvm::StringRef targetCpu,
+                                 std::optional<int64_t> elementBytes,
+                                 std::optional<int64_t> axisBytes,
+                                 std::optional<int64_t> rowBytes) {
   if (loads != GatherLoads::Auto && loads != GatherLoads::AutoScalar)
     return loads;
   if (isZen(targetCpu))
     return GatherLoads::Scalar;
-  return forAxis(loads == GatherLoads::AutoScalar ? GatherLoads::Scalar
-                                                  : GatherLoads::Vector,
+  bool narrow = elementBytes && *elementBytes < kVectorGatherMinElementBytes;
+  return forAxis(loads == GatherLoads::AutoScalar || narrow
+                     ? GatherLoads::Scalar
+                     : GatherLoads::Vector,
                  axisBytes, rowBytes);
 }
 

@@ -142,6 +142,7 @@ SlicePlan KernelPlanner::gatherRows(Value rowLength, Value axisSize) {
   SlicePlan plan = elements();
   plan.extents = {rowLength};
   plan.rowLoads = resolveGatherLoads(options.gatherLoads, options.targetCpu,
+                                     getElementSizeInBytes(element),
                                      bytes(axisSize), bytes(rowLength));
   if (plan.rowLoads != GatherLoads::Element)
     streamingStores(plan);

@@ -36,14 +36,22 @@ inline constexpr int64_t kElementLoadsMinAxisBytes = 128 << 10;
 /// (the same page).
 inline constexpr int64_t kElementLoadsMaxDensity = 512;
 
+/// Vector gathers of elements narrower than this many bytes have no
+/// instruction (x86's gather 32- and 64-bit elements): LLVM splits them
+/// into a load and a branch a lane, and one scalar load a lane wins.
+/// Evidence: docs/decisions/kernel-cost-model.md, "How rows read data".
+inline constexpr int64_t kVectorGatherMinElementBytes = 4;
+
 /// What `Auto` means for the LLVM CPU name `targetCpu` and, when known, the
-/// bytes along the gathered data axis and the bytes a row reads (its
-/// elements'; unknown: any): Scalar on AMD Zen (`znver*`); on any other
-/// CPU and none (a generic target), Element for axes of at least
-/// kElementLoadsMinAxisBytes whose rows read at most one element in
-/// kElementLoadsMaxDensity, else Vector. `AutoScalar`: Scalar where `Auto`
-/// gives Vector.
+/// bytes of a data element, the bytes along the gathered data axis and the
+/// bytes a row reads (its elements'; unknown: any): Scalar on AMD Zen
+/// (`znver*`); on any other CPU and none (a generic target), Element for
+/// axes of at least kElementLoadsMinAxisBytes whose rows read at most one
+/// element in kElementLoadsMaxDensity, else Scalar for elements narrower
+/// than kVectorGatherMinElementBytes, else Vector. `AutoScalar`: Scalar
+/// where `Auto` gives Vector.
 GatherLoads resolveGatherLoads(GatherLoads loads, llvm::StringRef targetCpu,
+                               std::optional<int64_t> elementBytes = {},
                                std::optional<int64_t> axisBytes = {},
                                std::optional<int64_t> rowBytes = {});
 
