@@ -3,7 +3,7 @@
 #include "gather/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
-#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 namespace mlir::gather {
 #define GEN_PASS_DEF_GATHERFLATTENLINALG
@@ -14,12 +14,12 @@ using namespace mlir;
 
 namespace {
 
-/// The dims of `op` with its innermost ones that every operand holds
-/// contiguously as one group; empty when fewer than two such dims (or `op`
-/// is not an elementwise copy or generic on buffers).
+/// The dims of `op` (a linalg.copy or linalg.generic: the ops upstream's
+/// collapsing patterns take) with its innermost ones that every operand holds
+/// contiguously as one group; empty when fewer than two such dims or `op` is
+/// not elementwise on buffers.
 SmallVector<ReassociationIndices> flatDims(linalg::LinalgOp op) {
-  if (!isa<linalg::CopyOp, linalg::GenericOp>(op) ||
-      !op.hasPureBufferSemantics() ||
+  if (!op.hasPureBufferSemantics() ||
       op.getNumLoops() != op.getNumParallelLoops() || op.getNumLoops() < 2 ||
       !llvm::all_of(op.getIndexingMapsArray(),
                     [](AffineMap map) { return map.isIdentity(); }))
@@ -51,20 +51,10 @@ SmallVector<ReassociationIndices> flatDims(linalg::LinalgOp op) {
 struct GatherFlattenLinalgPass
     : gather::impl::GatherFlattenLinalgBase<GatherFlattenLinalgPass> {
   void runOnOperation() override {
-    SmallVector<linalg::LinalgOp> ops;
-    getOperation()->walk([&](linalg::LinalgOp op) { ops.push_back(op); });
-    IRRewriter rewriter(&getContext());
-    for (linalg::LinalgOp op : ops) {
-      SmallVector<ReassociationIndices> groups = flatDims(op);
-      if (groups.empty())
-        continue;
-      rewriter.setInsertionPoint(op);
-      FailureOr<linalg::CollapseResult> collapsed =
-          linalg::collapseOpIterationDims(op, groups, rewriter);
-      if (failed(collapsed))
-        continue;
-      rewriter.eraseOp(op);
-    }
+    RewritePatternSet patterns(&getContext());
+    linalg::populateCollapseDimensions(patterns, flatDims);
+    // One walk: each op is flattened once, nothing else is folded.
+    walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };
 

@@ -114,7 +114,7 @@ def GatherFlattenLinalg : Pass<"gather-flatten-linalg"> {
     and whose operands are all indexed by the identity, on buffers: its
     innermost dims that every operand holds contiguously (an identity
     layout; a strided one whose strides say so) become one dim, through
-    upstream's `linalg::collapseOpIterationDims` and `memref.collapse_shape`.
+    upstream's `linalg::populateCollapseDimensions` and `memref.collapse_shape`.
     A copy of 37621x2 elements is then one loop of 75242 that LLVM
     vectorizes, not 37621 loops of two, and `gather-parallelize-linalg`
     splits all of it among threads, not only its outermost dim.
