@@ -1463,3 +1463,39 @@ def test_short_gathered_axes_get_a_kernel_for_their_size():
     ids[1, 4000] = 2
     with pytest.raises(IndexError, match="index 2 is out of range"):
         g.gather_elements(np.zeros((2, 9000), np.float32), ids, axis=0)
+
+
+def test_long_rows_are_copied_by_memcpy():
+    """Rows of 4 KiB or more are a call of memcpy (memcpy-row-min-bytes):
+    from and to the right element of every row, across the threshold,
+    along an inner axis, from data and into an out that start past their
+    buffers' first element, with zeros for fill mode's bad indices."""
+    rng = np.random.default_rng(21)
+    for dtype in (np.int8, np.float16, np.float64):
+        size = np.dtype(dtype).itemsize
+        for row_bytes in (4095, 4096, 4097, 65536 + 3 * size):
+            n = row_bytes // size
+            buffer = rng.integers(-100, 100, (7, n)).astype(dtype)
+            data = buffer[2:]  # an offset into its buffer
+            ids = np.array([4, 0, -1, 2, 2, 3])
+            np.testing.assert_array_equal(g.gather(data, ids), data[ids])
+            space = np.zeros((len(ids) + 1, n), dtype)
+            out = space[1:]
+            g.gather(data, ids, out=out)
+            np.testing.assert_array_equal(out, data[ids])
+            assert not space[0].any()
+            bad = np.array([1, 9, -6, 0])
+            expected = data[np.clip(bad, 0, 4)]
+            expected[1:3] = 0
+            np.testing.assert_array_equal(g.gather(data, bad, mode="fill"),
+                                          expected)
+    # Along axis 1 of a 3-D tensor: rows at every outer position.
+    cube = rng.standard_normal((3, 5, 1500)).astype(np.float32)
+    ids = np.array([[4, 0], [1, -2]])
+    np.testing.assert_array_equal(g.gather(cube, ids, axis=1),
+                                  np.take(cube, ids % 5, axis=1))
+    # gather_nd slices of 2 x 1024 int16 elements, collapsed into one row.
+    tensor = rng.integers(0, 1000, (6, 4, 2, 1024)).astype(np.int16)
+    tuples = np.array([[5, 3], [0, 0], [2, 1]])
+    np.testing.assert_array_equal(g.gather_nd(tensor, tuples),
+                                  tensor[tuples[:, 0], tuples[:, 1]])

@@ -42,6 +42,10 @@ defvar GatherLoweringOptionList = [
          /*default=*/"512",
          "Rows copied whole of at least this many bytes store whole vectors "
          "at vector-aligned addresses, after a masked head (-1: never)">,
+  Option<"memcpyRowMinBytes", "memcpy-row-min-bytes", "int64_t",
+         /*default=*/"4096",
+         "Rows copied whole of at least this many bytes, unless streamed, "
+         "are copied by a call of the C library's memcpy (-1: never)">,
   Option<"gatherLoads", "gather-loads", "::mlir::gather::GatherLoads",
          /*default=*/"::mlir::gather::GatherLoads::Auto",
          "How rows along the last axis read data",

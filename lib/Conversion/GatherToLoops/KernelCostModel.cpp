@@ -123,6 +123,7 @@ SlicePlan KernelPlanner::slices(int64_t dataFrom, int64_t outFrom) {
   if (!plan.extents.empty()) {
     streamingStores(plan);
     alignedStores(plan);
+    libraryCopies(plan);
   }
   return plan;
 }
@@ -292,6 +293,41 @@ void KernelPlanner::alignedStores(SlicePlan &plan) {
       b, loc, arith::CmpIPredicate::uge,
       arith::MulIOp::create(b, loc, rowLength, constIndex(bytesPerElement)),
       constIndex(minBytes));
+}
+
+// Library copies: the C library's memcpy copies a long row with string
+// instructions (x86's rep movsb), whose stores fill whole lines without
+// reading them first, as a loop of vector stores must. Evidence:
+// docs/decisions/kernel-cost-model.md, "Long rows: memcpy".
+void KernelPlanner::libraryCopies(SlicePlan &plan) {
+  if (options.memcpyRowMinBytes < 0 || !hasUnitInnerStride(plan.data) ||
+      !hasUnitInnerStride(plan.out))
+    return;
+  Value rowLength = plan.extents.back();
+  Type element = cast<MemRefType>(out.getType()).getElementType();
+  int64_t bytesPerElement = getElementSizeInBytes(element);
+  if (!bytesPerElement)
+    return;
+  int64_t minBytes = std::max<int64_t>(options.memcpyRowMinBytes, 1);
+  std::optional<int64_t> staticRow = getConstantIntValue(rowLength);
+  if (staticRow && bytesOf(*staticRow, element) < minBytes)
+    return;
+  Value longRows = staticRow
+                       ? arith::ConstantIntOp::create(b, loc, 1, 1).getResult()
+                       : arith::CmpIOp::create(
+                             b, loc, arith::CmpIPredicate::uge,
+                             arith::MulIOp::create(b, loc, rowLength,
+                                                   constIndex(bytesPerElement)),
+                             constIndex(minBytes))
+                             .getResult();
+  if (!plan.streaming) {
+    plan.copying = longRows;
+    return;
+  }
+  plan.copying = arith::AndIOp::create(
+      b, loc, longRows,
+      arith::XOrIOp::create(b, loc, plan.streaming,
+                            arith::ConstantIntOp::create(b, loc, 1, 1)));
 }
 
 /// Slices longer than this (eight cache lines) are left to the hardware

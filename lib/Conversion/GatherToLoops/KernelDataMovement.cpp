@@ -17,6 +17,39 @@ using namespace mlir::gather::detail;
 void KernelEmitter::copyRow(const SlicePlan &plan, ValueRange dataPrefix,
                             ValueRange outPrefix, Value n, bool zeros,
                             Value start) {
+  if (zeros)
+    return copyRowVectors(plan, dataPrefix, outPrefix, n, zeros, start);
+  emitPlanned(
+      plan.copying,
+      [&] { copyRowLibrary(plan, dataPrefix, outPrefix, n, start); },
+      [&] {
+        copyRowVectors(plan, dataPrefix, outPrefix, n, /*zeros=*/false, start);
+      });
+}
+
+void KernelEmitter::copyRowLibrary(const SlicePlan &plan, ValueRange dataPrefix,
+                                   ValueRange outPrefix, Value n, Value start) {
+  Value column = start ? start : constIndex(0);
+  int64_t elementBytes = getElementSizeInBytes(
+      cast<MemRefType>(plan.out.getType()).getElementType());
+  auto pointer = [&](Value address) -> Value {
+    return LLVM::IntToPtrOp::create(
+        b, loc, LLVM::LLVMPointerType::get(b.getContext()),
+        arith::IndexCastOp::create(b, loc, b.getI64Type(), address)
+            .getResult());
+  };
+  Value bytes = arith::IndexCastOp::create(
+      b, loc, b.getI64Type(),
+      arith::MulIOp::create(b, loc, n, constIndex(elementBytes)));
+  LLVM::MemcpyOp::create(
+      b, loc, pointer(elementAddress(plan.out, appended(outPrefix, column))),
+      pointer(elementAddress(plan.data, appended(dataPrefix, column))), bytes,
+      /*isVolatile=*/false);
+}
+
+void KernelEmitter::copyRowVectors(const SlicePlan &plan, ValueRange dataPrefix,
+                                   ValueRange outPrefix, Value n, bool zeros,
+                                   Value start) {
   int64_t fullLanes = planner.rowLanes(plan), lanes = fullLanes;
   // A static row gets vectors no longer than itself.
   if (std::optional<int64_t> staticN = getConstantIntValue(n))
@@ -401,6 +434,20 @@ void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
   ifThenElse(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, axisSize,
                                    constI64(0)),
              fullRow, emptyRow);
+}
+
+Value KernelEmitter::elementAddress(Value memref, ValueRange subscripts) {
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+  Value offset = metadata.getOffset();
+  for (auto [s, stride] : llvm::zip(subscripts, metadata.getStrides()))
+    offset = arith::AddIOp::create(b, loc, offset,
+                                   arith::MulIOp::create(b, loc, s, stride));
+  return arith::AddIOp::create(
+      b, loc, memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref),
+      arith::MulIOp::create(
+          b, loc, offset,
+          constIndex(getElementSizeInBytes(
+              cast<MemRefType>(memref.getType()).getElementType()))));
 }
 
 Value KernelEmitter::rowAddress(const SlicePlan &plan, ValueRange prefix) {

@@ -342,6 +342,12 @@ private:
   void copyRow(const SlicePlan &plan, ValueRange dataPrefix,
                ValueRange outPrefix, Value n, bool zeros,
                Value start = nullptr);
+  /// copyRow in vectors (a scalar loop for elements that do not vectorize).
+  void copyRowVectors(const SlicePlan &plan, ValueRange dataPrefix,
+                      ValueRange outPrefix, Value n, bool zeros, Value start);
+  /// copyRow by a call of the C library's memcpy (plan.copying).
+  void copyRowLibrary(const SlicePlan &plan, ValueRange dataPrefix,
+                      ValueRange outPrefix, Value n, Value start);
   /// copyRow through the cache, in vectors of `lanes`.
   void copyRowCached(const SlicePlan &plan, ValueRange dataPrefix,
                      ValueRange outPrefix, Value n, int64_t lanes, bool zeros,
@@ -392,6 +398,8 @@ private:
   /// what the caller does next.
   void finishStreaming(const SlicePlan &plan);
 
+  /// The address of memref[subscripts] in bytes (index).
+  Value elementAddress(Value memref, ValueRange subscripts);
   /// The address of plan.out[prefix, 0] in bytes (of plan.out[prefix] for
   /// a whole subscript), for alignment.
   Value rowAddress(const SlicePlan &plan, ValueRange prefix);

@@ -60,6 +60,9 @@ struct SlicePlan {
   /// addresses, after a masked head (null: never). Stores that straddle
   /// two cache lines cost two.
   Value aligning;
+  /// i1: rows are copied by a call of the C library's memcpy (null: never;
+  /// false wherever `streaming` is true).
+  Value copying;
   /// With `streaming` or `aligning`: out's base address in bytes and its
   /// strides, from which rowAddress finds a row's alignment.
   Value outBase;
@@ -136,6 +139,8 @@ private:
   /// Sets plan.aligning for `plan`'s rows (options.alignedRowMinBytes) and
   /// the out metadata rowAddress reads.
   void alignedStores(SlicePlan &plan);
+  /// Sets plan.copying for `plan`'s rows (options.memcpyRowMinBytes).
+  void libraryCopies(SlicePlan &plan);
   /// Sets plan.outBase and plan.outStrides, once.
   void outAddressing(SlicePlan &plan);
   /// The size of `memref` in bytes (index), computed at the insertion point.

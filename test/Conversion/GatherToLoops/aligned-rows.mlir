@@ -1,5 +1,5 @@
-// RUN: gather-opt %s --convert-gather-to-loops="streaming-min-bytes=-1" --canonicalize --cse --split-input-file | FileCheck %s
-// RUN: gather-opt %s --convert-gather-to-loops="streaming-min-bytes=-1 aligned-row-min-bytes=-1" --canonicalize --cse --split-input-file | FileCheck %s --check-prefix=NEVER
+// RUN: gather-opt %s --convert-gather-to-loops="streaming-min-bytes=-1 memcpy-row-min-bytes=-1" --canonicalize --cse --split-input-file | FileCheck %s
+// RUN: gather-opt %s --convert-gather-to-loops="streaming-min-bytes=-1 aligned-row-min-bytes=-1 memcpy-row-min-bytes=-1" --canonicalize --cse --split-input-file | FileCheck %s --check-prefix=NEVER
 
 /// Rows copied whole of at least 512 bytes (aligned-row-min-bytes) store
 /// whole vectors at aligned addresses: a masked head up to the first

@@ -1,4 +1,4 @@
-// RUN: gather-opt %s --convert-gather-to-loops="prefetch-distance=16 streaming-min-bytes=-1 aligned-row-min-bytes=-1" --split-input-file | FileCheck %s
+// RUN: gather-opt %s --convert-gather-to-loops="prefetch-distance=16 streaming-min-bytes=-1 aligned-row-min-bytes=-1 memcpy-row-min-bytes=-1" --split-input-file | FileCheck %s
 // RUN: gather-opt %s --convert-gather-to-loops --split-input-file | FileCheck %s --check-prefix=ROWS
 // RUN: gather-opt %s --convert-gather-to-loops="row-prefetch-bytes=0" --split-input-file | FileCheck %s --check-prefix=OFF
 

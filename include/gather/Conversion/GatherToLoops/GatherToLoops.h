@@ -39,6 +39,7 @@ GatherLoweringOptions loweringOptionsOf(const From &from) {
   options.parallelMinBytes = from.parallelMinBytes;
   options.streamingMinBytes = from.streamingMinBytes;
   options.alignedRowMinBytes = from.alignedRowMinBytes;
+  options.memcpyRowMinBytes = from.memcpyRowMinBytes;
   options.gatherLoads = from.gatherLoads;
   options.targetCpu = from.targetCpu;
   options.validateRows = from.validateRows;
