@@ -1499,3 +1499,26 @@ def test_long_rows_are_copied_by_memcpy():
     tuples = np.array([[5, 3], [0, 0], [2, 1]])
     np.testing.assert_array_equal(g.gather_nd(tensor, tuples),
                                   tensor[tuples[:, 0], tuples[:, 1]])
+
+
+def test_wrap_gathers_wrap_shared_indices_once():
+    """A wrap gather along an axis after the first wraps its indices once
+    for all the data rows before the axis (up to 16384 of them, else row by
+    row): the same results either way, for index arrays of any rank and
+    dtype, values far out of range, and into an out."""
+    rng = np.random.default_rng(22)
+    data = rng.standard_normal((6, 7, 5, 3)).astype(np.float32)
+    for count in (1, 17, 16384, 16385):
+        for dtype in (np.int64, np.int32, np.uint32):
+            low = 0 if dtype == np.uint32 else -40
+            ids = rng.integers(low, 40, count).astype(dtype)
+            ids[:1] = np.iinfo(dtype).max
+            for axis in (1, 2, 3):
+                np.testing.assert_array_equal(
+                    g.gather(data, ids, axis=axis, mode="wrap"),
+                    np.take(data, ids.astype(np.int64) % data.shape[axis],
+                            axis=axis))
+    grid = rng.integers(-1000, 1000, (3, 4))
+    out = np.empty((6, 3, 4, 5, 3), np.float32)
+    g.gather(data, grid, axis=1, mode="wrap", out=out)
+    np.testing.assert_array_equal(out, np.take(data, grid % 7, axis=1))

@@ -21,6 +21,8 @@
 
 #include "KernelEmitter.h"
 
+#include "llvm/Support/SaveAndRestore.h"
+
 using namespace mlir;
 using namespace mlir::gather;
 using namespace mlir::gather::detail;
@@ -32,7 +34,6 @@ using namespace mlir::gather::detail;
 void KernelEmitter::emitGather(const GatherShape &shape) {
   int64_t a = shape.axis, bd = shape.batchDims;
   int64_t q = cast<MemRefType>(indices.getType()).getRank();
-  int64_t r = cast<MemRefType>(data.getType()).getRank();
   Value axisSize = dimI64(data, a);
 
   Value ok = validate(
@@ -41,6 +42,60 @@ void KernelEmitter::emitGather(const GatherShape &shape) {
         return SmallVector<IndexComponent>{{readIndex(ivs), axisSize, a}};
       },
       validateShapes(shape));
+  // Wrap's remainder costs a division an index: when every data row before
+  // the axis reads all the indices, and they are few enough for the stack,
+  // they are wrapped once, into a buffer that the rows read as in-range
+  // indices.
+  ArrayRef<int64_t> rowDims =
+      cast<MemRefType>(data.getType()).getShape().take_front(a);
+  bool oneRow = llvm::all_of(rowDims, [](int64_t d) { return d == 1; });
+  if (mode != GatherMode::wrap || oneRow || bd != 0 || q == 0)
+    return emitGatherRows(shape, axisSize, ok);
+  guarded(ok, [&] {
+    Value count = constIndex(1);
+    for (Value size : dims(indices, 0, q))
+      count = b.createOrFold<arith::MulIOp>(loc, count, size);
+    Value few =
+        b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ule, count,
+                                      constIndex(kWrappedOnceMaxIndices));
+    emitPlanned(
+        few,
+        [&] {
+          auto scope = memref::AllocaScopeOp::create(b, loc, TypeRange{});
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPointToStart(&scope.getBodyRegion().emplaceBlock());
+          Value wrapped = wrappedIndices(axisSize);
+          llvm::SaveAndRestore<Value> readFrom(indices, wrapped);
+          llvm::SaveAndRestore<GatherMode> asMode(mode, GatherMode::unchecked);
+          emitGatherRows(shape, axisSize, /*ok=*/nullptr);
+          memref::AllocaScopeReturnOp::create(b, loc);
+        },
+        [&] { emitGatherRows(shape, axisSize, /*ok=*/nullptr); });
+  });
+}
+
+Value KernelEmitter::wrappedIndices(Value axisSize) {
+  auto type = cast<MemRefType>(indices.getType());
+  SmallVector<Value> sizes = dims(indices, 0, type.getRank());
+  SmallVector<Value> dynamicSizes;
+  for (auto [d, size] : llvm::enumerate(type.getShape()))
+    if (ShapedType::isDynamic(size))
+      dynamicSizes.push_back(sizes[d]);
+  Value wrapped = memref::AllocaOp::create(
+      b, loc, MemRefType::get(type.getShape(), b.getI64Type()), dynamicSizes);
+  loopNest(sizes, [&](ValueRange ivs) {
+    store(
+        resolveIndex(b, loc, GatherMode::wrap, readIndex(ivs), axisSize).index,
+        wrapped, ivs);
+  });
+  return wrapped;
+}
+
+void KernelEmitter::emitGatherRows(const GatherShape &shape, Value axisSize,
+                                   Value ok) {
+  int64_t a = shape.axis, bd = shape.batchDims;
+  int64_t q = cast<MemRefType>(indices.getType()).getRank();
+  int64_t r = cast<MemRefType>(data.getType()).getRank();
   // A few indices shared by every data row (a vector of them, no batch
   // dims, along an axis after the first): their subscripts are resolved
   // once, before the rows, along an axis that is not empty; else `each`

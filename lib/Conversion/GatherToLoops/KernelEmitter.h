@@ -70,6 +70,11 @@ public:
 
   void emitGather(const GatherShape &shape);
   void emitGatherElements(const GatherShape &shape);
+  /// emitGather's loops once the indices are valid (`ok`, null: always).
+  void emitGatherRows(const GatherShape &shape, Value axisSize, Value ok);
+  /// A stack buffer of i64 shaped like `indices` that holds them wrapped
+  /// into [0, axisSize) (axisSize > 0): at most kWrappedOnceMaxIndices.
+  Value wrappedIndices(Value axisSize);
   void emitGatherND(const GatherShape &shape);
 
   /// A row gatherer for validated rows: rowAt(prefix, badFlag) gathers the

@@ -46,6 +46,11 @@ inline constexpr int64_t kColumnBlockBytes = 256;
 /// the row loop.
 inline constexpr int64_t kSharedIndexRowMax = 16;
 
+/// The most indices a wrap gather wraps once, before its rows, into a
+/// buffer on the stack (128 KiB of i64; docs/decisions/kernel-cost-model.md,
+/// "Wrapped once").
+inline constexpr int64_t kWrappedOnceMaxIndices = 16384;
+
 /// How a kernel moves its slices: the cost model's choices, computed once
 /// before the loops and read by the data movement.
 struct SlicePlan {
