@@ -532,3 +532,51 @@ def test_short_last_dims_of_large_scatters_get_a_kernel_for_their_length():
     before = len(_scatter._kernels)
     check(40, 0)
     assert len(_scatter._kernels) == before
+
+
+def test_repeated_calls_go_straight_to_the_kernel(monkeypatch):
+    """A call of numpy operands into a new result that needed no conversion
+    is remembered by its signature: the next call of the same shapes,
+    dtypes, strides and attributes skips the checks and plans (here made
+    to fail) and runs the kernel, with the same results and errors. Calls
+    of another signature, or whose operands were converted, still check."""
+    from gather_mlir import _scatter
+    rng = np.random.default_rng(31)
+    data = rng.standard_normal((9, 5)).astype(np.float32)
+    ids = rng.integers(-9, 9, 7)
+    updates = rng.standard_normal((9, 7)).astype(np.float32)
+    g.scatter(data, ids, updates, axis=1, mode="wrap", reduction="add")
+    g.scatter(data, ids % 5, updates, axis=1, reduction="add")
+
+    def checked(*args):
+        raise AssertionError("a repeated call was planned again")
+    monkeypatch.setattr(_scatter, "_plan", checked)
+    for _ in range(2):
+        data = rng.standard_normal((9, 5)).astype(np.float32)
+        ids = rng.integers(-9, 9, 7)
+        before = data.copy()
+        got = g.scatter(data, ids, updates, axis=1, mode="wrap",
+                        reduction="add")
+        assert_same(got, ref.scatter(before, ids % 5, updates, axis=1,
+                                     reduction="add"))
+        np.testing.assert_array_equal(data, before)
+    # check mode's errors on a remembered signature, data untouched.
+    with pytest.raises(IndexError, match="index 5 is out of range"):
+        g.scatter(data, np.full(7, 5), updates, axis=1, reduction="add")
+    np.testing.assert_array_equal(data, before)
+    # Another signature (a numpy integer axis, unsigned ids converted by
+    # the package, an out) is checked and planned; so is a float axis,
+    # which is an error every time.
+    with pytest.raises(AssertionError, match="planned again"):
+        g.scatter(data, ids % 5, updates, axis=np.int64(1), reduction="add")
+    with pytest.raises(AssertionError, match="planned again"):
+        g.scatter(data, (ids % 5).astype(np.uint32), updates, axis=1,
+                  reduction="add")
+    with pytest.raises(AssertionError, match="planned again"):
+        g.scatter(data, ids % 5, updates, axis=1, reduction="add",
+                  out=np.empty_like(data))
+    monkeypatch.undo()
+    with pytest.raises((TypeError, ValueError)):
+        g.scatter(data, ids % 5, updates, axis=1.0, reduction="add")
+    with pytest.raises((TypeError, ValueError)):
+        g.scatter(data, ids % 5, updates, axis=1.0, reduction="add")
