@@ -324,10 +324,10 @@ void KernelPlanner::libraryCopies(SlicePlan &plan) {
     plan.copying = longRows;
     return;
   }
-  plan.copying = arith::AndIOp::create(
-      b, loc, longRows,
-      arith::XOrIOp::create(b, loc, plan.streaming,
-                            arith::ConstantIntOp::create(b, loc, 1, 1)));
+  plan.copying = b.createOrFold<arith::AndIOp>(
+      loc, longRows,
+      b.createOrFold<arith::XOrIOp>(
+          loc, plan.streaming, arith::ConstantIntOp::create(b, loc, 1, 1)));
 }
 
 /// Slices longer than this (eight cache lines) are left to the hardware
