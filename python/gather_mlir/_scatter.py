@@ -203,10 +203,11 @@ def _plan(function, data, indices, attributes, axis, batch_dims, mode,
     return plan
 
 
-# What a repeated call runs, by its _signature: once a call of numpy
+# The _Plan a repeated call runs, by its _signature: once a call of numpy
 # operands into a new result has passed every check and needed no
-# conversion of its operands, calls of the same signature go straight to
-# its kernel. At most _MAX_PLANS.
+# conversion of its operands (its int attributes are then the kernel's),
+# calls of the same signature go straight to its kernel. At most
+# _MAX_PLANS.
 _repeats = {}
 
 
@@ -223,6 +224,12 @@ def _signature(function, data, indices, updates, attributes, mode,
     return (function, attributes, mode, reduction, data.dtype, data.shape,
             data.strides, indices.dtype, indices.shape, indices.strides,
             updates.dtype, updates.shape, updates.strides)
+
+
+def _kernel_mode(mode):
+    """The mode a kernel runs: the package runs unchecked as clamp, so that
+    nothing is written out of bounds."""
+    return "clamp" if mode == "unchecked" else mode
 
 
 def _arguments(dest, source, indices, updates):
@@ -267,14 +274,13 @@ def _run(function, data, indices, updates, attributes, mode, reduction,
          out):
     """The scatter on numpy arrays: ``out`` (or a new array) holding
     ``data`` combined with ``updates``."""
-    given = (data, indices, updates)
+    given = (data, indices, updates, attributes)
     if not isinstance(reduction, str) or reduction not in REDUCTIONS:
         raise ValueError(f"{function}: reduction must be one of "
                          f"{', '.join(REDUCTIONS)}, not {reduction!r}")
     if not isinstance(mode, str) or mode not in _native.MODES:
         raise ValueError(f"{function}: mode must be one of "
                          f"{', '.join(_native.MODES)}, not {mode!r}")
-    raw_attributes = attributes
     attributes = tuple(_attribute(n, v) for n, v in
                        zip(_OPS[function][1], attributes))
     data = np.asarray(data)
@@ -286,8 +292,7 @@ def _run(function, data, indices, updates, attributes, mode, reduction,
     if data.dtype.kind == "c" and reduction in ("max", "min"):
         raise ValueError(f"{function}: reduction {reduction} is not defined "
                          f"on complex numbers ({data.dtype})")
-    # The package runs unchecked as clamp: nothing is written out of bounds.
-    kernel_mode = "clamp" if mode == "unchecked" else mode
+    kernel_mode = _kernel_mode(mode)
     axis, batch_dims = _padded(function, attributes)
     sizes = (data.shape if function == "scatter_nd"
              else data.shape[axis:axis + 1] if -data.ndim <= axis < data.ndim
@@ -363,10 +368,9 @@ def _run(function, data, indices, updates, attributes, mode, reduction,
         if (view is dest and all(a is b for a, b in
                                  zip((source, indices, updates), given))
                 and len(_repeats) < _MAX_PLANS):
-            key = _signature(function, *given, raw_attributes, mode,
-                             reduction)
+            key = _signature(function, *given, mode, reduction)
             if key is not None:
-                _repeats[key] = (plan, attributes, kernel_mode)
+                _repeats[key] = plan
         return dest
     if dest is not out:
         np.copyto(out, dest)
@@ -397,12 +401,11 @@ def _call(function, data, indices, updates, attributes, mode, reduction,
     if out is None:
         key = _signature(function, data, indices, updates, attributes, mode,
                          reduction)
-        repeat = _repeats.get(key) if key is not None else None
-        if repeat is not None:
-            plan, kernel_attributes, kernel_mode = repeat
+        plan = _repeats.get(key) if key is not None else None
+        if plan is not None:
             dest = np.empty(data.shape, data.dtype)
-            _scatter_into(function, dest, data, indices, updates,
-                          kernel_attributes, plan, kernel_mode, reduction)
+            _scatter_into(function, dest, data, indices, updates, attributes,
+                          plan, _kernel_mode(mode), reduction)
             return dest
     if _torch() is None or not any(
             _is_tensor(v) for v in (data, indices, updates, out)):

@@ -280,19 +280,11 @@ void KernelPlanner::alignedStores(SlicePlan &plan) {
   // A row of fewer bytes than a vector has no whole vector to align.
   int64_t minBytes = std::max<int64_t>(options.alignedRowMinBytes,
                                        2 * lanes * bytesPerElement);
-  // A static row decides here, a dynamic one at run time.
-  std::optional<int64_t> staticRow = getConstantIntValue(rowLength);
-  if (staticRow && bytesOf(*staticRow, element) < minBytes)
+  Value longRows = rowsOfAtLeast(rowLength, element, minBytes);
+  if (!longRows)
     return;
   outAddressing(plan);
-  if (staticRow) {
-    plan.aligning = arith::ConstantIntOp::create(b, loc, 1, 1);
-    return;
-  }
-  plan.aligning = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::uge,
-      arith::MulIOp::create(b, loc, rowLength, constIndex(bytesPerElement)),
-      constIndex(minBytes));
+  plan.aligning = longRows;
 }
 
 // Library copies: the C library's memcpy copies a long row with string
@@ -303,24 +295,10 @@ void KernelPlanner::libraryCopies(SlicePlan &plan) {
   if (options.memcpyRowMinBytes < 0 || !hasUnitInnerStride(plan.data) ||
       !hasUnitInnerStride(plan.out))
     return;
-  Value rowLength = plan.extents.back();
-  Type element = cast<MemRefType>(out.getType()).getElementType();
-  int64_t bytesPerElement = getElementSizeInBytes(element);
-  if (!bytesPerElement)
-    return;
-  int64_t minBytes = std::max<int64_t>(options.memcpyRowMinBytes, 1);
-  std::optional<int64_t> staticRow = getConstantIntValue(rowLength);
-  if (staticRow && bytesOf(*staticRow, element) < minBytes)
-    return;
-  Value longRows = staticRow
-                       ? arith::ConstantIntOp::create(b, loc, 1, 1).getResult()
-                       : arith::CmpIOp::create(
-                             b, loc, arith::CmpIPredicate::uge,
-                             arith::MulIOp::create(b, loc, rowLength,
-                                                   constIndex(bytesPerElement)),
-                             constIndex(minBytes))
-                             .getResult();
-  if (!plan.streaming) {
+  Value longRows = rowsOfAtLeast(
+      plan.extents.back(), cast<MemRefType>(out.getType()).getElementType(),
+      std::max<int64_t>(options.memcpyRowMinBytes, 1));
+  if (!longRows || !plan.streaming) {
     plan.copying = longRows;
     return;
   }
@@ -328,6 +306,21 @@ void KernelPlanner::libraryCopies(SlicePlan &plan) {
       loc, longRows,
       b.createOrFold<arith::XOrIOp>(
           loc, plan.streaming, arith::ConstantIntOp::create(b, loc, 1, 1)));
+}
+
+Value KernelPlanner::rowsOfAtLeast(Value rowLength, Type element,
+                                   int64_t minBytes) {
+  // A static row decides here, a dynamic one at run time.
+  std::optional<int64_t> staticRow = getConstantIntValue(rowLength);
+  if (staticRow)
+    return bytesOf(*staticRow, element) < minBytes
+               ? Value()
+               : arith::ConstantIntOp::create(b, loc, 1, 1).getResult();
+  return arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::uge,
+      arith::MulIOp::create(b, loc, rowLength,
+                            constIndex(getElementSizeInBytes(element))),
+      constIndex(minBytes));
 }
 
 /// Slices longer than this (eight cache lines) are left to the hardware

@@ -17,14 +17,11 @@ using namespace mlir::gather::detail;
 void KernelEmitter::copyRow(const SlicePlan &plan, ValueRange dataPrefix,
                             ValueRange outPrefix, Value n, bool zeros,
                             Value start) {
-  if (zeros)
-    return copyRowVectors(plan, dataPrefix, outPrefix, n, zeros, start);
+  // Zeros are stored by the vectors, never copied.
   emitPlanned(
-      plan.copying,
+      zeros ? Value() : plan.copying,
       [&] { copyRowLibrary(plan, dataPrefix, outPrefix, n, start); },
-      [&] {
-        copyRowVectors(plan, dataPrefix, outPrefix, n, /*zeros=*/false, start);
-      });
+      [&] { copyRowVectors(plan, dataPrefix, outPrefix, n, zeros, start); });
 }
 
 void KernelEmitter::copyRowLibrary(const SlicePlan &plan, ValueRange dataPrefix,

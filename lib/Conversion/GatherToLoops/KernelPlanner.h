@@ -146,6 +146,9 @@ private:
   void alignedStores(SlicePlan &plan);
   /// Sets plan.copying for `plan`'s rows (options.memcpyRowMinBytes).
   void libraryCopies(SlicePlan &plan);
+  /// An i1 that rows of `rowLength` elements have at least `minBytes`:
+  /// constant true, or null (never), for a static row.
+  Value rowsOfAtLeast(Value rowLength, Type element, int64_t minBytes);
   /// Sets plan.outBase and plan.outStrides, once.
   void outAddressing(SlicePlan &plan);
   /// The size of `memref` in bytes (index), computed at the insertion point.
