@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -101,7 +102,7 @@ void mlir::gather::registerBufferizableOpInterfaceExternalModels(
     // any pass runs (as upstream's tensor models load linalg).
     context->loadDialect<affine::AffineDialect, arith::ArithDialect,
                          complex::ComplexDialect, func::FuncDialect,
-                         memref::MemRefDialect, scf::SCFDialect,
-                         vector::VectorDialect>();
+                         LLVM::LLVMDialect, memref::MemRefDialect,
+                         scf::SCFDialect, vector::VectorDialect>();
   });
 }

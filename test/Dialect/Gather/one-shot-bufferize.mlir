@@ -64,3 +64,18 @@ func.func @scatter_copies_dest_read_later(%d: tensor<4x3xf32>, %i: tensor<5xi64>
   %r = gather.scatter %d[%i], %u {mode = #gather<mode unchecked>, reduction = #gather<combine add>} : (tensor<4x3xf32>, tensor<5xi64>, tensor<5x3xf32>) -> tensor<4x3xf32>
   return %r, %d : tensor<4x3xf32>, tensor<4x3xf32>
 }
+
+// -----
+
+/// Rows of unknown length may be copied by memcpy: bufferizing loads the LLVM
+/// dialect for it, as no pass before it need have.
+// CHECK-LABEL: func.func @gather_dynamic_rows
+// CHECK: scf.if
+// CHECK: llvm.inttoptr
+// CHECK: "llvm.intr.memcpy"
+// CHECK: } else {
+// CHECK: vector.load
+func.func @gather_dynamic_rows(%d: tensor<?x?xf32>, %i: tensor<?xi64>) -> tensor<?x?xf32> {
+  %r = gather.gather %d[%i] {mode = #gather<mode fill>} : (tensor<?x?xf32>, tensor<?xi64>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
