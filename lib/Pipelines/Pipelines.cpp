@@ -32,6 +32,7 @@
 #include "mlir/Conversion/ShardToMPI/ShardToMPI.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -153,6 +154,12 @@ void buildPipeline(OpPassManager &pm, const Options &options) {
   pm.addPass(createGatherPreciseMath());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
+  // bf16 arithmetic in f32, and conversions to and from bf16 as integer
+  // ops: LLVM lowers them to libgcc calls that hosts without AVX-512 BF16
+  // and GCC 13 cannot link.
+  pm.addPass(arith::createArithEmulateUnsupportedFloats(
+      {/*sourceTypeStrs=*/{"bf16"}, /*targetTypeStr=*/"f32"}));
+  pm.addPass(createGatherExpandBFloat16());
   // A 1-D transfer of a memref whose last dim has a stride other than 1
   // (ids sliced with a stride, fixed-length bags tiled) as a loop of
   // scalar loads: vector-to-llvm lowers only unit strides. (The pass also

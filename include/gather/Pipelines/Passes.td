@@ -43,7 +43,9 @@ def GatherToLLVM : Pass<"gather-to-llvm", "ModuleOp"> {
        `convert-math-to-funcs`, `gather-precise-math`,
        `convert-math-to-llvm` and `convert-math-to-libm` (math ops:
        outlined integer powers, expm1 and log1p as libm calls, LLVM's
-       intrinsics, libm calls), vector and memref to LLVM,
+       intrinsics, libm calls), `arith-emulate-unsupported-floats`
+       (bf16 arithmetic in f32) and `gather-expand-bf16` (conversions to
+       and from bf16 as integer ops), vector and memref to LLVM,
        `convert-scf-to-cf`, then complex, arith, index, (parallel) openmp,
        func and cf to LLVM,
        `convert-gather-mpi-to-llvm`, `reconcile-unrealized-casts` and

@@ -176,6 +176,29 @@ def GatherPreciseMath : Pass<"gather-precise-math", "ModuleOp"> {
   ];
 }
 
+def GatherExpandBFloat16 : Pass<"gather-expand-bf16"> {
+  let summary = "Conversions to and from bf16 as integer operations";
+  let description = [{
+    `arith.truncf` to bf16 (from f32, or from f64 rounded to odd in f32
+    first, so that the result is rounded once) and `arith.extf` from bf16
+    to f32 become integer operations on the bits, with upstream's
+    `arith-expand` patterns for f32: round to nearest even, NaN to the
+    quiet NaN 0x7FC0. Without AVX-512 BF16, LLVM lowers these truncations
+    to calls of `__truncsfbf2` and `__truncdfbf2` (a lane at a time for
+    vectors), which libgcc before GCC 13 does not define, so a kernel with
+    one fails to link there. `gather-to-llvm` runs upstream's
+    `arith-emulate-unsupported-floats` (bf16 arithmetic in f32) and then
+    this pass, after the math lowerings.
+
+    ```mlir
+    %b = arith.truncf %x : vector<8xf32> to vector<8xbf16>
+    // becomes: bitcast to vector<8xi32>, add the rounding bias, shift right
+    // by 16, select 0x7FC0 for NaN lanes, truncate to i16, bitcast to bf16.
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def GatherLegalizeMaskedMemory : Pass<"gather-legalize-masked-memory"> {
   let summary = "Masked loads, stores, gathers and scatters of bf16 and f16 "
                 "vectors as i16 ones";
