@@ -120,6 +120,9 @@ void buildPipeline(OpPassManager &pm, const Options &options) {
     threads.parallelMinBytes = options.parallelMinBytes;
     pm.addNestedPass<func::FuncOp>(createGatherParallelizeLinalg(threads));
   }
+  // Whole copies between contiguous buffers as one memmove; copies in loops
+  // (the threads' tiles) stay for the next pass.
+  pm.addNestedPass<func::FuncOp>(createGatherCopyToMemmove());
   // scf loops, which are valid anywhere: affine loops are not inside the
   // scf.for/scf.forall of tiled linalg ops (their bounds use scf ivs).
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());

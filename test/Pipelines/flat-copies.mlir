@@ -1,5 +1,7 @@
 // RUN: gather-opt %s --gather-to-llvm --mlir-print-ir-after=gather-flatten-linalg -o /dev/null 2>&1 | FileCheck %s
 // RUN: gather-opt %s --gather-to-llvm="parallel=true parallel-min-bytes=1" --mlir-print-ir-after=gather-flatten-linalg -o /dev/null 2>&1 | FileCheck %s
+// RUN: gather-opt %s --gather-to-llvm --mlir-print-ir-after=gather-copy-to-memmove -o /dev/null 2>&1 | FileCheck %s --check-prefix=SERIAL
+// RUN: gather-opt %s --gather-to-llvm="parallel=true parallel-min-bytes=1" --mlir-print-ir-after=gather-copy-to-memmove -o /dev/null 2>&1 | FileCheck %s --check-prefix=THREADS
 
 /// A scatter into a new array (the Python package's form) whose rows are
 /// too short for its tiles to copy dest: dest's whole copy, after
@@ -9,6 +11,19 @@
 // CHECK-DAG: %[[S:.*]] = memref.collapse_shape %arg1 {{\[}}[0, 1, 2]] : memref<?x?x2xf32> into memref<?xf32>
 // CHECK-DAG: %[[D:.*]] = memref.collapse_shape %arg0 {{\[}}[0, 1, 2]] : memref<?x?x2xf32> into memref<?xf32>
 // CHECK: linalg.copy ins(%[[S]] : memref<?xf32>) outs(%[[D]] : memref<?xf32>)
+
+/// On one thread that copy is one memmove; on threads, a copy of a size
+/// known at run time is a parallel loop when large, a memmove when not.
+// SERIAL-LABEL: IR Dump After GatherCopyToMemmove
+// SERIAL: func.func @k
+// SERIAL-NOT: linalg.copy
+// SERIAL: "llvm.intr.memmove"
+// THREADS-LABEL: IR Dump After GatherCopyToMemmove
+// THREADS: func.func @k
+// THREADS: scf.if
+// THREADS: scf.parallel
+// THREADS: } else {
+// THREADS: "llvm.intr.memmove"
 func.func @k(%dm: memref<?x?x2xf32> {llvm.noalias}, %sm: memref<?x?x2xf32> {llvm.noalias}, %im: memref<?xi64> {llvm.noalias}, %um: memref<?x?x2xf32> {llvm.noalias}) {
   %e = bufferization.to_tensor %dm restrict writable : memref<?x?x2xf32> to tensor<?x?x2xf32>
   %s = bufferization.to_tensor %sm restrict : memref<?x?x2xf32> to tensor<?x?x2xf32>

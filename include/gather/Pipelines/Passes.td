@@ -33,7 +33,8 @@ def GatherToLLVM : Pass<"gather-to-llvm", "ModuleOp"> {
        elementwise ops on contiguous buffers as flat loops), with
        `parallel` `gather-parallelize-linalg`
        (large linalg ops outside loops, such as unfused elementwise ops, on
-       threads), `convert-linalg-to-loops`;
+       threads), `gather-copy-to-memmove` (copies between contiguous
+       buffers outside loops as one memmove), `convert-linalg-to-loops`;
     3. `canonicalize`, `cse`, loop-invariant code motion;
     4. `lower-affine`, `scf-forall-to-for` (or, with `parallel`,
        `scf-forall-to-parallel`, `convert-scf-to-openmp` with

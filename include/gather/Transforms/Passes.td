@@ -107,6 +107,36 @@ def GatherParallelizeLinalg : Pass<"gather-parallelize-linalg"> {
   ];
 }
 
+def GatherCopyToMemmove : Pass<"gather-copy-to-memmove"> {
+  let summary = "Copies between contiguous buffers outside loops as one "
+                "memmove";
+  let description = [{
+    A `linalg.copy` on buffers that no loop holds, between two contiguous
+    buffers (an identity layout, or one dim of stride 1 at any offset) of
+    one element type of whole bytes in the default memory space, becomes
+    one `llvm.intr.memmove` of the elements' bytes from the buffers' aligned
+    pointers and offsets. The C library's memmove copies a buffer larger
+    than the caches with stores that go past them, where the loop of
+    `convert-linalg-to-loops` reads each line of the destination before it
+    writes it. Copies in loops (the tiles of `gather-parallelize-linalg`,
+    which run on threads) are left to `convert-linalg-to-loops`.
+
+    `gather-to-llvm` runs it after `gather-flatten-linalg` and
+    `gather-parallelize-linalg`: a scatter's copy of `dest` into a new
+    array, made on one thread.
+
+    ```mlir
+    linalg.copy ins(%s : memref<?xf32>) outs(%d : memref<?xf32>)
+    // becomes (the addresses: aligned pointer + offset * 4)
+    "llvm.intr.memmove"(%dp, %sp, %bytes) <{isVolatile = false}>
+        : (!llvm.ptr, !llvm.ptr, i64) -> ()
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def GatherFlattenLinalg : Pass<"gather-flatten-linalg"> {
   let summary = "Elementwise linalg ops on contiguous buffers as flat loops";
   let description = [{
