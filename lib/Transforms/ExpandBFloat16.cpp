@@ -12,6 +12,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -23,15 +24,6 @@ namespace mlir::gather {
 using namespace mlir;
 
 namespace {
-
-/// An integer constant of `type`'s shape (scalar or vector).
-Value intConstant(OpBuilder &b, Location loc, Type type, int64_t value) {
-  auto attr = b.getIntegerAttr(getElementTypeOrSelf(type), value);
-  if (auto shaped = dyn_cast<ShapedType>(type))
-    return arith::ConstantOp::create(b, loc,
-                                     DenseElementsAttr::get(shaped, attr));
-  return arith::ConstantOp::create(b, loc, attr);
-}
 
 /// f64 to bf16 as f64 to f32 rounded to odd, then f32 to bf16 (which the
 /// upstream patterns expand): rounding to odd first keeps the second
@@ -57,7 +49,8 @@ struct TruncF64ToBF16 : OpRewritePattern<arith::TruncFOp> {
     // Nearest f32, and whether it lies farther from zero than d or is not d.
     Value t = arith::TruncFOp::create(rewriter, loc, f32, d);
     Value back = arith::ExtFOp::create(rewriter, loc, in, t);
-    Value magnitude = intConstant(rewriter, loc, i64, INT64_MAX);
+    Value magnitude =
+        createScalarOrSplatConstant(rewriter, loc, i64, INT64_MAX);
     auto bitsOf = [&](Value v) {
       return arith::AndIOp::create(
           rewriter, loc, arith::BitcastOp::create(rewriter, loc, i64, v),
@@ -77,7 +70,7 @@ struct TruncF64ToBF16 : OpRewritePattern<arith::TruncFOp> {
     // Toward zero (one ulp less in magnitude), then the last bit set when
     // inexact: f32 rounded to odd.
     Value bits = arith::BitcastOp::create(rewriter, loc, i32, t);
-    Value one = intConstant(rewriter, loc, i32, 1);
+    Value one = createScalarOrSplatConstant(rewriter, loc, i32, 1);
     bits = arith::SelectOp::create(
         rewriter, loc, away, arith::SubIOp::create(rewriter, loc, bits, one),
         bits);
