@@ -10,6 +10,8 @@
 
 #include "gather/Transforms/Passes.h"
 
+#include "gather/Dialect/Gather/Utils/Emitter.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -60,22 +62,13 @@ void toMemmove(linalg::CopyOp copy) {
   auto type = cast<MemRefType>(from.getType());
   Value elementBytes =
       arith::ConstantIndexOp::create(b, loc, type.getElementTypeBitWidth() / 8);
-  auto pointer = [&](Value memref) -> Value {
-    auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
-    Value address = arith::AddIOp::create(
-        b, loc, memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref),
-        arith::MulIOp::create(b, loc, metadata.getOffset(), elementBytes));
-    return LLVM::IntToPtrOp::create(
-        b, loc, LLVM::LLVMPointerType::get(b.getContext()),
-        arith::IndexCastOp::create(b, loc, b.getI64Type(), address)
-            .getResult());
-  };
   Value bytes = elementBytes;
   for (int64_t dim = 0; dim < type.getRank(); ++dim)
     bytes = arith::MulIOp::create(b, loc, bytes,
                                   memref::DimOp::create(b, loc, from, dim));
   LLVM::MemmoveOp::create(
-      b, loc, pointer(to), pointer(from),
+      b, loc, gather::createElementPointer(b, loc, to, {}, elementBytes),
+      gather::createElementPointer(b, loc, from, {}, elementBytes),
       arith::IndexCastOp::create(b, loc, b.getI64Type(), bytes),
       /*isVolatile=*/false);
   copy.erase();

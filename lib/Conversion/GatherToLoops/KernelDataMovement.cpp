@@ -27,21 +27,17 @@ void KernelEmitter::copyRow(const SlicePlan &plan, ValueRange dataPrefix,
 void KernelEmitter::copyRowLibrary(const SlicePlan &plan, ValueRange dataPrefix,
                                    ValueRange outPrefix, Value n, Value start) {
   Value column = start ? start : constIndex(0);
-  int64_t elementBytes = getElementSizeInBytes(
-      cast<MemRefType>(plan.out.getType()).getElementType());
-  auto pointer = [&](Value address) -> Value {
-    return LLVM::IntToPtrOp::create(
-        b, loc, LLVM::LLVMPointerType::get(b.getContext()),
-        arith::IndexCastOp::create(b, loc, b.getI64Type(), address)
-            .getResult());
-  };
+  Value elementBytes = constIndex(getElementSizeInBytes(
+      cast<MemRefType>(plan.out.getType()).getElementType()));
   Value bytes = arith::IndexCastOp::create(
-      b, loc, b.getI64Type(),
-      arith::MulIOp::create(b, loc, n, constIndex(elementBytes)));
+      b, loc, b.getI64Type(), arith::MulIOp::create(b, loc, n, elementBytes));
   LLVM::MemcpyOp::create(
-      b, loc, pointer(elementAddress(plan.out, appended(outPrefix, column))),
-      pointer(elementAddress(plan.data, appended(dataPrefix, column))), bytes,
-      /*isVolatile=*/false);
+      b, loc,
+      createElementPointer(b, loc, plan.out, appended(outPrefix, column),
+                           elementBytes),
+      createElementPointer(b, loc, plan.data, appended(dataPrefix, column),
+                           elementBytes),
+      bytes, /*isVolatile=*/false);
 }
 
 void KernelEmitter::copyRowVectors(const SlicePlan &plan, ValueRange dataPrefix,
@@ -431,20 +427,6 @@ void KernelEmitter::gatherRow(const SlicePlan &plan, ValueRange dataPrefix,
   ifThenElse(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, axisSize,
                                    constI64(0)),
              fullRow, emptyRow);
-}
-
-Value KernelEmitter::elementAddress(Value memref, ValueRange subscripts) {
-  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
-  Value offset = metadata.getOffset();
-  for (auto [s, stride] : llvm::zip(subscripts, metadata.getStrides()))
-    offset = arith::AddIOp::create(b, loc, offset,
-                                   arith::MulIOp::create(b, loc, s, stride));
-  return arith::AddIOp::create(
-      b, loc, memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref),
-      arith::MulIOp::create(
-          b, loc, offset,
-          constIndex(getElementSizeInBytes(
-              cast<MemRefType>(memref.getType()).getElementType()))));
 }
 
 Value KernelEmitter::rowAddress(const SlicePlan &plan, ValueRange prefix) {

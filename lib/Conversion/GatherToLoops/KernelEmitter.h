@@ -403,8 +403,6 @@ private:
   /// what the caller does next.
   void finishStreaming(const SlicePlan &plan);
 
-  /// The address of memref[subscripts] in bytes (index).
-  Value elementAddress(Value memref, ValueRange subscripts);
   /// The address of plan.out[prefix, 0] in bytes (of plan.out[prefix] for
   /// a whole subscript), for alignment.
   Value rowAddress(const SlicePlan &plan, ValueRange prefix);

@@ -4,7 +4,9 @@
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Complex/IR/Complex.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
@@ -51,4 +53,20 @@ OpFoldResult mlir::gather::sliceOffsetInto(OpBuilder &b, Location loc,
   if (!constant || ShapedType::isDynamic(dimSize) || *constant < dimSize)
     return offset;
   return getValueOrCreateConstantIndexOp(b, loc, offset);
+}
+
+Value mlir::gather::createElementPointer(OpBuilder &b, Location loc,
+                                         Value memref, ValueRange subscripts,
+                                         Value elementBytes) {
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+  Value offset = metadata.getOffset();
+  for (auto [s, stride] : llvm::zip(subscripts, metadata.getStrides()))
+    offset = arith::AddIOp::create(b, loc, offset,
+                                   arith::MulIOp::create(b, loc, s, stride));
+  Value address = arith::AddIOp::create(
+      b, loc, memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref),
+      arith::MulIOp::create(b, loc, offset, elementBytes));
+  return LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext()),
+      arith::IndexCastOp::create(b, loc, b.getI64Type(), address).getResult());
 }

@@ -31,6 +31,12 @@ Value createIfElse(OpBuilder &b, Location loc, Type type, Value cond,
 OpFoldResult sliceOffsetInto(OpBuilder &b, Location loc, OpFoldResult offset,
                              int64_t dimSize);
 
+/// An `!llvm.ptr` to the element of the strided memref `memref` at
+/// `subscripts` (none: the first element of its view), its elements
+/// `elementBytes` bytes each: the address an LLVM memcpy or memmove takes.
+Value createElementPointer(OpBuilder &b, Location loc, Value memref,
+                           ValueRange subscripts, Value elementBytes);
+
 class EmitterBase {
 protected:
   EmitterBase(OpBuilder &b, Location loc) : b(b), loc(loc) {}
