@@ -382,6 +382,31 @@ def test_check_failure_writes_nothing(in_place):
     np.testing.assert_array_equal(out, before)
 
 
+@pytest.mark.parametrize("function,updates_shape",
+                         [("scatter", (4, 4, 3)), ("scatter_elements", (4, 3))])
+def test_check_reports_first_bad_index_in_row_major_order(function,
+                                                          updates_shape):
+    # Indices of rank 2 are scanned as one run; the report names the first
+    # bad one in row-major order (5), not a later one (-9), and -3 is valid.
+    indices = np.array([[0, -3, 2], [1, 2, 5], [-9, 0, 1], [2, 2, 2]])
+    with pytest.raises(IndexError, match=r"index 5 is out of range "
+                       r"\[-3, 2\] for data dimension 1 of size 3"):
+        getattr(g, function)(np.zeros((4, 3), np.float32), indices,
+                             np.ones(updates_shape, np.float32), axis=1,
+                             reduction="add")
+    indices[1, 2], indices[2, 0] = 1, -1
+    expected = np.zeros((4, 3), np.float32)
+    for (row, _), i in np.ndenumerate(indices):
+        if function == "scatter":
+            expected[:, i] += 1
+        else:
+            expected[row, i] += 1
+    np.testing.assert_array_equal(
+        getattr(g, function)(np.zeros((4, 3), np.float32), indices,
+                             np.ones(updates_shape, np.float32), axis=1,
+                             reduction="add"), expected)
+
+
 def test_unsigned_max_and_min_compare_values():
     data = np.array([10, 200, 3], np.uint8)
     updates = np.array([250, 1, 128], np.uint8)

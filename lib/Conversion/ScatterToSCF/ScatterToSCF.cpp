@@ -302,12 +302,40 @@ SmallVector<Value> ScatterEmitter::forEachPosition(
   return SmallVector<Value>(loops.results.begin(), loops.results.end());
 }
 
+/// Whether `indices` can be viewed as one dim: no static dim of 0 (a ?
+/// beside a 0 has no collapsed size), and a buffer whose layout collapses,
+/// or a tensor not sliced from another (a tile's slice bufferizes to a
+/// strided view, which a collapse would copy).
+static bool collapsesWhole(Value indices) {
+  auto type = cast<ShapedType>(indices.getType());
+  if (llvm::is_contained(type.getShape(), 0))
+    return false;
+  SmallVector<ReassociationIndices> all{
+      llvm::to_vector(llvm::seq<int64_t>(type.getRank()))};
+  if (auto memref = dyn_cast<MemRefType>(type))
+    return memref::CollapseShapeOp::isGuaranteedCollapsible(memref, all);
+  return !indices.getDefiningOp<tensor::ExtractSliceOp>();
+}
+
 SmallVector<Value> ScatterEmitter::scanIndices(bool firstBad) {
   int64_t q = indicesType.getRank();
   int64_t positions = tuples ? q - 1 : q;
+  // Indices that all select along one dim are scanned as one row-major
+  // run where they collapse: LLVM vectorizes that loop, not a nest whose
+  // inner dim is short.
+  Value scanned = indices;
+  if (!tuples && q >= 2 && collapsesWhole(indices)) {
+    SmallVector<ReassociationIndices> all{
+        llvm::to_vector(llvm::seq<int64_t>(q))};
+    scanned =
+        onMemrefs
+            ? Value(memref::CollapseShapeOp::create(b, loc, indices, all))
+            : Value(tensor::CollapseShapeOp::create(b, loc, indices, all));
+    positions = 1;
+  }
   SmallVector<Value> sizes;
   for (int64_t d = 0; d < positions; ++d)
-    sizes.push_back(tensorDim(indices, d));
+    sizes.push_back(tensorDim(scanned, d));
   bool asserts = report == ErrorReport::Asserts;
   SmallVector<Value> init;
   if (!asserts)
@@ -324,7 +352,7 @@ SmallVector<Value> ScatterEmitter::scanIndices(bool firstBad) {
         for (int64_t c = 0; c < shape.tupleSize; ++c) {
           if (tuples)
             at.back() = constIndex(c);
-          Value i = toI64(load(indices, at));
+          Value i = toI64(load(scanned, at));
           Value s = axisSizes[c];
           Value bad =
               mode == GatherMode::check
