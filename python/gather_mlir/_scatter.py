@@ -39,6 +39,7 @@ _lock = threading.Lock()
 # _plan's, by the call's shapes and attributes; at most _MAX_PLANS.
 _plans = {}
 _MAX_PLANS = 4096
+_RESULT_MEMORY_MIN_BYTES = _native.result_memory_stats()["min_bytes"]
 
 
 def _element_type(function, dtype):
@@ -226,6 +227,15 @@ def _signature(function, data, indices, updates, attributes, mode,
             updates.dtype, updates.shape, updates.strides)
 
 
+def _new_dest(function, data):
+    """A new array of data's shape and dtype: large ones from the package's
+    reused result memory, which a loop of calls finds mapped (numpy's own
+    would be mapped and faulted in afresh each call)."""
+    if data.nbytes < _RESULT_MEMORY_MIN_BYTES:
+        return np.empty(data.shape, data.dtype)
+    return _native.result_array(function, data.shape, data.dtype, None, [])
+
+
 def _kernel_mode(mode):
     """The mode a kernel runs: the package runs unchecked as clamp, so that
     nothing is written out of bounds."""
@@ -342,7 +352,7 @@ def _run(function, data, indices, updates, attributes, mode, reduction,
         dest = out
         view = _signed(out)
     elif copied_by_kernel:
-        dest = out if into_out else np.empty(data.shape, data.dtype)
+        dest = out if into_out else _new_dest(function, data)
         view = _signed(dest)
         source = _signed(data)
     else:
@@ -403,7 +413,7 @@ def _call(function, data, indices, updates, attributes, mode, reduction,
                          reduction)
         plan = _repeats.get(key) if key is not None else None
         if plan is not None:
-            dest = np.empty(data.shape, data.dtype)
+            dest = _new_dest(function, data)
             _scatter_into(function, dest, data, indices, updates, attributes,
                           plan, _kernel_mode(mode), reduction)
             return dest

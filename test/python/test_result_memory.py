@@ -134,3 +134,27 @@ def test_jit_kernel_results_reuse_the_freed_block():
     assert second.ctypes.data == address
     assert stats() == (mapped, reused + 1)
     np.testing.assert_array_equal(second, 0.0)  # (8 - 8) * 1
+
+
+def test_scatters_new_results_reuse_freed_blocks():
+    # A scatter's new result (the general path, then a repeated signature's)
+    # comes from the same memory: the second call reuses the first's block.
+    data = table(ROWS)
+    ones = np.ones_like(data)
+    rows_added = data.copy()
+    np.add.at(rows_added, [3, 0, 3], ones[:3])
+    column_added = data.copy()
+    column_added[0] += ROWS  # Exact: every value stays below 2**24.
+    for function, args, expected in [
+            ("scatter", (data, np.array([3, 0, 3]), ones[:3]), rows_added),
+            ("scatter_elements", (data, np.zeros(data.shape, np.int64), ones),
+             column_added)]:
+        first = getattr(g, function)(*args, reduction="add")
+        address = first.ctypes.data
+        del first
+        mapped, reused = stats()
+        second = getattr(g, function)(*args, reduction="add")
+        assert second.ctypes.data == address
+        assert stats() == (mapped, reused + 1)
+        assert second.flags.owndata
+        np.testing.assert_array_equal(second, expected)
