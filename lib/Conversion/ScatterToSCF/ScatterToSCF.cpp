@@ -302,19 +302,24 @@ SmallVector<Value> ScatterEmitter::forEachPosition(
   return SmallVector<Value>(loops.results.begin(), loops.results.end());
 }
 
-/// Whether `indices` can be viewed as one dim: no static dim of 0 (a ?
-/// beside a 0 has no collapsed size), and a buffer whose layout collapses,
-/// or a tensor not sliced from another (a tile's slice bufferizes to a
-/// strided view, which a collapse would copy).
-static bool collapsesWhole(Value indices) {
+/// `indices` viewed as one dim, or null where that view is not free: a
+/// static dim of 0 (a ? beside a 0 has no collapsed size), a buffer whose
+/// layout does not collapse, or a tensor sliced from another (a tile's
+/// slice bufferizes to a strided view, which a collapse would copy).
+static Value collapseWhole(OpBuilder &b, Location loc, Value indices) {
   auto type = cast<ShapedType>(indices.getType());
   if (llvm::is_contained(type.getShape(), 0))
-    return false;
+    return Value();
   SmallVector<ReassociationIndices> all{
       llvm::to_vector(llvm::seq<int64_t>(type.getRank()))};
-  if (auto memref = dyn_cast<MemRefType>(type))
-    return memref::CollapseShapeOp::isGuaranteedCollapsible(memref, all);
-  return !indices.getDefiningOp<tensor::ExtractSliceOp>();
+  if (auto memref = dyn_cast<MemRefType>(type)) {
+    if (!memref::CollapseShapeOp::isGuaranteedCollapsible(memref, all))
+      return Value();
+    return memref::CollapseShapeOp::create(b, loc, indices, all);
+  }
+  if (indices.getDefiningOp<tensor::ExtractSliceOp>())
+    return Value();
+  return tensor::CollapseShapeOp::create(b, loc, indices, all);
 }
 
 SmallVector<Value> ScatterEmitter::scanIndices(bool firstBad) {
@@ -324,14 +329,11 @@ SmallVector<Value> ScatterEmitter::scanIndices(bool firstBad) {
   // run where they collapse: LLVM vectorizes that loop, not a nest whose
   // inner dim is short.
   Value scanned = indices;
-  if (!tuples && q >= 2 && collapsesWhole(indices)) {
-    SmallVector<ReassociationIndices> all{
-        llvm::to_vector(llvm::seq<int64_t>(q))};
-    scanned =
-        onMemrefs
-            ? Value(memref::CollapseShapeOp::create(b, loc, indices, all))
-            : Value(tensor::CollapseShapeOp::create(b, loc, indices, all));
-    positions = 1;
+  if (!tuples && q >= 2) {
+    if (Value run = collapseWhole(b, loc, indices)) {
+      scanned = run;
+      positions = 1;
+    }
   }
   SmallVector<Value> sizes;
   for (int64_t d = 0; d < positions; ++d)
