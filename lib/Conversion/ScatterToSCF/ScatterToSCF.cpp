@@ -223,9 +223,10 @@ private:
 };
 
 /// The bytes of updates and dest rows that a tile of apply's rows holds:
-/// about a core's L1 data cache, so they stay in cache while the tile's
-/// index positions are walked one after another.
-constexpr int64_t kTileBytes = 32 << 10;
+/// half of a 32 KiB L1 data cache (the smallest of the hosts measured), so
+/// that they, the indices and the lines in flight stay in it while the
+/// tile's index positions are walked one after another.
+constexpr int64_t kTileBytes = 16 << 10;
 /// The fewest rows a tile holds; longer rows go kJamRows at a time.
 constexpr int64_t kMinTileRows = 8;
 constexpr int64_t kJamRows = 4;

@@ -9,7 +9,7 @@
 // CHECK-LABEL: func.func @into_copy
 // CHECK-SAME: (%[[SRC:[^:]*]]: tensor<?x?x?xf32>, %[[INIT:[^:]*]]: tensor<?x?x?xf32>
 // CHECK-NOT: linalg.copy
-// CHECK: %[[TILE_ROWS:.*]] = arith.divui %c32768
+// CHECK: %[[TILE_ROWS:.*]] = arith.divui %c16384
 // CHECK: %[[A_ROW:.*]] = arith.cmpi uge, %[[TILE_ROWS]], %c1
 // CHECK: arith.andi %{{.*}}, %[[A_ROW]]
 // CHECK: %[[ACC:.*]] = scf.if %[[IN_TILES:.*]] -> (tensor<?x?x?xf32>) {

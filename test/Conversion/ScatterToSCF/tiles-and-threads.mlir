@@ -9,7 +9,7 @@
 // CHECK: tensor.extract_slice %{{.*}}[%{{.*}}, 0, 0]
 // CHECK: %[[ROW_LO:.*]] = arith.minui
 // CHECK: %[[ROW_HI:.*]] = arith.minui
-// CHECK: %[[TILE_ROWS:.*]] = arith.divui %c32768
+// CHECK: %[[TILE_ROWS:.*]] = arith.divui %c16384
 // CHECK: %[[FEW:.*]] = arith.cmpi ult, %[[TILE_ROWS]], %c8
 // CHECK: scf.if %[[FEW]]
 // CHECK: %[[GROUPS:.*]] = arith.divui %{{.*}}, %c4
